@@ -1,0 +1,5 @@
+"""Run the command line: ``python -m kow``."""
+
+from .cli import main
+
+main()

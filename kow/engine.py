@@ -1,0 +1,575 @@
+"""The rules engine: the state of one game, the legal actions, and apply.
+
+The engine does no I/O and owns no global randomness: a seeded :class:`random.Random` is
+passed in, and every shuffle, cut and tie cut is drawn from it in a fixed order. Every
+change is appended to :attr:`State.events` as a small tuple (see the ``E_*`` kinds), and
+that list feeds the log, the screen and replays.
+
+Seats are 0-based and clockwise. The player to a seat's *left* is the next seat clockwise
+still in the game; the player to its *right* is the previous one. Cards are ints (see
+:mod:`kow.cards`) and hands are bit masks, so copying a state is copying a few lists of
+ints.
+
+Decisions come in three phases: ``"vote"`` (a knocked-out player votes for trump under
+``eliminated_vote``; the action is a suit 0..3), ``"trump"`` (the chooser names trump; a
+suit) and ``"play"`` (a card 0..51, or :data:`KNOCK` on a dog's life).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import BIT, NAMES, RANK_OF, SUIT_MASK, SUIT_OF, SUITS, cards_in
+from .rules import Rules
+
+__all__ = [
+    "KNOCK",
+    "OVER",
+    "PLAY",
+    "TRUMP",
+    "VOTE",
+    "Event",
+    "IllegalActionError",
+    "State",
+    "View",
+    "action_name",
+]
+
+KNOCK = 52
+"""The action of a player on a dog's life who passes this trick (seeds 002, 004: "frapper")."""
+
+VOTE = "vote"
+TRUMP = "trump"
+PLAY = "play"
+OVER = "over"
+
+# Event kinds. Each event is a tuple whose first item is its kind:
+E_ROUND = "round"  # (E_ROUND, number, hand_size, dealer, cut_by, cut_position, hands, dogs_life)
+E_TURNED_UP = "turned_up"  # (E_TURNED_UP, card)
+E_TIE_CUT = "tie_cut"  # (E_TIE_CUT, passes): passes = ((seat, card), ...) per cutting pass
+E_VOTE = "vote"  # (E_VOTE, seat, suit)
+E_TRUMP = "trump"  # (E_TRUMP, suit or None, method, chosen_by or None)
+E_LEAD = "lead"  # (E_LEAD, seat): who leads the round's first trick
+E_PLAY = "play"  # (E_PLAY, seat, card)
+E_KNOCK = "knock"  # (E_KNOCK, seat)
+E_TRICK = "trick"  # (E_TRICK, number, leader, winner)
+E_ROUND_END = "round_end"  # (E_ROUND_END, tricks_won, eliminated, dogs_life_granted, revived)
+E_GAME_END = "game_end"  # (E_GAME_END, winner, rounds_played)
+
+Event = tuple[Any, ...]
+
+_NO_TRUMP = -1
+_SUITS4 = (0, 1, 2, 3)
+
+
+class IllegalActionError(ValueError):
+    """Raised by :meth:`State.apply` for an action the rules do not allow now.
+
+    The message says why in plain words, e.g. "seat 1 must follow hearts with 9h or Kh".
+    """
+
+
+def action_name(action: int, phase: str = PLAY) -> str:
+    """Return the notation of ``action``: a card name, ``"knock"``, or a suit letter.
+
+    >>> action_name(8 + 26), action_name(KNOCK), action_name(3, TRUMP)
+    ('Th', 'knock', 's')
+    """
+    if phase != PLAY:
+        return SUITS[action] if 0 <= action < 4 else repr(action)
+    if action == KNOCK:
+        return "knock"
+    return NAMES[action] if 0 <= action < 52 else repr(action)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat may know when it must act: its own hand plus what the table has seen.
+
+    A view holds no other player's cards and no deck. It is a snapshot: later changes to
+    the game do not change it.
+
+    - ``seat``: the seat to act (0-based, clockwise); ``phase``: ``"vote"``, ``"trump"``
+      or ``"play"``; ``legal``: the legal actions, sorted (suits 0..3 for vote and trump,
+      cards 0..51 and :data:`KNOCK` for play).
+    - ``rules``; ``round``: number from 1; ``hand_size``: cards dealt to each full hand
+      this round; ``dealer``; ``leader``: who led the round's first trick (None before);
+      ``trump``: suit 0..3 or None (None also before trump is set);
+      ``turned_up``: round 1's turned-up card or None.
+    - ``hand``: this seat's cards, sorted by suit then rank.
+    - ``trick``: the current trick so far, ``((seat, action), ...)`` in turn order;
+      ``led``: the led suit or None.
+    - ``tricks``: this round's finished tricks, ``((leader, ((seat, action), ...),
+      winner), ...)``; ``trick_number``: the current trick's number from 1.
+    - ``tricks_won``: per seat, tricks won this round (0 for a seat not in the round);
+      ``previous_tricks_won``: per seat, last round's (None in round 1).
+    - ``in_round``: seats dealt in this round, clockwise; ``dogs_life``: seats on a dog's
+      life this round; ``knocked_out``: seats out of the game; ``hand_counts``: per seat,
+      cards still held.
+    - ``votes``: votes cast so far this round, ``((seat, suit), ...)``; ``allowed_suits``:
+      for a trump choice after a tied vote, the tied suits.
+    """
+
+    seat: int
+    phase: str
+    legal: tuple[int, ...]
+    rules: Rules
+    round: int
+    hand_size: int
+    dealer: int
+    leader: int | None
+    trump: int | None
+    turned_up: int | None
+    hand: tuple[int, ...]
+    trick: tuple[tuple[int, int], ...]
+    led: int | None
+    tricks: tuple[tuple[int, tuple[tuple[int, int], ...], int], ...]
+    trick_number: int
+    tricks_won: tuple[int, ...]
+    previous_tricks_won: tuple[int, ...] | None
+    in_round: tuple[int, ...]
+    dogs_life: tuple[int, ...]
+    knocked_out: tuple[int, ...]
+    hand_counts: tuple[int, ...]
+    votes: tuple[tuple[int, int], ...]
+
+
+class State:
+    """The state of one game of Knock-Out Whist, advanced by :meth:`apply`.
+
+    ``State(rules, rng, dealer=None)`` starts the game and deals round 1. ``rng`` is the
+    game's only source of chance; ``dealer`` is the first dealer's seat, drawn from ``rng``
+    when None. After construction and after each :meth:`apply`, :attr:`phase` is the kind of
+    decision awaited (or ``"over"``) and :attr:`turn` the seat that must make it.
+
+    Raises :class:`ValueError` when ``dealer`` is not a seat of the game.
+    """
+
+    __slots__ = (
+        "rules", "n", "rng", "events", "phase", "turn", "winner", "round", "hand_size",
+        "dealer", "trump", "turned_up", "fixed_suit", "leader", "hands", "in_game", "dogs",
+        "dogs_used", "dog_granted", "in_round", "tricks_won", "previous_tricks_won",
+        "trick_number", "trick_leader", "actors", "pos", "led", "best", "best_seat",
+        "trick", "tricks", "votes", "allowed", "_most_tricks", "_vote_queue", "_trump_method",
+    )  # fmt: skip
+
+    def __init__(self, rules: Rules, rng: random.Random, dealer: int | None = None) -> None:
+        n = rules.players
+        if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < n):
+            raise ValueError(f"dealer must be a seat 0 to {n - 1}, not {dealer!r}")
+        self.rules = rules
+        self.n = n
+        self.rng = rng
+        self.events: list[Event] = []
+        self.phase = PLAY
+        self.turn = -1
+        self.winner: int | None = None
+        self.round = 0
+        self.hand_size = 0
+        self.trump = _NO_TRUMP
+        self.turned_up: int | None = None
+        self.fixed_suit = _NO_TRUMP
+        self.leader = -1
+        self.hands = [0] * n
+        self.in_game = [True] * n
+        self.dogs = [False] * n
+        self.dogs_used = [False] * n
+        self.dog_granted = False
+        self.in_round: tuple[int, ...] = ()
+        self.tricks_won = [0] * n
+        self.previous_tricks_won: list[int] | None = None
+        self.trick_number = 0
+        self.trick_leader = -1
+        self.actors: tuple[int, ...] = ()
+        self.pos = 0
+        self.led = _NO_TRUMP
+        self.best = -1
+        self.best_seat = -1
+        self.trick: list[tuple[int, int]] = []
+        self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
+        self.votes: list[tuple[int, int]] = []
+        self.allowed: tuple[int, ...] = _SUITS4
+        self._most_tricks = -1
+        self._vote_queue: list[int] = []
+        self._trump_method = ""
+        if dealer is None:
+            dealer = int(rng.random() * n)
+        self.dealer = dealer
+        self._start_round()
+
+    # ----------------------------------------------------------------- queries
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """Return the actions the seat to act may take now, sorted (empty when over).
+
+        Follow suit (rules text, "Déroulement" 2): with a card of the led suit, only those
+        cards; otherwise any card. A player on a dog's life may also :data:`KNOCK` on any
+        trick but the round's last (seeds 002, 004).
+        """
+        if self.phase == PLAY:
+            hand = self.hands[self.turn]
+            if self.led >= 0 and hand & SUIT_MASK[self.led]:
+                hand &= SUIT_MASK[self.led]
+            out = cards_in(hand)
+            if self.dogs[self.turn] and self.trick_number < self.hand_size:
+                out += (KNOCK,)
+            return out
+        if self.phase in (TRUMP, VOTE):
+            return self.allowed
+        return ()
+
+    def check(self, action: int) -> None:
+        """Raise :class:`IllegalActionError` if ``action`` is not legal now, saying why."""
+        seat = self.turn
+        if self.phase == OVER:
+            raise IllegalActionError("the game is over")
+        if self.phase != PLAY:
+            if not (isinstance(action, int) and action in self.allowed):
+                allowed = ", ".join(SUITS[s] for s in self.allowed)
+                raise IllegalActionError(
+                    f"seat {seat} must name a suit ({allowed}) to {self.phase}, "
+                    f"not {action_name(action, self.phase)}"
+                )
+            return
+        if not isinstance(action, int) or not (0 <= action <= KNOCK):
+            raise IllegalActionError(f"seat {seat}: {action!r} is not a card or a knock")
+        if action == KNOCK:
+            if not self.dogs[seat]:
+                raise IllegalActionError(f"seat {seat} is not on a dog's life and cannot knock")
+            if self.trick_number >= self.hand_size:
+                raise IllegalActionError(
+                    f"seat {seat} must play its dog's-life card on the round's last trick"
+                )
+            return
+        hand = self.hands[seat]
+        if not hand & BIT[action]:
+            raise IllegalActionError(f"seat {seat} does not hold {NAMES[action]}")
+        led = self.led
+        if led >= 0 and SUIT_OF[action] != led and hand & SUIT_MASK[led]:
+            held = " and ".join(NAMES[c] for c in cards_in(hand & SUIT_MASK[led]))
+            raise IllegalActionError(
+                f"seat {seat} must follow suit {SUITS[led]}: it holds {held}, "
+                f"not {NAMES[action]}"
+            )
+
+    def view(self, seat: int | None = None) -> View:
+        """Return what ``seat`` (default: the seat to act) may know now, as a :class:`View`."""
+        if seat is None:
+            seat = self.turn
+        acting = seat == self.turn and self.phase != OVER
+        return View(
+            seat=seat,
+            phase=self.phase,
+            legal=self.legal_actions() if acting else (),
+            rules=self.rules,
+            round=self.round,
+            hand_size=self.hand_size,
+            dealer=self.dealer,
+            leader=self.leader if self.leader >= 0 else None,
+            trump=self.trump if self.trump >= 0 else None,
+            turned_up=self.turned_up,
+            hand=cards_in(self.hands[seat]),
+            trick=tuple(self.trick),
+            led=self.led if self.led >= 0 else None,
+            tricks=tuple(self.tricks),
+            trick_number=self.trick_number,
+            tricks_won=tuple(self.tricks_won),
+            previous_tricks_won=(
+                tuple(self.previous_tricks_won) if self.previous_tricks_won else None
+            ),
+            in_round=self.in_round,
+            dogs_life=tuple(s for s in self.in_round if self.dogs[s]),
+            knocked_out=tuple(s for s in range(self.n) if not self.in_game[s]),
+            hand_counts=tuple(h.bit_count() for h in self.hands),
+            votes=tuple(self.votes),
+        )
+
+    # ----------------------------------------------------------------- apply
+
+    def apply(self, action: int) -> None:
+        """Check ``action`` for the seat to act, then apply it and advance the game.
+
+        Raises :class:`IllegalActionError` (and changes nothing) when it is not legal.
+        """
+        self.check(action)
+        phase = self.phase
+        if phase == PLAY:
+            self._play(action)
+        elif phase == VOTE:
+            self.votes.append((self.turn, action))
+            self.events.append((E_VOTE, self.turn, action))
+            self._next_vote()
+        else:
+            self._set_trump(action, self._trump_method, self.turn)
+
+    def _play(self, action: int) -> None:
+        seat = self.turn
+        if action == KNOCK:
+            self.events.append((E_KNOCK, seat))
+        else:
+            self.hands[seat] ^= BIT[action]
+            self.events.append((E_PLAY, seat, action))
+            best = self.best
+            if best < 0:
+                self.led = SUIT_OF[action]
+                self.best = action
+                self.best_seat = seat
+            else:
+                s = SUIT_OF[action]
+                b = SUIT_OF[best]
+                # Rules text, "Déroulement" 3: the highest trump wins; else the highest
+                # card of the led suit. Within a suit a higher int is a higher card.
+                if (s == b and action > best) or (s == self.trump and b != s):
+                    self.best = action
+                    self.best_seat = seat
+        self.trick.append((seat, action))
+        self.pos += 1
+        if self.pos < len(self.actors):
+            self.turn = self.actors[self.pos]
+            return
+        self._end_trick()
+
+    def _end_trick(self) -> None:
+        winner = self.best_seat
+        number = self.trick_number
+        self.tricks_won[winner] += 1
+        self.events.append((E_TRICK, number, self.trick_leader, winner))
+        self.tricks.append((self.trick_leader, tuple(self.trick), winner))
+        if number == self.hand_size:
+            self._end_round()
+            return
+        if self.dogs[winner]:
+            # Seeds 002/004: when a dog's-life card wins, the player to its left leads.
+            self._start_trick(self._left_holding(winner))
+        else:
+            self._start_trick(winner)
+
+    def _left_holding(self, seat: int) -> int:
+        """Return the next seat clockwise after ``seat`` that is in the round and holds cards."""
+        hands = self.hands
+        for step in range(1, self.n):
+            s = (seat + step) % self.n
+            if hands[s]:
+                return s
+        raise AssertionError("no seat holds a card")  # pragma: no cover
+
+    def _start_trick(self, leader: int) -> None:
+        self.trick_number += 1
+        self.trick_leader = leader
+        self.trick = []
+        self.led = _NO_TRUMP
+        self.best = -1
+        self.best_seat = -1
+        n = self.n
+        hands = self.hands
+        self.actors = tuple(
+            s for s in ((leader + i) % n for i in range(n)) if hands[s]
+        )
+        self.pos = 0
+        self.turn = leader
+        self.phase = PLAY
+
+    def _end_round(self) -> None:
+        rules = self.rules
+        won = self.tricks_won
+        in_round = self.in_round
+        sweeper = next((s for s in in_round if won[s] == self.hand_size), -1)
+        eliminated: list[int] = []
+        granted: list[int] = []
+        revived = [s for s in in_round if self.dogs[s] and won[s] > 0]
+        if rules.sweep_wins and sweeper >= 0:
+            # Rules text, "Déroulement" 6: a sweep wins at once, before any dog's life.
+            eliminated = [s for s in in_round if s != sweeper]
+        else:
+            final = self.hand_size == 1
+            once_per_game = rules.dogs_life == "once-per-game"
+            zero = [s for s in in_round if won[s] == 0]
+            for s in zero:
+                if self.dogs[s] or final or rules.dogs_life == "off":
+                    eliminated.append(s)
+                elif once_per_game and not self.dog_granted:
+                    granted.append(s)
+                elif rules.dogs_life == "once-per-player" and not self.dogs_used[s]:
+                    granted.append(s)
+                else:
+                    eliminated.append(s)
+            if granted:
+                self.dog_granted = True
+                for s in granted:
+                    self.dogs_used[s] = True
+        for s in eliminated:
+            self.in_game[s] = False
+        tricks_won = tuple(won[s] if s in in_round else None for s in range(self.n))
+        self.events.append(
+            (E_ROUND_END, tricks_won, tuple(eliminated), tuple(granted), tuple(revived))
+        )
+        next_dogs = [False] * self.n
+        for s in granted:
+            next_dogs[s] = True
+        self.dogs = next_dogs
+        remaining = [s for s in range(self.n) if self.in_game[s]]
+        if len(remaining) == 1 or self.hand_size == 1:
+            # After the 1-card round every other player took no trick and is out.
+            self.winner = remaining[0]
+            self.phase = OVER
+            self.turn = -1
+            self.events.append((E_GAME_END, self.winner, self.round))
+            return
+        self.previous_tricks_won = list(won)
+        self.dealer = self._next_in_game(self.dealer)
+        self._start_round()
+
+    # ----------------------------------------------------------------- round set-up
+
+    def _next_in_game(self, seat: int) -> int:
+        for step in range(1, self.n + 1):
+            s = (seat + step) % self.n
+            if self.in_game[s]:
+                return s
+        raise AssertionError("nobody in the game")  # pragma: no cover
+
+    def _previous_in_game(self, seat: int) -> int:
+        for step in range(1, self.n + 1):
+            s = (seat - step) % self.n
+            if self.in_game[s]:
+                return s
+        raise AssertionError("nobody in the game")  # pragma: no cover
+
+    def _draw(self, count: int) -> list[int]:
+        """Shuffle a fresh deck and return its top ``count`` cards (a partial Fisher-Yates)."""
+        rnd = self.rng.random
+        deck = list(range(52))
+        for i in range(count):
+            j = i + int(rnd() * (52 - i))
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck[:count]
+
+    def _start_round(self) -> None:
+        rules = self.rules
+        n = self.n
+        self.round += 1
+        self.hand_size = rules.start_cards - self.round + 1
+        dealer = self.dealer
+        left = self._next_in_game(dealer)
+        self.in_round = tuple(sorted(s for s in range(n) if self.in_game[s]))
+        deal_order = [s for s in ((left + i) % n for i in range(n)) if self.in_game[s]]
+        cutter = self._previous_in_game(dealer)
+        # Rules text, "Mise en place" 1-2: shuffle, the dealer's right cuts, then deal one
+        # card at a time clockwise from the dealer's left. A dog's life gets one card.
+        cut_position = 1 + int(self.rng.random() * 51)
+        no_trump = self.hand_size == 1 and not rules.final_round_trump
+        turn_up = self.round == 1 and not no_trump
+        sizes = [1 if self.dogs[s] else self.hand_size for s in range(n)]
+        dealt: list[list[int]] = [[] for _ in range(n)]
+        total = sum(sizes[s] for s in deal_order)
+        deck = self._draw(total + (1 if turn_up else 0))
+        k = 0
+        for p in range(self.hand_size):
+            for s in deal_order:
+                if sizes[s] > p:
+                    dealt[s].append(deck[k])
+                    k += 1
+        hands = [0] * n
+        for s in deal_order:
+            for c in dealt[s]:
+                hands[s] |= BIT[c]
+        self.hands = hands
+        self.tricks_won = [0] * n
+        self.tricks = []
+        self.votes = []
+        self.trick_number = 0
+        self.leader = -1
+        self.trump = _NO_TRUMP
+        self._most_tricks = -1
+        self.turned_up = None
+        self.events.append(
+            (
+                E_ROUND,
+                self.round,
+                self.hand_size,
+                dealer,
+                cutter,
+                cut_position,
+                tuple(tuple(dealt[s]) if self.in_game[s] else None for s in range(n)),
+                tuple(s for s in self.in_round if self.dogs[s]),
+            )
+        )
+        if turn_up:
+            # Rules text, "Mise en place" 3: the next card is turned up; its suit is trump.
+            self.turned_up = deck[k]
+            self.events.append((E_TURNED_UP, deck[k]))
+            if self.fixed_suit < 0:
+                self.fixed_suit = SUIT_OF[deck[k]]
+            self._set_trump(SUIT_OF[deck[k]], "turned-up", None)
+        elif no_trump:
+            self._set_trump(_NO_TRUMP, "none", None)
+        elif rules.trump == "fixed":
+            self._set_trump(self.fixed_suit, "fixed", None)
+        elif rules.eliminated_vote and not all(self.in_game):
+            # Rules text, "Variantes": knocked-out players vote for the next trump.
+            self._vote_queue = [
+                s for s in ((left + i) % n for i in range(n)) if not self.in_game[s]
+            ]
+            self._next_vote()
+        else:
+            self._ask_trump(_SUITS4, "chosen")
+
+    def _next_vote(self) -> None:
+        if self._vote_queue:
+            self.turn = self._vote_queue.pop(0)
+            self.phase = VOTE
+            self.allowed = _SUITS4
+            return
+        counts = [0, 0, 0, 0]
+        for _, suit in self.votes:
+            counts[suit] += 1
+        top = max(counts)
+        tied = tuple(s for s in _SUITS4 if counts[s] == top)
+        if len(tied) == 1:
+            self._set_trump(tied[0], "vote", None)
+        else:
+            # A tied vote is settled by the player who would otherwise choose.
+            self._ask_trump(tied, "vote")
+
+    def _ask_trump(self, allowed: tuple[int, ...], method: str) -> None:
+        self._trump_method = method
+        self.allowed = allowed
+        self.turn = self._most_tricks_player()
+        self.phase = TRUMP
+
+    def _set_trump(self, suit: int, method: str, chosen_by: int | None) -> None:
+        self.trump = suit
+        self.events.append((E_TRUMP, suit if suit >= 0 else None, method, chosen_by))
+        if self.round == 1 or self.rules.lead == "dealer-left":
+            leader = self._next_in_game(self.dealer)
+        else:
+            leader = self._most_tricks_player()
+        self.leader = leader
+        self.events.append((E_LEAD, leader))
+        self._start_trick(leader)
+
+    def _most_tricks_player(self) -> int:
+        """Return who won the most tricks last round, settling a tie by cutting (once a round).
+
+        Rules text, "Mise en place" 5 and "Déroulement" 1: each tied player cuts for the
+        highest card; players tied on the highest rank cut again among themselves.
+        """
+        if self._most_tricks >= 0:
+            return self._most_tricks
+        prev = self.previous_tricks_won
+        assert prev is not None
+        top = max(prev)
+        left = self._next_in_game(self.dealer)
+        tied = [s for s in ((left + i) % self.n for i in range(self.n)) if prev[s] == top]
+        passes = []
+        while len(tied) > 1:
+            cards = self._draw(len(tied))
+            passes.append(tuple(zip(tied, cards)))
+            high = max(RANK_OF[c] for c in cards)
+            tied = [s for s, c in zip(tied, cards) if RANK_OF[c] == high]
+        if passes:
+            self.events.append((E_TIE_CUT, tuple(passes)))
+        self._most_tricks = tied[0]
+        return tied[0]

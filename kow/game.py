@@ -1,0 +1,103 @@
+"""The one game loop: engine plus players, for ``play``, ``simulate`` and replays.
+
+Seeds: a run with seed ``S`` plays games ``0, 1, 2, ...`` whose own seeds come from
+:func:`game_seed`; game 0's seed is ``S`` itself, so ``--seed S`` replays it alone, and any
+game's recorded seed replays that game alone with the same options. Within one game the
+deal, cuts and tie cuts draw from ``random.Random(seed)`` and each bot from
+:func:`bot_rng` of its seat, so the same seed gives the same game in any process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Sequence
+
+from .engine import OVER, Event, IllegalActionError, State, action_name
+from .players import Player
+from .rules import Rules
+
+__all__ = ["MAX_SEED", "PlayerError", "bot_rng", "game_seed", "run_game"]
+
+MAX_SEED = 2**63 - 1
+"""Seeds are ints 0..MAX_SEED, so they fit a signed 64-bit column."""
+
+
+class PlayerError(RuntimeError):
+    """Raised when a player returns an action the rules do not allow; names the player.
+
+    The engine never accepts or replaces such an action. ``seat``, ``player`` and
+    ``action`` hold the facts; the message reads e.g. "bot heuristic-2 (seat 2) played
+    5c: seat 2 does not hold 5c".
+    """
+
+    def __init__(self, seat: int, player: Player, action: object, reason: str) -> None:
+        self.seat = seat
+        self.player = player
+        self.action = action
+        super().__init__(f"{player.kind} player {player.name!r} (seat {seat}) chose {action}: "
+                         f"{reason}")
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    """Return the seed of game ``index`` (0-based) of a run with seed ``run_seed``.
+
+    Game 0 keeps the run's seed; later games hash ``(run_seed, index)`` with SHA-256 into
+    0..MAX_SEED, so runs with nearby seeds share no games.
+
+    >>> game_seed(7, 0)
+    7
+    >>> game_seed(7, 1) == game_seed(7, 1) != game_seed(8, 1)
+    True
+    """
+    if index == 0:
+        return run_seed
+    digest = hashlib.sha256(f"kow-game:{run_seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def bot_rng(seed: int, seat: int) -> random.Random:
+    """Return the generator of the player at ``seat`` in the game with ``seed``.
+
+    Seeded with a string, which Python hashes with SHA-512 the same way in every process.
+    """
+    return random.Random(f"kow-bot:{seed}:{seat}")
+
+
+def run_game(
+    rules: Rules,
+    players: Sequence[Player],
+    seed: int,
+    dealer: int | None = None,
+    on_event: Callable[[Event], None] | None = None,
+) -> State:
+    """Play one game to the end and return its final :class:`~kow.engine.State`.
+
+    ``players[seat]`` acts for each seat (``len(players) == rules.players``). The state's
+    ``events`` hold the whole game; :func:`kow.log.build` turns them into the log.
+    ``on_event`` is called with each event as it happens, for display.
+
+    Raises :class:`PlayerError` when a player returns an illegal action, and lets any
+    exception from a player (such as a human quitting) through; the state's events then
+    hold the game so far.
+    """
+    if len(players) != rules.players:
+        raise ValueError(f"{len(players)} players given for a {rules.players}-player game")
+    state = State(rules, random.Random(seed), dealer)
+    shown = 0
+    events = state.events
+    while True:
+        if on_event is not None:
+            while shown < len(events):
+                on_event(events[shown])
+                shown += 1
+        if state.phase == OVER:
+            return state
+        seat = state.turn
+        player = players[seat]
+        action = player.act(state.view(seat))
+        try:
+            state.apply(action)
+        except IllegalActionError as err:
+            name = action_name(action, state.phase) if isinstance(action, int) else repr(action)
+            raise PlayerError(seat, player, name, str(err)) from None

@@ -1,0 +1,48 @@
+"""The one interface that every player, bot or human, implements."""
+
+from __future__ import annotations
+
+from ..engine import PLAY, TRUMP, VOTE, View
+
+__all__ = ["Player"]
+
+
+class Player:
+    """A player: given a :class:`~kow.engine.View`, return an action.
+
+    Subclasses implement :meth:`play` (return a card 0..51 or :data:`~kow.engine.KNOCK`),
+    :meth:`choose_trump` and :meth:`vote` (return a suit 0..3). Each receives only the
+    view of its own seat; the engine checks every action it returns.
+
+    ``kind`` names the player's type in the log (``"random"``, ``"heuristic"``, ``"human"``).
+    """
+
+    kind = "player"
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def act(self, view: View) -> int:
+        """Return this player's action for ``view``, dispatching on ``view.phase``."""
+        if view.phase == PLAY:
+            return self.play(view)
+        if view.phase == TRUMP:
+            return self.choose_trump(view)
+        if view.phase == VOTE:
+            return self.vote(view)
+        raise ValueError(f"no decision in phase {view.phase!r}")
+
+    def play(self, view: View) -> int:
+        """Return a card from ``view.legal``, or KNOCK when it is legal."""
+        raise NotImplementedError
+
+    def choose_trump(self, view: View) -> int:
+        """Return the trump suit (0..3) from ``view.legal``, having seen the new hand."""
+        raise NotImplementedError
+
+    def vote(self, view: View) -> int:
+        """Return the suit (0..3) this knocked-out player votes for as next trump."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"

@@ -1,0 +1,31 @@
+"""The ``random`` bot: uniform over the legal actions."""
+
+from __future__ import annotations
+
+import random
+
+from ..engine import View
+from .base import Player
+
+__all__ = ["RandomBot"]
+
+
+class RandomBot(Player):
+    """Choose uniformly among the legal actions, knocks included, with its own generator.
+
+    ``rng`` is this bot's own :class:`random.Random`, derived from the game seed and its
+    seat (see :func:`kow.game.bot_rng`), never the global one.
+    """
+
+    kind = "random"
+
+    def __init__(self, name: str, rng: random.Random) -> None:
+        super().__init__(name)
+        self.rng = rng
+
+    def act(self, view: View) -> int:
+        """Return a legal action of ``view``, each with equal chance."""
+        legal = view.legal
+        return legal[int(self.rng.random() * len(legal))]
+
+    play = choose_trump = vote = act

@@ -1,0 +1,114 @@
+"""The rule settings of a game: one frozen value, one named field per rule.
+
+The defaults are those of the rules text (seeds 000/001/003). ``docs/rules.md`` gives the
+source of each rule and the option that changes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+__all__ = ["DOGS_LIFE", "LEADS", "MAX_PLAYERS", "MIN_PLAYERS", "Rules", "RulesError", "TRUMPS"]
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 7
+DOGS_LIFE = ("off", "once-per-game", "once-per-player")
+TRUMPS = ("winner-chooses", "fixed")
+LEADS = ("most-tricks", "dealer-left")
+
+DogsLife = Literal["off", "once-per-game", "once-per-player"]
+TrumpRule = Literal["winner-chooses", "fixed"]
+LeadRule = Literal["most-tricks", "dealer-left"]
+
+
+class RulesError(ValueError):
+    """Raised for a rule setting outside what the rules allow; the message names the value."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule setting of one game.
+
+    Fields (each is a key of the log's ``rules`` object):
+
+    - ``players``: 2..7, each for themselves (rules text, "Joueurs").
+    - ``start_cards``: cards dealt to each player in round 1; each later round deals one
+      fewer, down to 1 (rules text, "Mise en place" 2 and 4, "Variantes": 6 or 8). Allowed:
+      1..n with ``players * start_cards + 1 <= 52``, so a card is left to turn up.
+    - ``dogs_life``: ``"off"`` (default), ``"once-per-game"`` (the traditional rule,
+      seeds 002 and 004) or ``"once-per-player"`` (rules text, "Déroulement" 5).
+    - ``trump``: ``"winner-chooses"`` (rules text, "Mise en place" 5) or ``"fixed"``
+      (rules text, "Variantes": the turned-up suit of round 1 stays trump).
+    - ``final_round_trump``: whether the final 1-card round has a trump (rules text,
+      "Variantes": without it, the last round is played with no trump).
+    - ``lead``: ``"most-tricks"`` (rules text, "Déroulement" 1) or ``"dealer-left"``.
+    - ``eliminated_vote``: knocked-out players vote for the next trump (rules text,
+      "Variantes").
+    - ``sweep_wins``: a player who wins every trick of a round wins the game at once
+      (rules text, "Déroulement" 6).
+
+    Raises :class:`RulesError` on construction for a value outside those ranges.
+    """
+
+    players: int = 4
+    start_cards: int = 7
+    dogs_life: DogsLife = "off"
+    trump: TrumpRule = "winner-chooses"
+    final_round_trump: bool = True
+    lead: LeadRule = "most-tricks"
+    eliminated_vote: bool = False
+    sweep_wins: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or not (
+            MIN_PLAYERS <= self.players <= MAX_PLAYERS
+        ):
+            raise RulesError(
+                f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}"
+            )
+        most = max_start_cards(self.players)
+        if not isinstance(self.start_cards, int) or not (1 <= self.start_cards <= most):
+            raise RulesError(
+                f"start_cards must be 1 to {most} with {self.players} players "
+                f"(players x cards + 1 <= 52), not {self.start_cards!r}"
+            )
+        _check_choice("dogs_life", self.dogs_life, DOGS_LIFE)
+        _check_choice("trump", self.trump, TRUMPS)
+        _check_choice("lead", self.lead, LEADS)
+        for name in ("final_round_trump", "eliminated_vote", "sweep_wins"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"{name} must be true or false, not {getattr(self, name)!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the settings as the log's ``rules`` object (a new dict, keys in field order)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Build rules from a log's ``rules`` object.
+
+        Raises :class:`RulesError` for an unknown or missing key, or a value out of range.
+        """
+        names = set(cls.__dataclass_fields__)
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise RulesError(f"unknown rule setting {unknown[0]!r}")
+        missing = sorted(names - set(data))
+        if missing:
+            raise RulesError(f"missing rule setting {missing[0]!r}")
+        return cls(**data)
+
+
+def max_start_cards(players: int) -> int:
+    """Return the most cards round 1 can deal to ``players`` players and still turn one up.
+
+    >>> max_start_cards(7), max_start_cards(2)
+    (7, 25)
+    """
+    return (52 - 1) // players
+
+
+def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise RulesError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
