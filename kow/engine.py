@@ -18,6 +18,7 @@ suit) and ``"play"`` (a card 0..51, or :data:`KNOCK` on a dog's life).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,8 @@ __all__ = [
     "State",
     "View",
     "action_name",
+    "deal_deck",
+    "stacked",
 ]
 
 KNOCK = 52
@@ -139,10 +142,12 @@ class View:
 class State:
     """The state of one game of Knock-Out Whist, advanced by :meth:`apply`.
 
-    ``State(rules, rng, dealer=None)`` starts the game and deals round 1. ``rng`` is the
-    game's only source of chance; ``dealer`` is the first dealer's seat, drawn from ``rng``
-    when None. After construction and after each :meth:`apply`, :attr:`phase` is the kind of
-    decision awaited (or ``"over"``) and :attr:`turn` the seat that must make it.
+    ``State(rules, rng, dealer=None, deck=None)`` starts the game and deals round 1.
+    ``rng`` is the game's only source of chance; ``dealer`` is the first dealer's seat,
+    drawn from ``rng`` when None. ``deck``, for tests and replays, replaces the shuffle:
+    called with a count, it returns the top cards of the next deck (see :func:`stacked`).
+    After construction and after each :meth:`apply`, :attr:`phase` is the kind of decision
+    awaited (or ``"over"``) and :attr:`turn` the seat that must make it.
 
     Raises :class:`ValueError` when ``dealer`` is not a seat of the game.
     """
@@ -153,9 +158,16 @@ class State:
         "dogs_used", "dog_granted", "in_round", "tricks_won", "previous_tricks_won",
         "trick_number", "trick_leader", "actors", "pos", "led", "best", "best_seat",
         "trick", "tricks", "votes", "allowed", "_most_tricks", "_vote_queue", "_trump_method",
+        "_deck",
     )  # fmt: skip
 
-    def __init__(self, rules: Rules, rng: random.Random, dealer: int | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        rng: random.Random,
+        dealer: int | None = None,
+        deck: Callable[[int], Sequence[int]] | None = None,
+    ) -> None:
         n = rules.players
         if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < n):
             raise ValueError(f"dealer must be a seat 0 to {n - 1}, not {dealer!r}")
@@ -194,6 +206,7 @@ class State:
         self._most_tricks = -1
         self._vote_queue: list[int] = []
         self._trump_method = ""
+        self._deck = deck if deck is not None else self._draw
         if dealer is None:
             dealer = int(rng.random() * n)
         self.dealer = dealer
@@ -250,8 +263,7 @@ class State:
         if led >= 0 and SUIT_OF[action] != led and hand & SUIT_MASK[led]:
             held = " and ".join(NAMES[c] for c in cards_in(hand & SUIT_MASK[led]))
             raise IllegalActionError(
-                f"seat {seat} must follow suit {SUITS[led]}: it holds {held}, "
-                f"not {NAMES[action]}"
+                f"seat {seat} must follow suit {SUITS[led]}: it holds {held}, not {NAMES[action]}"
             )
 
     def view(self, seat: int | None = None) -> View:
@@ -364,9 +376,7 @@ class State:
         self.best_seat = -1
         n = self.n
         hands = self.hands
-        self.actors = tuple(
-            s for s in ((leader + i) % n for i in range(n)) if hands[s]
-        )
+        self.actors = tuple(s for s in ((leader + i) % n for i in range(n)) if hands[s])
         self.pos = 0
         self.turn = leader
         self.phase = PLAY
@@ -464,7 +474,7 @@ class State:
         sizes = [1 if self.dogs[s] else self.hand_size for s in range(n)]
         dealt: list[list[int]] = [[] for _ in range(n)]
         total = sum(sizes[s] for s in deal_order)
-        deck = self._draw(total + (1 if turn_up else 0))
+        deck = self._deck(total + (1 if turn_up else 0))
         k = 0
         for p in range(self.hand_size):
             for s in deal_order:
@@ -565,11 +575,59 @@ class State:
         tied = [s for s in ((left + i) % self.n for i in range(self.n)) if prev[s] == top]
         passes = []
         while len(tied) > 1:
-            cards = self._draw(len(tied))
-            passes.append(tuple(zip(tied, cards)))
+            cards = self._deck(len(tied))
+            passes.append(tuple(zip(tied, cards, strict=True)))
             high = max(RANK_OF[c] for c in cards)
-            tied = [s for s, c in zip(tied, cards) if RANK_OF[c] == high]
+            tied = [s for s, c in zip(tied, cards, strict=True) if RANK_OF[c] == high]
         if passes:
             self.events.append((E_TIE_CUT, tuple(passes)))
         self._most_tricks = tied[0]
         return tied[0]
+
+
+def stacked(decks: Iterable[Sequence[int]]) -> Callable[[int], Sequence[int]]:
+    """Return a ``deck`` for :class:`State` that hands out ``decks`` in turn.
+
+    Each deck is the cards in the order drawn: a round's deal (see :func:`deal_deck`),
+    then any tie cut's passes. Raises :class:`ValueError` when the game draws more decks
+    than given, or more cards than the next deck holds.
+    """
+    it = iter(decks)
+
+    def draw(count: int) -> Sequence[int]:
+        try:
+            deck = next(it)
+        except StopIteration:
+            raise ValueError("the stacked decks ran out") from None
+        if len(deck) < count:
+            raise ValueError(f"a stacked deck holds {len(deck)} cards, {count} are drawn")
+        return deck[:count]
+
+    return draw
+
+
+def deal_deck(
+    dealer: int,
+    hands: Sequence[Sequence[int] | None],
+    turned_up: int | None = None,
+) -> list[int]:
+    """Return the deck order that deals ``hands`` (indexed by seat; None: not dealt in).
+
+    The deal goes one card at a time clockwise from the dealer's left (rules text, "Mise
+    en place" 2); ``turned_up`` follows the last card dealt. Each hand lists its cards in
+    the order dealt, as in the log.
+
+    >>> deal_deck(0, [[1, 2], [3, 4]], 5)
+    [3, 1, 4, 2, 5]
+    """
+    n = len(hands)
+    order = [s for s in ((dealer + 1 + i) % n for i in range(n)) if hands[s] is not None]
+    deck: list[int] = []
+    for p in range(max(len(hands[s] or ()) for s in order)):
+        for s in order:
+            h = hands[s]
+            if h is not None and len(h) > p:
+                deck.append(h[p])
+    if turned_up is not None:
+        deck.append(turned_up)
+    return deck

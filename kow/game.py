@@ -15,12 +15,9 @@ from collections.abc import Callable, Sequence
 
 from .engine import OVER, Event, IllegalActionError, State, action_name
 from .players import Player
-from .rules import Rules
+from .rules import MAX_SEED, Rules
 
 __all__ = ["MAX_SEED", "PlayerError", "bot_rng", "game_seed", "run_game"]
-
-MAX_SEED = 2**63 - 1
-"""Seeds are ints 0..MAX_SEED, so they fit a signed 64-bit column."""
 
 
 class PlayerError(RuntimeError):
@@ -35,8 +32,9 @@ class PlayerError(RuntimeError):
         self.seat = seat
         self.player = player
         self.action = action
-        super().__init__(f"{player.kind} player {player.name!r} (seat {seat}) chose {action}: "
-                         f"{reason}")
+        super().__init__(
+            f"{player.kind} player {player.name!r} (seat {seat}) chose {action}: {reason}"
+        )
 
 
 def game_seed(run_seed: int, index: int) -> int:

@@ -108,8 +108,12 @@ def build(
             result = {"winner": ev[1], "rounds_played": ev[2]}
     if plays:
         rnd["tricks"].append(
-            {"number": len(rnd["tricks"]) + 1, "leader": plays[0]["seat"], "plays": plays,
-             "winner": None}
+            {
+                "number": len(rnd["tricks"]) + 1,
+                "leader": plays[0]["seat"],
+                "plays": plays,
+                "winner": None,
+            }
         )
     if result["winner"] is None:
         result["rounds_played"] = len(rounds)
@@ -128,10 +132,32 @@ def build(
 
 
 def dumps(log: dict[str, Any], pretty: bool = False) -> str:
-    """Return ``log`` as JSON text: one compact line, or indented by 2 when ``pretty``.
+    """Return ``log`` as JSON text: one compact line, or indented for reading when ``pretty``.
 
-    The text is ASCII (other characters escaped) and has no trailing newline.
+    Pretty text indents by 2 and keeps each list or object that fits in 100 columns on
+    one line (a hand, a play, a trick's plays). The text is ASCII (other characters
+    escaped) and has no trailing newline. Both forms load to the same value.
     """
     if pretty:
-        return json.dumps(log, indent=2)
+        return _pretty(log, 0)
     return json.dumps(log, separators=(",", ":"))
+
+
+_WIDTH = 100
+
+
+def _pretty(value: Any, indent: int, column: int = 0) -> str:
+    """Format ``value`` whose first character lands at ``column``, nested at ``indent``."""
+    flat = json.dumps(value, separators=(", ", ": "))
+    if not isinstance(value, (dict, list)) or not value or column + len(flat) <= _WIDTH:
+        return flat
+    inner = indent + 2
+    pad = " " * inner
+    if isinstance(value, dict):
+        items = []
+        for k, v in value.items():
+            key = json.dumps(k) + ": "
+            items.append(pad + key + _pretty(v, inner, inner + len(key)))
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [pad + _pretty(v, inner, inner) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"

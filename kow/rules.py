@@ -9,8 +9,19 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-__all__ = ["DOGS_LIFE", "LEADS", "MAX_PLAYERS", "MIN_PLAYERS", "Rules", "RulesError", "TRUMPS"]
+__all__ = [
+    "DOGS_LIFE",
+    "LEADS",
+    "MAX_PLAYERS",
+    "MAX_SEED",
+    "MIN_PLAYERS",
+    "Rules",
+    "RulesError",
+    "TRUMPS",
+]
 
+MAX_SEED = 2**63 - 1
+"""Seeds are ints 0..MAX_SEED, so they fit a signed 64-bit column."""
 MIN_PLAYERS = 2
 MAX_PLAYERS = 7
 DOGS_LIFE = ("off", "once-per-game", "once-per-player")
@@ -61,9 +72,7 @@ class Rules:
     sweep_wins: bool = True
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not (
-            MIN_PLAYERS <= self.players <= MAX_PLAYERS
-        ):
+        if not isinstance(self.players, int) or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS):
             raise RulesError(
                 f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}"
             )

@@ -26,7 +26,5 @@ def make_bot(kind: str, name: str, rng: random.Random) -> Player:
     try:
         factory = BOT_KINDS[kind]
     except KeyError:
-        raise ValueError(
-            f"unknown bot kind {kind!r}: choose from {', '.join(BOT_KINDS)}"
-        ) from None
+        raise ValueError(f"unknown bot kind {kind!r}: choose from {', '.join(BOT_KINDS)}") from None
     return factory(name, rng)
