@@ -158,7 +158,7 @@ def draw_seed() -> int:
 
 seed_option = click.option(
     "--seed", type=click.IntRange(0, MAX_SEED), default=None, metavar="INT",
-    help="Seed of the run (0 to 2^63-1); drawn at random and recorded when omitted.",
+    help="Seed of the run (0 to 2^53-1); drawn at random and recorded when omitted.",
 )  # fmt: skip
 dealer_option = click.option(
     "--dealer", type=click.IntRange(min=0), default=None, metavar="SEAT",
@@ -263,3 +263,161 @@ def simulate(
             out.flush()
         except BrokenPipeError:
             _quiet_broken_pipe()
+
+
+# ----------------------------------------------------------------------------- play
+
+BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus")
+
+
+@main.command()
+@click.option(
+    "--humans", type=click.IntRange(1, MAX_PLAYERS), default=1, show_default=True,
+    help="People at this keyboard (hot seat); they take seats 0, 1, ...",
+)  # fmt: skip
+@click.option(
+    "--name", "names", multiple=True, metavar="NAME",
+    help="A human's name, once per human in seat order (default: You, or Player 1, 2...).",
+)  # fmt: skip
+@click.option(
+    "--bots", default="heuristic", show_default=True, metavar="KIND[,KIND...]",
+    help="Bot kind for the other seats, or one per bot seat: random, heuristic.",
+)  # fmt: skip
+@seed_option
+@dealer_option
+@rule_options
+@click.option(
+    "--log", "log_path", default=None, metavar="FILE",
+    help="Save this game's log to FILE (as simulate writes it), even if you quit.",
+)  # fmt: skip
+@click.option("--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s.")
+@click.option("--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set).")
+@click.option(
+    "--delay", type=click.FloatRange(0, 10), default=None, metavar="SECONDS",
+    help="Pause after each bot play [default: 0.6, or 0 when input is not a terminal].",
+)  # fmt: skip
+def play(
+    humans: int,
+    names: tuple[str, ...],
+    bots: str,
+    seed: int | None,
+    dealer: int | None,
+    rules: Rules,
+    log_path: str | None,
+    ascii_only: bool,
+    no_color: bool,
+    delay: float | None,
+) -> None:
+    """Play a game at this keyboard against bots, or with friends (hot seat).
+
+    Type a card as 10h, Th, Q♠ or qs, or by its number in your hand. Commands: help,
+    hand, table, knock (on a dog's life), quit.
+    """
+    import time
+    from contextlib import nullcontext
+
+    from . import log
+    from .engine import E_KNOCK, E_PLAY, E_TRICK, Event
+    from .game import PlayerError, bot_rng, drive, new_game
+    from .players import Player, make_bot
+    from .players.human import HotSeat, HumanPlayer, Quit
+    from .screen import Screen, symbols_fit
+
+    check_dealer(dealer, rules)
+    if humans > rules.players:
+        raise click.BadParameter(
+            f"{humans} humans do not fit {rules.players} seats: allowed 1 to {rules.players}",
+            param_hint="'--humans'",
+        )
+    if len(names) > humans:
+        raise click.BadParameter(
+            f"{len(names)} names given for {humans} human(s): give at most one per human",
+            param_hint="'--name'",
+        )
+    human_names = list(names) + [
+        "You" if humans == 1 else f"Player {i + 1}" for i in range(len(names), humans)
+    ]
+    for name in human_names:
+        if not name.strip() or len(human_names) != len(set(human_names)):
+            raise click.BadParameter(
+                f"names must be distinct and not blank: {', '.join(map(repr, human_names))}",
+                param_hint="'--name'",
+            )
+    bot_seats = rules.players - humans
+    kinds = parse_bots(bots, bot_seats) if bot_seats else []
+    if seed is None:
+        seed = draw_seed()
+    if log_path == "-":
+        raise click.BadParameter("give a file path; stdout shows the game", param_hint="'--log'")
+    interactive = sys.stdin.isatty()
+    if delay is None:
+        delay = 0.6 if interactive else 0.0
+    color = not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
+    symbols = not ascii_only and symbols_fit(sys.stdout.encoding)
+    free_names = [n for n in BOT_NAMES if n not in human_names]
+    all_names = human_names + [free_names[i] for i in range(bot_seats)]
+    screen = Screen(all_names, rules, symbols=symbols, color=color)
+
+    def write(text: str) -> None:
+        click.echo(text, color=color)
+
+    def read(prompt: str) -> str:
+        line = input(prompt)
+        if not interactive:
+            click.echo(line)  # show piped entries, so the transcript reads as typed
+        return line
+
+    def clear() -> None:
+        if sys.stdout.isatty():
+            click.clear()
+        else:
+            click.echo("-" * 40)
+
+    hot_seat = HotSeat(clear) if humans > 1 else None
+    players: list[Player] = [HumanPlayer(n, screen, read, write, hot_seat) for n in human_names]
+    players += [
+        make_bot(kind, all_names[humans + i], bot_rng(seed, humans + i))
+        for i, kind in enumerate(kinds)
+    ]
+
+    write(screen.bold(f"Knock-Out Whist, seed {seed}"))
+    write(
+        "Seats, clockwise: "
+        + ", ".join(
+            f"{s} {p.name}" + ("" if p.kind == "human" else f" ({p.kind})")
+            for s, p in enumerate(players)
+        )
+    )
+    write("Type help at any prompt for how to play; quit to leave.")
+
+    def on_event(ev: Event) -> None:
+        for line in screen.event(ev):
+            write(line)
+        if delay and (
+            ev[0] == E_TRICK or (ev[0] in (E_PLAY, E_KNOCK) and players[ev[1]].kind != "human")
+        ):
+            time.sleep(delay)
+
+    state = new_game(rules, seed, dealer)
+    code = 0
+    reason = ""
+    with atomic_output(log_path) if log_path else nullcontext(None) as out:
+        try:
+            drive(state, players, on_event)
+        except Quit as err:
+            code, reason = 1, "you quit" if str(err) == "quit" else "end of input"
+        except KeyboardInterrupt:
+            code, reason = 130, "interrupted"
+        except PlayerError as err:
+            raise click.ClickException(str(err)) from None
+        if out is not None:
+            game = log.build(seed, rules, players, state.events, abandoned=code != 0)
+            out.write(log.dumps(game) + "\n")
+    if code:
+        write("")
+        saved = f"; the game so far is saved in {log_path}" if log_path else ""
+        click.echo(f"Game abandoned ({reason}){saved}. Seed {seed}.", err=True)
+        sys.exit(code)
+    write(f"Seed {seed}: play this deal again with --seed {seed}.")
+    if log_path:
+        write(f"Log saved to {log_path}.")

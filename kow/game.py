@@ -17,7 +17,7 @@ from .engine import OVER, Event, IllegalActionError, State, action_name
 from .players import Player
 from .rules import MAX_SEED, Rules
 
-__all__ = ["MAX_SEED", "PlayerError", "bot_rng", "game_seed", "run_game"]
+__all__ = ["MAX_SEED", "PlayerError", "bot_rng", "drive", "game_seed", "new_game", "run_game"]
 
 
 class PlayerError(RuntimeError):
@@ -51,7 +51,7 @@ def game_seed(run_seed: int, index: int) -> int:
     if index == 0:
         return run_seed
     digest = hashlib.sha256(f"kow-game:{run_seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    return int.from_bytes(digest[:8], "big") >> 11
 
 
 def bot_rng(seed: int, seat: int) -> random.Random:
@@ -62,26 +62,38 @@ def bot_rng(seed: int, seat: int) -> random.Random:
     return random.Random(f"kow-bot:{seed}:{seat}")
 
 
-def run_game(
+def new_game(
     rules: Rules,
-    players: Sequence[Player],
     seed: int,
     dealer: int | None = None,
+    deck: Callable[[int], Sequence[int]] | None = None,
+) -> State:
+    """Return a new game under ``rules`` with ``seed``, round 1 dealt.
+
+    ``dealer`` is the first dealer's seat (drawn from the seed when None). ``deck``, for
+    tests and replays, replaces the shuffle (see :class:`~kow.engine.State` and
+    :func:`~kow.engine.stacked`). Raises :class:`ValueError` for a dealer out of range.
+    """
+    return State(rules, random.Random(seed), dealer, deck)
+
+
+def drive(
+    state: State,
+    players: Sequence[Player],
     on_event: Callable[[Event], None] | None = None,
 ) -> State:
-    """Play one game to the end and return its final :class:`~kow.engine.State`.
+    """Ask the players to act until the game is over, and return ``state``.
 
     ``players[seat]`` acts for each seat (``len(players) == rules.players``). The state's
     ``events`` hold the whole game; :func:`kow.log.build` turns them into the log.
     ``on_event`` is called with each event as it happens, for display.
 
     Raises :class:`PlayerError` when a player returns an illegal action, and lets any
-    exception from a player (such as a human quitting) through; the state's events then
+    exception from a player (such as a human quitting) through; ``state.events`` then
     hold the game so far.
     """
-    if len(players) != rules.players:
-        raise ValueError(f"{len(players)} players given for a {rules.players}-player game")
-    state = State(rules, random.Random(seed), dealer)
+    if len(players) != state.rules.players:
+        raise ValueError(f"{len(players)} players given for a {state.rules.players}-player game")
     shown = 0
     events = state.events
     while True:
@@ -99,3 +111,19 @@ def run_game(
         except IllegalActionError as err:
             name = action_name(action, state.phase) if isinstance(action, int) else repr(action)
             raise PlayerError(seat, player, name, str(err)) from None
+
+
+def run_game(
+    rules: Rules,
+    players: Sequence[Player],
+    seed: int,
+    dealer: int | None = None,
+    on_event: Callable[[Event], None] | None = None,
+    deck: Callable[[int], Sequence[int]] | None = None,
+) -> State:
+    """Play one game to the end and return its final :class:`~kow.engine.State`.
+
+    The same as ``drive(new_game(rules, seed, dealer, deck), players, on_event)``; see
+    :func:`new_game` and :func:`drive` for the arguments and what is raised.
+    """
+    return drive(new_game(rules, seed, dealer, deck), players, on_event)

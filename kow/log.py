@@ -41,11 +41,13 @@ def build(
     rules: Rules,
     players: Sequence[Player],
     events: Iterable[Event],
+    abandoned: bool = False,
 ) -> dict[str, Any]:
     """Return the version-1 log (a JSON-ready dict) of a game from its events.
 
-    ``players[seat]`` gives each seat's ``name`` and ``kind``. A game cut short has
-    ``result.winner`` null; a trick cut short has ``winner`` null.
+    ``players[seat]`` gives each seat's ``name`` and ``kind``. A game cut short
+    (``abandoned``) has ``result.winner`` null and ``abandoned: true``; a trick cut short
+    has ``winner`` null.
     """
     rounds: list[dict[str, Any]] = []
     rnd: dict[str, Any] = {}
@@ -117,7 +119,7 @@ def build(
         )
     if result["winner"] is None:
         result["rounds_played"] = len(rounds)
-    return {
+    game = {
         "format": FORMAT,
         "version": VERSION,
         "kow_version": __version__,
@@ -129,6 +131,9 @@ def build(
         "rounds": rounds,
         "result": result,
     }
+    if abandoned:
+        game["abandoned"] = True
+    return game
 
 
 def dumps(log: dict[str, Any], pretty: bool = False) -> str:

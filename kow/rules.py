@@ -20,8 +20,8 @@ __all__ = [
     "TRUMPS",
 ]
 
-MAX_SEED = 2**63 - 1
-"""Seeds are ints 0..MAX_SEED, so they fit a signed 64-bit column."""
+MAX_SEED = 2**53 - 1
+"""Seeds are ints 0..2^53-1, which every JSON tool (jq, JavaScript, pandas) reads exactly."""
 MIN_PLAYERS = 2
 MAX_PLAYERS = 7
 DOGS_LIFE = ("off", "once-per-game", "once-per-player")

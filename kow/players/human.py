@@ -1,0 +1,191 @@
+"""A person at the keyboard: the prompt for ``kow play``.
+
+Reads one line per entry. A card may be written any common way (``Th``, ``10h``, ``10♥``,
+``qs``) or by its number in the shown hand; a suit by letter, name, symbol or number.
+Commands: ``help`` (or ``?``), ``hand``, ``table``, ``knock``, ``quit``. Every bad entry
+gets exactly one line saying why, and the prompt again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..cards import BIT, SUIT_MASK, SUIT_NAMES, CardError, card_name, parse_card, parse_suit
+from ..engine import KNOCK, View
+from ..screen import Screen, sorted_hand
+from .base import Player
+
+__all__ = ["HotSeat", "HumanPlayer", "Quit"]
+
+HELP = (
+    "Type a card (10h, Th, Q♠, qs) or its number in your hand. Commands: "
+    "hand, table, knock (on a dog's life), help, quit."
+)
+SUIT_HELP = "Type a suit: c, d, h or s, its name (hearts), its symbol (♥) or its number."
+
+
+class Quit(Exception):
+    """Raised when the person at the keyboard quits (``quit``, or end of input)."""
+
+
+class HotSeat:
+    """Shared by the humans of one game: who acted last, to hide a hand between people.
+
+    ``pause(name)`` is called before a human's turn; when another human acted last it
+    clears the screen and waits for Enter ("pass to NAME").
+    """
+
+    def __init__(self, clear: Callable[[], None]) -> None:
+        self.clear = clear
+        self.last: str | None = None
+
+
+class HumanPlayer(Player):
+    """A person choosing actions by typing lines.
+
+    ``read(prompt)`` returns one line (without newline) or raises :class:`EOFError`;
+    ``write(text)`` shows a line. ``screen`` draws cards and hands. ``hot_seat`` is given
+    when several people share the keyboard.
+
+    Raises :class:`Quit` on ``quit`` or end of input.
+    """
+
+    kind = "human"
+
+    def __init__(
+        self,
+        name: str,
+        screen: Screen,
+        read: Callable[[str], str],
+        write: Callable[[str], None],
+        hot_seat: HotSeat | None = None,
+    ) -> None:
+        super().__init__(name)
+        self.screen = screen
+        self.read = read
+        self.write = write
+        self.hot_seat = hot_seat
+
+    # ------------------------------------------------------------------ decisions
+
+    def play(self, view: View) -> int:
+        """Show the trick and the hand, and return the card (or KNOCK) typed."""
+        self._start_turn(view)
+        self._show_hand(view)
+        hand = sorted_hand(view.hand)
+        prompt = "Knock or play your card: " if KNOCK in view.legal else "Your card: "
+        while True:
+            entry = self._entry(prompt, view)
+            if entry is None:
+                continue
+            low = entry.lower()
+            if low == "knock":
+                if KNOCK in view.legal:
+                    return KNOCK
+                self.write(self._why_no_knock(view))
+                continue
+            if low.isdigit():
+                n = int(low)
+                if not 1 <= n <= len(hand):
+                    self.write(f"There is no card {n}: your cards are numbered 1 to {len(hand)}.")
+                    continue
+                card = hand[n - 1]
+            else:
+                try:
+                    card = parse_card(entry)
+                except CardError:
+                    self.write(f"{entry!r} is not a card or a command. {HELP}")
+                    continue
+            reason = self._why_not(card, view)
+            if reason is None:
+                return card
+            self.write(reason)
+
+    def choose_trump(self, view: View) -> int:
+        """Show the new hand and return the suit typed as trump."""
+        self._start_turn(view)
+        self._show_hand(view)
+        return self._suit(view, "choose trump")
+
+    def vote(self, view: View) -> int:
+        """Return the suit this knocked-out person votes for."""
+        self._start_turn(view)
+        return self._suit(view, "vote for the next trump")
+
+    # ------------------------------------------------------------------ helpers
+
+    def _start_turn(self, view: View) -> None:
+        seat = self.hot_seat
+        if seat is not None and seat.last != self.name:
+            if seat.last is not None:
+                seat.clear()
+                self.read(f"Pass the keyboard to {self.name}, then press Enter. ")
+                seat.clear()
+                for line in self.screen.table(view):
+                    self.write(line)
+            seat.last = self.name
+
+    def _show_hand(self, view: View) -> None:
+        trump = "none" if view.trump is None else self.screen.suit(view.trump)
+        who = "Your" if self.name == "You" else f"{self.name}, your"
+        self.write(f"{who} hand (trump {trump}):  " + self.screen.hand(view))
+
+    def _suit(self, view: View, what: str) -> int:
+        options = "  ".join(
+            f"{i} {self.screen.suit(s, long=True)}" for i, s in enumerate(view.legal, 1)
+        )
+        self.write(f"{self.name}, {what}:  {options}")
+        while True:
+            entry = self._entry("Suit: ", view, SUIT_HELP)
+            if entry is None:
+                continue
+            if entry.isdigit() and 1 <= int(entry) <= len(view.legal):
+                return view.legal[int(entry) - 1]
+            try:
+                suit = parse_suit(entry)
+            except CardError:
+                self.write(f"{entry!r} is not a suit. {SUIT_HELP}")
+                continue
+            if suit in view.legal:
+                return suit
+            allowed = ", ".join(SUIT_NAMES[s] for s in view.legal)
+            self.write(f"You may only name {allowed} (the tied suits of the vote).")
+
+    def _entry(self, prompt: str, view: View, help_text: str = HELP) -> str | None:
+        """Read one entry; handle commands shared by every prompt (None when handled)."""
+        try:
+            entry = self.read(prompt).strip()
+        except EOFError:
+            raise Quit("end of input") from None
+        low = entry.lower()
+        if low in ("quit", "exit"):
+            raise Quit("quit")
+        if low in ("help", "?", ""):
+            self.write(help_text)
+            return None
+        if low == "hand":
+            self._show_hand(view)
+            return None
+        if low == "table":
+            for line in self.screen.table(view):
+                self.write(line)
+            return None
+        return entry
+
+    def _why_no_knock(self, view: View) -> str:
+        if view.seat not in view.dogs_life:
+            return "Only a player on a dog's life may knock."
+        return "This is the round's last trick: you must play your dog's-life card."
+
+    def _why_not(self, card: int, view: View) -> str | None:
+        """Return why ``card`` may not be played now, or None when it may."""
+        if card in view.legal:
+            return None
+        if card not in view.hand:
+            return f"You don't hold {self.screen.card(card)}."
+        if view.led is not None:
+            mine = [c for c in sorted_hand(view.hand) if BIT[c] & SUIT_MASK[view.led]]
+            return (
+                f"You must follow {SUIT_NAMES[view.led]}: you hold {self.screen.cards(mine)}."
+            )
+        return f"You can't play {card_name(card)} now."  # pragma: no cover

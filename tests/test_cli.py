@@ -1,0 +1,229 @@
+"""The command line: exit codes, where output goes, reproducibility, files never half-written."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kow import __version__
+from kow.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    """Run ``kow`` in-process; return (exit code, stdout, stderr)."""
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def kow_process(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m kow`` in a new process."""
+    return subprocess.run(
+        [sys.executable, "-m", "kow", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        cwd=ROOT,
+        check=False,
+    )
+
+
+def test_version_and_help() -> None:
+    code, out, _ = run("--version")
+    assert code == 0
+    assert out.strip() == f"kow, version {__version__}"
+    code, out, _ = run("--help")
+    assert code == 0 and "simulate" in out
+
+
+def test_simulate_help_explains_every_option() -> None:
+    code, out, _ = run("simulate", "--help")
+    assert code == 0
+    for option in (
+        "--seed", "--games", "--bots", "--dealer", "--players", "--start-cards",
+        "--dogs-life", "--fixed-trump", "--no-final-round-trump", "--lead",
+        "--eliminated-vote", "--no-sweep-wins", "--output", "--pretty",
+    ):  # fmt: skip
+        assert option in out, option
+
+
+def test_one_game_is_one_json_object_on_stdout_only() -> None:
+    code, out, err = run("simulate", "--seed", "7")
+    assert code == 0
+    assert err == ""
+    assert out.count("\n") == 1
+    game = json.loads(out)
+    assert game["format"] == "kow-log" and game["version"] == 1
+    assert game["seed"] == 7
+    assert game["rules"]["players"] == 4
+    assert [p["kind"] for p in game["players"]] == ["heuristic"] * 4
+    assert game["result"]["winner"] in range(4)
+    assert game["result"]["rounds_played"] == len(game["rounds"])
+
+
+def test_pretty_is_the_same_value() -> None:
+    _, compact, _ = run("simulate", "--seed", "7")
+    _, pretty, _ = run("simulate", "--seed", "7", "--pretty")
+    assert pretty.count("\n") > 50
+    assert json.loads(pretty) == json.loads(compact)
+
+
+def test_games_give_json_lines_whose_seeds_replay_each_game_alone() -> None:
+    code, out, _ = run("simulate", "--seed", "5", "--games", "4", "--players", "3")
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 4
+    games = [json.loads(line) for line in lines]
+    assert games[0]["seed"] == 5
+    assert len({g["seed"] for g in games}) == 4
+    for line, game in zip(lines, games, strict=True):
+        _, alone, _ = run("simulate", "--seed", str(game["seed"]), "--players", "3")
+        assert alone == line + "\n"
+
+
+def test_no_seed_draws_one_and_records_it() -> None:
+    _, out, _ = run("simulate", "--bots", "random")
+    seed = json.loads(out)["seed"]
+    _, again, _ = run("simulate", "--bots", "random", "--seed", str(seed))
+    assert again == out
+
+
+def test_rule_options_reach_the_log() -> None:
+    code, out, _ = run(
+        "simulate", "--seed", "3", "--players", "5", "--start-cards", "6",
+        "--dogs-life", "once-per-player", "--fixed-trump", "--no-final-round-trump",
+        "--lead", "dealer-left", "--eliminated-vote", "--no-sweep-wins", "--dealer", "2",
+        "--bots", "random,heuristic,random,heuristic,random",
+    )  # fmt: skip
+    assert code == 0
+    game = json.loads(out)
+    assert game["rules"] == {
+        "players": 5,
+        "start_cards": 6,
+        "dogs_life": "once-per-player",
+        "trump": "fixed",
+        "final_round_trump": False,
+        "lead": "dealer-left",
+        "eliminated_vote": True,
+        "sweep_wins": False,
+    }
+    assert game["rounds"][0]["dealer"] == 2
+    assert game["rounds"][0]["hand_size"] == 6
+    assert [p["kind"] for p in game["players"]] == [
+        "random", "heuristic", "random", "heuristic", "random",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--players", "1"], "1"),
+        (["--players", "8"], "8"),
+        (["--players", "7", "--start-cards", "8"], "8 is too many for 7 players: allowed 1 to 7"),
+        (["--start-cards", "0"], "0"),
+        (["--bots", "clever"], "'clever' is not a bot kind: choose from random, heuristic"),
+        (["--bots", "random,random"], "gives 2 kinds for 4 seats"),
+        (["--dealer", "4"], "4 is not a seat: seats are 0 to 3"),
+        (["--seed", "-3"], "-3"),
+        (["--seed", "abc"], "abc"),
+        (["--games", "0"], "0"),
+        (["--dogs-life", "sometimes"], "sometimes"),
+        (["--lead", "left"], "left"),
+    ],
+)
+def test_usage_errors_exit_2_naming_the_value(args: list[str], named: str) -> None:
+    code, out, err = run("simulate", *args)
+    assert code == 2
+    assert out == ""
+    assert named in err
+    assert "Traceback" not in err
+
+
+def test_output_file_is_written_whole(tmp_path: Path) -> None:
+    target = tmp_path / "games.jsonl"
+    code, out, _ = run("simulate", "--seed", "2", "--games", "3", "-o", str(target))
+    assert code == 0 and out == ""
+    _, direct, _ = run("simulate", "--seed", "2", "--games", "3")
+    assert target.read_text() == direct
+    assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
+
+
+def test_unwritable_output_is_an_error_and_leaves_the_old_file(tmp_path: Path) -> None:
+    code, _, err = run("simulate", "-o", str(tmp_path / "missing" / "x.json"))
+    assert code == 2 and "cannot write" in err and "missing" in err
+    code, _, err = run("simulate", "-o", str(tmp_path))
+    assert code == 2 and "is a folder" in err
+    if os.geteuid() != 0:  # root writes anywhere; the read-only case needs a normal user
+        folder = tmp_path / "ro"
+        folder.mkdir()
+        old = folder / "old.json"
+        old.write_text("keep me")
+        folder.chmod(0o555)
+        try:
+            code, _, err = run("simulate", "-o", str(old))
+        finally:
+            folder.chmod(0o755)
+        assert code == 2 and "cannot write" in err
+        assert old.read_text() == "keep me"
+
+
+def test_failed_run_leaves_the_old_file_untouched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "games.jsonl"
+    target.write_text("previous run\n")
+
+    import kow.game
+
+    calls = {"n": 0}
+    real = kow.game.run_game
+
+    def failing(*args: object, **kwargs: object) -> object:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(kow.game, "run_game", failing)
+    result = CliRunner().invoke(main, ["simulate", "--games", "5", "-o", str(target)])
+    assert result.exit_code != 0
+    assert target.read_text() == "previous run\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
+
+
+def test_same_command_twice_is_byte_identical_whatever_the_hash_seed() -> None:
+    args = ("simulate", "--seed", "11", "--games", "20", "--players", "5",
+            "--dogs-life", "once-per-game", "--eliminated-vote")  # fmt: skip
+    first = kow_process(*args, env={"PYTHONHASHSEED": "1"})
+    second = kow_process(*args, env={"PYTHONHASHSEED": "987"})
+    assert first.returncode == 0 and first.stderr == ""
+    assert first.stdout == second.stdout
+    assert len(first.stdout.splitlines()) == 20
+
+
+def test_closed_pipe_is_quiet() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kow", "simulate", "--games", "2000", "--seed", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.wait(timeout=60)
+    assert json.loads(first)["seed"] == 1
+    assert err == b""
+    assert proc.returncode == 0
+
+
+def test_python_m_kow_works() -> None:
+    proc = kow_process("--version")
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == f"kow, version {__version__}"
