@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 KNOCK = 52
-"""The action of a player on a dog's life who passes this trick (seeds 002, 004: "frapper")."""
+"""The action of a player on a dog's life who passes this trick (seed 002: "frapper")."""
 
 VOTE = "vote"
 TRUMP = "trump"
@@ -80,6 +80,8 @@ def action_name(action: int, phase: str = PLAY) -> str:
     >>> action_name(8 + 26), action_name(KNOCK), action_name(3, TRUMP)
     ('Th', 'knock', 's')
     """
+    if not isinstance(action, int):
+        return repr(action)
     if phase != PLAY:
         return SUITS[action] if 0 <= action < 4 else repr(action)
     if action == KNOCK:
@@ -207,9 +209,8 @@ class State:
         self._vote_queue: list[int] = []
         self._trump_method = ""
         self._deck = deck if deck is not None else self._draw
-        if dealer is None:
-            dealer = int(rng.random() * n)
-        self.dealer = dealer
+        drawn = int(rng.random() * n)  # drawn even when given, so --dealer keeps the deal
+        self.dealer = drawn if dealer is None else dealer
         self._start_round()
 
     # ----------------------------------------------------------------- queries
@@ -219,7 +220,7 @@ class State:
 
         Follow suit (rules text, "Déroulement" 2): with a card of the led suit, only those
         cards; otherwise any card. A player on a dog's life may also :data:`KNOCK` on any
-        trick but the round's last (seeds 002, 004).
+        trick but the round's last (seed 002; the last-trick rule is ours).
         """
         if self.phase == PLAY:
             hand = self.hands[self.turn]
@@ -353,7 +354,7 @@ class State:
             self._end_round()
             return
         if self.dogs[winner]:
-            # Seeds 002/004: when a dog's-life card wins, the player to its left leads.
+            # Seed 002: when a dog's-life card wins, the player to its left leads.
             self._start_trick(self._left_holding(winner))
         else:
             self._start_trick(winner)

@@ -174,7 +174,9 @@ def test_unwritable_output_is_an_error_and_leaves_the_old_file(tmp_path: Path) -
         assert old.read_text() == "keep me"
 
 
-def test_failed_run_leaves_the_old_file_untouched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_run_leaves_the_old_file_untouched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tmp_path / "games.jsonl"
     target.write_text("previous run\n")
 

@@ -1,0 +1,221 @@
+"""``kow play``: whole games driven through the command line with scripted input.
+
+The script for the human seats is worked out by playing the same seed with a stand-in
+that always takes the first legal action and notes what a person would type for it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from kow import log
+from kow.cli import BOT_NAMES, main
+from kow.engine import View
+from kow.game import bot_rng, run_game
+from kow.players import Player, make_bot
+from kow.rules import Rules
+
+
+class FirstLegal(Player):
+    """Stands in for a person: takes the first legal action and records the entry typed."""
+
+    kind = "human"
+
+    def __init__(self, name: str, entries: list[str], hot_seat: list[str | None]) -> None:
+        super().__init__(name)
+        self.entries = entries
+        self.hot_seat = hot_seat
+
+    def act(self, view: View) -> int:
+        if self.hot_seat and self.hot_seat[0] not in (None, self.name):
+            self.entries.append("")  # Enter at the "pass the keyboard" screen
+        if self.hot_seat:
+            self.hot_seat[0] = self.name
+        action = view.legal[0]
+        if view.phase == "play":
+            self.entries.append(str(sorted(view.hand).index(action) + 1))
+        else:
+            self.entries.append("1")
+        return action
+
+
+def script(
+    rules: Rules, seed: int, humans: int, bots: str = "heuristic"
+) -> tuple[list[str], dict[str, Any]]:
+    """Return the entries a person would type, and the log of the game they give."""
+    names = ["You"] if humans == 1 else [f"Player {i + 1}" for i in range(humans)]
+    entries: list[str] = []
+    hot_seat: list[str | None] = [None] if humans > 1 else []
+    kinds = bots.split(",") * (rules.players - humans) if "," not in bots else bots.split(",")
+    players: list[Player] = [FirstLegal(n, entries, hot_seat) for n in names]
+    players += [
+        make_bot(kinds[i], BOT_NAMES[i], bot_rng(seed, humans + i))
+        for i in range(rules.players - humans)
+    ]
+    state = run_game(rules, players, seed)
+    return entries, log.build(seed, rules, players, state.events)
+
+
+def play(*args: str, entries: list[str]) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["play", *args], input="\n".join(entries) + "\n")
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("players", range(2, 8))
+def test_whole_game_against_bots(players: int, tmp_path: Path) -> None:
+    seed = 40 + players
+    entries, expected = script(Rules(players=players), seed, humans=1)
+    path = tmp_path / "game.json"
+    code, out, err = play(
+        "--seed", str(seed), "--players", str(players), "--log", str(path), entries=entries
+    )
+    assert code == 0, err
+    winner = expected["result"]["winner"]
+    name = "You" if winner == 0 else BOT_NAMES[winner - 1]
+    verb = "win" if name == "You" else "wins"
+    assert f"*** {name} {verb} the game" in out
+    assert f"Seed {seed}: play this deal again with --seed {seed}." in out
+    assert json.loads(path.read_text()) == expected, "the saved log is the game replayed"
+    for number, rnd in enumerate(expected["rounds"], 1):
+        assert f"=== Round {number}: " in out
+        for seat in rnd["eliminated"]:
+            assert "Knocked out: " in out and expected["players"][seat]["name"] in out
+
+
+def test_hot_seat_hides_hands_between_people() -> None:
+    rules = Rules(players=4)
+    entries, expected = script(rules, 8, humans=3, bots="random")
+    code, out, err = play("--seed", "8", "--humans", "3", "--bots", "random", entries=entries)
+    assert code == 0, err
+    assert "Pass the keyboard to Player 2, then press Enter." in out
+    assert "Pass the keyboard to Player 1, then press Enter." in out
+    assert "Player 2, your hand (trump" in out
+    winner = expected["players"][expected["result"]["winner"]]["name"]
+    assert f"*** {winner} wins the game" in out
+
+
+def test_dogs_life_game_announces_dogs_lives() -> None:
+    rules = Rules(players=5, dogs_life="once-per-game")
+    for seed in range(100):
+        entries, expected = script(rules, seed, humans=1)
+        granted = [s for r in expected["rounds"] for s in r["dogs_life_granted"]]
+        if granted:
+            break
+    code, out, err = play("--seed", str(seed), "--players", "5", "--dogs-life", "once-per-game",
+                          entries=entries)  # fmt: skip
+    assert code == 0, err
+    names = ["You", *BOT_NAMES]
+    assert "Dog's life for " + ", ".join(names[s] for s in expected["rounds"][
+        next(i for i, r in enumerate(expected["rounds"]) if r["dogs_life_granted"])
+    ]["dogs_life_granted"]) in out
+    assert "on a dog's life, with 1 card." in out
+
+
+def test_illegal_entries_get_one_reason_each() -> None:
+    # Seed 3: the bots lead A♠ 2♠ 3♠ before you; you hold 10♠ as your only spade.
+    entries, _ = script(Rules(), 3, humans=1)
+    bad = ["5h", "Qs", "xyz", "knock", "9", "1"]
+    code, out, _ = play("--seed", "3", entries=bad + entries)
+    assert code == 0
+    assert "Your hand (trump ♣):   1 5♣   2 8♣   3 10♦   4 Q♦   5 K♦   6 6♥  *7 10♠" in out
+    reasons = [
+        "You don't hold 5♥.",
+        "You don't hold Q♠.",
+        "'xyz' is not a card or a command.",
+        "Only a player on a dog's life may knock.",
+        "There is no card 9: your cards are numbered 1 to 7.",
+        "You must follow spades: you hold 10♠.",
+    ]
+    position = 0
+    for reason in reasons:
+        assert out.count(reason) == 1, reason
+        assert out.index(reason) > position
+        position = out.index(reason)
+
+
+def test_cards_written_any_way_are_accepted() -> None:
+    entries, _ = script(Rules(), 3, humans=1)
+    first = ["10♠"] + entries[1:]
+    code, out, _ = play("--seed", "3", entries=first)
+    assert code == 0
+    assert "You play 10♠" in out
+    code, out, _ = play("--seed", "3", "--ascii", entries=["ts"] + entries[1:])
+    assert code == 0 and "You play 10s" in out and "♠" not in out
+
+
+@pytest.mark.parametrize(("entry", "code"), [("quit", 1), (None, 1)])
+def test_quit_or_end_of_input_saves_an_abandoned_log(
+    entry: str | None, code: int, tmp_path: Path
+) -> None:
+    path = tmp_path / "left.json"
+    entries = [entry] if entry else []
+    result = CliRunner().invoke(
+        main, ["play", "--seed", "3", "--log", str(path)], input="\n".join(entries)
+    )
+    assert result.exit_code == code
+    assert "Game abandoned" in result.stderr and "Traceback" not in result.stderr
+    game = json.loads(path.read_text())
+    assert game["abandoned"] is True
+    assert game["result"]["winner"] is None
+    assert [p["seat"] for p in game["rounds"][0]["tricks"][0]["plays"]] == [1, 2, 3]
+
+
+def test_usage_errors() -> None:
+    for args, named in [
+        (["--humans", "5"], "5 humans do not fit 4 seats"),
+        (["--name", "A", "--name", "B"], "2 names given for 1 human"),
+        (["--humans", "2", "--name", "A", "--name", "A"], "names must be distinct"),
+        (["--bots", "x"], "'x' is not a bot kind"),
+        (["--delay", "-1"], "-1"),
+        (["--log", "-"], "give a file path"),
+    ]:
+        result = CliRunner().invoke(main, ["play", *args], input="")
+        assert result.exit_code == 2, args
+        assert named in result.stderr, (args, result.stderr)
+
+
+def test_trump_choice_accepts_letters_names_symbols_and_numbers() -> None:
+    from kow.players.human import HumanPlayer
+    from kow.screen import Screen
+
+    rules = Rules(players=2)
+    screen = Screen(["You", "Ada"], rules)
+    view = View(
+        seat=0, phase="trump", legal=(0, 1, 2, 3), rules=rules, round=2, hand_size=6,
+        dealer=1, leader=None, trump=None, turned_up=None, hand=(0, 13, 26), trick=(),
+        led=None, tricks=(), trick_number=0, tricks_won=(0, 0), previous_tricks_won=(3, 4),
+        in_round=(0, 1), dogs_life=(), knocked_out=(), hand_counts=(6, 6), votes=(),
+    )  # fmt: skip
+    for typed, suit in [("h", 2), ("hearts", 2), ("♥", 2), ("4", 3), ("C", 0)]:
+        lines: list[str] = []
+        answers = iter(["bogus", typed])
+        human = HumanPlayer("You", screen, lambda _, a=answers: next(a), lines.append)
+        assert human.choose_trump(view) == suit
+        assert sum("is not a suit" in line for line in lines) == 1
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a POSIX terminal")
+def test_full_game_in_a_real_terminal() -> None:
+    pexpect = pytest.importorskip("pexpect")
+    entries, expected = script(Rules(players=3), 21, humans=1)
+    child = pexpect.spawn(
+        sys.executable, ["-m", "kow", "play", "--seed", "21", "--players", "3", "--delay", "0"],
+        env={**os.environ, "LANG": "C.UTF-8", "TERM": "xterm"}, encoding="utf-8", timeout=20,
+        dimensions=(24, 80),
+    )  # fmt: skip
+    for entry in entries:
+        child.expect(r"(Your card|Knock or play your card|Suit): ")
+        child.sendline(entry)
+    child.expect(r"\*\*\* (\w+) wins? the game")
+    winner = expected["players"][expected["result"]["winner"]]["name"]
+    assert child.match.group(1) == winner
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
