@@ -72,12 +72,12 @@ class Rules:
     sweep_wins: bool = True
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS):
+        if not _is_int(self.players) or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS):
             raise RulesError(
                 f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}"
             )
         most = max_start_cards(self.players)
-        if not isinstance(self.start_cards, int) or not (1 <= self.start_cards <= most):
+        if not _is_int(self.start_cards) or not (1 <= self.start_cards <= most):
             raise RulesError(
                 f"start_cards must be 1 to {most} with {self.players} players "
                 f"(players x cards + 1 <= 52), not {self.start_cards!r}"
@@ -116,6 +116,11 @@ def max_start_cards(players: int) -> int:
     (7, 25)
     """
     return (52 - 1) // players
+
+
+def _is_int(value: object) -> bool:
+    """Return whether ``value`` is an int and not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:

@@ -1,0 +1,112 @@
+"""Shared helpers for the hand-crafted tests: stacked deals, scripted players, logs.
+
+A hand-crafted game is written as the decks the engine draws, in order (each round's deal,
+then each tie-cut pass), plus each seat's script of actions. Cards and suits are written
+as text (``"Th"``, ``"h"``) and ``"knock"`` is a dog's-life knock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from kow.cards import parse_card, parse_suit
+from kow.engine import KNOCK, PLAY, State, View, deal_deck, stacked
+from kow.game import run_game
+from kow.log import build
+from kow.players import Player
+from kow.rules import Rules
+
+
+def cards(text: str) -> list[int]:
+    """Return the cards of ``text``, space-separated (``"Ah 10c"``), in order."""
+    return [parse_card(t) for t in text.split()]
+
+
+def deal(
+    dealer: int, hands: Sequence[str | None], turned_up: str | None = None
+) -> list[int]:
+    """Return the deck order dealing ``hands`` (text by seat; None: not dealt in)."""
+    return deal_deck(
+        dealer,
+        [None if h is None else cards(h) for h in hands],
+        None if turned_up is None else parse_card(turned_up),
+    )
+
+
+def action(text: str | int, phase: str = PLAY) -> int:
+    """Return the action written ``text``: a card, ``"knock"``, or a suit (vote/trump)."""
+    if isinstance(text, int):
+        return text
+    if phase != PLAY:
+        return parse_suit(text)
+    if text == "knock":
+        return KNOCK
+    return parse_card(text)
+
+
+class ScriptedPlayer(Player):
+    """Return the given actions in order (card text, ``"knock"`` or suit text).
+
+    ``views`` records every view this player was given. Raises :class:`AssertionError`
+    when asked to act after its script is used up.
+    """
+
+    kind = "scripted"
+
+    def __init__(self, name: str, script: str | Sequence[str | int] = ()) -> None:
+        super().__init__(name)
+        self.script = list(script.split() if isinstance(script, str) else script)
+        self.views: list[View] = []
+
+    def act(self, view: View) -> int:
+        self.views.append(view)
+        if not self.script:
+            raise AssertionError(f"{self.name} (seat {view.seat}) has no action left")
+        return action(self.script.pop(0), view.phase)
+
+
+def new_state(
+    rules: Rules, dealer: int, decks: Sequence[Sequence[int]], seed: int = 0
+) -> State:
+    """Return a new game with the given first dealer and stacked decks."""
+    return State(rules, random.Random(seed), dealer=dealer, deck=stacked(decks))
+
+
+def apply_all(state: State, actions: str | Sequence[str | int]) -> State:
+    """Apply ``actions`` (text, space-separated when a string) in turn; return ``state``."""
+    for a in actions.split() if isinstance(actions, str) else actions:
+        state.apply(action(a, state.phase))
+    return state
+
+
+def log_of(state: State, seed: int = 0) -> dict[str, Any]:
+    """Return the log so far of ``state`` (players named ``p0``, ``p1``, ...)."""
+    players = [ScriptedPlayer(f"p{s}") for s in range(state.n)]
+    return build(seed, state.rules, players, state.events)
+
+
+def play_stacked(
+    rules: Rules,
+    dealer: int,
+    decks: Sequence[Sequence[int]],
+    scripts: Sequence[str | Sequence[str | int]],
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Play a whole stacked game with scripted players and return its log dict.
+
+    ``scripts[seat]`` is that seat's actions in order. Raises :class:`AssertionError`
+    when a script is not used up, so a game that ends earlier than written fails.
+    """
+    players = [ScriptedPlayer(f"p{s}", script) for s, script in enumerate(scripts)]
+    state = run_game(rules, players, seed, dealer, deck=stacked(decks))
+    left = {p.name: p.script for p in players if p.script}
+    assert not left, f"scripts not used up: {left}"
+    return build(seed, rules, players, state.events)
+
+
+def plays(trick: dict[str, Any]) -> list[tuple[int, str]]:
+    """Return a log trick's plays as ``(seat, card or "knock")`` pairs."""
+    return [(p["seat"], "knock" if p.get("knock") else p["card"]) for p in trick["plays"]]
+

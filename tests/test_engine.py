@@ -1,0 +1,589 @@
+"""The engine (kow.engine): deal, trump, lead, tricks, knock-out, tie cuts, checks, views.
+
+Each test plays a hand-crafted deal (see ``conftest.py``) and states the right outcome.
+Rule settings each get their own tests in ``test_rules.py``; the dog's life is here.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from typing import Any
+
+import pytest
+from conftest import apply_all, cards, deal, log_of, new_state, play_stacked, plays
+
+from kow.cards import BIT, parse_card
+from kow.engine import (
+    KNOCK,
+    OVER,
+    PLAY,
+    TRUMP,
+    IllegalActionError,
+    State,
+    View,
+    action_name,
+    deal_deck,
+    stacked,
+)
+from kow.game import bot_rng
+from kow.players import RandomBot
+from kow.rules import Rules
+
+# --------------------------------------------------------------------------- a full game
+#
+# Four players, 3 cards, first dealer seat 0, so the deal goes 1, 2, 3, 0.
+# Round 1, hearts turned up. Seats 0 and 1 take no trick and are knocked out.
+# Round 2 (2 cards): dealer 2 (seat 1 is out), cut by 3 (seats 1 and 0 are out);
+#   seat 2 took most tricks, chooses hearts and leads. Seats 2 and 3 take one each.
+# Round 3 (1 card): dealer 3; seats 2 and 3 tie, cut 9c/9d (tied rank), then 4c/Jd:
+#   seat 3 chooses diamonds, leads, and wins the game.
+
+FULL_RULES = Rules(players=4, start_cards=3)
+FULL_DECKS = [
+    deal(0, ["7c 8d 9s", "3c 4c 5d", "Ac Kd As", "Qc 3h 4s"], "2h"),
+    deal(2, [None, None, "Kh Qh", "Ah 2s"]),
+    deal(3, [None, None, "Ac", "2d"]),
+    cards("9c 9d"),
+    cards("4c Jd"),
+]
+FULL_SCRIPTS = ["7c 8d 9s", "3c 5d 4c", "Ac Kd As h Kh Qh Ac", "Qc 3h 4s Ah 2s d 2d"]
+
+
+@pytest.fixture(scope="module")
+def full() -> dict[str, Any]:
+    return play_stacked(FULL_RULES, 0, FULL_DECKS, FULL_SCRIPTS)
+
+
+def test_deal_deck_order() -> None:
+    # One card at a time clockwise from the dealer's left, then the turned-up card.
+    assert FULL_DECKS[0] == cards("3c Ac Qc 7c 4c Kd 3h 8d 5d As 4s 9s 2h")
+    assert deal_deck(1, [[1], None, [2]], 3) == [2, 1, 3]
+
+
+def test_round_1_deal(full: dict[str, Any]) -> None:
+    r1 = full["rounds"][0]
+    assert (r1["number"], r1["hand_size"], r1["dealer"]) == (1, 3, 0)
+    assert r1["hands"] == [["7c", "8d", "9s"], ["3c", "4c", "5d"], ["Ac", "Kd", "As"],
+                           ["Qc", "3h", "4s"]]
+
+
+def test_cut_by_dealers_right(full: dict[str, Any]) -> None:
+    r1 = full["rounds"][0]
+    assert r1["cut"]["by"] == 3
+    assert 1 <= r1["cut"]["position"] <= 51
+
+
+def test_round_1_trump_is_turned_up(full: dict[str, Any]) -> None:
+    r1 = full["rounds"][0]
+    assert (r1["turned_up"], r1["trump"], r1["trump_method"]) == ("2h", "h", "turned-up")
+    assert r1["trump_chosen_by"] is None
+    assert r1["tie_cut"] is None
+
+
+def test_round_1_dealers_left_leads(full: dict[str, Any]) -> None:
+    r1 = full["rounds"][0]
+    assert r1["leader"] == 1
+    assert r1["tricks"][0]["leader"] == 1
+
+
+def test_tricks(full: dict[str, Any]) -> None:
+    t1, t2, t3 = full["rounds"][0]["tricks"]
+    # Trick 1: no trump played, the highest club (led suit) wins.
+    assert plays(t1) == [(1, "3c"), (2, "Ac"), (3, "Qc"), (0, "7c")]
+    assert t1["winner"] == 2
+    # Trick 2: the trick winner leads; seat 3, void in diamonds, trumps with 3h.
+    assert t2["leader"] == 2
+    assert plays(t2) == [(2, "Kd"), (3, "3h"), (0, "8d"), (1, "5d")]
+    assert t2["winner"] == 3
+    # Trick 3: a discard (4c) does not win; As beats 9s.
+    assert t3["leader"] == 3
+    assert t3["winner"] == 2
+    assert [t["number"] for t in (t1, t2, t3)] == [1, 2, 3]
+
+
+def test_no_trick_knocks_out(full: dict[str, Any]) -> None:
+    r1 = full["rounds"][0]
+    assert r1["tricks_won"] == [0, 0, 2, 1]
+    assert r1["eliminated"] == [0, 1]
+    assert r1["dogs_life_granted"] == []
+    r2 = full["rounds"][1]
+    assert r2["hands"][0] is None and r2["hands"][1] is None
+
+
+def test_dealer_and_cut_skip_knocked_out(full: dict[str, Any]) -> None:
+    r2, r3 = full["rounds"][1:]
+    assert (r2["dealer"], r2["cut"]["by"]) == (2, 3)
+    assert (r3["dealer"], r3["cut"]["by"]) == (3, 2)
+    # Deal from the dealer's left: seat 3 gets the first card, seat 2 the second.
+    assert FULL_DECKS[1] == cards("Ah Kh 2s Qh")
+    assert (r2["hands"][2], r2["hands"][3]) == (["Kh", "Qh"], ["Ah", "2s"])
+
+
+def test_one_fewer_card_each_round(full: dict[str, Any]) -> None:
+    assert [r["hand_size"] for r in full["rounds"]] == [3, 2, 1]
+    for r in full["rounds"]:
+        assert all(len(h) == r["hand_size"] for h in r["hands"] if h is not None)
+        assert len(r["tricks"]) == r["hand_size"]
+
+
+def test_most_tricks_chooses_trump_and_leads(full: dict[str, Any]) -> None:
+    r2 = full["rounds"][1]
+    assert (r2["trump"], r2["trump_method"], r2["trump_chosen_by"]) == ("h", "chosen", 2)
+    assert r2["turned_up"] is None
+    assert r2["leader"] == 2
+    assert r2["tie_cut"] is None
+    # Hearts is trump: Qh on 2s takes trick 2.
+    assert [t["winner"] for t in r2["tricks"]] == [3, 2]
+    assert r2["tricks_won"] == [None, None, 1, 1]
+    assert r2["eliminated"] == []
+
+
+def test_tie_cut_again_on_tied_rank(full: dict[str, Any]) -> None:
+    r3 = full["rounds"][2]
+    # Tied seats cut clockwise from the dealer's (3's) left: seat 2, then seat 3.
+    assert r3["tie_cut"] == [
+        [{"seat": 2, "card": "9c"}, {"seat": 3, "card": "9d"}],
+        [{"seat": 2, "card": "4c"}, {"seat": 3, "card": "Jd"}],
+    ]
+    assert (r3["trump"], r3["trump_method"], r3["trump_chosen_by"]) == ("d", "chosen", 3)
+    assert r3["leader"] == 3
+
+
+def test_final_round_trick_wins_the_game(full: dict[str, Any]) -> None:
+    r3 = full["rounds"][2]
+    assert plays(r3["tricks"][0]) == [(3, "2d"), (2, "Ac")]
+    assert r3["tricks_won"] == [None, None, 0, 1]
+    assert r3["eliminated"] == [2]
+    assert full["result"] == {"winner": 3, "rounds_played": 3}
+
+
+# Three players, 3 cards, dealer 0, spades turned up: each takes one trick in round 1.
+TIE3_DECKS = [
+    deal(0, ["4c 4d Ah", "Ac 2d 2h", "3c Ad 3h"], "2s"),
+    deal(1, ["Qd 3c", "Kc 5h", "Kd 2c"]),
+    cards("Kc 5d Kh"),
+    cards("3c 7s"),
+]
+TIE3_PLAYS = "Ac 3c 4c  2d Ad 4d  3h Ah 2h"
+
+
+def test_tie_cut_three_way_then_two() -> None:
+    # Round 1: each of the three seats takes one trick. Round 2's dealer is seat 1, so the
+    # tied seats cut in the order 2, 0, 1. Seats 2 and 1 both cut a king; only they cut
+    # again, and seat 1's 7s beats seat 2's 3c.
+    state = new_state(Rules(players=3, start_cards=3), 0, TIE3_DECKS)
+    apply_all(state, TIE3_PLAYS)
+    assert state.phase == TRUMP
+    assert state.turn == 1
+    assert state.legal_actions() == (0, 1, 2, 3)
+    # The chooser has seen its new hand.
+    view = state.view()
+    assert (view.phase, view.round, view.hand) == (TRUMP, 2, tuple(sorted(cards("Kc 5h"))))
+    r2 = log_of(state)["rounds"][1]
+    assert r2["tie_cut"] == [
+        [{"seat": 2, "card": "Kc"}, {"seat": 0, "card": "5d"}, {"seat": 1, "card": "Kh"}],
+        [{"seat": 2, "card": "3c"}, {"seat": 1, "card": "7s"}],
+    ]
+    # The same cut settles the lead: no further draw (the stacked decks are used up).
+    apply_all(state, "c")
+    assert (state.phase, state.turn) == (PLAY, 1)
+    r2 = log_of(state)["rounds"][1]
+    assert (r2["trump"], r2["trump_chosen_by"], r2["leader"]) == ("c", 1, 1)
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def test_legal_actions_follow_suit() -> None:
+    state = new_state(FULL_RULES, 0, FULL_DECKS)
+    assert state.turn == 1
+    assert state.legal_actions() == tuple(sorted(cards("3c 4c 5d")))
+    apply_all(state, "3c")
+    assert state.legal_actions() == tuple(cards("Ac"))  # seat 2 holds one club
+    apply_all(state, "Ac Qc 7c Kd")
+    assert state.turn == 3
+    # Seat 3 is void in diamonds: any card, trump or discard.
+    assert state.legal_actions() == tuple(sorted(cards("3h 4s")))
+
+
+def test_illegal_actions_say_why_and_change_nothing() -> None:
+    state = new_state(FULL_RULES, 0, FULL_DECKS)
+    before = (len(state.events), state.turn, list(state.hands))
+    with pytest.raises(IllegalActionError, match=r"^seat 1 does not hold Ah$"):
+        state.apply(parse_card("Ah"))
+    with pytest.raises(IllegalActionError, match=r"seat 1 is not on a dog's life"):
+        state.apply(KNOCK)
+    for bad in (-1, 53, "3c", None, 3.0):
+        with pytest.raises(IllegalActionError, match="seat 1"):
+            state.apply(bad)  # type: ignore[arg-type]
+    assert (len(state.events), state.turn, list(state.hands)) == before
+    apply_all(state, "3c")
+    with pytest.raises(IllegalActionError) as err:
+        state.apply(parse_card("As"))
+    assert str(err.value) == "seat 2 must follow suit c: it holds Ac, not As"
+    assert state.turn == 2 and state.trick == [(1, parse_card("3c"))]
+
+
+def test_illegal_trump_choice() -> None:
+    state = new_state(Rules(players=3, start_cards=3), 0, TIE3_DECKS)
+    apply_all(state, TIE3_PLAYS)
+    assert state.phase == TRUMP
+    for bad in (4, -1, KNOCK, "h", None):
+        with pytest.raises(IllegalActionError, match=r"^seat 1 must name a suit \(c, d, h, s\)"):
+            state.apply(bad)  # type: ignore[arg-type]
+    assert state.phase == TRUMP
+
+
+def test_no_action_after_game_over(full: dict[str, Any]) -> None:
+    state = new_state(FULL_RULES, 0, FULL_DECKS)
+    apply_all(state, "3c Ac Qc 7c Kd 3h 8d 5d 4s 9s 4c As h Kh Ah 2s Qh d 2d Ac")
+    assert state.phase == OVER and state.winner == 3 and state.turn == -1
+    assert state.legal_actions() == ()
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        state.apply(parse_card("2d"))
+    assert log_of(state) == full
+
+
+def test_dealer_checked_and_drawn() -> None:
+    rules = Rules(players=3, start_cards=2)
+    for bad in (-1, 3, "0"):
+        with pytest.raises(ValueError, match="dealer"):
+            State(rules, random.Random(1), dealer=bad)  # type: ignore[arg-type]
+    dealers = {State(rules, random.Random(seed)).dealer for seed in range(40)}
+    assert dealers == {0, 1, 2}
+    assert State(rules, random.Random(5)).events == State(rules, random.Random(5)).events
+
+
+def test_stacked_deck_runs_out() -> None:
+    draw = stacked([[1, 2, 3]])
+    assert list(draw(2)) == [1, 2]
+    with pytest.raises(ValueError, match="ran out"):
+        draw(1)
+    with pytest.raises(ValueError, match="holds 1 cards, 2 are drawn"):
+        stacked([[1]])(2)
+
+
+def test_action_name() -> None:
+    assert action_name(parse_card("Th")) == "Th"
+    assert action_name(KNOCK) == "knock"
+    assert action_name(2, TRUMP) == "h"
+    assert action_name(7, TRUMP) == "7"
+
+
+# --------------------------------------------------------------------------- dog's life
+#
+# Three players, 4 cards, once-per-game. Round 1 (dealer 0, spades): seat 0 takes no
+# trick and gets a dog's life; seat 1 takes 3, seat 2 takes 1.
+
+DOG_ROUND_1 = deal(0, ["2h 3h 4h 5h", "Ac Kc Qc 2d", "4c 5c 6c Ad"], "2s")
+DOG_RULES = Rules(players=3, start_cards=4, dogs_life="once-per-game")
+
+
+def test_dogs_life_knock_win_and_left_leads() -> None:
+    # Round 2 (dealer 1; seat 1 chooses hearts and leads): seat 0 knocks on trick 1, trumps
+    # trick 2 with its one card, and the player to its left (seat 1), not trick 2's leader
+    # (seat 2), leads trick 3. Seat 1 takes nothing: the one dog's life is used, so it is
+    # out. Round 3: seat 0 has a full hand again and sweeps.
+    decks = [
+        DOG_ROUND_1,
+        deal(1, ["2h", "2c 3c 4d", "5c Kd Ah"]),
+        deal(2, ["Ac Ad", None, "Kc 3d"]),
+    ]
+    log = play_stacked(DOG_RULES, 0, decks, [
+        "2h 3h 4h 5h  knock 2h  Ac Ad",
+        "Ac Kc Qc 2d  h 2c 4d 3c",
+        "4c 5c 6c Ad  5c Kd Ah  c Kc 3d",
+    ])  # fmt: skip
+    r1, r2, r3 = log["rounds"]
+    assert r1["tricks_won"] == [0, 3, 1]
+    assert (r1["eliminated"], r1["dogs_life_granted"]) == ([], [0])
+    assert r2["dogs_life"] == [0]
+    assert r2["hands"] == [["2h"], ["2c", "3c", "4d"], ["5c", "Kd", "Ah"]]
+    t1, t2, t3 = r2["tricks"]
+    assert plays(t1) == [(1, "2c"), (2, "5c"), (0, "knock")]
+    assert t1["winner"] == 2
+    assert plays(t2) == [(2, "Kd"), (0, "2h"), (1, "4d")]
+    assert t2["winner"] == 0
+    assert t3["leader"] == 1
+    assert plays(t3) == [(1, "3c"), (2, "Ah")]
+    assert r2["tricks_won"] == [1, 0, 2]
+    assert (r2["revived"], r2["eliminated"], r2["dogs_life_granted"]) == ([0], [1], [])
+    assert r3["dogs_life"] == []
+    assert r3["hands"] == [["Ac", "Ad"], None, ["Kc", "3d"]]
+    assert log["result"] == {"winner": 0, "rounds_played": 3}
+
+
+def test_dogs_life_card_must_be_played_on_last_trick_and_loses() -> None:
+    decks = [
+        DOG_ROUND_1,
+        deal(1, ["2d", "2c Kc 4d", "5c Kd 6c"]),
+        deal(2, [None, "2s 3s", "4s 5s"]),
+    ]
+    state = new_state(DOG_RULES, 0, decks)
+    apply_all(state, "Ac 4c 2h Kc 5c 3h Qc 6c 4h 2d Ad 5h")
+    apply_all(state, "h 2c 5c")
+    assert state.turn == 0
+    assert state.legal_actions() == (parse_card("2d"), KNOCK)
+    apply_all(state, "knock Kd")
+    assert state.turn == 0
+    assert state.legal_actions() == (parse_card("2d"), KNOCK)  # trick 2 of 3
+    apply_all(state, "knock 4d 6c")
+    assert (state.trick_number, state.turn) == (3, 0)
+    assert state.legal_actions() == (parse_card("2d"),)
+    with pytest.raises(IllegalActionError, match="^seat 0 must play its dog's-life card"):
+        state.apply(KNOCK)
+    apply_all(state, "2d Kc")
+    r2 = log_of(state)["rounds"][1]
+    assert [t["winner"] for t in r2["tricks"]] == [2, 2, 1]
+    assert r2["tricks_won"] == [0, 1, 2]
+    assert (r2["eliminated"], r2["revived"], r2["dogs_life_granted"]) == ([0], [], [])
+    assert state.phase == TRUMP and state.turn == 2  # round 3: seats 1 and 2 play on
+
+
+def test_dogs_life_knock_at_the_lead() -> None:
+    # lead="dealer-left". Round 1 (dealer 1): seat 0 takes no trick. Round 2: the dealer
+    # is 2, so seat 0, on a dog's life, leads; it knocks, and seat 1's 7d sets the led suit.
+    rules = Rules(players=3, start_cards=4, dogs_life="once-per-game", lead="dealer-left")
+    decks = [
+        deal(1, ["2h 3h 4h 5h", "4c 5c 6c Ad", "Ac Kc Qc 2d"], "2s"),
+        deal(2, ["Ac", "7d 8c 9c", "2d 3d Ks"]),
+    ]
+    state = new_state(rules, 1, decks)
+    apply_all(state, "Ac 2h 4c Kc 3h 5c Qc 4h 6c 2d 5h Ad")
+    assert log_of(state)["rounds"][0]["dogs_life_granted"] == [0]
+    apply_all(state, "h")  # seat 2 took most tricks and chooses
+    assert (state.turn, state.leader) == (0, 0)
+    apply_all(state, "knock 7d")
+    view = state.view()
+    assert (view.seat, view.led) == (2, 1)
+    assert view.legal == tuple(sorted(cards("2d 3d")))
+    apply_all(state, "3d")
+    t1 = log_of(state)["rounds"][1]["tricks"][0]
+    assert (t1["leader"], plays(t1), t1["winner"]) == (0, [(0, "knock"), (1, "7d"), (2, "3d")], 1)
+    assert state.turn == 1  # the trick's winner leads
+
+
+def test_dogs_life_once_per_game_all_at_once_and_left_skips_empty_hands() -> None:
+    # Four players. Round 1: seats 2 and 3 both take nothing; both get a dog's life.
+    # Round 2: seat 3 plays its card on trick 1 and loses; seat 2 trumps trick 2, and the
+    # lead passes to its left skipping seat 3, which holds no card. Seat 0 takes nothing
+    # and is out: the game's dog's life is used.
+    rules = Rules(players=4, start_cards=4, dogs_life="once-per-game")
+    decks = [
+        deal(0, ["2d 3d 4d 3s", "Ac Kc Qc Jc", "2h 3h 4h 5h", "6h 7h 8h 9h"], "2s"),
+        deal(1, ["5d 6d 7d", "8d 9d Td", "Ah", "2c"]),
+        deal(2, [None, "2s 3s", "4s 5s", None]),
+    ]
+    state = new_state(rules, 0, decks)
+    apply_all(state, "Ac 2h 6h 2d  Kc 3h 7h 3d  Qc 4h 8h 4d  Jc 5h 9h 3s")
+    apply_all(state, "h 8d knock 2c 5d  9d Ah 6d  7d Td")
+    log = log_of(state)
+    r1, r2, r3 = log["rounds"]
+    assert r1["tricks_won"] == [1, 3, 0, 0]
+    assert r1["dogs_life_granted"] == [2, 3]
+    assert r2["dogs_life"] == [2, 3]
+    assert [len(h) for h in r2["hands"]] == [3, 3, 1, 1]
+    t1, t2, t3 = r2["tricks"]
+    assert plays(t1) == [(1, "8d"), (2, "knock"), (3, "2c"), (0, "5d")]
+    assert plays(t2) == [(1, "9d"), (2, "Ah"), (0, "6d")]
+    assert t2["winner"] == 2
+    assert t3["leader"] == 0
+    assert r2["tricks_won"] == [0, 2, 1, 0]
+    assert (r2["eliminated"], r2["revived"], r2["dogs_life_granted"]) == ([0, 3], [2], [])
+    # Round 3: seat 2, revived, has a full hand; seat 1 (two tricks) chooses trump.
+    assert (r3["dealer"], r3["dogs_life"]) == (2, [])
+    assert r3["hands"] == [None, ["2s", "3s"], ["4s", "5s"], None]
+    assert (state.phase, state.turn) == (TRUMP, 1)
+
+
+def test_dogs_life_once_per_player() -> None:
+    # As in test_dogs_life_knock_win_and_left_leads, but once per player: seat 1, taking
+    # nothing in round 2, gets its own dog's life (under once-per-game it was out). Round 3:
+    # seat 1's ace wins, seat 2 (its left) leads; seat 0 takes nothing and, having had its
+    # dog's life, is out. Round 4: seats 1 and 2 tie, seat 2 wins the cut, seat 1 wins.
+    rules = Rules(players=3, start_cards=4, dogs_life="once-per-player")
+    decks = [
+        DOG_ROUND_1,
+        deal(1, ["2h", "2c 3c 4d", "5c Kd Ah"]),
+        deal(2, ["2d 3d", "Ac", "Kc Qc"]),
+        deal(1, [None, "As", "2s"]),
+        cards("Ah Kh"),
+    ]
+    log = play_stacked(rules, 0, decks, [
+        "2h 3h 4h 5h  knock 2h  2d 3d",
+        "Ac Kc Qc 2d  h 2c 4d 3c  Ac  As",
+        "4c 5c 6c Ad  5c Kd Ah  c Kc Qc  s 2s",
+    ])  # fmt: skip
+    r1, r2, r3, r4 = log["rounds"]
+    assert r1["dogs_life_granted"] == [0]
+    assert (r2["revived"], r2["eliminated"], r2["dogs_life_granted"]) == ([0], [], [1])
+    assert r3["dogs_life"] == [1]
+    assert r3["hands"] == [["2d", "3d"], ["Ac"], ["Kc", "Qc"]]
+    t1, t2 = r3["tricks"]
+    assert plays(t1) == [(2, "Kc"), (0, "2d"), (1, "Ac")]
+    assert (t1["winner"], t2["leader"]) == (1, 2)
+    assert r3["tricks_won"] == [0, 1, 1]
+    assert (r3["revived"], r3["eliminated"], r3["dogs_life_granted"]) == ([1], [0], [])
+    assert (r4["dealer"], r4["dogs_life"], r4["leader"]) == (1, [], 2)
+    assert r4["tie_cut"] == [[{"seat": 2, "card": "Ah"}, {"seat": 1, "card": "Kh"}]]
+    assert log["result"] == {"winner": 1, "rounds_played": 4}
+
+
+@pytest.mark.parametrize("sweep_wins", [False, True])
+@pytest.mark.parametrize("dogs_life", ["once-per-game", "once-per-player"])
+def test_no_dogs_life_in_final_round(dogs_life: str, sweep_wins: bool) -> None:
+    # Round 1 (2 cards): seat 0 takes nothing and gets a dog's life. Round 2 has one card
+    # each: seat 0 cannot knock, plays 4h and wins (revived, and the winner); seats 1 and
+    # 2, who never had a dog's life, are out. With sweep_wins off only the dog's-life rule
+    # decides; with it on, the one trick is also a sweep: the same outcome.
+    rules = Rules(players=3, start_cards=2, dogs_life=dogs_life, sweep_wins=sweep_wins)  # type: ignore[arg-type]
+    decks = [
+        deal(0, ["2c 2d", "Ac Kd", "Qc Ad"], "2s"),
+        deal(1, ["4h", "Kc", "3c"]),
+        cards("5h 9h"),
+    ]
+    state = new_state(rules, 0, decks)
+    apply_all(state, "Ac Qc 2c  Kd Ad 2d  h Kc 3c")
+    assert state.turn == 0
+    assert state.legal_actions() == (parse_card("4h"),)
+    with pytest.raises(IllegalActionError):
+        state.apply(KNOCK)
+    apply_all(state, "4h")
+    r1, r2 = log_of(state)["rounds"]
+    assert r1["dogs_life_granted"] == [0]
+    assert r2["dogs_life"] == [0]
+    assert r2["tie_cut"] == [[{"seat": 2, "card": "5h"}, {"seat": 1, "card": "9h"}]]
+    assert r2["tricks_won"] == [1, 0, 0]
+    assert (r2["eliminated"], r2["dogs_life_granted"], r2["revived"]) == ([1, 2], [], [0])
+    assert (state.phase, state.winner) == (OVER, 0)
+
+
+@pytest.mark.parametrize("dogs_life", ["once-per-game", "once-per-player"])
+def test_no_dogs_life_in_one_card_game(dogs_life: str) -> None:
+    rules = Rules(players=3, start_cards=1, dogs_life=dogs_life, sweep_wins=False)  # type: ignore[arg-type]
+    state = new_state(rules, 0, [deal(0, ["2h", "Ac", "Kc"], "2s")])
+    apply_all(state, "Ac Kc 2h")
+    r1 = log_of(state)["rounds"][0]
+    assert (r1["eliminated"], r1["dogs_life_granted"]) == ([0, 2], [])
+    assert (state.phase, state.winner) == (OVER, 1)
+
+
+# --------------------------------------------------------------------------- views
+
+
+def _visible(state: State, seat: int) -> set[int]:
+    """Return the cards ``seat`` may see: its hand, the turned-up card, cards played."""
+    seen = {c for c in range(52) if state.hands[seat] & BIT[c]}
+    if state.turned_up is not None:
+        seen.add(state.turned_up)
+    seen.update(ev[2] for ev in state.events if ev[0] == "play")
+    return seen
+
+
+def _walk(value: object, path: str) -> list[tuple[str, object]]:
+    """Return every leaf under ``value`` (a view) as ``(path, leaf)``, e.g. ``v.hand[0]``."""
+    if isinstance(value, (View, Rules)):
+        names = value.__dataclass_fields__
+        return [leaf for f in names for leaf in _walk(getattr(value, f), f"{path}.{f}")]
+    if isinstance(value, tuple):
+        return [leaf for i, x in enumerate(value) for leaf in _walk(x, f"{path}[{i}]")]
+    assert value is None or isinstance(value, (int, str)), f"{path}: {value!r}"
+    return [(path, value)]
+
+
+# Where a view holds cards: its hand, its legal plays, and what the table has seen.
+CARD_PATH = re.compile(
+    r"v\.(hand\[\d+\]|turned_up|trick\[\d+\]\[1\]|tricks\[\d+\]\[1\]\[\d+\]\[1\])"
+)
+VIEW_FIELDS = {
+    "seat", "phase", "legal", "rules", "round", "hand_size", "dealer", "leader", "trump",
+    "turned_up", "hand", "trick", "led", "tricks", "trick_number", "tricks_won",
+    "previous_tricks_won", "in_round", "dogs_life", "knocked_out", "hand_counts", "votes",
+}  # fmt: skip
+
+
+def _view_cards(view: View) -> list[int]:
+    """Return every card a view holds, found by walking all its attributes."""
+    out = []
+    for path, leaf in _walk(view, "v"):
+        is_card = CARD_PATH.fullmatch(path) or (
+            view.phase == PLAY and re.fullmatch(r"v\.legal\[\d+\]", path)
+        )
+        if is_card and leaf is not None:
+            assert isinstance(leaf, int)
+            out.append(leaf)
+        elif isinstance(leaf, int):
+            # Seats, counts, suits, numbers: never a hand mask.
+            assert -1 <= leaf <= 25, f"{path}: {leaf}"
+    return out
+
+
+def _check_view(state: State, seat: int) -> None:
+    view = state.view(seat)
+    assert not hasattr(view, "__dict__")
+    assert set(View.__dataclass_fields__) == VIEW_FIELDS
+    assert set(view.hand) == {c for c in range(52) if state.hands[seat] & BIT[c]}
+    visible = _visible(state, seat) | {KNOCK}
+    for c in _view_cards(view):
+        assert c in visible, f"seat {seat} sees {action_name(c)}"
+
+
+def _hide_others(state: State, seat: int, rng: random.Random) -> State:
+    """Return a copy of ``state`` with the other seats' unseen cards dealt anew among them."""
+    other = copy.deepcopy(state)
+    seats = [s for s in range(state.n) if s != seat]
+    pool = [c for s in seats for c in range(52) if state.hands[s] & BIT[c]]
+    rng.shuffle(pool)
+    k = 0
+    for s in seats:
+        count = state.hands[s].bit_count()
+        other.hands[s] = sum(BIT[c] for c in pool[k : k + count])
+        k += count
+    return other
+
+
+VIEW_RULES = [
+    Rules(players=4, start_cards=5),
+    Rules(players=3, start_cards=6, dogs_life="once-per-player", sweep_wins=False),
+    Rules(players=5, start_cards=4, dogs_life="once-per-game", eliminated_vote=True),
+    Rules(players=2, start_cards=7, final_round_trump=False, trump="fixed"),
+]
+
+
+@pytest.mark.parametrize("rules", VIEW_RULES, ids=range(len(VIEW_RULES)))
+def test_view_holds_no_other_players_cards(rules: Rules) -> None:
+    # At every decision of seeded games, every seat's view holds only its own hand and
+    # cards the table has seen, and is the same whatever the other seats hold.
+    rng = random.Random(99)
+    decisions = 0
+    for seed in range(3):
+        state = State(rules, random.Random(seed))
+        bots = [RandomBot(f"r{s}", bot_rng(seed, s)) for s in range(rules.players)]
+        while state.phase != OVER:
+            for seat in range(rules.players):
+                _check_view(state, seat)
+                assert _hide_others(state, seat, rng).view(seat) == state.view(seat)
+            state.apply(bots[state.turn].act(state.view()))
+            decisions += 1
+    assert decisions > 50
+
+
+def test_view_of_hand_crafted_deal() -> None:
+    state = new_state(FULL_RULES, 0, FULL_DECKS)
+    apply_all(state, "3c Ac")
+    view = state.view()
+    assert view.seat == 3
+    assert view.hand == tuple(sorted(cards("Qc 3h 4s")))
+    assert view.trick == ((1, parse_card("3c")), (2, parse_card("Ac")))
+    assert (view.turned_up, view.trump, view.led) == (parse_card("2h"), 2, 0)
+    assert view.hand_counts == (3, 2, 2, 3)
+    assert view.legal == (parse_card("Qc"),)
+    # A seat not to act sees its own hand and no legal actions.
+    other = state.view(0)
+    assert other.hand == tuple(sorted(cards("7c 8d 9s")))
+    assert other.legal == ()
+    seen = set(_view_cards(view))
+    assert seen == set(cards("Qc 3h 4s 3c Ac 2h"))
+    assert not seen & set(cards("7c 8d 9s 4c 5d Kd As"))
