@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from importlib import resources
 from typing import Any
 
 from . import __version__
@@ -30,7 +31,7 @@ from .engine import (
 from .players import Player
 from .rules import Rules
 
-__all__ = ["FORMAT", "VERSION", "build", "dumps"]
+__all__ = ["FORMAT", "VERSION", "build", "dumps", "schema"]
 
 FORMAT = "kow-log"
 VERSION = 1
@@ -146,6 +147,23 @@ def dumps(log: dict[str, Any], pretty: bool = False) -> str:
     if pretty:
         return _pretty(log, 0)
     return json.dumps(log, separators=(",", ":"))
+
+
+def schema() -> dict[str, Any]:
+    """Return the JSON Schema (draft 2020-12) of log version 1, as a new dict.
+
+    It is ``kow/log_schema.json``, shipped in the package: every field of
+    ``docs/log-format.md`` with its type, allowed values and meaning. It checks a log's
+    shape, not the game (see :mod:`kow.verify`). kow itself does not need ``jsonschema``;
+    to validate with it: ``jsonschema.Draft202012Validator(schema()).validate(log)``.
+
+    >>> s = schema()
+    >>> s["$id"], s["properties"]["version"]["const"]
+    ('https://kow.invalid/log-v1.schema.json', 1)
+    """
+    text = resources.files("kow").joinpath("log_schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
 
 
 _WIDTH = 100

@@ -185,7 +185,5 @@ class HumanPlayer(Player):
             return f"You don't hold {self.screen.card(card)}."
         if view.led is not None:
             mine = [c for c in sorted_hand(view.hand) if BIT[c] & SUIT_MASK[view.led]]
-            return (
-                f"You must follow {SUIT_NAMES[view.led]}: you hold {self.screen.cards(mine)}."
-            )
+            return f"You must follow {SUIT_NAMES[view.led]}: you hold {self.screen.cards(mine)}."
         return f"You can't play {card_name(card)} now."  # pragma: no cover
