@@ -421,3 +421,178 @@ def play(
     write(f"Seed {seed}: play this deal again with --seed {seed}.")
     if log_path:
         write(f"Log saved to {log_path}.")
+
+
+# ----------------------------------------------------------------------------- verify
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
+def verify(files: tuple[str, ...], as_json: bool) -> None:
+    """Check game logs against the rules: every deal, trick and knock-out.
+
+    Each FILE (or - for stdin) may hold one game, JSON Lines, or concatenated JSON
+    objects; games count from 1 in each file. Prints one line per faulty game with the
+    place of its first fault, then a summary. Exit 0 when every game is legal, 1 when any
+    is not, 2 when an input can't be read as JSON.
+    """
+    import json
+
+    from .log import LogReadError, iter_games
+    from .verify import verify_game
+
+    games = legal = 0
+    faults: list[dict[str, Any]] = []
+    unreadable: list[dict[str, Any]] = []
+    for name in files:
+        try:
+            stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+        except OSError as err:
+            unreadable.append({"file": name, "message": f"cannot open: {err.strerror or err}"})
+            continue
+        label = "stdin" if name == "-" else name
+        count = 0
+        try:
+            with stream:
+                for line, game in iter_games(stream):
+                    count += 1
+                    fault = verify_game(game)
+                    if fault is None:
+                        legal += 1
+                        continue
+                    seed = game.get("seed") if isinstance(game, dict) else None
+                    entry = {
+                        "file": label, "game": count, "line": line,
+                        "seed": seed if isinstance(seed, int) and not isinstance(seed, bool)
+                        else None,
+                        "round": fault.round, "trick": fault.trick, "seat": fault.seat,
+                        "message": fault.message, "text": str(fault),
+                    }  # fmt: skip
+                    faults.append(entry)
+                    if not as_json:
+                        click.echo(_fault_line(entry))
+        except LogReadError as err:
+            unreadable.append({"file": label, "message": str(err)})
+        except OSError as err:
+            unreadable.append({"file": label, "message": f"cannot read: {err.strerror or err}"})
+        if count == 0 and not any(u["file"] == label for u in unreadable):
+            unreadable.append({"file": label, "message": "holds no game (empty input)"})
+        games += count
+    if as_json:
+        verdict = {
+            "games": games, "legal": legal, "faulty": len(faults),
+            "unreadable": unreadable, "faults": faults,
+        }  # fmt: skip
+        click.echo(json.dumps(verdict, indent=2))
+    else:
+        for u in unreadable:
+            click.echo(f"{u['file']}: {u['message']}", err=True)
+        files_text = f"{len(files)} file{'s' if len(files) != 1 else ''}"
+        click.echo(f"{games} game{'s' if games != 1 else ''} in {files_text}: {legal} legal, "
+                   f"{len(faults)} faulty" + (f", {len(unreadable)} unreadable input"
+                                              if unreadable else ""))  # fmt: skip
+    if unreadable:
+        sys.exit(2)
+    if faults:
+        sys.exit(1)
+
+
+def _fault_line(entry: dict[str, Any]) -> str:
+    seed = f" (seed {entry['seed']})" if entry["seed"] is not None else ""
+    return f"{entry['file']}: game {entry['game']}{seed}: {entry['text']}"
+
+
+# ----------------------------------------------------------------------------- replay
+
+
+@main.command()
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--game", "game_number", type=click.IntRange(min=1), default=1, show_default=True,
+    metavar="N", help="Which game of a file of several (counting from 1).",
+)  # fmt: skip
+@click.option(
+    "--round", "round_number", type=click.IntRange(min=1), default=None, metavar="R",
+    help="Show only round R.",
+)  # fmt: skip
+@click.option("--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s.")
+@click.option("--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set).")
+def replay(
+    file: str, game_number: int, round_number: int | None, ascii_only: bool, no_color: bool
+) -> None:
+    """Tell a logged game trick by trick, as `kow play` shows it, with every hand.
+
+    FILE (or - for stdin) may hold one game or many; long output goes through a pager
+    when stdout is a terminal.
+    """
+    from .log import LogReadError, events, iter_games
+    from .rules import Rules
+    from .screen import Screen, sorted_hand, symbols_fit
+    from .verify import verify_game
+
+    try:
+        stream = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
+    except OSError as err:
+        raise click.BadParameter(
+            f"cannot open {file!r}: {err.strerror or err}", param_hint="'FILE'"
+        ) from None
+    game: Any = None
+    count = 0
+    try:
+        with stream:
+            for _, value in iter_games(stream):
+                count += 1
+                if count == game_number:
+                    game = value
+                    break
+    except LogReadError as err:
+        raise click.ClickException(f"{file}: {err}") from None
+    if game is None:
+        raise click.BadParameter(
+            f"{file} holds {count} game{'s' if count != 1 else ''}, so there is no game "
+            f"{game_number}",
+            param_hint="'--game'",
+        )
+    fault = verify_game(game)
+    if fault is not None:
+        raise click.ClickException(
+            f"{file}: game {game_number} is not a legal game, so it can't be replayed: {fault}"
+        )
+    rounds = len(game["rounds"])
+    if round_number is not None and round_number > rounds:
+        raise click.BadParameter(
+            f"game {game_number} has {rounds} round{'s' if rounds != 1 else ''}, "
+            f"so there is no round {round_number}",
+            param_hint="'--round'",
+        )
+    color = not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
+    symbols = not ascii_only and symbols_fit(sys.stdout.encoding)
+    names = [p["name"] for p in game["players"]]
+    screen = Screen(names, Rules.from_dict(game["rules"]), symbols=symbols, color=color)
+    lines = [
+        screen.bold(f"Game {game_number} of {file}, seed {game['seed']}"),
+        "Seats, clockwise: "
+        + ", ".join(f"{p['seat']} {p['name']} ({p['kind']})" for p in game["players"]),
+    ]
+    showing = round_number is None
+    for ev in events(game):
+        if ev[0] == "round":
+            showing = round_number is None or ev[1] == round_number
+        shown = screen.event(ev)
+        if not showing:
+            continue
+        lines += shown
+        if ev[0] == "round":
+            width = max(len(n) for n in names)
+            for seat, hand in enumerate(ev[6]):
+                if hand is not None:
+                    cards = "  ".join(screen.card(c) for c in sorted_hand(hand))
+                    lines.append(f"  {names[seat]:<{width}}  {cards}")
+    if game.get("abandoned"):
+        lines.append("The game was abandoned here.")
+    text = "\n".join(lines)
+    if sys.stdout.isatty():
+        click.echo_via_pager(text + "\n", color=color)
+    else:
+        click.echo(text, color=color)

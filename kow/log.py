@@ -7,10 +7,11 @@ and the output is ASCII, so the same game always gives the same bytes.
 
 from __future__ import annotations
 
+import codecs
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
-from typing import Any
+from typing import IO, Any
 
 from . import __version__
 from .cards import NAMES, SUITS
@@ -31,7 +32,16 @@ from .engine import (
 from .players import Player
 from .rules import Rules
 
-__all__ = ["FORMAT", "VERSION", "build", "dumps", "schema"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "LogReadError",
+    "build",
+    "dumps",
+    "events",
+    "iter_games",
+    "schema",
+]
 
 FORMAT = "kow-log"
 VERSION = 1
@@ -184,3 +194,140 @@ def _pretty(value: Any, indent: int, column: int = 0) -> str:
         return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
     items = [pad + _pretty(v, inner, inner) for v in value]
     return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+class LogReadError(ValueError):
+    """Raised for input that cannot be read as JSON; ``line`` and ``column`` give the place.
+
+    ``line`` and ``column`` count from 1 (``column`` None when not known).
+    """
+
+    def __init__(self, message: str, line: int, column: int | None = None) -> None:
+        place = f"line {line}" + (f", column {column}" if column is not None else "")
+        super().__init__(f"{place}: {message}")
+        self.line = line
+        self.column = column
+
+
+_CHUNK = 1 << 16
+_MAX_VALUE = 64 << 20  # no game log comes near 64 MiB; past that, the input is not a log
+_WHITESPACE = " \t\r\n"
+
+
+def iter_games(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
+    """Yield ``(line, value)`` for each JSON value in ``stream``, reading it piece by piece.
+
+    The input may hold one value, JSON Lines, or values simply concatenated; ``line`` (from
+    1) is where each value starts. Memory stays flat in the number of values: only the
+    value being read is held.
+
+    Raises :class:`LogReadError` at the first place that is not UTF-8 or not JSON, or holds
+    a value too deep or a number too long to read.
+    """
+    decoder = json.JSONDecoder()
+    utf8 = codecs.getincrementaldecoder("utf-8")()
+    text = ""
+    pos = 0
+    line = 1  # the line of text[pos]
+    offset = 0  # bytes read before this chunk, for the place of bad UTF-8
+    eof = False
+    while True:
+        while pos < len(text) and text[pos] in _WHITESPACE:
+            if text[pos] == "\n":
+                line += 1
+            pos += 1
+        if pos >= len(text):
+            if eof:
+                return
+            text, pos, eof, offset = _more(stream, utf8, "", offset, line)
+            continue
+        try:
+            value, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as err:
+            if not eof:
+                text, pos, eof, offset = _more(stream, utf8, text[pos:], offset, line)
+                continue
+            bad_line = line + text.count("\n", pos, err.pos)
+            column = err.pos - (text.rfind("\n", 0, err.pos) + 1) + 1
+            raise LogReadError(f"not JSON: {err.msg}", bad_line, column) from None
+        except RecursionError:
+            raise LogReadError("not readable: the JSON is nested too deep", line) from None
+        except ValueError as err:  # an integer past Python's digit limit
+            why = "a number has too many digits" if "digits" in str(err) else str(err)
+            raise LogReadError(f"not readable: {why}", line) from None
+        if end == len(text) and not eof and isinstance(value, (int, float)):
+            # A number at the end of the buffer may go on in the next chunk.
+            text, pos, eof, offset = _more(stream, utf8, text[pos:], offset, line)
+            continue
+        yield line, value
+        line += text.count("\n", pos, end)
+        pos = end
+
+
+def _more(
+    stream: IO[bytes], utf8: codecs.IncrementalDecoder, rest: str, offset: int, line: int
+) -> tuple[str, int, bool, int]:
+    """Read the next chunk after ``rest``; return (text, pos, eof, offset)."""
+    if len(rest) > _MAX_VALUE:
+        raise LogReadError("not readable: a value runs past 64 MiB without ending", line)
+    chunk = stream.read(_CHUNK)
+    eof = not chunk
+    try:
+        text = rest + utf8.decode(chunk, final=eof)
+    except UnicodeDecodeError as err:
+        where = line + rest.count("\n")
+        raise LogReadError(
+            f"not UTF-8 text (byte {offset + err.start + 1} of the file is {chunk[err.start]:#04x})"
+            if err.start < len(chunk)
+            else "not UTF-8 text (it ends inside a character)",
+            where,
+        ) from None
+    return text, 0, eof, offset + len(chunk)
+
+
+def events(game: dict[str, Any]) -> list[Event]:
+    """Return the events of a game from its log, as the engine recorded them.
+
+    ``game`` must be a log that :func:`kow.verify.verify_game` accepts; the events feed
+    the same screen as ``kow play`` (see :mod:`kow.screen`).
+    """
+    cards = {name: c for c, name in enumerate(NAMES)}
+    suits = {s: i for i, s in enumerate(SUITS)}
+    out: list[Event] = []
+    for rnd in game["rounds"]:
+        hands = tuple(None if h is None else tuple(cards[c] for c in h) for h in rnd["hands"])
+        out.append(
+            (E_ROUND, rnd["number"], rnd["hand_size"], rnd["dealer"], rnd["cut"]["by"],
+             rnd["cut"]["position"], hands, tuple(rnd["dogs_life"]))
+        )  # fmt: skip
+        if rnd["turned_up"] is not None:
+            out.append((E_TURNED_UP, cards[rnd["turned_up"]]))
+        for vote in rnd["votes"] or ():
+            out.append((E_VOTE, vote["seat"], suits[vote["suit"]]))
+        if rnd["tie_cut"]:
+            passes = tuple(tuple((c["seat"], cards[c["card"]]) for c in p) for p in rnd["tie_cut"])
+            out.append((E_TIE_CUT, passes))
+        if rnd["trump_method"] is not None:
+            trump = None if rnd["trump"] is None else suits[rnd["trump"]]
+            out.append((E_TRUMP, trump, rnd["trump_method"], rnd["trump_chosen_by"]))
+        if rnd["leader"] is not None:
+            out.append((E_LEAD, rnd["leader"]))
+        for trick in rnd["tricks"]:
+            for p in trick["plays"]:
+                if p.get("knock"):
+                    out.append((E_KNOCK, p["seat"]))
+                else:
+                    out.append((E_PLAY, p["seat"], cards[p["card"]]))
+            if trick["winner"] is not None:
+                out.append((E_TRICK, trick["number"], trick["leader"], trick["winner"]))
+        if rnd["tricks_won"] is not None:
+            out.append(
+                (E_ROUND_END, tuple(rnd["tricks_won"]), tuple(rnd["eliminated"]),
+                 tuple(rnd["dogs_life_granted"]), tuple(rnd["revived"]))
+            )  # fmt: skip
+    if game["result"]["winner"] is not None:
+        out.append((E_GAME_END, game["result"]["winner"], game["result"]["rounds_played"]))
+    return out

@@ -1,0 +1,412 @@
+"""The examples: each jq recipe and win-rate script, run on small simulated files.
+
+Every figure is checked against the same figure computed here in Python from the same file.
+The jq tests skip when ``jq`` is not on PATH, the pandas tests when pandas is not installed.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+RECIPES = EXAMPLES / "recipes.sh"
+WIN_RATES = EXAMPLES / "win_rates.py"
+WIN_RATES_PANDAS = EXAMPLES / "win_rates_pandas.py"
+
+needs_jq = pytest.mark.skipif(shutil.which("jq") is None, reason="jq is not on PATH")
+needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not on PATH")
+
+
+def simulate(path: Path, *options: str) -> list[dict[str, Any]]:
+    """Write ``kow simulate OPTIONS`` to ``path``; return its games."""
+    with path.open("w") as out:
+        subprocess.run(
+            [sys.executable, "-m", "kow", "simulate", *options], stdout=out, cwd=ROOT, check=True
+        )
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, list[dict[str, Any]]]]:
+    """Return small simulated files by name: ``(path, games)``.
+
+    ``mixed``: 4 mixed bots then 3 (seat 3 sits in only some games); ``dogs``: a dog's life
+    with no sweep wins, 5 players.
+    """
+    tmp = tmp_path_factory.mktemp("examples")
+    four = simulate(tmp / "four.jsonl", "--seed", "11", "--games", "60",
+                    "--bots", "heuristic,random,random,random")  # fmt: skip
+    three = simulate(tmp / "three.jsonl", "--seed", "12", "--games", "30", "--players", "3",
+                     "--bots", "random,heuristic,heuristic")  # fmt: skip
+    mixed = tmp / "mixed.jsonl"
+    mixed.write_text((tmp / "four.jsonl").read_text() + (tmp / "three.jsonl").read_text())
+    dogs = simulate(tmp / "dogs.jsonl", "--seed", "13", "--games", "40", "--players", "5",
+                    "--dogs-life", "once-per-game", "--no-sweep-wins")  # fmt: skip
+    return {"mixed": (mixed, four + three), "dogs": (tmp / "dogs.jsonl", dogs)}
+
+
+def run(*args: str | Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run a command; return the finished process (text, stdout and stderr captured)."""
+    return subprocess.run(
+        [str(a) for a in args], input=stdin, capture_output=True, text=True, check=False
+    )
+
+
+def recipe(name: str, path: Path) -> list[dict[str, Any]]:
+    """Run one jq recipe; return its output lines as JSON objects."""
+    done = run("bash", RECIPES, name, path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def rate(part: int, whole: int) -> float:
+    """Return ``part / whole`` rounded to 3 decimals as jq does it: ``. * 1000 | round / 1000``.
+
+    jq's ``round`` is C's: halves away from zero, where Python's ``round`` goes to even.
+    """
+    return int(Decimal(part / whole * 1000).quantize(Decimal(1), ROUND_HALF_UP)) / 1000
+
+
+# jq recipes
+
+
+@needs_jq
+@needs_bash
+@pytest.mark.parametrize("name", ["mixed", "dogs"])
+def test_wins_by_seat(files: dict[str, Any], name: str) -> None:
+    path, games = files[name]
+    rows = recipe("wins-by-seat", path)
+    assert {r["seat"]: r["wins"] for r in rows} == Counter(g["result"]["winner"] for g in games)
+    assert sum(r["wins"] for r in rows) == len(games)
+    assert [r["seat"] for r in rows] == sorted(r["seat"] for r in rows)
+
+
+@needs_jq
+@needs_bash
+@pytest.mark.parametrize("name", ["mixed", "dogs"])
+def test_early_sweeps(files: dict[str, Any], name: str) -> None:
+    path, games = files[name]
+    for g in games:  # the premise: the winner takes every trick of the last round played
+        last = g["rounds"][-1]
+        assert last["tricks_won"][g["result"]["winner"]] == last["hand_size"]
+    early = sum(g["rounds"][-1]["hand_size"] > 1 for g in games)
+    assert recipe("early-sweeps", path) == [
+        {"games": len(games), "ended_early": early, "rate": rate(early, len(games))}
+    ]
+    assert 0 < early < len(games)
+
+
+@needs_jq
+@needs_bash
+def test_mean_rounds(files: dict[str, Any]) -> None:
+    path, games = files["mixed"]
+    assert all(g["result"]["rounds_played"] == len(g["rounds"]) for g in games)
+    total = sum(len(g["rounds"]) for g in games)
+    assert recipe("mean-rounds", path) == [
+        {"games": len(games), "mean_rounds": rate(total, len(games))}
+    ]
+    assert len(games) <= total <= 7 * len(games)
+
+
+@needs_jq
+@needs_bash
+@pytest.mark.parametrize("name", ["mixed", "dogs"])
+def test_trump_survival(files: dict[str, Any], name: str) -> None:
+    path, games = files[name]
+    players: Counter[bool] = Counter()
+    survived: Counter[bool] = Counter()
+    for g in games:
+        r = g["rounds"][0]
+        for seat, hand in enumerate(r["hands"]):
+            held = any(card[1] == r["trump"] for card in hand)
+            players[held] += 1
+            survived[held] += seat not in r["eliminated"]
+    want = [
+        {"held_trump": held, "players": players[held], "survived": survived[held],
+         "rate": rate(survived[held], players[held])}
+        for held in (False, True)
+    ]  # fmt: skip
+    rows = recipe("trump-survival", path)
+    assert rows == want
+    assert sum(r["players"] for r in rows) == sum(len(g["players"]) for g in games)
+    assert all(0 <= r["rate"] <= 1 for r in rows)
+    if name == "dogs":  # a dog's life for all who took no trick: nobody is out after round 1
+        assert all(r["survived"] == r["players"] for r in rows)
+    else:
+        assert any(r["survived"] < r["players"] for r in rows)
+
+
+@needs_jq
+@needs_bash
+@pytest.mark.parametrize("name", ["mixed", "dogs"])
+def test_round1_tricks(files: dict[str, Any], name: str) -> None:
+    path, games = files[name]
+    players: Counter[int] = Counter()
+    won: Counter[int] = Counter()
+    for g in games:
+        for seat, tricks in enumerate(g["rounds"][0]["tricks_won"]):
+            players[tricks] += 1
+            won[tricks] += seat == g["result"]["winner"]
+    rows = recipe("round1-tricks", path)
+    assert rows == [
+        {"tricks_in_round_1": t, "players": players[t], "won_game": won[t],
+         "rate": rate(won[t], players[t])}
+        for t in sorted(players)
+    ]  # fmt: skip
+    assert sum(r["won_game"] for r in rows) == len(games)
+    assert sum(r["tricks_in_round_1"] * r["players"] for r in rows) == 7 * len(games)
+
+
+@needs_jq
+@needs_bash
+def test_recipes_sh_runs_every_recipe_under_a_heading(files: dict[str, Any]) -> None:
+    path, _ = files["mixed"]
+    names = run("bash", RECIPES, "--list").stdout.split()
+    assert names == ["wins-by-seat", "early-sweeps", "mean-rounds", "trump-survival",
+                     "round1-tricks"]  # fmt: skip
+    done = run("bash", RECIPES, path)
+    assert done.returncode == 0, done.stderr
+    headings = [line[3:] for line in done.stdout.splitlines() if line.startswith("## ")]
+    assert headings == names
+
+
+@needs_jq
+@needs_bash
+def test_recipes_sh_usage_errors(tmp_path: Path) -> None:
+    done = run("bash", RECIPES, "no-such-recipe", RECIPES)
+    assert done.returncode == 2 and "no-such-recipe" in done.stderr and done.stdout == ""
+    done = run("bash", RECIPES, tmp_path / "missing.jsonl")
+    assert done.returncode == 1 and "missing.jsonl" in done.stderr and done.stdout == ""
+    assert run("bash", RECIPES).returncode == 2
+
+
+def test_readme_shows_every_recipe_as_written() -> None:
+    """Each recipe's jq command appears in examples/README.md, on ``games.jsonl``."""
+    script = RECIPES.read_text()
+    readme = (EXAMPLES / "README.md").read_text()
+    bodies = re.findall(r"^([a-z0-9_]+)\(\) \{\n(jq .*?)\n\}$", script, re.M | re.S)
+    names = re.search(r'^RECIPES="(.*)"$', script, re.M)
+    assert names is not None
+    assert [n for n, _ in bodies] == [n.replace("-", "_") for n in names[1].split()]
+    for name, body in bodies:
+        command = textwrap.dedent(body).replace('"$1"', "games.jsonl")
+        assert command in readme, name
+        assert f"examples/recipes.sh {name.replace('_', '-')} games.jsonl" in readme, name
+
+
+# win_rates.py and win_rates_pandas.py
+
+
+def expected_rates(games: list[dict[str, Any]]) -> tuple[dict[Any, tuple[int, int]], ...]:
+    """Return ``({seat: (games, wins)}, {kind: (seat-games, wins)})`` computed directly."""
+    seat_games: Counter[int] = Counter()
+    seat_wins: Counter[int] = Counter()
+    kind_games: Counter[str] = Counter()
+    kind_wins: Counter[str] = Counter()
+    for g in games:
+        winner = g["result"]["winner"]
+        for p in g["players"]:
+            seat_games[p["seat"]] += 1
+            kind_games[p["kind"]] += 1
+            seat_wins[p["seat"]] += p["seat"] == winner
+            kind_wins[p["kind"]] += p["seat"] == winner
+    return (
+        {s: (seat_games[s], seat_wins[s]) for s in seat_games},
+        {k: (kind_games[k], kind_wins[k]) for k in kind_games},
+    )
+
+
+def parse_tables(text: str) -> tuple[dict[Any, tuple[int, int, float]], ...]:
+    """Return the by-seat and by-kind tables of either script as ``{key: (n, wins, rate)}``."""
+    tables: list[dict[Any, tuple[int, int, float]]] = []
+    for block in text.strip().split("\n\n"):
+        rows = {}
+        for line in block.splitlines():
+            cells = line.split()
+            if len(cells) == 4 and cells[1].isdigit():
+                key: Any = int(cells[0]) if cells[0].isdigit() else cells[0]
+                rows[key] = (int(cells[1]), int(cells[2]), float(cells[3]))
+        tables.append(rows)
+    assert len(tables) == 2, text
+    return tables[0], tables[1]
+
+
+def check_rates(text: str, games: list[dict[str, Any]]) -> None:
+    """Assert the printed tables match a direct count over ``games``."""
+    got = parse_tables(text)
+    for table, want in zip(got, expected_rates(games), strict=True):
+        assert {k: v[:2] for k, v in table.items()} == want
+        assert sum(wins for _, wins, _ in table.values()) == len(games)
+        for n, wins, r in table.values():
+            assert 0 <= r <= 1 and r == pytest.approx(wins / n, abs=0.0005)
+
+
+def test_win_rates(files: dict[str, Any]) -> None:
+    path, games = files["mixed"]
+    done = run(sys.executable, WIN_RATES, path)
+    assert done.returncode == 0 and done.stderr == ""
+    check_rates(done.stdout, games)
+    seats, kinds = parse_tables(done.stdout)
+    assert seats[3][0] == 60 and seats[0][0] == 90  # seat 3 sat in the 4-player games only
+    assert set(kinds) == {"heuristic", "random"}
+    assert done.stdout.splitlines()[0].split() == ["seat", "games", "wins", "win", "rate"]
+    from_stdin = run(sys.executable, WIN_RATES, "-", stdin=path.read_text())
+    assert from_stdin.returncode == 0 and from_stdin.stdout == done.stdout
+
+
+def test_win_rates_pandas_agrees(
+    files: dict[str, Any], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    main = main_of(WIN_RATES_PANDAS)
+    path, games = files["mixed"]
+    done = run(sys.executable, WIN_RATES_PANDAS, path)
+    assert done.returncode == 0 and done.stderr == ""
+    check_rates(done.stdout, games)
+    assert parse_tables(done.stdout) == parse_tables(run(sys.executable, WIN_RATES, path).stdout)
+    stdin_of(monkeypatch, path.read_bytes())
+    assert main(["-"]) == 0
+    assert capsys.readouterr() == (done.stdout, "")
+
+
+def test_win_rates_pandas_without_pandas(files: dict[str, Any]) -> None:
+    """With pandas hidden, the script says to install it, on stderr, and exits 1."""
+    path, _ = files["mixed"]
+    code = (
+        "import runpy, sys; sys.modules['pandas'] = None; "
+        f"sys.argv = [{str(WIN_RATES_PANDAS)!r}, {str(path)!r}]; "
+        f"runpy.run_path({str(WIN_RATES_PANDAS)!r}, run_name='__main__')"
+    )
+    done = run(sys.executable, "-c", code)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == "win_rates_pandas.py: pandas is not installed; run: pip install pandas\n"
+
+
+@functools.cache
+def script_module(path: Path) -> Any:
+    """Import a script as a module (once), to call its ``main(argv)`` in this process."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main_of(path: Path) -> Any:
+    """Return a script's ``main``; skip the pandas script when pandas is not installed."""
+    if path == WIN_RATES_PANDAS:
+        pytest.importorskip("pandas")
+    return script_module(path).main
+
+
+def stdin_of(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    """Make ``sys.stdin`` read ``data``."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+
+SCRIPTS = pytest.mark.parametrize("script", [WIN_RATES, WIN_RATES_PANDAS], ids=lambda s: s.name)
+
+
+@SCRIPTS
+def test_win_rates_skip_abandoned_games(
+    files: dict[str, Any], script: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    main = main_of(script)
+    path, games = files["mixed"]
+    lines = path.read_text().splitlines()
+    cut = json.loads(lines[0])
+    cut["result"]["winner"] = None
+    cut["abandoned"] = True
+    short = tmp_path / "short.jsonl"
+    short.write_text("\n".join([json.dumps(cut), *lines[1:]]) + "\n\n")
+    assert main([str(short)]) == 0
+    out, err = capsys.readouterr()
+    assert err == f"{script.name}: skipped 1 abandoned game(s)\n"
+    check_rates(out, games[1:])
+
+
+BAD_INPUTS = {
+    "not JSON": (b'{"format": "kow-log"\n', "line 3: not JSON (Expecting"),
+    "not a log": (b'{"a": 1}\n', "line 3: no 'players' list"),
+    "bad winner": (
+        b'{"players": [{"seat": 0, "kind": "random"}], "result": {"winner": 4}}\n',
+        "line 3: 'result.winner' is 4, not a seat of this game\n",
+    ),
+    "not UTF-8": (b'{"players": "\xff"}\n', "line 3: not UTF-8 text\n"),
+}
+
+
+@SCRIPTS
+@pytest.mark.parametrize("bad", list(BAD_INPUTS))
+def test_win_rates_bad_input(
+    files: dict[str, Any],
+    script: Path,
+    bad: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """Input it cannot read: exit 1, one line on stderr naming the file and line."""
+    main = main_of(script)
+    line, message = BAD_INPUTS[bad]
+    path, _ = files["mixed"]
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:2]) + line)
+    for argv, name in ([str(broken)], str(broken)), (["-"], "<stdin>"):
+        stdin_of(monkeypatch, broken.read_bytes())
+        assert main(argv) == 1
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err.startswith(f"{script.name}: {name}, {message}")
+        assert err.count("\n") == 1
+
+
+@SCRIPTS
+def test_win_rates_unreadable_empty_or_misused(
+    script: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    main = main_of(script)
+    missing = tmp_path / "missing.jsonl"
+    assert main([str(missing)]) == 1
+    assert capsys.readouterr() == (
+        "",
+        f"{script.name}: {missing}: cannot read: No such file or directory\n",
+    )
+    assert main([str(tmp_path)]) == 1
+    assert capsys.readouterr().err.startswith(f"{script.name}: {tmp_path}: cannot read: ")
+    stdin_of(monkeypatch, b"\n")
+    assert main(["-"]) == 1
+    assert capsys.readouterr() == ("", f"{script.name}: <stdin>: no finished games\n")
+    with pytest.raises(SystemExit) as exit_:
+        main([])
+    assert exit_.value.code == 2 and "usage:" in capsys.readouterr().err
+
+
+def test_win_rates_scripts_never_show_a_traceback(tmp_path: Path) -> None:
+    """As a process, too: bad input is one line on stderr and exit 1."""
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("not json\n")
+    done = run(sys.executable, WIN_RATES, broken)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        f"win_rates.py: {broken}, line 1: not JSON (Expecting value);"
+        " expected one game per line (kow simulate without --pretty)\n"
+    )

@@ -1,0 +1,204 @@
+"""``kow verify`` and ``kow replay`` on files: verdicts, places, exit codes, hostile input."""
+
+from __future__ import annotations
+
+import io
+import json
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from kow.cli import main
+from kow.log import LogReadError, events, iter_games
+
+
+def invoke(*args: str, input: bytes | str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def games_text() -> str:
+    code, out, _ = invoke("simulate", "--seed", "9", "--games", "6", "--dogs-life", "once-per-game")
+    assert code == 0
+    return out
+
+
+@pytest.fixture()
+def games(games_text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in games_text.splitlines()]
+
+
+def write(path: Path, games: list[dict[str, Any]]) -> str:
+    path.write_text("".join(json.dumps(g) + "\n" for g in games))
+    return str(path)
+
+
+def test_legal_file_exits_0_with_a_summary(tmp_path: Path, games: list[dict[str, Any]]) -> None:
+    code, out, err = invoke("verify", write(tmp_path / "g.jsonl", games))
+    assert code == 0 and err == ""
+    assert out == "6 games in 1 file: 6 legal, 0 faulty\n"
+
+
+def test_faulty_game_is_named_with_its_place(tmp_path: Path, games: list[dict[str, Any]]) -> None:
+    trick = games[3]["rounds"][0]["tricks"][1]
+    right = trick["winner"]
+    trick["winner"] = (right + 1) % 4
+    path = write(tmp_path / "g.jsonl", games)
+    code, out, _ = invoke("verify", path)
+    assert code == 1
+    first, summary = out.splitlines()
+    assert first.startswith(f"{path}: game 4 (seed {games[3]['seed']}): round 1, trick 2: ")
+    assert f"trick winner is seat {(right + 1) % 4} but seat {right}" in first
+    assert summary == "6 games in 1 file: 5 legal, 1 faulty"
+
+
+def test_json_verdict(tmp_path: Path, games: list[dict[str, Any]]) -> None:
+    games[1]["rounds"][0]["dealer"] = (games[1]["rounds"][0]["dealer"] + 1) % 4
+    code, out, _ = invoke("verify", "--json", write(tmp_path / "g.jsonl", games))
+    assert code == 1
+    verdict = json.loads(out)
+    assert verdict["games"] == 6 and verdict["legal"] == 5 and verdict["faulty"] == 1
+    fault = verdict["faults"][0]
+    assert fault["game"] == 2 and fault["line"] == 2 and fault["round"] == 1
+    assert fault["seed"] == games[1]["seed"]
+    assert "dealer" in fault["message"]
+
+
+def test_stdin_concatenated_and_pretty_objects(games_text: str) -> None:
+    lines = games_text.splitlines()
+    pretty = json.dumps(json.loads(lines[0]), indent=2)
+    code, out, _ = invoke("verify", "-", input=pretty + lines[1] + lines[2] + "\n" + pretty)
+    assert code == 0
+    assert out == "4 games in 1 file: 4 legal, 0 faulty\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "holds no game (empty input)"),
+        (b'{"format": "kow-log", "rounds": [', "line 1, column"),
+        (bytes(range(256)), "not UTF-8 text"),
+        (b'{"a": "\xff"}', "not UTF-8 text"),
+        (b"[" * 50000 + b"]" * 50000, "nested too deep"),
+        (b"not json at all", "not JSON"),
+    ],
+)
+def test_unreadable_input_exits_2_with_the_place(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    code, out, err = invoke("verify", str(path))
+    assert code == 2
+    assert f"{path}: " in err and message in err
+    assert "Traceback" not in err and "Traceback" not in out
+
+
+def test_truncated_file_reports_the_games_before_and_the_place(
+    tmp_path: Path, games_text: str
+) -> None:
+    path = tmp_path / "cut.jsonl"
+    path.write_text(games_text[: len(games_text) // 2])
+    code, out, err = invoke("verify", str(path))
+    assert code == 2
+    assert "legal" in out and "unreadable" in out
+    assert "not JSON" in err and "line " in err
+
+
+def test_wrong_types_and_unknown_cards_are_faults_not_crashes(
+    tmp_path: Path, games: list[dict[str, Any]]
+) -> None:
+    game = games[0]
+    cases = [
+        ("1h", lambda g, v: g["rounds"][0]["hands"][0].__setitem__(0, v), "not a card"),
+        ("11h", lambda g, v: g["rounds"][0]["hands"][0].__setitem__(0, v), "not a card"),
+        (99, lambda g, v: g["rounds"][0].__setitem__("dealer", v), "99"),
+        (10**30, lambda g, v: g.__setitem__("seed", v), "seed"),
+        ("x", lambda g, v: g["rules"].__setitem__("players", v), "rules.players"),
+        (None, lambda g, v: g.__setitem__("rounds", v), "rounds"),
+    ]
+    for value, plant, phrase in cases:
+        broken = json.loads(json.dumps(game))
+        plant(broken, value)
+        code, out, err = invoke("verify", write(tmp_path / "g.json", [broken]))
+        assert code == 1, (value, out, err)
+        assert phrase in out, (value, out)
+
+
+def test_missing_file_exits_2(tmp_path: Path) -> None:
+    code, _, err = invoke("verify", str(tmp_path / "nope.json"))
+    assert code == 2 and "cannot open" in err
+
+
+def test_reading_is_streamed_in_flat_memory() -> None:
+    class Endless:
+        """20 MB of small JSON values, made as they are read."""
+
+        line = b'{"format": "kow-log", "padding": "' + b"x" * 60 + b'"}\n'
+
+        def __init__(self) -> None:
+            self.left = 20_000_000 // len(self.line)
+
+        def read(self, size: int) -> bytes:
+            n = min(self.left, max(1, size // len(self.line)))
+            self.left -= n
+            return self.line * n
+
+    tracemalloc.start()
+    count = sum(1 for _ in iter_games(Endless()))  # type: ignore[arg-type]
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert count > 200_000
+    assert peak < 2_000_000, f"peak {peak} bytes"
+
+
+def test_iter_games_gives_lines() -> None:
+    stream = io.BytesIO(b'{"a": 1}\n\n  {"b":\n 2}{"c": 3}\n7\n')
+    assert list(iter_games(stream)) == [(1, {"a": 1}), (3, {"b": 2}), (4, {"c": 3}), (5, 7)]
+    with pytest.raises(LogReadError, match="line 2"):
+        list(iter_games(io.BytesIO(b'{"a": 1}\n{"b": }')))
+
+
+def test_events_of_a_log_rebuild_the_log(games: list[dict[str, Any]]) -> None:
+    from kow import log
+    from kow.players import Player
+    from kow.rules import Rules
+
+    for game in games:
+        players = [Player(p["name"]) for p in game["players"]]
+        for p, entry in zip(players, game["players"], strict=True):
+            p.kind = entry["kind"]
+        rebuilt = log.build(game["seed"], Rules.from_dict(game["rules"]), players, events(game))
+        assert rebuilt == game
+
+
+def test_replay_tells_the_game(tmp_path: Path, games: list[dict[str, Any]]) -> None:
+    path = write(tmp_path / "g.jsonl", games)
+    code, out, _ = invoke("replay", path, "--game", "2", "--ascii")
+    assert code == 0
+    game = games[1]
+    assert f"seed {game['seed']}" in out
+    assert out.count("=== Round ") == len(game["rounds"])
+    first_play = game["rounds"][0]["tricks"][0]["plays"][0]
+    name = game["players"][first_play["seat"]]["name"]
+    card = first_play["card"].replace("T", "10")
+    assert f"  {name} plays {card}" in out
+    winner = game["players"][game["result"]["winner"]]["name"]
+    assert f"*** {winner} wins the game" in out
+    code, out, _ = invoke("replay", path, "--game", "2", "--round", "2", "--ascii")
+    assert code == 0 and "=== Round 2:" in out and "=== Round 1:" not in out
+
+
+def test_replay_errors(tmp_path: Path, games: list[dict[str, Any]]) -> None:
+    path = write(tmp_path / "g.jsonl", games)
+    code, _, err = invoke("replay", path, "--game", "7")
+    assert code == 2 and "holds 6 games, so there is no game 7" in err
+    code, _, err = invoke("replay", path, "--round", "9")
+    assert code == 2 and "so there is no round 9" in err
+    games[0]["rounds"][0]["tricks"][0]["winner"] = 9
+    code, _, err = invoke("replay", write(tmp_path / "bad.jsonl", games))
+    assert code == 1 and "is not a legal game" in err
