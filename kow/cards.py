@@ -177,9 +177,19 @@ def cards_in(mask: int) -> tuple[int, ...]:
     >>> [card_name(c) for c in cards_in(mask_of([parse_card("As"), parse_card("3d")]))]
     ['3d', 'As']
     """
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
+    out: tuple[int, ...] = ()
+    for suit in _SUITS4:
+        m = (mask >> _SHIFT[suit]) & 0x1FFF
+        if m:
+            table = _SUIT_CARDS[suit]
+            cards = table.get(m)
+            if cards is None:
+                cards = table[m] = tuple(_SHIFT[suit] + r for r in range(13) if m >> r & 1)
+            out += cards
+    return out
+
+
+_SUITS4 = (0, 1, 2, 3)
+_SHIFT = (0, 13, 26, 39)
+_SUIT_CARDS: tuple[dict[int, tuple[int, ...]], ...] = ({}, {}, {}, {})
+"""Per suit, the cards of each 13-bit suit mask met so far (filled as needed)."""

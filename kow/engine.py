@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import BIT, NAMES, RANK_OF, SUIT_MASK, SUIT_OF, SUITS, cards_in
 from .rules import Rules
@@ -89,8 +88,7 @@ def action_name(action: int, phase: str = PLAY) -> str:
     return NAMES[action] if 0 <= action < 52 else repr(action)
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """What one seat may know when it must act: its own hand plus what the table has seen.
 
     A view holds no other player's cards and no deck. It is a snapshot: later changes to
@@ -159,8 +157,8 @@ class State:
         "dealer", "trump", "turned_up", "fixed_suit", "leader", "hands", "in_game", "dogs",
         "dogs_used", "dog_granted", "in_round", "tricks_won", "previous_tricks_won",
         "trick_number", "trick_leader", "actors", "pos", "led", "best", "best_seat",
-        "trick", "tricks", "votes", "allowed", "_most_tricks", "_vote_queue", "_trump_method",
-        "_deck",
+        "trick", "tricks", "votes", "allowed", "dogs_life", "knocked_out", "_most_tricks",
+        "_vote_queue", "_trump_method", "_deck",
     )  # fmt: skip
 
     def __init__(
@@ -192,6 +190,8 @@ class State:
         self.dogs_used = [False] * n
         self.dog_granted = False
         self.in_round: tuple[int, ...] = ()
+        self.dogs_life: tuple[int, ...] = ()
+        self.knocked_out: tuple[int, ...] = ()
         self.tricks_won = [0] * n
         self.previous_tricks_won: list[int] | None = None
         self.trick_number = 0
@@ -293,9 +293,9 @@ class State:
                 tuple(self.previous_tricks_won) if self.previous_tricks_won else None
             ),
             in_round=self.in_round,
-            dogs_life=tuple(s for s in self.in_round if self.dogs[s]),
-            knocked_out=tuple(s for s in range(self.n) if not self.in_game[s]),
-            hand_counts=tuple(h.bit_count() for h in self.hands),
+            dogs_life=self.dogs_life,
+            knocked_out=self.knocked_out,
+            hand_counts=tuple([h.bit_count() for h in self.hands]),
             votes=tuple(self.votes),
         )
 
@@ -465,6 +465,8 @@ class State:
         dealer = self.dealer
         left = self._next_in_game(dealer)
         self.in_round = tuple(sorted(s for s in range(n) if self.in_game[s]))
+        self.dogs_life = tuple(s for s in self.in_round if self.dogs[s])
+        self.knocked_out = tuple(s for s in range(n) if not self.in_game[s])
         deal_order = [s for s in ((left + i) % n for i in range(n)) if self.in_game[s]]
         cutter = self._previous_in_game(dealer)
         # Rules text, "Mise en place" 1-2: shuffle, the dealer's right cuts, then deal one

@@ -485,7 +485,7 @@ def _visible(state: State, seat: int) -> set[int]:
 def _walk(value: object, path: str) -> list[tuple[str, object]]:
     """Return every leaf under ``value`` (a view) as ``(path, leaf)``, e.g. ``v.hand[0]``."""
     if isinstance(value, (View, Rules)):
-        names = value.__dataclass_fields__
+        names = View._fields if isinstance(value, View) else tuple(value.__dataclass_fields__)
         return [leaf for f in names for leaf in _walk(getattr(value, f), f"{path}.{f}")]
     if isinstance(value, tuple):
         return [leaf for i, x in enumerate(value) for leaf in _walk(x, f"{path}[{i}]")]
@@ -523,7 +523,7 @@ def _view_cards(view: View) -> list[int]:
 def _check_view(state: State, seat: int) -> None:
     view = state.view(seat)
     assert not hasattr(view, "__dict__")
-    assert set(View.__dataclass_fields__) == VIEW_FIELDS
+    assert set(View._fields) == VIEW_FIELDS
     assert set(view.hand) == {c for c in range(52) if state.hands[seat] & BIT[c]}
     visible = _visible(state, seat) | {KNOCK}
     for c in _view_cards(view):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
@@ -146,8 +145,7 @@ def test_heuristic_chooses_longest_suit(hand: str, allowed: str, suit: str) -> N
     state = new_state(DOG_RULES, 0, [DOG_ROUND_1, deal(1, ["2h", "2c 3c 4d", "5c Kd 7h"])])
     apply_all(state, "Ac 4c 2h Kc 5c 3h Qc 6c 4h 2d Ad 5h")
     assert state.phase == TRUMP
-    view = dataclasses.replace(
-        state.view(),
+    view = state.view()._replace(
         hand=tuple(sorted(cards(hand))),
         legal=tuple("cdhs".index(s) for s in allowed),
     )
