@@ -596,3 +596,16 @@ def replay(
         click.echo_via_pager(text + "\n", color=color)
     else:
         click.echo(text, color=color)
+
+
+# ----------------------------------------------------------------------------- schema
+
+
+@main.command()
+def schema() -> None:
+    """Print the JSON Schema (draft 2020-12) of the log format, version 1."""
+    import json
+
+    from .log import schema as log_schema
+
+    click.echo(json.dumps(log_schema(), indent=2))

@@ -229,3 +229,12 @@ def test_python_m_kow_works() -> None:
     proc = kow_process("--version")
     assert proc.returncode == 0
     assert proc.stdout.strip() == f"kow, version {__version__}"
+
+
+def test_schema_command_prints_the_shipped_schema() -> None:
+    from kow.log import schema
+
+    code, out, err = run("schema")
+    assert code == 0 and err == ""
+    assert json.loads(out) == schema()
+    assert schema()["$schema"] == "https://json-schema.org/draft/2020-12/schema"
