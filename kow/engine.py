@@ -158,7 +158,7 @@ class State:
         "dogs_used", "dog_granted", "in_round", "tricks_won", "previous_tricks_won",
         "trick_number", "trick_leader", "actors", "pos", "led", "best", "best_seat",
         "trick", "tricks", "votes", "allowed", "dogs_life", "knocked_out", "_most_tricks",
-        "_vote_queue", "_trump_method", "_deck",
+        "_vote_queue", "_trump_method", "_deck", "record",
     )  # fmt: skip
 
     def __init__(
@@ -175,6 +175,7 @@ class State:
         self.n = n
         self.rng = rng
         self.events: list[Event] = []
+        self.record = True
         self.phase = PLAY
         self.turn = -1
         self.winner: int | None = None
@@ -299,6 +300,135 @@ class State:
             votes=tuple(self.votes),
         )
 
+    # ----------------------------------------------------------------- search
+
+    def copy(self) -> State:
+        """Return a copy of the round in play, for search: it keeps no history.
+
+        The copy has the same hands, trick and trick counts, records no events, and stops
+        (``phase == "over"``) when the round ends instead of dealing the next one. Only
+        meaningful in the ``"play"`` phase.
+        """
+        other: State = object.__new__(State)
+        for name in _SHARED:
+            object.__setattr__(other, name, getattr(self, name))
+        other.hands = self.hands[:]
+        other.tricks_won = self.tricks_won[:]
+        other.events = []
+        other.trick = []
+        other.tricks = []
+        other.record = False
+        return other
+
+    @classmethod
+    def from_view(
+        cls,
+        view: View,
+        hands: Sequence[int],
+        trump: int | None = None,
+        leader: int | None = None,
+    ) -> State:
+        """Return the round of ``view`` with ``hands`` (masks by seat) filled in, for search.
+
+        ``hands[view.seat]`` must be the view's own hand; the other hands are a guess at
+        the hidden cards (a determinization), each holding as many cards as
+        ``view.hand_counts`` says. In the ``"trump"`` phase, give the ``trump`` to try
+        and the ``leader`` of the first trick. The state is like :meth:`copy`'s: no
+        history, and it stops at the end of the round. Raises :class:`ValueError` when a
+        hand has the wrong size.
+        """
+        rules = view.rules
+        n = rules.players
+        for seat in range(n):
+            if hands[seat].bit_count() != view.hand_counts[seat]:
+                raise ValueError(
+                    f"seat {seat} holds {view.hand_counts[seat]} cards, "
+                    f"not {hands[seat].bit_count()}"
+                )
+        state: State = object.__new__(State)
+        state.rules = rules
+        state.n = n
+        state.rng = random.Random(0)
+        state.events = []
+        state.record = False
+        state.winner = None
+        state.round = view.round
+        state.hand_size = view.hand_size
+        state.dealer = view.dealer
+        state.turned_up = view.turned_up
+        state.fixed_suit = _NO_TRUMP
+        state.hands = list(hands)
+        state.in_round = view.in_round
+        state.in_game = [s in view.in_round for s in range(n)]
+        state.dogs = [s in view.dogs_life for s in range(n)]
+        state.dogs_life = view.dogs_life
+        state.knocked_out = view.knocked_out
+        state.dogs_used = [False] * n
+        state.dog_granted = False
+        state.tricks_won = list(view.tricks_won)
+        state.previous_tricks_won = None
+        state.trick = []
+        state.tricks = []
+        state.votes = []
+        state.allowed = _SUITS4
+        state._most_tricks = -1
+        state._vote_queue = []
+        state._trump_method = ""
+        state._deck = state._draw
+        if view.phase == PLAY:
+            state.trump = _NO_TRUMP if view.trump is None else view.trump
+            state.leader = -1 if view.leader is None else view.leader
+            state.trick_number = view.trick_number
+            trick_leader = view.trick[0][0] if view.trick else view.seat
+            acted = {s for s, _ in view.trick}
+            state.trick_leader = trick_leader
+            state.actors = tuple(
+                s
+                for s in ((trick_leader + i) % n for i in range(n))
+                if s in acted or state.hands[s]
+            )
+            state.pos = len(view.trick)
+            state.led = _NO_TRUMP if view.led is None else view.led
+            state.best = -1
+            state.best_seat = -1
+            for seat, action in view.trick:
+                if action != KNOCK and (state.best < 0 or _beats(action, state.best, state.trump)):
+                    state.best = action
+                    state.best_seat = seat
+            state.turn = view.seat
+            state.phase = PLAY
+        else:
+            if trump is None or leader is None:
+                raise ValueError("give the trump to try and the first leader")
+            state.trump = trump
+            state.leader = leader
+            state.trick_number = 0
+            state._start_trick(leader)
+        return state
+
+    def playout(self, rnd: Callable[[], float]) -> list[int]:
+        """Play uniformly random legal actions to the end of the round; return tricks won.
+
+        For copies made by :meth:`copy` or :meth:`from_view` (it changes this state).
+        ``rnd`` is a generator's ``random`` method. A player on a dog's life knocks with
+        chance 1/2 when it may. Returns the trick counts by seat.
+        """
+        hands = self.hands
+        dogs = self.dogs
+        play = self._play
+        while self.phase == PLAY:
+            seat = self.turn
+            hand = hands[seat]
+            led = self.led
+            if led >= 0 and hand & SUIT_MASK[led]:
+                hand &= SUIT_MASK[led]
+            if dogs[seat] and self.trick_number < self.hand_size and rnd() < 0.5:
+                play(KNOCK)
+                continue
+            cards = cards_in(hand)
+            play(cards[int(rnd() * len(cards))])
+        return self.tricks_won
+
     # ----------------------------------------------------------------- apply
 
     def apply(self, action: int) -> None:
@@ -319,11 +449,14 @@ class State:
 
     def _play(self, action: int) -> None:
         seat = self.turn
+        record = self.record
         if action == KNOCK:
-            self.events.append((E_KNOCK, seat))
+            if record:
+                self.events.append((E_KNOCK, seat))
         else:
             self.hands[seat] ^= BIT[action]
-            self.events.append((E_PLAY, seat, action))
+            if record:
+                self.events.append((E_PLAY, seat, action))
             best = self.best
             if best < 0:
                 self.led = SUIT_OF[action]
@@ -337,7 +470,8 @@ class State:
                 if (s == b and action > best) or (s == self.trump and b != s):
                     self.best = action
                     self.best_seat = seat
-        self.trick.append((seat, action))
+        if record:
+            self.trick.append((seat, action))
         self.pos += 1
         if self.pos < len(self.actors):
             self.turn = self.actors[self.pos]
@@ -348,10 +482,15 @@ class State:
         winner = self.best_seat
         number = self.trick_number
         self.tricks_won[winner] += 1
-        self.events.append((E_TRICK, number, self.trick_leader, winner))
-        self.tricks.append((self.trick_leader, tuple(self.trick), winner))
+        if self.record:
+            self.events.append((E_TRICK, number, self.trick_leader, winner))
+            self.tricks.append((self.trick_leader, tuple(self.trick), winner))
         if number == self.hand_size:
-            self._end_round()
+            if self.record:
+                self._end_round()
+            else:  # a copy for search stops at the end of the round
+                self.phase = OVER
+                self.turn = -1
             return
         if self.dogs[winner]:
             # Seed 002: when a dog's-life card wins, the player to its left leads.
@@ -371,7 +510,8 @@ class State:
     def _start_trick(self, leader: int) -> None:
         self.trick_number += 1
         self.trick_leader = leader
-        self.trick = []
+        if self.record:
+            self.trick = []
         self.led = _NO_TRUMP
         self.best = -1
         self.best_seat = -1
@@ -586,6 +726,20 @@ class State:
             self.events.append((E_TIE_CUT, tuple(passes)))
         self._most_tricks = tied[0]
         return tied[0]
+
+
+_SHARED = tuple(
+    name
+    for name in State.__slots__
+    if name not in ("hands", "tricks_won", "events", "trick", "tricks", "record")
+)
+
+
+def _beats(card: int, best: int, trump: int) -> bool:
+    """Return whether ``card`` beats ``best``, the trick's winning card so far."""
+    s = SUIT_OF[card]
+    b = SUIT_OF[best]
+    return (s == b and card > best) or (s == trump and b != s)
 
 
 def stacked(decks: Iterable[Sequence[int]]) -> Callable[[int], Sequence[int]]:
