@@ -313,11 +313,12 @@ def play(
     Type a card as 10h, Th, Q♠ or qs, or by its number in your hand. Commands: help,
     hand, table, knock (on a dog's life), quit.
     """
+    import shutil
     import time
     from contextlib import nullcontext
 
     from . import log
-    from .engine import E_KNOCK, E_PLAY, E_TRICK, Event
+    from .engine import E_KNOCK, E_PLAY, E_ROUND_END, E_TRICK, Event
     from .game import PlayerError, bot_rng, drive, new_game
     from .players import Player, make_bot
     from .players.human import HotSeat, HumanPlayer, Quit
@@ -353,7 +354,9 @@ def play(
     if delay is None:
         delay = 0.6 if interactive else 0.0
     color = not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
-    symbols = not ascii_only and symbols_fit(sys.stdout.encoding)
+    symbols = not ascii_only and symbols_fit(
+        sys.stdout.encoding, os.environ if os.name == "posix" else None
+    )
     free_names = [n for n in BOT_NAMES if n not in human_names]
     all_names = human_names + [free_names[i] for i in range(bot_seats)]
     screen = Screen(all_names, rules, symbols=symbols, color=color)
@@ -381,18 +384,23 @@ def play(
     ]
 
     write(screen.bold(f"Knock-Out Whist, seed {seed}"))
-    write(
-        "Seats, clockwise: "
-        + ", ".join(
-            f"{s} {p.name}" + ("" if p.kind == "human" else f" ({p.kind})")
-            for s, p in enumerate(players)
-        )
+    seats = ", ".join(
+        f"{s} {p.name}" + ("" if p.kind == "human" else f" ({p.kind})")
+        for s, p in enumerate(players)
     )
+    width = min(shutil.get_terminal_size((80, 24)).columns, 100)
+    write(click.wrap_text(f"Seats, clockwise: {seats}", width, subsequent_indent="  "))
     write("Type help at any prompt for how to play; quit to leave.")
+    humans_in = set(range(humans))
 
     def on_event(ev: Event) -> None:
         for line in screen.event(ev):
             write(line)
+        if ev[0] == E_ROUND_END and humans_in & set(ev[2]):
+            humans_in.difference_update(ev[2])
+            if not humans_in and state.phase != "over":
+                who = "You are" if humans == 1 else "Every person is"
+                write(f"{who} out of the game. The bots play on; quit with Ctrl-C.")
         if delay and (
             ev[0] == E_TRICK or (ev[0] in (E_PLAY, E_KNOCK) and players[ev[1]].kind != "human")
         ):
@@ -567,7 +575,9 @@ def replay(
             param_hint="'--round'",
         )
     color = not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
-    symbols = not ascii_only and symbols_fit(sys.stdout.encoding)
+    symbols = not ascii_only and symbols_fit(
+        sys.stdout.encoding, os.environ if os.name == "posix" else None
+    )
     names = [p["name"] for p in game["players"]]
     screen = Screen(names, Rules.from_dict(game["rules"]), symbols=symbols, color=color)
     lines = [

@@ -6,7 +6,7 @@ Click; it returns strings, styled with ANSI colour only when asked.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .cards import RANK_OF, RANKS, SUIT_NAMES, SUIT_OF, SUIT_SYMBOLS, SUITS
@@ -36,13 +36,31 @@ _DIM = "\x1b[2m"
 _RESET = "\x1b[0m"
 
 
-def symbols_fit(encoding: str | None) -> bool:
-    """Return whether text in ``encoding`` can show the suit symbols ♣ ♦ ♥ ♠."""
+def symbols_fit(encoding: str | None, environ: Mapping[str, str] | None = None) -> bool:
+    """Return whether a terminal can show the suit symbols ♣ ♦ ♥ ♠.
+
+    ``encoding`` is the output stream's; it must encode them. ``environ`` (POSIX) gives
+    the locale: in the C or POSIX locale Python writes UTF-8 anyway (PEP 538, 540), but
+    the terminal may not show it, so only a locale naming UTF-8 counts.
+
+    >>> symbols_fit("utf-8", {"LANG": "C"}), symbols_fit("utf-8", {"LANG": "en_GB.UTF-8"})
+    (False, True)
+    >>> symbols_fit("ascii")
+    False
+    """
     try:
         SUIT_SYMBOLS.encode(encoding or "ascii")
     except (UnicodeEncodeError, LookupError):
         return False
-    return True
+    if environ is None:
+        return True
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = environ.get(var, "")
+        if var == "LC_CTYPE" and value == "C.UTF-8" and "LANG" in environ:
+            continue  # possibly set by Python's own C-locale coercion (PEP 538)
+        if value:
+            return "utf-8" in value.lower() or "utf8" in value.lower()
+    return False
 
 
 @dataclass

@@ -63,8 +63,15 @@ def script(
     return entries, log.build(seed, rules, players, state.events)
 
 
-def play(*args: str, entries: list[str]) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["play", *args], input="\n".join(entries) + "\n")
+UTF8 = {"LC_ALL": "C.UTF-8", "LC_CTYPE": None, "LANG": None}
+
+
+def play(
+    *args: str, entries: list[str], env: dict[str, str | None] | None = None
+) -> tuple[int, str, str]:
+    result = CliRunner(env=env or UTF8).invoke(
+        main, ["play", *args], input="\n".join(entries) + "\n"
+    )
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -150,6 +157,16 @@ def test_cards_written_any_way_are_accepted() -> None:
     assert code == 0 and "You play 10s" in out and "♠" not in out
 
 
+@pytest.mark.parametrize("locale", [{"LANG": "C"}, {"LC_ALL": "POSIX"}])
+def test_c_locale_shows_suits_as_letters(locale: dict[str, str | None]) -> None:
+    entries, _ = script(Rules(), 3, humans=1)
+    env: dict[str, str | None] = {"LC_ALL": None, "LC_CTYPE": None, "LANG": None, **locale}
+    code, out, _ = play("--seed", "3", entries=entries, env=env)
+    assert code == 0
+    assert "Your hand (trump c):   1 5c   2 8c   3 10d" in out
+    assert not any(symbol in out for symbol in "♣♦♥♠")
+
+
 @pytest.mark.parametrize(("entry", "code"), [("quit", 1), (None, 1)])
 def test_quit_or_end_of_input_saves_an_abandoned_log(
     entry: str | None, code: int, tmp_path: Path
@@ -207,7 +224,7 @@ def test_full_game_in_a_real_terminal() -> None:
     entries, expected = script(Rules(players=3), 21, humans=1)
     child = pexpect.spawn(
         sys.executable, ["-m", "kow", "play", "--seed", "21", "--players", "3", "--delay", "0"],
-        env={**os.environ, "LANG": "C.UTF-8", "TERM": "xterm"}, encoding="utf-8", timeout=20,
+        env={**os.environ, "LC_ALL": "C.UTF-8", "TERM": "xterm"}, encoding="utf-8", timeout=20,
         dimensions=(24, 80),
     )  # fmt: skip
     for entry in entries:
@@ -219,3 +236,13 @@ def test_full_game_in_a_real_terminal() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_knocked_out_human_is_told_the_bots_play_on() -> None:
+    entries, expected = script(Rules(), 0, humans=1)
+    out_round = next(r["number"] for r in expected["rounds"] if 0 in r["eliminated"])
+    assert out_round < expected["result"]["rounds_played"]
+    code, out, _ = play("--seed", "0", entries=entries)
+    assert code == 0
+    assert out.count("You are out of the game. The bots play on; quit with Ctrl-C.") == 1
+    assert out.index(f"Round {out_round} over.") < out.index("You are out of the game")
