@@ -409,7 +409,7 @@ def test_quit_at_the_first_prompt_saves_a_valid_abandoned_log(entry: str, tmp_pa
 def base() -> dict[str, Any]:
     """A short valid log with a tie cut, votes, a dog's life and a knock."""
     (game,) = simulate(
-        "--seed", "13", "--players", "4", "--start-cards", "4",
+        "--seed", "22", "--players", "4", "--start-cards", "4",
         "--dogs-life", "once-per-game", "--no-sweep-wins", "--eliminated-vote",
     )  # fmt: skip
     assert {"tie cut", "votes", "dog's life", "knock"} <= features(game)

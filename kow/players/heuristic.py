@@ -22,8 +22,8 @@ __all__ = ["HeuristicBot"]
 class HeuristicBot(Player):
     """Survive each round with as little as possible, saving sure winners for later.
 
-    Objective: take at least one trick per round. Play, for a player still needing a
-    trick:
+    Objective: take at least one trick per round, then more where they come cheap. Play,
+    for a player still needing a trick:
 
     1. holding the highest trump still out, keep it and play the cheapest other card: it
        takes a trick whenever it is finally played;
@@ -33,7 +33,11 @@ class HeuristicBot(Player):
     4. else, on the round's last two tricks, the strongest card that wins for now, or
        otherwise the cheapest card.
 
-    A player that has its trick plays its cheapest card. On a dog's life it plays the card
+    A player that has its trick goes on taking tricks where it is cheap to, since cards do
+    not carry over to the next round and each extra trick is one an opponent needed (and
+    the most tricks names the next trump): the cheapest sure winner; leading, the highest
+    side card; last to play, the cheapest winner; else the strongest winner, or the
+    cheapest card when none wins. On a dog's life it plays the card
     when it is sure to win, or wins as the last to play, and knocks otherwise. Trump choice:
     the longest suit, ties to the higher ranks. Votes (when knocked out) are drawn from
     ``rng``, this bot's own generator derived from the game seed and its seat.
@@ -109,7 +113,18 @@ class HeuristicBot(Player):
             card = legal[0]
             return card if sure(card) else KNOCK
         if view.tricks_won[seat] > 0:
-            return cheapest
+            # Cards do not carry over to the next round, so once its trick is taken every
+            # further trick is free: one an opponent needed, and a step to trump choice.
+            sure_cards = [c for c in legal if sure(c)]
+            if sure_cards:
+                return min(sure_cards, key=strength)
+            if best < 0:
+                side = [c for c in legal if SUIT_OF[c] != trump]
+                return max(side, key=strength) if side else cheapest
+            winners = [c for c in legal if wins_now(c)]
+            if not winners:
+                return cheapest
+            return min(winners, key=strength) if not to_come else max(winners, key=strength)
         boss_trumps = [c for c in view.hand if SUIT_OF[c] == trump and is_boss(c)]
         if boss_trumps:
             keep = max(boss_trumps)
