@@ -1,0 +1,198 @@
+"""Deals of the hidden cards that agree with everything one seat has seen (determinization).
+
+A search bot may not look at the other hands, so it guesses them: it deals the cards it
+has not seen to the other seats, many times over, and plays each guess out. Every guess
+honours what the seat's :class:`~kow.engine.View` shows:
+
+- its own hand, and every card played this round (finished tricks and the current one);
+- round 1's turned-up card, which is in nobody's hand;
+- the number of cards each seat still holds (``view.hand_counts``), so a player on a
+  dog's life holds its one card until it plays it, and a knocked-out seat holds none;
+- voids: a player who did not follow the led suit holds no card of it.
+
+The rest of the unseen cards stay in the undealt part of the deck, which takes any suit.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..cards import BIT, FULL_DECK, SUIT_OF
+from ..engine import KNOCK, View
+
+__all__ = ["Sampler", "deal_hidden", "seen_cards", "unseen_mask", "voids"]
+
+_SUBSETS = tuple(range(1, 16))  # every non-empty set of suits, as a 4-bit mask
+
+
+def seen_cards(view: View) -> int:
+    """Return the mask of cards ``view.seat`` knows are in no other hand.
+
+    Those are its own hand, the cards played in this round's tricks, and round 1's
+    turned-up card.
+    """
+    seen = 0
+    for c in view.hand:
+        seen |= BIT[c]
+    for _, plays, _ in view.tricks:
+        for _, a in plays:
+            if a != KNOCK:
+                seen |= BIT[a]
+    for _, a in view.trick:
+        if a != KNOCK:
+            seen |= BIT[a]
+    if view.turned_up is not None:
+        seen |= BIT[view.turned_up]
+    return seen
+
+
+def voids(view: View) -> list[int]:
+    """Return, per seat, a 4-bit mask of the suits that seat has shown it does not hold.
+
+    A seat is void in the led suit of a trick (the suit of its first card; a knock leads
+    nothing) where it played a card of another suit (rules text, "Déroulement" 2: a
+    player must follow suit when able). Voids last for the rest of the round.
+    """
+    out = [0] * view.rules.players
+    for _, plays, _ in view.tricks:
+        _trick_voids(plays, out)
+    _trick_voids(view.trick, out)
+    return out
+
+
+def _trick_voids(plays: tuple[tuple[int, int], ...], out: list[int]) -> None:
+    led = -1
+    for seat, a in plays:
+        if a == KNOCK:
+            continue
+        if led < 0:
+            led = SUIT_OF[a]
+        elif SUIT_OF[a] != led:
+            out[seat] |= 1 << led
+
+
+def deal_hidden(view: View, rng: random.Random) -> list[int]:
+    """Return hands (masks by seat) that agree with ``view``, drawing chance from ``rng``.
+
+    The same as ``Sampler(view).deal(rng)``; build one :class:`Sampler` to draw many
+    deals for one view. Raises :class:`ValueError` when no deal agrees with the view.
+    """
+    return Sampler(view).deal(rng)
+
+
+class Sampler:
+    """Draw deals of the hidden cards that agree with one view, many times over.
+
+    ``view.seat`` gets its own hand; every other seat gets ``view.hand_counts[seat]``
+    cards drawn from the unseen ones, none of a suit it has shown void in. Without voids
+    each deal is uniform over the consistent ones. With voids the cards go one at a time,
+    in random order, to a seat that may take them, weighted by the room it has left, and
+    never to a seat whose choice would leave the rest impossible to deal (a check over
+    the sets of suits that some seat is void in, by Hall's theorem), so a deal is always
+    found.
+
+    Raises :class:`ValueError` on construction when no deal agrees with the view (the
+    view contradicts itself).
+    """
+
+    def __init__(self, view: View) -> None:
+        n = view.rules.players
+        me = view.seat
+        seen = seen_cards(view)
+        self.n = n
+        self.pool = [c for c in range(52) if not BIT[c] & seen]
+        need = [0 if s == me else view.hand_counts[s] for s in range(n)]
+        void = voids(view)
+        void[me] = 0
+        for s in range(n):
+            if not need[s]:
+                void[s] = 0
+        own = 0
+        for c in view.hand:
+            own |= BIT[c]
+        self.own = own
+        self.me = me
+        if sum(need) > len(self.pool):
+            raise ValueError(f"{sum(need)} hidden cards to deal but only {len(self.pool)} unseen")
+        # Seat n stands for the undealt part of the deck: it takes any suit.
+        need.append(len(self.pool) - sum(need))
+        void.append(0)
+        self.need = need
+        self.void = void
+        self.takers = [[s for s in range(n + 1) if not void[s] >> suit & 1] for suit in range(4)]
+        # Only a set of suits that some seat is void in can break Hall's condition.
+        checks = []
+        for subset in range(1, 16):
+            if any(v and subset & ~v == 0 for v in void):
+                suits = tuple(x for x in range(4) if subset >> x & 1)
+                room = tuple(s for s in range(n + 1) if subset & ~void[s])
+                checks.append((suits, room))
+        self.checks = checks
+        left = [0, 0, 0, 0]
+        for c in self.pool:
+            left[SUIT_OF[c]] += 1
+        if not self._feasible(left, need):
+            raise ValueError("no deal of the unseen cards agrees with the view")
+
+    def _feasible(self, left: list[int], need: list[int]) -> bool:
+        """Return whether ``left`` cards per suit can fill every ``need`` without a void.
+
+        Total supply equals total need, so by Hall's theorem a deal exists exactly when
+        each set of suits has no more cards left than the room of the seats that may
+        take one of them.
+        """
+        for suits, room in self.checks:
+            supply = 0
+            for x in suits:
+                supply += left[x]
+            for s in room:
+                supply -= need[s]
+            if supply > 0:
+                return False
+        return True
+
+    def deal(self, rng: random.Random) -> list[int]:
+        """Return one deal: hands (masks by seat), drawing chance from ``rng``."""
+        n = self.n
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        need = self.need[:]
+        hands = [0] * n
+        hands[self.me] = self.own
+        if not self.checks:
+            k = 0
+            for s in range(n):
+                for c in pool[k : k + need[s]]:
+                    hands[s] |= BIT[c]
+                k += need[s]
+            return hands
+        left = [0, 0, 0, 0]
+        for c in pool:
+            left[SUIT_OF[c]] += 1
+        feasible = self._feasible
+        for c in pool:
+            suit = SUIT_OF[c]
+            left[suit] -= 1
+            options = [s for s in self.takers[suit] if need[s]]
+            while True:
+                total = 0
+                for s in options:
+                    total += need[s]
+                pick = int(rng.random() * total)
+                for s in options:
+                    pick -= need[s]
+                    if pick < 0:
+                        break
+                need[s] -= 1
+                if len(options) == 1 or feasible(left, need):
+                    break
+                need[s] += 1
+                options.remove(s)
+            if s < n:
+                hands[s] |= BIT[c]
+        return hands
+
+
+def unseen_mask(view: View) -> int:
+    """Return the mask of cards ``view.seat`` has not seen (other hands and the undealt deck)."""
+    return FULL_DECK & ~seen_cards(view)

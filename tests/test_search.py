@@ -1,0 +1,188 @@
+"""The search bot and its sampler: legal play, samples that honour the view, no peeking."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import deal
+
+from kow.cards import BIT, SUIT_MASK, SUIT_OF, parse_card
+from kow.engine import OVER, PLAY, State, View, stacked
+from kow.game import bot_rng, drive, new_game
+from kow.players import Player, RandomBot, SearchBot, make_bot
+from kow.players.sampling import Sampler, seen_cards, voids
+from kow.players.search import estimate, round_value
+from kow.rules import Rules
+
+
+class Checked(Player):
+    """Wrap a player and fail the test if it returns an action not in ``view.legal``."""
+
+    def __init__(self, inner: Player) -> None:
+        super().__init__(inner.name)
+        self.inner = inner
+        self.kind = inner.kind
+        self.decisions = 0
+
+    def act(self, view: View) -> int:
+        action = self.inner.act(view)
+        assert action in view.legal, (action, view.legal)
+        self.decisions += 1
+        return action
+
+
+VARIANTS = [
+    Rules(),
+    Rules(players=3, dogs_life="once-per-player", eliminated_vote=True, start_cards=5),
+    Rules(players=5, dogs_life="once-per-game", lead="dealer-left", sweep_wins=False),
+    Rules(players=2, final_round_trump=False, start_cards=4),
+]
+
+
+@pytest.mark.parametrize("rules", VARIANTS)
+def test_search_bot_only_plays_legal_actions(rules: Rules) -> None:
+    for seed in range(2):
+        players = [Checked(SearchBot("s", bot_rng(seed, 0), iterations=4))] + [
+            Checked(make_bot("heuristic", f"h{s}", bot_rng(seed, s)))
+            for s in range(1, rules.players)
+        ]
+        state = drive(new_game(rules, seed), players)
+        assert state.phase == OVER and state.winner is not None
+        assert players[0].decisions > 0
+
+
+def _check_deal(view: View, hands: list[int]) -> None:
+    """Assert that ``hands`` agree with everything ``view`` shows."""
+    n = view.rules.players
+    own = 0
+    for c in view.hand:
+        own |= BIT[c]
+    assert hands[view.seat] == own
+    seen = seen_cards(view)
+    void = voids(view)
+    total = 0
+    for s in range(n):
+        assert hands[s].bit_count() == view.hand_counts[s], "hand counts"
+        if s != view.seat:
+            assert not hands[s] & seen, "a played, own or turned-up card was dealt"
+            for suit in range(4):
+                if void[s] >> suit & 1:
+                    assert not hands[s] & SUIT_MASK[suit], "a void was broken"
+        assert not total & hands[s], "a card in two hands"
+        total |= hands[s]
+    if view.turned_up is not None:
+        assert not total & BIT[view.turned_up]
+
+
+@pytest.mark.parametrize("players", [4, 7])
+def test_samples_honour_every_known_fact(players: int) -> None:
+    # Random play shows many voids; with 7 players x 7 cards only 2 cards stay undealt,
+    # so a careless deal would often paint itself into a corner.
+    rules = Rules(players=players, dogs_life="once-per-game")
+    checked_voids = 0
+    for seed in range(12):
+        state = new_game(rules, seed)
+        rng = random.Random(seed)
+        bots = [RandomBot(str(s), bot_rng(seed, s)) for s in range(players)]
+        while state.phase != OVER:
+            view = state.view()
+            if view.phase == PLAY:
+                sampler = Sampler(view)
+                checked_voids += any(voids(view))
+                for _ in range(5):
+                    _check_deal(view, sampler.deal(rng))
+            state.apply(bots[state.turn].act(view))
+    assert checked_voids > 20
+
+
+def test_voids_come_from_failing_to_follow() -> None:
+    # Seat 1 leads clubs; seat 2 plays a heart (void in clubs); seat 3 knocks nothing.
+    state = State(
+        Rules(players=3, start_cards=2),
+        random.Random(0),
+        dealer=0,
+        deck=stacked([deal(0, ["2s 3s", "4c 5c", "Ah Kh"], turned_up="7d")]),
+    )
+    state.apply(parse_card("4c"))
+    state.apply(parse_card("Ah"))
+    view = state.view()
+    assert view.seat == 0
+    assert voids(view) == [0, 0, 1 << SUIT_OF[parse_card("4c")]]
+    assert seen_cards(view) == (
+        BIT[parse_card("2s")] | BIT[parse_card("3s")] | BIT[parse_card("4c")]
+        | BIT[parse_card("Ah")] | BIT[parse_card("7d")]
+    )  # fmt: skip
+    rng = random.Random(1)
+    for _ in range(50):
+        hands = Sampler(view).deal(rng)
+        _check_deal(view, hands)
+        assert not hands[2] & SUIT_MASK[0]
+
+
+def test_sampler_rejects_an_impossible_view() -> None:
+    state = new_game(Rules(players=2, start_cards=25), 3)
+    view = state.view()
+    broken = view._replace(hand_counts=tuple(40 for _ in view.hand_counts))
+    with pytest.raises(ValueError, match="unseen"):
+        Sampler(broken)
+
+
+def _two_deals_one_view() -> tuple[State, State]:
+    """Return two games whose seat 0 sees the same view but the other hands differ."""
+    mine = "As Kd 7h 2c 9c Tc 4s"
+    a = ["Ac 3d 5h 8s 2h Jd 6c", "Kc 4d 6h 9s 3h Qd 7c", "Qc 5d 8h Ts 4h 2d 8c"]
+    b = ["Kc 4d 6h 9s 3h Qd 7c", "Qc 5d 8h Ts 4h 2d 8c", "Ac 3d 5h 8s 2h Jd 6c"]
+    states = []
+    for others in (a, b):
+        deck = deal(3, [mine, *others], turned_up="Jh")
+        states.append(State(Rules(), random.Random(0), dealer=3, deck=stacked([deck])))
+    return states[0], states[1]
+
+
+def test_the_search_bot_never_peeks() -> None:
+    one, two = _two_deals_one_view()
+    assert one.hands != two.hands
+    view_one, view_two = one.view(), two.view()
+    assert view_one == view_two and view_one.seat == 0
+    choice_one = SearchBot("s", bot_rng(5, 0), iterations=30).act(view_one)
+    choice_two = SearchBot("s", bot_rng(5, 0), iterations=30).act(view_two)
+    assert choice_one == choice_two
+    found_one = estimate(view_one, random.Random(9), 20)
+    found_two = estimate(view_two, random.Random(9), 20)
+    assert found_one == found_two
+
+
+def test_estimates_cover_each_legal_action_and_the_trump_choice() -> None:
+    state = new_game(Rules(players=3), 11)
+    view = state.view()
+    found = estimate(view, random.Random(0), 10)
+    assert [e.action for e in found] == list(view.legal)
+    assert all(0.0 <= e.survival <= 1.0 and e.deals == 10 for e in found)
+    # Play round 1 out, then the chooser of round 2 tries every suit.
+    bots = [RandomBot(str(s), bot_rng(11, s)) for s in range(3)]
+    while state.phase == PLAY:
+        state.apply(bots[state.turn].act(state.view()))
+    if state.phase == "trump":
+        view = state.view()
+        found = estimate(view, random.Random(0), 5)
+        assert [e.action for e in found] == list(view.legal)
+        choice = SearchBot("s", random.Random(1), iterations=5).act(view)
+        assert choice in view.legal
+
+
+def test_round_value_puts_survival_first() -> None:
+    view = new_game(Rules(), 1).view()
+    assert round_value([0, 3, 2, 2], 0, view) == 0.0
+    assert round_value([7, 0, 0, 0], 0, view) == 2.0  # a sweep wins the game
+    assert round_value([1, 6, 0, 0], 0, view) == 1.5  # two survive
+    assert round_value([1, 2, 2, 2], 0, view) == 1.25
+    assert round_value([4, 3, 0, 0], 0, view) == 1.75  # the most tricks: next trump choice
+    dog = view._replace(rules=Rules(dogs_life="once-per-game"))
+    assert 0.0 < round_value([0, 3, 2, 2], 0, dog) < 1.0
+
+
+def test_iterations_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="iterations"):
+        SearchBot("s", random.Random(0), iterations=0)
+    assert make_bot("search", "s", random.Random(0), search_iterations=7).iterations == 7  # type: ignore[attr-defined]
