@@ -160,6 +160,10 @@ seed_option = click.option(
     "--seed", type=click.IntRange(0, MAX_SEED), default=None, metavar="INT",
     help="Seed of the run (0 to 2^53-1); drawn at random and recorded when omitted.",
 )  # fmt: skip
+search_iterations_option = click.option(
+    "--search-iterations", type=click.IntRange(min=1), default=None, metavar="N",
+    help="Deals a search bot samples per decision [default: the bot's own, 100].",
+)  # fmt: skip
 dealer_option = click.option(
     "--dealer", type=click.IntRange(min=0), default=None, metavar="SEAT",
     help="First dealer's seat (0-based, clockwise); drawn from the seed when omitted.",
@@ -281,11 +285,12 @@ BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus")
 )  # fmt: skip
 @click.option(
     "--bots", default="heuristic", show_default=True, metavar="KIND[,KIND...]",
-    help="Bot kind for the other seats, or one per bot seat: random, heuristic.",
+    help="Bot kind for the other seats, or one per bot seat: random, heuristic, search.",
 )  # fmt: skip
 @seed_option
 @dealer_option
 @rule_options
+@search_iterations_option
 @click.option(
     "--log", "log_path", default=None, metavar="FILE",
     help="Save this game's log to FILE (as simulate writes it), even if you quit.",
@@ -303,6 +308,7 @@ def play(
     seed: int | None,
     dealer: int | None,
     rules: Rules,
+    search_iterations: int | None,
     log_path: str | None,
     ascii_only: bool,
     no_color: bool,
@@ -311,8 +317,9 @@ def play(
     """Play a game at this keyboard against bots, or with friends (hot seat).
 
     Type a card as 10h, Th, Q♠ or qs, or by its number in your hand. Commands: help,
-    hand, table, knock (on a dog's life), quit.
+    hand, table, hint (the search bot's suggestion), knock (on a dog's life), quit.
     """
+    import random
     import shutil
     import time
     from contextlib import nullcontext
@@ -377,11 +384,20 @@ def play(
             click.echo("-" * 40)
 
     hot_seat = HotSeat(clear) if humans > 1 else None
-    players: list[Player] = [HumanPlayer(n, screen, read, write, hot_seat) for n in human_names]
+    players: list[Player] = [
+        HumanPlayer(
+            n, screen, read, write, hot_seat,
+            hint_rng=random.Random(f"kow-hint:{seed}:{i}"), hint_iterations=search_iterations,
+        )
+        for i, n in enumerate(human_names)
+    ]  # fmt: skip
     players += [
-        make_bot(kind, all_names[humans + i], bot_rng(seed, humans + i))
+        make_bot(
+            kind, all_names[humans + i], bot_rng(seed, humans + i),
+            search_iterations=search_iterations,
+        )
         for i, kind in enumerate(kinds)
-    ]
+    ]  # fmt: skip
 
     write(screen.bold(f"Knock-Out Whist, seed {seed}"))
     seats = ", ".join(
@@ -619,3 +635,72 @@ def schema() -> None:
     from .log import schema as log_schema
 
     click.echo(json.dumps(log_schema(), indent=2))
+
+
+# ----------------------------------------------------------------------------- tournament
+
+
+@main.command()
+@click.option(
+    "--bots", default="search,heuristic,heuristic,heuristic", show_default=True,
+    metavar="KIND[,KIND...]",
+    help="Bot kind for every seat, or one per seat: random, heuristic, search.",
+)  # fmt: skip
+@click.option(
+    "--games", type=click.IntRange(min=1), default=400, show_default=True,
+    help="Games to play; a multiple of --players gives every bot every seat equally.",
+)  # fmt: skip
+@seed_option
+@rule_options
+@search_iterations_option
+@click.option(
+    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+    help="Processes playing games at once; the results do not depend on it.",
+)  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
+def tournament(
+    bots: str,
+    games: int,
+    seed: int | None,
+    rules: Rules,
+    search_iterations: int | None,
+    jobs: int,
+    as_json: bool,
+) -> None:
+    """Measure bots against each other over many seeded games.
+
+    The bots rotate through the seats over the same seeds, so each bot plays each
+    seat's cards. Prints, per bot kind: seat-games, wins, win rate with its 95% Wilson
+    interval, mean round reached, and mean time per decision.
+    """
+    import json
+
+    from .game import PlayerError
+    from .tournament import run_tournament
+
+    kinds = parse_bots(bots, rules.players)
+    if seed is None:
+        seed = draw_seed()
+    try:
+        if sys.stderr.isatty():
+            with click.progressbar(length=games, label="games", file=sys.stderr) as bar:
+                result = run_tournament(
+                    rules, kinds, games, seed, jobs, search_iterations, on_progress=bar.update
+                )
+        else:
+            result = run_tournament(rules, kinds, games, seed, jobs, search_iterations)
+    except PlayerError as err:
+        raise click.ClickException(str(err)) from None
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    click.echo(f"{games} games, seed {seed}, bots {','.join(kinds)}")
+    click.echo(
+        f"{'kind':<10} {'games':>6} {'wins':>6} {'win rate':>8}  {'95% interval':<15} "
+        f"{'round':>5} {'ms/decision':>11}"
+    )
+    for r in result.results():
+        click.echo(
+            f"{r.kind:<10} {r.games:>6} {r.wins:>6} {r.win_rate:>8.1%}  "
+            f"{r.low:>6.1%} - {r.high:<6.1%} {r.mean_round:>5.2f} {r.mean_decision_ms:>11.2f}"
+        )

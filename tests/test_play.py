@@ -246,3 +246,38 @@ def test_knocked_out_human_is_told_the_bots_play_on() -> None:
     assert code == 0
     assert out.count("You are out of the game. The bots play on; quit with Ctrl-C.") == 1
     assert out.index(f"Round {out_round} over.") < out.index("You are out of the game")
+
+
+def test_hint_names_a_legal_card_and_the_chance_of_a_trick() -> None:
+    entries, _ = script(Rules(), 3, humans=1)
+    code, out, _ = play("--seed", "3", "--search-iterations", "20", entries=["hint", *entries])
+    assert code == 0
+    # Seed 3: you must follow spades with 10♠, your only spade.
+    (line,) = [x for x in out.splitlines() if x.startswith("Hint:")]
+    assert line.startswith("Hint: play 10♠: you take a trick this round in ")
+    assert line.endswith("% of 20 deals the search bot imagined from what you have seen.")
+
+
+def test_hint_reads_the_view_only_and_repeats_for_one_seed() -> None:
+    import random
+
+    from kow.game import new_game
+    from kow.players.human import HumanPlayer, Quit
+    from kow.screen import Screen
+
+    rules = Rules()
+    view = new_game(rules, 5).view()
+    screen = Screen(["You", "Ada", "Ben", "Cleo"], rules, symbols=False)
+    lines: list[list[str]] = [[], []]
+    for i in range(2):
+        answers = iter(["hint", "quit"])
+        human = HumanPlayer(
+            "You", screen, lambda _, a=answers: next(a), lines[i].append,
+            hint_rng=random.Random("kow-hint:5:0"), hint_iterations=15,
+        )  # fmt: skip
+        with pytest.raises(Quit):
+            human.play(view)
+    hints = [[x for x in got if x.startswith("Hint:")] for got in lines]
+    assert len(hints[0]) == 1 and hints[0] == hints[1]
+    played = hints[0][0].split("play ")[1].split(":")[0]
+    assert played in {screen.card(c) for c in view.legal}

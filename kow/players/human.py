@@ -2,16 +2,17 @@
 
 Reads one line per entry. A card may be written any common way (``Th``, ``10h``, ``10♥``,
 ``qs``) or by its number in the shown hand; a suit by letter, name, symbol or number.
-Commands: ``help`` (or ``?``), ``hand``, ``table``, ``knock``, ``quit``. Every bad entry
+Commands: ``help`` (or ``?``), ``hand``, ``table``, ``hint``, ``knock``, ``quit``. Every bad entry
 gets exactly one line saying why, and the prompt again.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from ..cards import BIT, SUIT_MASK, SUIT_NAMES, CardError, card_name, parse_card, parse_suit
-from ..engine import KNOCK, View
+from ..engine import KNOCK, PLAY, TRUMP, View
 from ..screen import Screen, sorted_hand
 from .base import Player
 
@@ -19,7 +20,7 @@ __all__ = ["HotSeat", "HumanPlayer", "Quit"]
 
 HELP = (
     "Type a card (10h, Th, Q♠, qs) or its number in your hand. Commands: "
-    "hand, table, knock (on a dog's life), help, quit."
+    "hand, table, hint (the search bot's suggestion), knock (on a dog's life), help, quit."
 )
 SUIT_HELP = "Type a suit: c, d, h or s, its name (hearts), its symbol (♥) or its number."
 
@@ -45,7 +46,9 @@ class HumanPlayer(Player):
 
     ``read(prompt)`` returns one line (without newline) or raises :class:`EOFError`;
     ``write(text)`` shows a line. ``screen`` draws cards and hands. ``hot_seat`` is given
-    when several people share the keyboard.
+    when several people share the keyboard. ``hint_rng`` and ``hint_iterations`` drive
+    the ``hint`` command: the search bot's choice from this player's view alone (see
+    :func:`kow.players.search.estimate`).
 
     Raises :class:`Quit` on ``quit`` or end of input.
     """
@@ -59,8 +62,12 @@ class HumanPlayer(Player):
         read: Callable[[str], str],
         write: Callable[[str], None],
         hot_seat: HotSeat | None = None,
+        hint_rng: random.Random | None = None,
+        hint_iterations: int | None = None,
     ) -> None:
         super().__init__(name)
+        self.hint_rng = hint_rng if hint_rng is not None else random.Random(f"kow-hint:{name}")
+        self.hint_iterations = hint_iterations
         self.screen = screen
         self.read = read
         self.write = write
@@ -166,11 +173,36 @@ class HumanPlayer(Player):
         if low == "hand":
             self._show_hand(view)
             return None
+        if low == "hint":
+            self.write(self._hint(view))
+            return None
         if low == "table":
             for line in self.screen.table(view):
                 self.write(line)
             return None
         return entry
+
+    def _hint(self, view: View) -> str:
+        """Return the search bot's choice for ``view``, with its chance of a trick."""
+        from .search import DEFAULT_ITERATIONS, estimate
+
+        if view.phase not in (PLAY, TRUMP):
+            return "No hint here: a knocked-out player's vote changes nothing for them."
+        iterations = self.hint_iterations or DEFAULT_ITERATIONS
+        found = max(estimate(view, self.hint_rng, iterations), key=lambda e: e.value)
+        chance = f"{found.survival:.0%}"
+        if view.phase == TRUMP:
+            what = f"name {self.screen.suit(found.action, long=True)} as trump"
+        elif found.action == KNOCK:
+            what = "knock"
+        else:
+            what = f"play {self.screen.card(found.action)}"
+        if view.phase == PLAY and view.tricks_won[view.seat]:
+            return f"Hint: {what} (you already have your trick this round)."
+        return (
+            f"Hint: {what}: you take a trick this round in {chance} of "
+            f"{found.deals} deals the search bot imagined from what you have seen."
+        )
 
     def _why_no_knock(self, view: View) -> str:
         if view.seat not in view.dogs_life:

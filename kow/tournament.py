@@ -1,0 +1,285 @@
+"""Tournaments: bots against each other over many seeded games, with honest error bars.
+
+A tournament of ``games`` games between ``bots`` (one kind per seat) plays each seed of
+the run once per rotation of the bots through the seats: game ``i`` uses seed
+``game_seed(seed, i // players)`` with the bots turned ``i % players`` seats clockwise,
+so every bot plays every seat's cards of a seed (with ``games`` a multiple of the
+number of players, every bot meets the same deals). Each game's result depends only on
+the seed, the rules and the bots, never on how many processes run the games.
+
+The library does no printing; ``kow tournament`` shows the results.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from .engine import E_GAME_END, E_ROUND, E_ROUND_END, View
+from .game import bot_rng, game_seed, run_game
+from .players import Player, make_bot
+from .rules import Rules
+
+__all__ = ["GameResult", "KindResult", "Tournament", "play_game", "run_tournament", "wilson"]
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the standard normal distribution."""
+
+
+def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
+    """Return the Wilson score interval ``(low, high)`` of a win rate ``wins / games``.
+
+    ``z`` is the normal quantile (default: 95% two-sided). Returns ``(0.0, 1.0)`` for no
+    games. Raises :class:`ValueError` when ``wins`` is outside ``0..games``.
+
+    >>> [round(x, 4) for x in wilson(50, 100)]
+    [0.4038, 0.5962]
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    """
+    if not 0 <= wins <= games:
+        raise ValueError(f"wins must be 0 to {games}, not {wins}")
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    z2 = z * z
+    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
+    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / (1 + z2 / games)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+class _Timed(Player):
+    """Wrap a player, counting its decisions and the seconds it spends on them."""
+
+    def __init__(self, inner: Player) -> None:
+        super().__init__(inner.name)
+        self.inner = inner
+        self.kind = inner.kind
+        self.decisions = 0
+        self.seconds = 0.0
+
+    def act(self, view: View) -> int:
+        start = time.perf_counter()
+        action = self.inner.act(view)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return action
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game of a tournament, by bot (the index in the tournament's ``bots``).
+
+    ``index``: the game's number from 0; ``seed``: its seed; ``seats[b]``: bot ``b``'s
+    seat; ``winner``: the winning bot; ``rounds[b]``: the round bot ``b`` reached (the
+    round it was knocked out in, or the last round played); ``decisions[b]`` and
+    ``seconds[b]``: its decisions and the wall-clock seconds they took (the only values
+    that vary between runs).
+    """
+
+    index: int
+    seed: int
+    seats: tuple[int, ...]
+    winner: int
+    rounds: tuple[int, ...]
+    decisions: tuple[int, ...]
+    seconds: tuple[float, ...]
+
+
+def play_game(
+    rules: Rules,
+    bots: Sequence[str],
+    seed: int,
+    index: int,
+    search_iterations: int | None = None,
+) -> GameResult:
+    """Play game ``index`` of the tournament with run seed ``seed`` and return its result.
+
+    See the module docstring for the seed and the rotation of ``bots`` (one kind per
+    seat). Raises :class:`ValueError` for an unknown kind or a wrong count, and
+    :class:`kow.game.PlayerError` when a bot plays an illegal action.
+    """
+    n = rules.players
+    if len(bots) != n:
+        raise ValueError(f"{len(bots)} bots given for {n} seats")
+    gseed = game_seed(seed, index // n)
+    shift = index % n
+    seat_of = tuple((b + shift) % n for b in range(n))
+    bot_at = [0] * n
+    for b, s in enumerate(seat_of):
+        bot_at[s] = b
+    players = [
+        _Timed(
+            make_bot(
+                bots[bot_at[s]],
+                f"{bots[bot_at[s]]}-{s}",
+                bot_rng(gseed, s),
+                search_iterations=search_iterations,
+            )
+        )
+        for s in range(n)
+    ]
+    state = run_game(rules, players, gseed)
+    reached = [0] * n
+    current = 0
+    for ev in state.events:
+        if ev[0] == E_ROUND:
+            current = ev[1]
+        elif ev[0] == E_ROUND_END:
+            for s in ev[2]:
+                reached[s] = current
+        elif ev[0] == E_GAME_END:
+            for s in range(n):
+                if not reached[s]:
+                    reached[s] = current
+    assert state.winner is not None
+    return GameResult(
+        index=index,
+        seed=gseed,
+        seats=seat_of,
+        winner=bot_at[state.winner],
+        rounds=tuple(reached[seat_of[b]] for b in range(n)),
+        decisions=tuple(players[seat_of[b]].decisions for b in range(n)),
+        seconds=tuple(players[seat_of[b]].seconds for b in range(n)),
+    )
+
+
+def _play_chunk(args: tuple[Rules, tuple[str, ...], int, int | None, int, int]) -> list[GameResult]:
+    rules, bots, seed, iterations, start, stop = args
+    return [play_game(rules, bots, seed, i, iterations) for i in range(start, stop)]
+
+
+@dataclass(frozen=True)
+class KindResult:
+    """The results of one bot kind, over all the seats it held in every game.
+
+    ``games``: seat-games played (a kind in two seats counts two per game); ``wins``;
+    ``win_rate`` and its 95% Wilson interval ``low``..``high``; ``mean_round``: mean
+    round reached; ``mean_decision_ms``: mean wall-clock milliseconds per decision
+    (``decisions`` in all).
+    """
+
+    kind: str
+    games: int
+    wins: int
+    win_rate: float
+    low: float
+    high: float
+    mean_round: float
+    decisions: int
+    mean_decision_ms: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the result as a JSON-ready dict."""
+        return {
+            "kind": self.kind,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "ci95": [self.low, self.high],
+            "mean_round": self.mean_round,
+            "decisions": self.decisions,
+            "mean_decision_ms": self.mean_decision_ms,
+        }
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A finished tournament: its settings, every game, and the results by bot kind."""
+
+    rules: Rules
+    bots: tuple[str, ...]
+    seed: int
+    search_iterations: int | None
+    games: tuple[GameResult, ...]
+
+    def results(self) -> list[KindResult]:
+        """Return one :class:`KindResult` per bot kind, in order of first appearance."""
+        kinds = list(dict.fromkeys(self.bots))
+        out = []
+        for kind in kinds:
+            mine = [b for b, k in enumerate(self.bots) if k == kind]
+            games = wins = rounds = decisions = 0
+            seconds = 0.0
+            for g in self.games:
+                for b in mine:
+                    games += 1
+                    wins += g.winner == b
+                    rounds += g.rounds[b]
+                    decisions += g.decisions[b]
+                    seconds += g.seconds[b]
+            low, high = wilson(wins, games)
+            out.append(
+                KindResult(
+                    kind=kind,
+                    games=games,
+                    wins=wins,
+                    win_rate=wins / games if games else 0.0,
+                    low=low,
+                    high=high,
+                    mean_round=rounds / games if games else 0.0,
+                    decisions=decisions,
+                    mean_decision_ms=1000 * seconds / decisions if decisions else 0.0,
+                )
+            )
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the settings and the results by kind as a JSON-ready dict."""
+        return {
+            "seed": self.seed,
+            "games": len(self.games),
+            "bots": list(self.bots),
+            "search_iterations": self.search_iterations,
+            "rules": self.rules.to_dict(),
+            "results": [r.to_dict() for r in self.results()],
+        }
+
+
+def run_tournament(
+    rules: Rules,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    search_iterations: int | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> Tournament:
+    """Play ``games`` games between ``bots`` (one kind per seat) and return the tournament.
+
+    ``jobs`` processes play the games (1: this process); the results are the same for
+    any ``jobs``. ``search_iterations`` is passed to every ``search`` bot (None: its
+    default). ``on_progress(k)`` is called as each batch of ``k`` games ends. Raises
+    :class:`ValueError` for a wrong number of bots, an unknown kind, or ``games`` or
+    ``jobs`` below 1.
+    """
+    bots = tuple(bots)
+    if len(bots) != rules.players:
+        raise ValueError(f"{len(bots)} bots given for {rules.players} seats")
+    if games < 1 or jobs < 1:
+        raise ValueError("games and jobs must be at least 1")
+    for kind in set(bots):
+        make_bot(kind, "check", bot_rng(0, 0))  # raises ValueError for an unknown kind
+    size = max(1, min(rules.players, games // (jobs * 8) or 1))
+    chunks = [
+        (rules, bots, seed, search_iterations, start, min(games, start + size))
+        for start in range(0, games, size)
+    ]
+    results: list[GameResult] = []
+    if jobs == 1:
+        for chunk in chunks:
+            done = _play_chunk(chunk)
+            results += done
+            if on_progress is not None:
+                on_progress(len(done))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for done in pool.map(_play_chunk, chunks):
+                results += done
+                if on_progress is not None:
+                    on_progress(len(done))
+    return Tournament(rules, bots, seed, search_iterations, tuple(results))
