@@ -12,7 +12,7 @@ from kow.engine import OVER, PLAY, State, View, stacked
 from kow.game import bot_rng, drive, new_game
 from kow.players import Player, RandomBot, SearchBot, make_bot
 from kow.players.sampling import Sampler, seen_cards, voids
-from kow.players.search import estimate, round_value
+from kow.players.search import MOST, estimate, round_value
 from kow.rules import Rules
 
 
@@ -177,7 +177,7 @@ def test_round_value_puts_survival_first() -> None:
     assert round_value([7, 0, 0, 0], 0, view) == 2.0  # a sweep wins the game
     assert round_value([1, 6, 0, 0], 0, view) == 1.5  # two survive
     assert round_value([1, 2, 2, 2], 0, view) == 1.25
-    assert round_value([4, 3, 0, 0], 0, view) == 1.75  # the most tricks: next trump choice
+    assert round_value([4, 3, 0, 0], 0, view) == 1.5 + MOST  # the most tricks: next trump
     dog = view._replace(rules=Rules(dogs_life="once-per-game"))
     assert 0.0 < round_value([0, 3, 2, 2], 0, dog) < 1.0
 
