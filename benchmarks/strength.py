@@ -22,7 +22,6 @@ RUNS = {
     "search10-vs-heuristic": (("search", "heuristic", "heuristic", "heuristic"), 10),
     "search20-vs-heuristic": (("search", "heuristic", "heuristic", "heuristic"), 20),
     "search50-vs-heuristic": (("search", "heuristic", "heuristic", "heuristic"), 50),
-    "search100-vs-heuristic": (("search", "heuristic", "heuristic", "heuristic"), 100),
 }
 SEED = 1
 
