@@ -25,6 +25,7 @@ __all__ = [
     "RANKS",
     "SUITS",
     "SUIT_MASK",
+    "SUIT_CARDS",
     "SUIT_NAMES",
     "SUIT_SYMBOLS",
     "card",
@@ -35,6 +36,7 @@ __all__ = [
     "parse_suit",
     "rank_of",
     "suit_name",
+    "suit_cards",
     "suit_of",
 ]
 
@@ -177,19 +179,35 @@ def cards_in(mask: int) -> tuple[int, ...]:
     >>> [card_name(c) for c in cards_in(mask_of([parse_card("As"), parse_card("3d")]))]
     ['3d', 'As']
     """
-    out: tuple[int, ...] = ()
-    for suit in _SUITS4:
-        m = (mask >> _SHIFT[suit]) & 0x1FFF
-        if m:
-            table = _SUIT_CARDS[suit]
-            cards = table.get(m)
-            if cards is None:
-                cards = table[m] = tuple(_SHIFT[suit] + r for r in range(13) if m >> r & 1)
-            out += cards
-    return out
+    return (
+        _C0[mask & 0x1FFF]
+        + _C1[mask >> 13 & 0x1FFF]
+        + _C2[mask >> 26 & 0x1FFF]
+        + _C3[mask >> 39 & 0x1FFF]
+    )
 
 
-_SUITS4 = (0, 1, 2, 3)
-_SHIFT = (0, 13, 26, 39)
-_SUIT_CARDS: tuple[dict[int, tuple[int, ...]], ...] = ({}, {}, {}, {})
-"""Per suit, the cards of each 13-bit suit mask met so far (filled as needed)."""
+def suit_cards(mask: int, suit: int) -> tuple[int, ...]:
+    """Return the cards of suit ``suit`` (0..3) in hand mask ``mask``, lowest first.
+
+    >>> [card_name(c) for c in suit_cards(mask_of([parse_card("As"), parse_card("3d")]), 3)]
+    ['As']
+    """
+    return SUIT_CARDS[suit][mask >> (13 * suit) & 0x1FFF]
+
+
+def _suit_table(suit: int) -> list[tuple[int, ...]]:
+    """Return the cards of every 13-bit mask of ``suit``, indexed by mask (8192 entries)."""
+    table: list[tuple[int, ...]] = [()]
+    for rank in range(13):
+        card = (13 * suit + rank,)
+        table += [cards + card for cards in table]  # masks with ``rank`` as their top bit
+    return table
+
+
+SUIT_CARDS: tuple[list[tuple[int, ...]], ...] = tuple(_suit_table(s) for s in range(4))
+"""Per suit, the cards of each 13-bit suit mask (bit ``r`` for rank ``r``), lowest first.
+
+Filled at import (about 2 MB, a few ms) so that listing a hand is four list lookups.
+"""
+_C0, _C1, _C2, _C3 = SUIT_CARDS

@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
-from .cards import BIT, NAMES, RANK_OF, SUIT_MASK, SUIT_OF, SUITS, cards_in
+from .cards import BIT, NAMES, RANK_OF, SUIT_CARDS, SUIT_MASK, SUIT_OF, SUITS, cards_in
 from .rules import Rules
 
 __all__ = [
@@ -64,6 +64,13 @@ Event = tuple[Any, ...]
 
 _NO_TRUMP = -1
 _SUITS4 = (0, 1, 2, 3)
+_SHIFT = (0, 13, 26, 39)
+_ROTATIONS = tuple(
+    tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(8)
+)
+"""``_ROTATIONS[n][first]``: the ``n`` seats clockwise from ``first``."""
+_make_view = tuple.__new__
+_bit_count = int.bit_count
 
 
 class IllegalActionError(ValueError):
@@ -158,7 +165,7 @@ class State:
         "dogs_used", "dog_granted", "in_round", "tricks_won", "previous_tricks_won",
         "trick_number", "trick_leader", "actors", "pos", "led", "best", "best_seat",
         "trick", "tricks", "votes", "allowed", "dogs_life", "knocked_out", "_most_tricks",
-        "_vote_queue", "_trump_method", "_deck", "record",
+        "_vote_queue", "_trump_method", "_deck", "record", "_view_parts",
     )  # fmt: skip
 
     def __init__(
@@ -209,6 +216,7 @@ class State:
         self._most_tricks = -1
         self._vote_queue: list[int] = []
         self._trump_method = ""
+        self._view_parts: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
         self._deck = deck if deck is not None else self._draw
         drawn = int(rng.random() * n)  # drawn even when given, so --dealer keeps the deal
         self.dealer = drawn if dealer is None else dealer
@@ -223,15 +231,19 @@ class State:
         cards; otherwise any card. A player on a dog's life may also :data:`KNOCK` on any
         trick but the round's last (seed 002; the last-trick rule is ours).
         """
-        if self.phase == PLAY:
-            hand = self.hands[self.turn]
-            if self.led >= 0 and hand & SUIT_MASK[self.led]:
-                hand &= SUIT_MASK[self.led]
-            out = cards_in(hand)
-            if self.dogs[self.turn] and self.trick_number < self.hand_size:
+        phase = self.phase
+        if phase == PLAY:
+            seat = self.turn
+            hand = self.hands[seat]
+            led = self.led
+            if led >= 0 and hand & SUIT_MASK[led]:
+                out = SUIT_CARDS[led][hand >> _SHIFT[led] & 0x1FFF]
+            else:
+                out = cards_in(hand)
+            if self.dogs[seat] and self.trick_number < self.hand_size:
                 out += (KNOCK,)
             return out
-        if self.phase in (TRUMP, VOTE):
+        if phase == TRUMP or phase == VOTE:
             return self.allowed
         return ()
 
@@ -270,35 +282,55 @@ class State:
 
     def view(self, seat: int | None = None) -> View:
         """Return what ``seat`` (default: the seat to act) may know now, as a :class:`View`."""
+        turn = self.turn
         if seat is None:
-            seat = self.turn
-        acting = seat == self.turn and self.phase != OVER
-        return View(
-            seat=seat,
-            phase=self.phase,
-            legal=self.legal_actions() if acting else (),
-            rules=self.rules,
-            round=self.round,
-            hand_size=self.hand_size,
-            dealer=self.dealer,
-            leader=self.leader if self.leader >= 0 else None,
-            trump=self.trump if self.trump >= 0 else None,
-            turned_up=self.turned_up,
-            hand=cards_in(self.hands[seat]),
-            trick=tuple(self.trick),
-            led=self.led if self.led >= 0 else None,
-            tricks=tuple(self.tricks),
-            trick_number=self.trick_number,
-            tricks_won=tuple(self.tricks_won),
-            previous_tricks_won=(
-                tuple(self.previous_tricks_won) if self.previous_tricks_won else None
+            seat = turn
+        phase = self.phase
+        hand = self.hands[seat]
+        cards = cards_in(hand)
+        if seat != turn or phase == OVER:
+            legal: tuple[int, ...] = ()
+        elif phase == PLAY:
+            led = self.led
+            if led >= 0 and hand & SUIT_MASK[led]:
+                legal = SUIT_CARDS[led][hand >> _SHIFT[led] & 0x1FFF]
+            else:
+                legal = cards
+            if self.dogs[seat] and self.trick_number < self.hand_size:
+                legal += (KNOCK,)
+        else:
+            legal = self.allowed
+        parts = self._view_parts
+        if parts is None:
+            parts = self._view_parts = self._make_view_parts()
+        led = self.led
+        # Built positionally in the order of View's fields, with the fields that change
+        # only between tricks made once per trick: every decision asks for a view.
+        return _make_view(
+            View,
+            (
+                seat, phase, legal, *parts[0], cards, tuple(self.trick),
+                None if led < 0 else led, *parts[1], tuple(map(_bit_count, self.hands)),
+                tuple(self.votes),
             ),
-            in_round=self.in_round,
-            dogs_life=self.dogs_life,
-            knocked_out=self.knocked_out,
-            hand_counts=tuple([h.bit_count() for h in self.hands]),
-            votes=tuple(self.votes),
-        )
+        )  # fmt: skip
+
+    def _make_view_parts(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """Return the view's fields from ``rules`` to ``turned_up``, and ``tricks`` to
+        ``knocked_out``: they change only between tricks (see ``_view_parts``)."""
+        leader = self.leader
+        trump = self.trump
+        prev = self.previous_tricks_won
+        return (
+            (
+                self.rules, self.round, self.hand_size, self.dealer,
+                None if leader < 0 else leader, None if trump < 0 else trump, self.turned_up,
+            ),
+            (
+                tuple(self.tricks), self.trick_number, tuple(self.tricks_won),
+                tuple(prev) if prev else None, self.in_round, self.dogs_life, self.knocked_out,
+            ),
+        )  # fmt: skip
 
     # ----------------------------------------------------------------- search
 
@@ -309,15 +341,50 @@ class State:
         (``phase == "over"``) when the round ends instead of dealing the next one. Only
         meaningful in the ``"play"`` phase.
         """
+        # One line per slot: several times faster than a loop over the slots, and copying
+        # is paid once per simulated deal. test_engine checks that no slot is left out.
         other: State = object.__new__(State)
-        for name in _SHARED:
-            object.__setattr__(other, name, getattr(self, name))
-        other.hands = self.hands[:]
-        other.tricks_won = self.tricks_won[:]
+        other.rules = self.rules
+        other.n = self.n
+        other.rng = self.rng
         other.events = []
+        other.phase = self.phase
+        other.turn = self.turn
+        other.winner = self.winner
+        other.round = self.round
+        other.hand_size = self.hand_size
+        other.dealer = self.dealer
+        other.trump = self.trump
+        other.turned_up = self.turned_up
+        other.fixed_suit = self.fixed_suit
+        other.leader = self.leader
+        other.hands = self.hands[:]
+        other.in_game = self.in_game
+        other.dogs = self.dogs
+        other.dogs_used = self.dogs_used
+        other.dog_granted = self.dog_granted
+        other.in_round = self.in_round
+        other.tricks_won = self.tricks_won[:]
+        other.previous_tricks_won = self.previous_tricks_won
+        other.trick_number = self.trick_number
+        other.trick_leader = self.trick_leader
+        other.actors = self.actors
+        other.pos = self.pos
+        other.led = self.led
+        other.best = self.best
+        other.best_seat = self.best_seat
         other.trick = []
         other.tricks = []
+        other.votes = self.votes
+        other.allowed = self.allowed
+        other.dogs_life = self.dogs_life
+        other.knocked_out = self.knocked_out
+        other._most_tricks = self._most_tricks
+        other._vote_queue = self._vote_queue
+        other._trump_method = self._trump_method
+        other._deck = self._deck
         other.record = False
+        other._view_parts = None
         return other
 
     @classmethod
@@ -375,6 +442,7 @@ class State:
         state._vote_queue = []
         state._trump_method = ""
         state._deck = state._draw
+        state._view_parts = None
         if view.phase == PLAY:
             state.trump = _NO_TRUMP if view.trump is None else view.trump
             state.leader = -1 if view.leader is None else view.leader
@@ -412,22 +480,84 @@ class State:
         For copies made by :meth:`copy` or :meth:`from_view` (it changes this state).
         ``rnd`` is a generator's ``random`` method. A player on a dog's life knocks with
         chance 1/2 when it may. Returns the trick counts by seat.
+
+        Each action draws from ``rnd`` as :meth:`legal_actions` then :meth:`apply` would
+        play it: the knock first (a dog's life only), then the card, uniform over the
+        legal cards in sorted order.
         """
+        if self.record:  # not a copy: apply each action, recording it as the game does
+            while self.phase == PLAY:
+                legal = self.legal_actions()
+                if legal[-1] == KNOCK:
+                    if rnd() < 0.5:
+                        self._play(KNOCK)
+                        continue
+                    legal = legal[:-1]
+                self._play(legal[int(rnd() * len(legal))])
+            return self.tricks_won
+        if self.phase != PLAY:
+            return self.tricks_won
+        # The engine core for search: the rules of _play, _end_trick and _start_trick
+        # with the state held in locals, and nothing recorded.
         hands = self.hands
         dogs = self.dogs
-        play = self._play
-        while self.phase == PLAY:
-            seat = self.turn
+        won = self.tricks_won
+        trump = self.trump
+        hand_size = self.hand_size
+        number = self.trick_number
+        actors = self.actors
+        pos = self.pos
+        led = self.led
+        best = self.best
+        best_seat = self.best_seat
+        leader = self.trick_leader
+        rotations = _ROTATIONS[self.n]
+        while True:
+            seat = actors[pos]
             hand = hands[seat]
-            led = self.led
-            if led >= 0 and hand & SUIT_MASK[led]:
-                hand &= SUIT_MASK[led]
-            if dogs[seat] and self.trick_number < self.hand_size and rnd() < 0.5:
-                play(KNOCK)
+            if dogs[seat] and number < hand_size and rnd() < 0.5:
+                pass  # knock
+            else:
+                if led >= 0 and hand & SUIT_MASK[led]:
+                    cards = SUIT_CARDS[led][hand >> _SHIFT[led] & 0x1FFF]
+                else:
+                    cards = cards_in(hand)
+                card = cards[int(rnd() * len(cards))]
+                hands[seat] = hand ^ BIT[card]
+                if best < 0:
+                    led = SUIT_OF[card]
+                    best = card
+                    best_seat = seat
+                else:
+                    s = SUIT_OF[card]
+                    b = SUIT_OF[best]
+                    if (s == b and card > best) or (s == trump and b != s):
+                        best = card
+                        best_seat = seat
+            pos += 1
+            if pos < len(actors):
                 continue
-            cards = cards_in(hand)
-            play(cards[int(rnd() * len(cards))])
-        return self.tricks_won
+            won[best_seat] += 1
+            if number == hand_size:
+                break
+            leader = best_seat
+            if dogs[leader]:
+                leader = self._left_holding(leader)
+            actors = tuple([s for s in rotations[leader] if hands[s]])
+            number += 1
+            pos = 0
+            led = best = best_seat = _NO_TRUMP
+        self.trick_number = number
+        self.trick_leader = leader
+        self.actors = actors
+        self.pos = pos
+        self.led = led
+        self.best = best
+        self.best_seat = best_seat
+        self.phase = OVER
+        self.turn = -1
+        self._view_parts = None
+        return won
 
     # ----------------------------------------------------------------- apply
 
@@ -436,11 +566,22 @@ class State:
 
         Raises :class:`IllegalActionError` (and changes nothing) when it is not legal.
         """
-        self.check(action)
         phase = self.phase
         if phase == PLAY:
+            # The common case, a card held that follows suit, checked here at once.
+            if type(action) is int and 0 <= action < 52:
+                hand = self.hands[self.turn]
+                led = self.led
+                if hand & BIT[action] and (
+                    led < 0 or SUIT_OF[action] == led or not hand & SUIT_MASK[led]
+                ):
+                    self._play(action)
+                    return
+            self.check(action)
             self._play(action)
-        elif phase == VOTE:
+            return
+        self.check(action)
+        if phase == VOTE:
             self.votes.append((self.turn, action))
             self.events.append((E_VOTE, self.turn, action))
             self._next_vote()
@@ -472,13 +613,17 @@ class State:
                     self.best_seat = seat
         if record:
             self.trick.append((seat, action))
-        self.pos += 1
-        if self.pos < len(self.actors):
-            self.turn = self.actors[self.pos]
+        pos = self.pos + 1
+        actors = self.actors
+        if pos < len(actors):
+            self.pos = pos
+            self.turn = actors[pos]
             return
+        self.pos = pos
         self._end_trick()
 
     def _end_trick(self) -> None:
+        self._view_parts = None
         winner = self.best_seat
         number = self.trick_number
         self.tricks_won[winner] += 1
@@ -508,6 +653,7 @@ class State:
         raise AssertionError("no seat holds a card")  # pragma: no cover
 
     def _start_trick(self, leader: int) -> None:
+        self._view_parts = None
         self.trick_number += 1
         self.trick_leader = leader
         if self.record:
@@ -515,9 +661,8 @@ class State:
         self.led = _NO_TRUMP
         self.best = -1
         self.best_seat = -1
-        n = self.n
         hands = self.hands
-        self.actors = tuple(s for s in ((leader + i) % n for i in range(n)) if hands[s])
+        self.actors = tuple([s for s in _ROTATIONS[self.n][leader] if hands[s]])
         self.pos = 0
         self.turn = leader
         self.phase = PLAY
@@ -600,34 +745,45 @@ class State:
     def _start_round(self) -> None:
         rules = self.rules
         n = self.n
+        in_game = self.in_game
+        dogs = self.dogs
+        self._view_parts = None
         self.round += 1
-        self.hand_size = rules.start_cards - self.round + 1
+        hand_size = self.hand_size = rules.start_cards - self.round + 1
         dealer = self.dealer
         left = self._next_in_game(dealer)
-        self.in_round = tuple(sorted(s for s in range(n) if self.in_game[s]))
-        self.dogs_life = tuple(s for s in self.in_round if self.dogs[s])
-        self.knocked_out = tuple(s for s in range(n) if not self.in_game[s])
-        deal_order = [s for s in ((left + i) % n for i in range(n)) if self.in_game[s]]
+        self.in_round = tuple([s for s in range(n) if in_game[s]])
+        self.dogs_life = tuple([s for s in self.in_round if dogs[s]])
+        self.knocked_out = tuple([s for s in range(n) if not in_game[s]])
+        deal_order = [s for s in _ROTATIONS[n][left] if in_game[s]]
         cutter = self._previous_in_game(dealer)
         # Rules text, "Mise en place" 1-2: shuffle, the dealer's right cuts, then deal one
         # card at a time clockwise from the dealer's left. A dog's life gets one card.
         cut_position = 1 + int(self.rng.random() * 51)
-        no_trump = self.hand_size == 1 and not rules.final_round_trump
+        no_trump = hand_size == 1 and not rules.final_round_trump
         turn_up = self.round == 1 and not no_trump
-        sizes = [1 if self.dogs[s] else self.hand_size for s in range(n)]
         dealt: list[list[int]] = [[] for _ in range(n)]
-        total = sum(sizes[s] for s in deal_order)
-        deck = self._deck(total + (1 if turn_up else 0))
-        k = 0
-        for p in range(self.hand_size):
-            for s in deal_order:
-                if sizes[s] > p:
-                    dealt[s].append(deck[k])
-                    k += 1
+        players = len(deal_order)
+        deck: Sequence[int]
+        if self.dogs_life:
+            sizes = [1 if dogs[s] else hand_size for s in range(n)]
+            total = sum(sizes[s] for s in deal_order)
+            deck = self._deck(total + (1 if turn_up else 0))
+            k = 0
+            for p in range(hand_size):
+                for s in deal_order:
+                    if sizes[s] > p:
+                        dealt[s].append(deck[k])
+                        k += 1
+        else:
+            k = players * hand_size
+            deck = self._deck(k + (1 if turn_up else 0))
+            for i, s in enumerate(deal_order):
+                dealt[s] = list(deck[i:k:players])
         hands = [0] * n
+        bit = BIT.__getitem__
         for s in deal_order:
-            for c in dealt[s]:
-                hands[s] |= BIT[c]
+            hands[s] = sum(map(bit, dealt[s]))  # distinct bits: the sum is the union
         self.hands = hands
         self.tricks_won = [0] * n
         self.tricks = []
@@ -645,8 +801,8 @@ class State:
                 dealer,
                 cutter,
                 cut_position,
-                tuple(tuple(dealt[s]) if self.in_game[s] else None for s in range(n)),
-                tuple(s for s in self.in_round if self.dogs[s]),
+                tuple([tuple(dealt[s]) if in_game[s] else None for s in range(n)]),
+                self.dogs_life,
             )
         )
         if turn_up:
@@ -693,6 +849,7 @@ class State:
         self.phase = TRUMP
 
     def _set_trump(self, suit: int, method: str, chosen_by: int | None) -> None:
+        self._view_parts = None
         self.trump = suit
         self.events.append((E_TRUMP, suit if suit >= 0 else None, method, chosen_by))
         if self.round == 1 or self.rules.lead == "dealer-left":
@@ -726,13 +883,6 @@ class State:
             self.events.append((E_TIE_CUT, tuple(passes)))
         self._most_tricks = tied[0]
         return tied[0]
-
-
-_SHARED = tuple(
-    name
-    for name in State.__slots__
-    if name not in ("hands", "tricks_won", "events", "trick", "tricks", "record")
-)
 
 
 def _beats(card: int, best: int, trump: int) -> bool:

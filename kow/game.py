@@ -96,6 +96,8 @@ def drive(
         raise ValueError(f"{len(players)} players given for a {state.rules.players}-player game")
     shown = 0
     events = state.events
+    view = state.view
+    apply = state.apply
     while True:
         if on_event is not None:
             while shown < len(events):
@@ -105,9 +107,9 @@ def drive(
             return state
         seat = state.turn
         player = players[seat]
-        action = player.act(state.view(seat))
+        action = player.act(view(seat))
         try:
-            state.apply(action)
+            apply(action)
         except IllegalActionError as err:
             name = action_name(action, state.phase) if isinstance(action, int) else repr(action)
             raise PlayerError(seat, player, name, str(err)) from None

@@ -587,3 +587,87 @@ def test_view_of_hand_crafted_deal() -> None:
     seen = set(_view_cards(view))
     assert seen == set(cards("Qc 3h 4s 3c Ac 2h"))
     assert not seen & set(cards("7c 8d 9s 4c 5d Kd As"))
+
+
+# --------------------------------------------------------------------------- search copies
+
+SEARCH_RULES = [
+    Rules(players=4),
+    Rules(players=3, dogs_life="once-per-player", sweep_wins=False),
+    Rules(players=5, dogs_life="once-per-game", sweep_wins=False, eliminated_vote=True),
+    Rules(players=7, final_round_trump=False, lead="dealer-left"),
+    Rules(players=2, start_cards=12, dogs_life="once-per-player", sweep_wins=False),
+]
+
+
+def _play_states(rules: Rules, seeds: range) -> list[State]:
+    """Return the states of seeded random games at every card decision, each a copy."""
+    states = []
+    for seed in seeds:
+        state = State(rules, random.Random(seed))
+        bots = [RandomBot(f"r{s}", bot_rng(seed, s)) for s in range(rules.players)]
+        while state.phase != OVER:
+            if state.phase == PLAY:
+                states.append(state.copy())
+            state.apply(bots[state.turn].act(state.view()))
+    return states
+
+
+def _playout_by_apply(state: State, rnd: Any) -> list[int]:
+    """Play out the round through legal_actions and apply, drawing as playout documents."""
+    while state.phase == PLAY:
+        legal = state.legal_actions()
+        if legal[-1] == KNOCK:
+            if rnd() < 0.5:
+                state.apply(KNOCK)
+                continue
+            legal = legal[:-1]
+        state.apply(legal[int(rnd() * len(legal))])
+    return state.tricks_won
+
+
+def test_copy_sets_every_slot_and_shares_no_changing_list() -> None:
+    state = _play_states(SEARCH_RULES[1], range(1))[5]
+    other = state.copy()
+    for name in State.__slots__:
+        assert hasattr(other, name), name
+        if name not in ("events", "trick", "tricks", "record", "_view_parts"):
+            assert getattr(other, name) == getattr(state, name), name
+    assert other.hands is not state.hands and other.tricks_won is not state.tricks_won
+    assert (other.events, other.trick, other.tricks, other.record) == ([], [], [], False)
+
+
+@pytest.mark.parametrize("rules", SEARCH_RULES, ids=range(len(SEARCH_RULES)))
+def test_playout_plays_by_the_rules_of_apply(rules: Rules) -> None:
+    # playout has its own tight loop; from any state it must end exactly where legal
+    # actions applied one by one end, given the same random numbers.
+    states = _play_states(rules, range(6))
+    for i, state in enumerate(states):
+        fast, slow = state.copy(), state.copy()
+        r1, r2 = random.Random(i), random.Random(i)
+        won = fast.playout(r1.random)
+        assert won == _playout_by_apply(slow, r2.random)
+        assert r1.random() == r2.random()
+        assert fast.hands == slow.hands
+        assert (fast.phase, fast.turn, fast.trick_number) == (OVER, -1, fast.hand_size)
+        assert sum(won) == sum(state.tricks_won) + state.hand_size - state.trick_number + 1
+    assert len(states) > 100
+
+
+def test_playout_of_a_whole_game_state_records_the_round() -> None:
+    # On the game's own state (not a copy), playout applies and records each action.
+    state = State(Rules(players=3), random.Random(4))
+    rng = random.Random(1)
+    state.playout(rng.random)
+    assert state.phase == TRUMP or state.phase == OVER
+    assert [ev[0] for ev in state.events].count("trick") == 7
+
+
+def test_view_of_a_search_copy_follows_its_play() -> None:
+    state = _play_states(SEARCH_RULES[0], range(1))[3]
+    other = state.copy()
+    before = state.view()
+    assert other.view() == before._replace(trick=(), tricks=())
+    other.apply(other.legal_actions()[0])
+    assert other.view().hand_counts != before.hand_counts
+    assert state.view() == before
