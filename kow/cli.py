@@ -170,6 +170,56 @@ dealer_option = click.option(
 )  # fmt: skip
 
 
+jobs_option = click.option(
+    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+    help="Processes playing games at once; the results do not depend on it.",
+)  # fmt: skip
+
+
+class Progress:
+    """A progress bar on stderr for ``total`` steps, shown once a run has taken a second.
+
+    ``show`` False (no terminal on stderr, or ``--quiet``) shows nothing. Use as a context
+    manager and call :meth:`advance` as steps are done; the bar is redrawn at most ten
+    times a second, so advancing costs next to nothing.
+    """
+
+    def __init__(self, total: int, show: bool, label: str) -> None:
+        import time
+
+        self.total = total
+        self.show = show
+        self.label = label
+        self.clock = time.monotonic
+        self.start = self.clock()
+        self.next_draw = self.start + 1.0
+        self.done = 0
+        self.drawn = 0
+        self.bar: Any = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def advance(self, steps: int) -> None:
+        """Count ``steps`` more steps done."""
+        self.done += steps
+        if not self.show or self.clock() < self.next_draw:
+            return
+        self.next_draw = self.clock() + 0.1
+        if self.bar is None:
+            self.bar = click.progressbar(
+                length=self.total, label=self.label, file=sys.stderr, show_pos=True
+            ).__enter__()
+        self.bar.update(self.done - self.drawn)
+        self.drawn = self.done
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            if exc[0] is None:
+                self.bar.update(self.done - self.drawn)
+            self.bar.__exit__(*exc)
+
+
 @contextmanager
 def atomic_output(path: str | None) -> Iterator[IO[str]]:
     """Yield a text stream for ``path``, or stdout for None or ``-``.
@@ -219,52 +269,65 @@ def _quiet_broken_pipe() -> None:
     help="Number of games; more than one gives JSON Lines, one game per line.",
 )  # fmt: skip
 @click.option(
+    "--first-game", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
+    help="Start at game K (from 0) of the run, so shards of one run can go to many machines.",
+)  # fmt: skip
+@click.option(
     "--bots", default="heuristic", show_default=True, metavar="KIND[,KIND...]",
-    help="Bot kind for every seat, or one per seat: random, heuristic.",
+    help="Bot kind for every seat, or one per seat: random, heuristic, search.",
 )  # fmt: skip
 @dealer_option
 @rule_options
+@search_iterations_option
 @click.option(
     "--output", "-o", default=None, metavar="FILE",
     help="Write the logs to FILE (replaced whole at the end) instead of stdout.",
 )  # fmt: skip
 @click.option("--pretty", is_flag=True, help="Indent the JSON for reading.")
+@jobs_option
+@click.option("--quiet", "-q", is_flag=True, help="Show no progress bar.")
 def simulate(
     seed: int | None,
     games: int,
+    first_game: int,
     bots: str,
     dealer: int | None,
     rules: Rules,
+    search_iterations: int | None,
     output: str | None,
     pretty: bool,
+    jobs: int,
+    quiet: bool,
 ) -> None:
     """Play seeded bot games and print one JSON log per game.
 
     Each log records its game's own seed, which replays that game alone with the same
-    options. The same seed and options always give the same bytes.
+    options. The same seed and options always give the same bytes, whatever --jobs is;
+    --first-game K with --games M gives games K..K+M-1 of the run, so shards concatenate
+    to the whole run. A progress bar shows on stderr when it is a terminal.
     """
-    from . import log
-    from .game import PlayerError, bot_rng, game_seed, run_game
-    from .players import make_bot
+    from .batch import GameError, Run, run_text
 
     check_dealer(dealer, rules)
     kinds = parse_bots(bots, rules.players)
     if seed is None:
+        if first_game:
+            raise click.BadParameter(
+                "give --seed too, so that every shard plays the same run",
+                param_hint="'--first-game'",
+            )
         seed = draw_seed()
-    with atomic_output(output) as out:
+    options = () if search_iterations is None else (("search_iterations", search_iterations),)
+    run = Run(seed, rules, tuple(kinds), dealer, pretty, options)
+    show = not quiet and sys.stderr.isatty() and (output is not None or not sys.stdout.isatty())
+    with atomic_output(output) as out, Progress(games, show, "Simulating") as progress:
         try:
-            for index in range(games):
-                gseed = game_seed(seed, index)
-                players = [
-                    make_bot(kind, f"{kind}-{s}", bot_rng(gseed, s)) for s, kind in enumerate(kinds)
-                ]
-                try:
-                    state = run_game(rules, players, gseed, dealer)
-                except PlayerError as err:
-                    raise click.ClickException(f"game {index} (seed {gseed}): {err}") from None
-                out.write(log.dumps(log.build(gseed, rules, players, state.events), pretty))
-                out.write("\n")
+            for text, count in run_text(run, first_game, games, jobs):
+                out.write(text)
+                progress.advance(count)
             out.flush()
+        except GameError as err:
+            raise click.ClickException(str(err)) from None
         except BrokenPipeError:
             _quiet_broken_pipe()
 

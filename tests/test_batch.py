@@ -1,0 +1,115 @@
+"""Batches of a run (kow.batch): any split of the games, over processes or shards, gives
+the bytes of the whole run in one process."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import pickle
+from collections.abc import Iterator
+
+import pytest
+
+from kow import batch, log
+from kow.batch import GameError, Run, game_text, ordered_map, run_text
+from kow.engine import View
+from kow.game import bot_rng, game_seed, run_game
+from kow.players import BOT_KINDS, Player, make_bot
+from kow.rules import Rules
+
+RUNS = [
+    Run(1, Rules(), ("random",) * 4),
+    Run(2, Rules(players=5, dogs_life="once-per-game", eliminated_vote=True, sweep_wins=False),
+        ("heuristic", "random", "heuristic", "random", "random")),
+    Run(3, Rules(players=3, start_cards=9, trump="fixed"), ("heuristic",) * 3, dealer=2,
+        pretty=True),
+]  # fmt: skip
+
+needs_fork = pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(),
+    reason="the bad bot is registered in this process only; spawned workers do not see it",
+)
+
+
+def joined(items: Iterator[tuple[str, int]]) -> tuple[str, int]:
+    texts, counts = zip(*items, strict=True)
+    return "".join(texts), sum(counts)
+
+
+@pytest.mark.parametrize("run", RUNS, ids=range(len(RUNS)))
+def test_jobs_give_the_same_bytes_in_the_same_order(run: Run) -> None:
+    one, games = joined(run_text(run, 0, 37, jobs=1))
+    assert games == 37
+    assert joined(run_text(run, 0, 37, jobs=2)) == (one, 37)
+    assert joined(run_text(run, 5, 20, jobs=3)) == joined(run_text(run, 5, 20, jobs=1))
+
+
+@pytest.mark.parametrize("run", RUNS, ids=range(len(RUNS)))
+def test_shards_concatenate_to_the_whole_run(run: Run) -> None:
+    whole, _ = joined(run_text(run, 0, 30))
+    cuts = [0, 1, 7, 8, 19, 30]
+    shards = [joined(run_text(run, a, b - a))[0] for a, b in zip(cuts, cuts[1:], strict=False)]
+    assert "".join(shards) == whole
+
+
+def test_game_text_is_the_log_of_that_game() -> None:
+    run = RUNS[1]
+    seed = game_seed(run.seed, 4)
+    players = [
+        make_bot(kind, f"{kind}-{s}", bot_rng(seed, s)) for s, kind in enumerate(run.kinds)
+    ]
+    events = run_game(run.rules, players, seed).events
+    text = game_text(run, 4)
+    assert text == log.dumps(log.build(seed, run.rules, players, events)) + "\n"
+    assert json.loads(text)["seed"] == seed
+
+
+class Cheat(Player):
+    """Plays the first legal card until round 2, then a card it does not hold."""
+
+    kind = "cheat"
+
+    def __init__(self, name: str, rng: object) -> None:
+        super().__init__(name)
+
+    def act(self, view: View) -> int:
+        if view.round >= 2 and view.phase == "play":
+            return next(c for c in range(52) if c not in view.hand)
+        return view.legal[0]
+
+
+@needs_fork
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_bot_that_cheats_stops_the_run_naming_the_game(
+    jobs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(BOT_KINDS, "cheat", Cheat)
+    run = Run(5, Rules(players=3), ("random", "random", "cheat"))
+    done = 0
+    with pytest.raises(GameError) as caught:
+        for _, games in run_text(run, 0, 50, jobs=jobs):
+            done += games
+    err = caught.value
+    # The games before the bad one came out whole (all of them with one process).
+    assert done <= err.index if jobs > 1 else done == err.index
+    assert err.seed == game_seed(5, err.index)
+    assert str(err).startswith(f"game {err.index} (seed {err.seed}): cheat player 'cheat-2'")
+
+
+def test_game_error_crosses_processes_intact() -> None:
+    err = pickle.loads(pickle.dumps(GameError(3, 99, "bad card")))
+    assert (err.index, err.seed, err.reason) == (3, 99, "bad card")
+    assert str(err) == "game 3 (seed 99): bad card"
+
+
+def test_ordered_map_keeps_order_and_stops_early() -> None:
+    assert list(ordered_map(abs, range(-20, 0), jobs=2)) == list(range(20, 0, -1))
+    it = ordered_map(abs, range(-1000, 0), jobs=2)
+    assert next(it) == 1000
+    it.close()  # the pool shuts down without playing the rest
+
+
+def test_blocks_are_small_and_many() -> None:
+    assert batch._block_size(20000, 2) == 200
+    assert batch._block_size(100, 2) == 7
+    assert batch._block_size(1, 4) == 1

@@ -1,0 +1,116 @@
+"""``kow simulate`` at scale: --jobs, --first-game shards, the progress bar and --quiet.
+
+Every split of a run must give the bytes of the whole run in one process, and stdout must
+hold nothing but JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kow.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def kow(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m kow ARGS`` in a new process (no threads, so workers fork cleanly)."""
+    return subprocess.run(
+        [sys.executable, "-m", "kow", *args], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+RUN = ["simulate", "--seed", "5", "--players", "5", "--dogs-life", "once-per-game",
+       "--eliminated-vote", "--bots", "random,heuristic,random,random,heuristic"]  # fmt: skip
+
+
+def test_jobs_2_gives_the_bytes_of_jobs_1() -> None:
+    args = ["simulate", "--seed", "1", "--games", "600", "--bots", "random"]
+    one = kow(*args, "--jobs", "1")
+    two = kow(*args, "--jobs", "2")
+    assert one.returncode == two.returncode == 0, two.stderr
+    assert two.stdout == one.stdout
+    assert two.stderr == one.stderr == ""
+    assert len(one.stdout.splitlines()) == 600
+    assert kow(*RUN, "--games", "150", "-j", "3").stdout == kow(*RUN, "--games", "150").stdout
+
+
+def test_jobs_write_every_line_as_json_to_a_file(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    done = kow(*RUN, "--games", "90", "--jobs", "2", "-o", str(out))
+    assert done.returncode == 0 and done.stdout == done.stderr == ""
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [g["seed"] for g in games][:1] == [5] and len(games) == 90
+
+
+def test_shards_concatenate_to_the_whole_run() -> None:
+    code, whole, _ = run(*RUN, "--games", "25")
+    assert code == 0
+    shards = [run(*RUN, "--first-game", str(k), "--games", str(m))[1]
+              for k, m in ((0, 4), (4, 1), (5, 20))]  # fmt: skip
+    assert "".join(shards) == whole
+    # A shard of pretty JSON too.
+    assert run(*RUN, "--pretty", "--first-game", "3", "--games", "2")[1] == "".join(
+        run(*RUN, "--pretty", "--first-game", str(k))[1] for k in (3, 4)
+    )
+
+
+def test_game_k_of_a_run_is_replayed_by_its_own_seed() -> None:
+    _, text, _ = run(*RUN, "--first-game", "9")
+    seed = json.loads(text)["seed"]
+    rest = RUN[:1] + ["--seed", str(seed)] + RUN[3:]
+    assert run(*rest)[1] == text
+
+
+def test_first_game_needs_a_seed() -> None:
+    code, out, err = run("simulate", "--first-game", "10", "--games", "2")
+    assert code == 2 and out == ""
+    assert "--first-game" in err and "--seed" in err
+
+
+def test_jobs_must_be_positive() -> None:
+    code, _, err = run("simulate", "--seed", "1", "--jobs", "0")
+    assert code == 2 and "--jobs" in err
+
+
+def test_no_progress_bar_without_a_terminal() -> None:
+    done = kow("simulate", "--seed", "1", "--games", "40", "--bots", "random")
+    assert done.returncode == 0 and done.stderr == ""
+
+
+def _spawn_in_terminal(*args: str):  # type: ignore[no-untyped-def]
+    pexpect = pytest.importorskip("pexpect")
+    return pexpect, pexpect.spawn(
+        sys.executable, ["-m", "kow", *args], cwd=str(ROOT), env=dict(os.environ),
+        encoding="utf-8", timeout=60, dimensions=(24, 100),
+    )  # fmt: skip
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a POSIX terminal")
+def test_progress_bar_on_a_terminal_and_quiet_silences_it(tmp_path: Path) -> None:
+    # A run far longer than a second: the bar shows after about one, on the terminal
+    # (stderr), while the games go to the file. Stopped once seen.
+    args = ["simulate", "--seed", "1", "--games", "1000000", "--bots", "random"]
+    pexpect, child = _spawn_in_terminal(*args, "-o", str(tmp_path / "a.jsonl"))
+    child.expect(r"Simulating.*\d+/1000000")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    pexpect, child = _spawn_in_terminal(*args, "--quiet", "-o", str(tmp_path / "b.jsonl"))
+    child.expect(pexpect.TIMEOUT, timeout=3)
+    assert child.before == ""
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    # Interrupted runs leave no file behind, whole or half-written.
+    assert list(tmp_path.iterdir()) == []
