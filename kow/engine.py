@@ -787,6 +787,7 @@ class State:
         self.hands = hands
         self.tricks_won = [0] * n
         self.tricks = []
+        self.trick = []
         self.votes = []
         self.trick_number = 0
         self.leader = -1

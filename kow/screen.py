@@ -150,10 +150,11 @@ class Screen:
 
     def table(self, view: View) -> list[str]:
         """Return the table as ``view``'s seat may see it: trump, trick counts, who is out."""
+        trump = "to be chosen" if view.phase == "trump" else self.trump_text(view.trump)
         lines = [
             f"Round {view.round} of at most {self.rules.start_cards}, "
             f"{view.hand_size} card{'s' if view.hand_size != 1 else ''} each. "
-            f"Trump: {self.trump_text(view.trump)}.",
+            f"Trump: {trump}.",
             "Tricks this round: " + self.counts(view.in_round),
         ]
         if view.dogs_life:
@@ -262,8 +263,8 @@ class Screen:
         if self.hand_size == 1:
             return f"by taking the only trick of the last round (round {rounds})"
         if self.rules.sweep_wins:
-            return f"with a sweep: every trick of round {rounds}"
-        return f"as the last player left, after round {rounds}"
+            return f"with a sweep of round {rounds}"
+        return f"as the last one left, after round {rounds}"
 
 
 def sorted_hand(hand: Sequence[int]) -> list[int]:

@@ -19,8 +19,8 @@ from .base import Player
 __all__ = ["HotSeat", "HumanPlayer", "Quit"]
 
 HELP = (
-    "Type a card (10h, Th, Q♠, qs) or its number in your hand. Commands: "
-    "hand, table, hint (the search bot's suggestion), knock (on a dog's life), help, quit."
+    "Type a card (10h, Th, Q♠, qs) or its number in your hand.\n"
+    "Commands: hand, table, hint (a suggestion), knock (dog's life only), help, quit."
 )
 SUIT_HELP = "Type a suit: c, d, h or s, its name (hearts), its symbol (♥) or its number."
 
@@ -101,7 +101,7 @@ class HumanPlayer(Player):
                 try:
                     card = parse_card(entry)
                 except CardError:
-                    self.write(f"{entry!r} is not a card or a command. {HELP}")
+                    self.write(f"{entry!r} is not a card or a command: try 10h, a number, or help.")
                     continue
             reason = self._why_not(card, view)
             if reason is None:
@@ -126,14 +126,20 @@ class HumanPlayer(Player):
         if seat is not None and seat.last != self.name:
             if seat.last is not None:
                 seat.clear()
-                self.read(f"Pass the keyboard to {self.name}, then press Enter. ")
+                try:
+                    self.read(f"Pass the keyboard to {self.name}, then press Enter. ")
+                except EOFError:
+                    raise Quit("end of input") from None
                 seat.clear()
                 for line in self.screen.table(view):
                     self.write(line)
             seat.last = self.name
 
     def _show_hand(self, view: View) -> None:
-        trump = "none" if view.trump is None else self.screen.suit(view.trump)
+        if view.phase == "trump":
+            trump = "to choose"
+        else:
+            trump = "none" if view.trump is None else self.screen.suit(view.trump)
         who = "Your" if self.name == "You" else f"{self.name}, your"
         self.write(f"{who} hand (trump {trump}):  " + self.screen.hand(view))
 
