@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from ..cards import BIT, FULL_DECK, RANK_OF, SUIT_MASK, SUIT_OF
+from ..cards import BIT, FULL_DECK, RANK_OF, SUIT_MASK, SUIT_OF, cards_in
 from ..engine import KNOCK, View
 from .base import Player
 
@@ -48,6 +48,7 @@ class HeuristicBot(Player):
     def __init__(self, name: str, rng: random.Random) -> None:
         super().__init__(name)
         self.rng = rng
+        self._seen: tuple[tuple[object, ...], int] = ((), 0)
 
     def choose_trump(self, view: View) -> int:
         """Return the allowed suit with the most cards in hand, ties to the higher ranks."""
@@ -64,101 +65,149 @@ class HeuristicBot(Player):
         return view.legal[int(self.rng.random() * len(view.legal))]
 
     def play(self, view: View) -> int:
-        """Return a card (or KNOCK) for ``view`` by the rules in the class docstring."""
-        legal = [a for a in view.legal if a != KNOCK]
-        trump = -1 if view.trump is None else view.trump
+        """Return a card (or KNOCK) for ``view`` by the rules in the class docstring.
+
+        Sets of cards are hand masks (see :mod:`kow.cards`), so that each rule is a few
+        bit operations; ties in strength go to the card that comes first in
+        ``view.legal``.
+        """
+        legal = view.legal
+        trump = view.trump
+        if trump is None:
+            trump = -1
         seat = view.seat
-        seen = 0
-        for c in view.hand:
-            seen |= BIT[c]
-        for _, plays, _ in view.tricks:
-            for _, a in plays:
-                if a != KNOCK:
-                    seen |= BIT[a]
-        for _, a in view.trick:
+        bit = _BIT
+        mine = sum(map(_BIT_OF, view.hand))  # distinct bits: the sum is the union
+        seen = self._seen_in(view.tricks) | mine
+        best = -1  # the card winning the trick so far
+        acted = []
+        beaten_by = _BEATEN_BY[trump]
+        for s, a in view.trick:
+            acted.append(s)
             if a != KNOCK:
-                seen |= BIT[a]
+                seen |= bit[a]
+                if best < 0 or bit[a] & beaten_by[best]:
+                    best = a
         if view.turned_up is not None:
-            seen |= BIT[view.turned_up]
+            seen |= bit[view.turned_up]
         unseen = FULL_DECK ^ seen
-        acted = {s for s, _ in view.trick}
-        to_come = [
-            s for s in view.in_round
-            if s != seat and s not in acted and view.hand_counts[s] > 0
-        ]  # fmt: skip
-        best = -1
-        for _, a in view.trick:
-            if a != KNOCK and (best < 0 or _beats(a, best, trump)):
-                best = a
-
-        def strength(c: int) -> int:
-            return RANK_OF[c] + (13 if SUIT_OF[c] == trump else 0)
-
-        def wins_now(c: int) -> bool:
-            return best < 0 or _beats(c, best, trump)
-
-        def is_boss(c: int) -> bool:
-            above = SUIT_MASK[SUIT_OF[c]] & ~((BIT[c] << 1) - 1)
-            return not unseen & above
-
-        def sure(c: int) -> bool:
-            if not wins_now(c):
-                return False
-            if not to_come or (SUIT_OF[c] == trump and is_boss(c)):
-                return True
-            return is_boss(c) and (trump < 0 or not unseen & SUIT_MASK[trump])
-
-        cheapest = min(legal, key=strength)
-        if KNOCK in view.legal:  # a dog's life: one card
+        counts = view.hand_counts
+        to_come = False  # whether a player acts after this one in the trick
+        for s in view.in_round:
+            if s != seat and counts[s] > 0 and s not in acted:
+                to_come = True
+                break
+        strength = _STRENGTH[trump].__getitem__
+        trumps = _TRUMPS[trump]
+        above = _ABOVE
+        if legal[-1] == KNOCK:  # a dog's life: one card, played when sure to win
             card = legal[0]
-            return card if sure(card) else KNOCK
+            if best >= 0 and not bit[card] & beaten_by[best]:
+                return KNOCK
+            if not to_come:
+                return card
+            if not unseen & above[card] and (bit[card] & trumps or not unseen & trumps):
+                return card
+            return KNOCK
+        legal_mask = sum(map(_BIT_OF, legal))
+        winners = legal_mask if best < 0 else legal_mask & beaten_by[best]
+        # Sure to win: wins now, and nobody is to come, or it is a boss (no unseen card of
+        # its suit above it) and a trump, or a boss with no trump left unseen.
+        if not winners or not to_come:
+            sure = winners
+        else:
+            sure = 0
+            no_trump_out = not unseen & trumps
+            m = winners
+            while m:
+                low = m & -m
+                if not unseen & above[low.bit_length() - 1] and (low & trumps or no_trump_out):
+                    sure |= low
+                m ^= low
         if view.tricks_won[seat] > 0:
-            # Cards do not carry over to the next round, so once its trick is taken every
-            # further trick is free: one an opponent needed, and a step to trump choice.
-            sure_cards = [c for c in legal if sure(c)]
-            if sure_cards:
-                return min(sure_cards, key=strength)
+            if sure:
+                return min(cards_in(sure), key=strength)
             if best < 0:
-                side = [c for c in legal if SUIT_OF[c] != trump]
-                return max(side, key=strength) if side else cheapest
-            winners = [c for c in legal if wins_now(c)]
+                side = legal_mask & ~trumps
+                return max(cards_in(side), key=strength) if side else min(legal, key=strength)
             if not winners:
-                return cheapest
-            return min(winners, key=strength) if not to_come else max(winners, key=strength)
-        boss_trumps = [c for c in view.hand if SUIT_OF[c] == trump and is_boss(c)]
-        if boss_trumps:
-            keep = max(boss_trumps)
-            others = [c for c in legal if c != keep]
-            return min(others, key=strength) if others else keep
-        sure_cards = [c for c in legal if sure(c)]
-        if sure_cards:
-            return min(sure_cards, key=strength)
+                return min(legal, key=strength)
+            if not to_come:
+                return min(cards_in(winners), key=strength)
+            return max(cards_in(winners), key=strength)
+        if mine & trumps:
+            # Some trump in hand is a boss exactly when the highest one is: keep that one.
+            top = (mine & trumps).bit_length() - 1
+            if not unseen & above[top]:
+                others = legal_mask & ~bit[top]
+                return min(cards_in(others), key=strength) if others else top
+        if sure:
+            return min(cards_in(sure), key=strength)
         if not to_come:
-            winners = [c for c in legal if wins_now(c)]
-            return min(winners, key=strength) if winners else cheapest
+            return min(cards_in(winners), key=strength) if winners else min(legal, key=strength)
         if best < 0:  # leading
-            side = [c for c in legal if SUIT_OF[c] != trump]
-            bosses = [c for c in side if is_boss(c)]
+            side = legal_mask & ~trumps
+            if not side:
+                return min(legal, key=strength)
+            bosses = 0
+            m = side
+            while m:
+                low = m & -m
+                if not unseen & above[low.bit_length() - 1]:
+                    bosses |= low
+                m ^= low
             if bosses:
-                return max(bosses, key=strength)
-            if side:
-                shortest = min(
-                    {SUIT_OF[c] for c in side},
-                    key=lambda s: (sum(1 for c in view.hand if SUIT_OF[c] == s), s),
-                )
-                return min((c for c in side if SUIT_OF[c] == shortest), key=strength)
-            return cheapest
+                return max(cards_in(bosses), key=strength)
+            shortest = -1  # the side suit with fewest cards in hand, ties to the lower suit
+            length = 99
+            for suit in _SUITS:
+                if side & SUIT_MASK[suit]:
+                    n = (mine & SUIT_MASK[suit]).bit_count()
+                    if n < length:
+                        length = n
+                        shortest = suit
+            return min(cards_in(side & SUIT_MASK[shortest]), key=strength)
         tricks_left = view.hand_size - view.trick_number + 1
-        winners = [c for c in legal if wins_now(c)]
         if winners and tricks_left <= 2:
-            return max(winners, key=strength)
-        if winners and view.led != trump and all(SUIT_OF[c] == trump for c in winners):
-            return min(winners, key=strength)  # ruff with the lowest trump that wins
-        return cheapest
+            return max(cards_in(winners), key=strength)
+        if winners and view.led != trump and not winners & ~trumps:
+            return min(cards_in(winners), key=strength)  # ruff with the lowest trump that wins
+        return min(legal, key=strength)
+
+    def _seen_in(self, tricks: tuple[tuple[int, tuple[tuple[int, int], ...], int], ...]) -> int:
+        """Return the mask of the cards played in ``tricks`` (a view's finished tricks).
+
+        Remembers the last answer: a later view of the same round only adds its new
+        tricks. The earlier tricks are compared (a cheap check when they are the same
+        objects), so any view may come, from any game.
+        """
+        done, seen = self._seen
+        k = len(done)
+        if not (k and tricks[:k] == done):
+            k = seen = 0
+        bit = _BIT
+        for _, plays, _ in tricks[k:]:
+            for _, a in plays:
+                seen |= bit[a]
+        self._seen = (tricks, seen)
+        return seen
 
 
-def _beats(card: int, best: int, trump: int) -> bool:
-    """Return whether ``card`` beats ``best``, the trick's winning card so far."""
-    s = SUIT_OF[card]
-    b = SUIT_OF[best]
-    return (s == b and card > best) or (s == trump and b != trump)
+_SUITS = (0, 1, 2, 3)
+_BIT = BIT + (0,)
+"""``1 << card`` by card, and 0 for KNOCK: a knock shows no card."""
+_BIT_OF = _BIT.__getitem__
+_STRENGTH = tuple(
+    tuple(RANK_OF[c] + (13 if SUIT_OF[c] == trump else 0) for c in range(52))
+    for trump in (0, 1, 2, 3, -1)
+)
+"""``_STRENGTH[trump][card]``: rank, plus 13 for a trump; ``trump`` -1 for none."""
+_TRUMPS = (*SUIT_MASK, 0)
+"""``_TRUMPS[trump]``: the mask of the trump suit (0 for no trump, index -1)."""
+_ABOVE = tuple(SUIT_MASK[SUIT_OF[c]] & ~((BIT[c] << 1) - 1) for c in range(52))
+"""``_ABOVE[card]``: the cards of its suit above it."""
+_BEATEN_BY = tuple(
+    tuple(_ABOVE[b] | (SUIT_MASK[t] if t >= 0 and SUIT_OF[b] != t else 0) for b in range(52))
+    for t in (0, 1, 2, 3, -1)
+)
+"""``_BEATEN_BY[trump][best]``: the cards that beat ``best`` (rules text, "Déroulement" 3)."""
