@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -114,3 +115,30 @@ def test_progress_bar_on_a_terminal_and_quiet_silences_it(tmp_path: Path) -> Non
     child.expect(pexpect.EOF)
     # Interrupted runs leave no file behind, whole or half-written.
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not on PATH")
+def test_readme_shards_example_gives_the_single_run(tmp_path: Path) -> None:
+    # examples/shards.sh, the local case of the README's cluster recipes.
+    out = tmp_path / "games.jsonl"
+    done = subprocess.run(
+        ["bash", str(ROOT / "examples" / "shards.sh"), "3", "47", "4", str(out),
+         "--players", "5", "--bots", "random,heuristic,random,random,random"],
+        env={**os.environ, "KOW": f"{sys.executable} -m kow"}, cwd=ROOT,
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == done.stderr == ""
+    whole = kow("simulate", "--seed", "3", "--games", "47", "--players", "5",
+                "--bots", "random,heuristic,random,random,random")  # fmt: skip
+    assert out.read_text() == whole.stdout
+    assert len(whole.stdout.splitlines()) == 47
+    # A shard that fails (a bad option) fails the whole script, with kow's message.
+    bad = subprocess.run(
+        ["bash", str(ROOT / "examples" / "shards.sh"), "3", "10", "2", str(tmp_path / "x"),
+         "--players", "9"],
+        env={**os.environ, "KOW": f"{sys.executable} -m kow"}, cwd=ROOT,
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert bad.returncode == 2 and "--players" in bad.stderr
+    assert not (tmp_path / "x").exists()
