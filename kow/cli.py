@@ -6,10 +6,14 @@ It holds no game logic. What only one command needs is imported inside that comm
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import functools
 import os
+import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO, Any, TypeVar
@@ -22,13 +26,36 @@ from .rules import DOGS_LIFE, LEADS, MAX_PLAYERS, MAX_SEED, MIN_PLAYERS, Rules, 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Kow(click.Group):
+    """The ``kow`` group: Ctrl-C exits 130, and a failed write to stdout is one line."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            ctx.exit(130)
+        except OSError as err:
+            if err.errno == errno.EPIPE:
+                _quiet_broken_pipe()
+            _silence_stdout()
+            raise click.ClickException(f"cannot write the output: {err.strerror or err}") from None
+
+
+@click.group(cls=_Kow, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="kow")
 def main() -> None:
     """Knock-Out Whist for the command line.
 
-    Simulate seeded bot games as JSON logs with `kow simulate`. Rules and log format:
-    docs/rules.md and docs/log-format.md.
+    \b
+    kow play        play in the terminal, against bots or with friends
+    kow simulate    seeded bot games as JSON logs
+    kow tournament  measure bots against each other
+    kow verify      check logs against the rules
+    kow replay      tell a logged game trick by trick
+    kow schema      the JSON Schema of the log format
+
+    Rules, with their sources: docs/rules.md. Log format: docs/log-format.md.
     """
 
 
@@ -221,42 +248,82 @@ class Progress:
 
 
 @contextmanager
-def atomic_output(path: str | None) -> Iterator[IO[str]]:
+def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str]]:
     """Yield a text stream for ``path``, or stdout for None or ``-``.
 
-    A file is written to a temporary file in the same folder and renamed over ``path``
-    only when the block ends without error, so an existing file is never left
-    half-written. Raises :class:`click.BadParameter` when the folder can't be written.
+    A regular file (or a link to one) is written to a temporary file in the same folder
+    and renamed over it only when the block ends without error, so an existing file is
+    never left half-written; it keeps its permissions. Anything else that exists there (a
+    device such as /dev/null, a pipe) is written to directly. Raises
+    :class:`click.BadParameter`, naming ``option``, for an empty path, a folder, or a
+    place that can't be written.
     """
     if path is None or path == "-":
         yield sys.stdout
         return
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise click.BadParameter(f"{path!r} is a folder, not a file", param_hint="'--output'")
+    hint = f"'{option}'"
+    if not path.strip():
+        raise click.BadParameter("give a file path, not an empty string", param_hint=hint)
+    target = os.path.realpath(path)
+    if os.path.isdir(target):
+        raise click.BadParameter(f"{path!r} is a folder, not a file", param_hint=hint)
+    if os.path.exists(target) and not os.path.isfile(target):
+        try:
+            stream = open(target, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+        except OSError as err:
+            raise click.BadParameter(
+                f"cannot write {path!r}: {err.strerror or err}", param_hint=hint
+            ) from None
+        with stream:
+            yield stream
+        return
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".kow-", suffix=".tmp", dir=folder)
+        mode = os.stat(target).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".kow-", suffix=".tmp", dir=os.path.dirname(target))
     except OSError as err:
         raise click.BadParameter(
-            f"cannot write {path!r}: {err.strerror or err}", param_hint="'--output'"
+            f"cannot write {path!r}: {err.strerror or err}", param_hint=hint
         ) from None
+    previous = signal.getsignal(signal.SIGTERM)
+    if threading.current_thread() is threading.main_thread():
+        # Let a plain `kill` unwind through the cleanup below.
+        signal.signal(signal.SIGTERM, _terminate)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
             yield stream
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
     except BaseException:
         os.unlink(tmp)
         raise
+    finally:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """Turn SIGTERM into an exit that runs cleanups (exit code 143, as for the signal)."""
+    sys.exit(128 + signum)
 
 
 def _quiet_broken_pipe() -> None:
     """Leave quietly after the reader of stdout went away (e.g. ``| head -n 1``)."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    _silence_stdout()
     sys.exit(0)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that nothing more fails on the way out."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 # ----------------------------------------------------------------------------- simulate
@@ -385,7 +452,6 @@ def play(
     import random
     import shutil
     import time
-    from contextlib import nullcontext
 
     from . import log
     from .engine import E_KNOCK, E_PLAY, E_ROUND_END, E_TRICK, Event
@@ -420,6 +486,16 @@ def play(
         seed = draw_seed()
     if log_path == "-":
         raise click.BadParameter("give a file path; stdout shows the game", param_hint="'--log'")
+    if delay is not None and delay != delay:  # NaN passes FloatRange
+        raise click.BadParameter("nan is not a number of seconds", param_hint="'--delay'")
+    for name in human_names:
+        if not name.isprintable():
+            raise click.BadParameter(
+                f"{name!r} has a control character; names are printable text",
+                param_hint="'--name'",
+            )
+    log_file = contextlib.ExitStack()
+    out = log_file.enter_context(atomic_output(log_path, "--log")) if log_path is not None else None
     interactive = sys.stdin.isatty()
     if delay is None:
         delay = 0.6 if interactive else 0.0
@@ -488,7 +564,7 @@ def play(
     state = new_game(rules, seed, dealer)
     code = 0
     reason = ""
-    with atomic_output(log_path) if log_path else nullcontext(None) as out:
+    with log_file:
         try:
             drive(state, players, on_event)
         except Quit as err:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -238,3 +240,62 @@ def test_schema_command_prints_the_shipped_schema() -> None:
     assert code == 0 and err == ""
     assert json.loads(out) == schema()
     assert schema()["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+
+def test_output_through_a_link_replaces_the_target_and_keeps_its_mode(tmp_path: Path) -> None:
+    target = tmp_path / "target.json"
+    target.write_text("old\n")
+    target.chmod(0o600)
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    code, _, _ = run("simulate", "--seed", "1", "-o", str(link))
+    assert code == 0
+    assert link.is_symlink()
+    assert json.loads(target.read_text())["seed"] == 1
+    assert target.stat().st_mode & 0o777 == 0o600
+
+
+def test_output_to_a_device_writes_through_it() -> None:
+    code, out, err = run("simulate", "--games", "2", "-o", os.devnull)
+    assert code == 0 and out == "" and err == ""
+    assert not Path(os.devnull).is_file()
+
+
+def test_empty_output_path_is_a_usage_error() -> None:
+    code, _, err = run("simulate", "-o", "")
+    assert code == 2 and "give a file path" in err
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupted_run_exits_by_signal_and_leaves_the_old_file(
+    tmp_path: Path, sig: int, code: int
+) -> None:
+    target = tmp_path / "games.jsonl"
+    target.write_text("previous run\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kow", "simulate", "--games", "1000000", "-o", str(target)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while not any(p.name.startswith(".kow-") for p in tmp_path.iterdir()):
+        assert time.monotonic() < deadline, "the run never started writing"
+        time.sleep(0.05)
+    time.sleep(0.3)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == code, err
+    assert b"Traceback" not in err
+    assert target.read_text() == "previous run\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
+
+
+def test_full_disk_on_stdout_is_one_line_not_a_traceback() -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "kow", "simulate", "--games", "3"],
+            stdout=full, stderr=subprocess.PIPE, text=True, cwd=ROOT, check=False,
+        )  # fmt: skip
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == "Error: cannot write the output: No space left on device"

@@ -135,7 +135,7 @@ def test_illegal_entries_get_one_reason_each() -> None:
     reasons = [
         "You don't hold 5♥.",
         "You don't hold Q♠.",
-        "'xyz' is not a card or a command.",
+        "'xyz' is not a card or a command: try 10h, a number, or help.",
         "Only a player on a dog's life may knock.",
         "There is no card 9: your cards are numbered 1 to 7.",
         "You must follow spades: you hold 10♠.",
@@ -281,3 +281,18 @@ def test_hint_reads_the_view_only_and_repeats_for_one_seed() -> None:
     assert len(hints[0]) == 1 and hints[0] == hints[1]
     played = hints[0][0].split("play ")[1].split(":")[0]
     assert played in {screen.card(c) for c in view.legal}
+
+
+def test_end_of_input_at_the_hand_over_still_saves_the_log(tmp_path: Path) -> None:
+    entries, _ = script(Rules(players=4), 8, humans=3, bots="random")
+    cut = entries.index("")  # the first "pass the keyboard" prompt
+    path = tmp_path / "hot.json"
+    result = CliRunner(env=UTF8).invoke(
+        main,
+        ["play", "--seed", "8", "--humans", "3", "--bots", "random", "--log", str(path)],
+        input="\n".join(entries[:cut]) + "\n",
+    )
+    assert result.exit_code == 1
+    assert "Game abandoned (end of input)" in result.stderr
+    assert "Aborted" not in result.stderr + result.stdout
+    assert json.loads(path.read_text())["abandoned"] is True
