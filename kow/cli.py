@@ -700,6 +700,7 @@ def replay(
         raise click.BadParameter(
             f"cannot open {file!r}: {err.strerror or err}", param_hint="'FILE'"
         ) from None
+    label = "stdin" if file == "-" else file
     game: Any = None
     count = 0
     try:
@@ -710,17 +711,20 @@ def replay(
                     game = value
                     break
     except LogReadError as err:
-        raise click.ClickException(f"{file}: {err}") from None
+        click.echo(f"Error: {label}: {err}", err=True)
+        sys.exit(2)  # as kow verify: the input can't be read as JSON
+    if count == 0:
+        raise click.BadParameter(f"{label} holds no game", param_hint="'FILE'")
     if game is None:
         raise click.BadParameter(
-            f"{file} holds {count} game{'s' if count != 1 else ''}, so there is no game "
+            f"{label} holds {count} game{'s' if count != 1 else ''}, so there is no game "
             f"{game_number}",
             param_hint="'--game'",
         )
     fault = verify_game(game)
     if fault is not None:
         raise click.ClickException(
-            f"{file}: game {game_number} is not a legal game, so it can't be replayed: {fault}"
+            f"{label}: game {game_number} is not a legal game, so it can't be replayed: {fault}"
         )
     rounds = len(game["rounds"])
     if round_number is not None and round_number > rounds:
@@ -736,7 +740,7 @@ def replay(
     names = [p["name"] for p in game["players"]]
     screen = Screen(names, Rules.from_dict(game["rules"]), symbols=symbols, color=color)
     lines = [
-        screen.bold(f"Game {game_number} of {file}, seed {game['seed']}"),
+        screen.bold(f"Game {game_number} of {label}, seed {game['seed']}"),
         "Seats, clockwise: "
         + ", ".join(f"{p['seat']} {p['name']} ({p['kind']})" for p in game["players"]),
     ]
@@ -758,6 +762,7 @@ def replay(
         lines.append("The game was abandoned here.")
     text = "\n".join(lines)
     if sys.stdout.isatty():
+        os.environ.setdefault("LESS", "-R")  # let less show the colours, not their codes
         click.echo_via_pager(text + "\n", color=color)
     else:
         click.echo(text, color=color)
