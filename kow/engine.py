@@ -70,6 +70,7 @@ _ROTATIONS = tuple(
 )
 """``_ROTATIONS[n][first]``: the ``n`` seats clockwise from ``first``."""
 _make_view = tuple.__new__
+_C0, _C1, _C2, _C3 = SUIT_CARDS
 _bit_count = int.bit_count
 
 
@@ -287,7 +288,9 @@ class State:
             seat = turn
         phase = self.phase
         hand = self.hands[seat]
-        cards = cards_in(hand)
+        # cards_in(hand), inline: a hand is 52 bits, 13 per suit
+        cards = _C0[hand & 0x1FFF] + _C1[hand >> 13 & 0x1FFF] + _C2[hand >> 26 & 0x1FFF]
+        cards += _C3[hand >> 39]
         if seat != turn or phase == OVER:
             legal: tuple[int, ...] = ()
         elif phase == PLAY:
