@@ -13,6 +13,7 @@ The library does no printing; ``kow simulate`` writes what :func:`run_text` yiel
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -148,7 +149,9 @@ def ordered_map(
     methods = multiprocessing.get_all_start_methods()
     method = "fork" if "fork" in methods and sys.platform != "darwin" else "spawn"
     context = multiprocessing.get_context(method)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=context, initializer=_worker_signals
+    ) as pool:
         pending: deque[Future[R]] = deque()
         it = iter(items)
         try:
@@ -161,3 +164,9 @@ def ordered_map(
         finally:
             for future in pending:
                 future.cancel()
+
+
+def _worker_signals() -> None:
+    """Leave Ctrl-C to the main process, which stops the run; SIGTERM kills a worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)

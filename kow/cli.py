@@ -12,7 +12,6 @@ import functools
 import os
 import signal
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -283,6 +282,8 @@ def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
+    import tempfile  # here, not at the top: kow --help stays fast
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=".kow-", suffix=".tmp", dir=os.path.dirname(target))
     except OSError as err:

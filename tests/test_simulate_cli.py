@@ -113,6 +113,13 @@ def test_progress_bar_on_a_terminal_and_quiet_silences_it(tmp_path: Path) -> Non
     assert child.before == ""
     child.sendintr()
     child.expect(pexpect.EOF)
+    # With worker processes, Ctrl-C stops the whole run at once, exit code 130.
+    pexpect, child = _spawn_in_terminal(*args, "--jobs", "2", "-o", str(tmp_path / "c.jsonl"))
+    child.expect(r"Simulating.*\d+/1000000")
+    child.sendintr()
+    child.expect(pexpect.EOF, timeout=30)
+    child.close()
+    assert child.exitstatus == 130
     # Interrupted runs leave no file behind, whole or half-written.
     assert list(tmp_path.iterdir()) == []
 
