@@ -674,10 +674,15 @@ class State:
         rules = self.rules
         won = self.tricks_won
         in_round = self.in_round
-        sweeper = next((s for s in in_round if won[s] == self.hand_size), -1)
+        dogs = self.dogs
+        sweeper = -1
+        for s in in_round:
+            if won[s] == self.hand_size:
+                sweeper = s
+                break
         eliminated: list[int] = []
         granted: list[int] = []
-        revived = [s for s in in_round if self.dogs[s] and won[s] > 0]
+        revived = [s for s in self.dogs_life if won[s] > 0]
         if rules.sweep_wins and sweeper >= 0:
             # Rules text, "Déroulement" 6: a sweep wins at once, before any dog's life.
             eliminated = [s for s in in_round if s != sweeper]
@@ -686,7 +691,7 @@ class State:
             once_per_game = rules.dogs_life == "once-per-game"
             zero = [s for s in in_round if won[s] == 0]
             for s in zero:
-                if self.dogs[s] or final or rules.dogs_life == "off":
+                if dogs[s] or final or rules.dogs_life == "off":
                     eliminated.append(s)
                 elif once_per_game and not self.dog_granted:
                     granted.append(s)
@@ -698,20 +703,22 @@ class State:
                 self.dog_granted = True
                 for s in granted:
                     self.dogs_used[s] = True
+        in_game = self.in_game
         for s in eliminated:
-            self.in_game[s] = False
-        tricks_won = tuple(won[s] if s in in_round else None for s in range(self.n))
+            in_game[s] = False
+        tricks_won = tuple([won[s] if s in in_round else None for s in range(self.n)])
         self.events.append(
             (E_ROUND_END, tricks_won, tuple(eliminated), tuple(granted), tuple(revived))
         )
-        next_dogs = [False] * self.n
-        for s in granted:
-            next_dogs[s] = True
-        self.dogs = next_dogs
-        remaining = [s for s in range(self.n) if self.in_game[s]]
-        if len(remaining) == 1 or self.hand_size == 1:
+        if granted or self.dogs_life:
+            next_dogs = [False] * self.n
+            for s in granted:
+                next_dogs[s] = True
+            self.dogs = next_dogs
+        remaining = in_game.count(True)
+        if remaining == 1 or self.hand_size == 1:
             # After the 1-card round every other player took no trick and is out.
-            self.winner = remaining[0]
+            self.winner = in_game.index(True)
             self.phase = OVER
             self.turn = -1
             self.events.append((E_GAME_END, self.winner, self.round))
@@ -725,13 +732,6 @@ class State:
     def _next_in_game(self, seat: int) -> int:
         for step in range(1, self.n + 1):
             s = (seat + step) % self.n
-            if self.in_game[s]:
-                return s
-        raise AssertionError("nobody in the game")  # pragma: no cover
-
-    def _previous_in_game(self, seat: int) -> int:
-        for step in range(1, self.n + 1):
-            s = (seat - step) % self.n
             if self.in_game[s]:
                 return s
         raise AssertionError("nobody in the game")  # pragma: no cover
@@ -754,39 +754,40 @@ class State:
         self.round += 1
         hand_size = self.hand_size = rules.start_cards - self.round + 1
         dealer = self.dealer
-        left = self._next_in_game(dealer)
-        self.in_round = tuple([s for s in range(n) if in_game[s]])
-        self.dogs_life = tuple([s for s in self.in_round if dogs[s]])
-        self.knocked_out = tuple([s for s in range(n) if not in_game[s]])
-        deal_order = [s for s in _ROTATIONS[n][left] if in_game[s]]
-        cutter = self._previous_in_game(dealer)
+        key = (dealer, *in_game)
+        seats = _ROUND_SEATS.get(key)
+        if seats is None:
+            seats = _ROUND_SEATS[key] = _round_seats(dealer, in_game)
+        self.in_round, self.knocked_out, deal_order, left, cutter = seats
+        self.dogs_life = tuple([s for s in self.in_round if dogs[s]]) if any(dogs) else ()
         # Rules text, "Mise en place" 1-2: shuffle, the dealer's right cuts, then deal one
         # card at a time clockwise from the dealer's left. A dog's life gets one card.
         cut_position = 1 + int(self.rng.random() * 51)
         no_trump = hand_size == 1 and not rules.final_round_trump
         turn_up = self.round == 1 and not no_trump
-        dealt: list[list[int]] = [[] for _ in range(n)]
+        dealt: list[tuple[int, ...] | None] = [None] * n  # by seat, in the order dealt
         players = len(deal_order)
-        deck: Sequence[int]
         if self.dogs_life:
             sizes = [1 if dogs[s] else hand_size for s in range(n)]
-            total = sum(sizes[s] for s in deal_order)
-            deck = self._deck(total + (1 if turn_up else 0))
+            deck = tuple(self._deck(sum(sizes[s] for s in deal_order) + (1 if turn_up else 0)))
+            cards: list[list[int]] = [[] for _ in range(n)]
             k = 0
             for p in range(hand_size):
                 for s in deal_order:
                     if sizes[s] > p:
-                        dealt[s].append(deck[k])
+                        cards[s].append(deck[k])
                         k += 1
+            for s in deal_order:
+                dealt[s] = tuple(cards[s])
         else:
             k = players * hand_size
-            deck = self._deck(k + (1 if turn_up else 0))
+            deck = tuple(self._deck(k + (1 if turn_up else 0)))
             for i, s in enumerate(deal_order):
-                dealt[s] = list(deck[i:k:players])
+                dealt[s] = deck[i:k:players]
         hands = [0] * n
         bit = BIT.__getitem__
         for s in deal_order:
-            hands[s] = sum(map(bit, dealt[s]))  # distinct bits: the sum is the union
+            hands[s] = sum(map(bit, dealt[s] or ()))  # distinct bits: the sum is the union
         self.hands = hands
         self.tricks_won = [0] * n
         self.tricks = []
@@ -805,7 +806,7 @@ class State:
                 dealer,
                 cutter,
                 cut_position,
-                tuple([tuple(dealt[s]) if in_game[s] else None for s in range(n)]),
+                tuple(dealt),
                 self.dogs_life,
             )
         )
@@ -887,6 +888,29 @@ class State:
             self.events.append((E_TIE_CUT, tuple(passes)))
         self._most_tricks = tied[0]
         return tied[0]
+
+
+_ROUND_SEATS: dict[tuple[int, ...], tuple[Any, ...]] = {}
+"""Seats of a round by (dealer, *in_game): see :func:`_round_seats` (at most 7 * 2^7 keys)."""
+
+
+def _round_seats(dealer: int, in_game: Sequence[bool]) -> tuple[Any, ...]:
+    """Return a round's ``(in_round, knocked_out, deal_order, left, cutter)``.
+
+    ``in_round``: seats in the game, ascending; ``knocked_out``: the others; the deal goes
+    clockwise from ``left``, the dealer's left, and ``cutter`` is the dealer's right
+    (rules text, "Mise en place" 1-2), each the next seat still in the game.
+    """
+    n = len(in_game)
+    left = next(s for s in _ROTATIONS[n][(dealer + 1) % n] if in_game[s])
+    cutter = next(s for s in reversed(_ROTATIONS[n][dealer]) if in_game[s])
+    return (
+        tuple(s for s in range(n) if in_game[s]),
+        tuple(s for s in range(n) if not in_game[s]),
+        [s for s in _ROTATIONS[n][left] if in_game[s]],
+        left,
+        cutter,
+    )
 
 
 def _beats(card: int, best: int, trump: int) -> bool:
