@@ -202,6 +202,13 @@ jobs_option = click.option(
 )  # fmt: skip
 
 
+def progress_fits(output: str | None) -> bool:
+    """Return whether a progress bar may show: stderr is a terminal that the output
+    (``output``: a path, or None or ``-`` for stdout) is not also written to."""
+    to_screen = output in (None, "-") and sys.stdout.isatty()
+    return sys.stderr.isatty() and not to_screen
+
+
 class Progress:
     """A progress bar on stderr for ``total`` steps, shown once a run has taken a second.
 
@@ -372,7 +379,8 @@ def simulate(
     Each log records its game's own seed, which replays that game alone with the same
     options. The same seed and options always give the same bytes, whatever --jobs is;
     --first-game K with --games M gives games K..K+M-1 of the run, so shards concatenate
-    to the whole run. A progress bar shows on stderr when it is a terminal.
+    to the whole run. A progress bar shows on stderr when it is a terminal (and the games
+    do not go to that same screen).
     """
     from .batch import GameError, Run, run_text
 
@@ -387,7 +395,7 @@ def simulate(
         seed = draw_seed()
     options = () if search_iterations is None else (("search_iterations", search_iterations),)
     run = Run(seed, rules, tuple(kinds), dealer, pretty, options)
-    show = not quiet and sys.stderr.isatty() and (output is not None or not sys.stdout.isatty())
+    show = not quiet and progress_fits(output)
     with atomic_output(output) as out, Progress(games, show, "Simulating") as progress:
         try:
             for text, count in run_text(run, first_game, games, jobs):

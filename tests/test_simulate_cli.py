@@ -149,3 +149,32 @@ def test_readme_shards_example_gives_the_single_run(tmp_path: Path) -> None:
     )  # fmt: skip
     assert bad.returncode == 2 and "--players" in bad.stderr
     assert not (tmp_path / "x").exists()
+
+
+class _Stream:
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize(
+    ("stdout_tty", "stderr_tty", "output", "fits"),
+    [
+        (False, True, None, True),  # games piped on, bar on the terminal
+        (True, True, "games.jsonl", True),  # games to a file
+        (True, True, None, False),  # games on the screen: a bar would break the JSON
+        (True, True, "-", False),
+        (False, False, None, False),  # no terminal at all
+    ],
+)
+def test_progress_bar_only_where_it_fits(
+    monkeypatch: pytest.MonkeyPatch, stdout_tty: bool, stderr_tty: bool, output: str | None,
+    fits: bool,
+) -> None:  # fmt: skip
+    from kow.cli import progress_fits
+
+    monkeypatch.setattr(sys, "stdout", _Stream(stdout_tty))
+    monkeypatch.setattr(sys, "stderr", _Stream(stderr_tty))
+    assert progress_fits(output) is fits
