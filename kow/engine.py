@@ -78,7 +78,10 @@ class IllegalActionError(ValueError):
     """Raised by :meth:`State.apply` for an action the rules do not allow now.
 
     The message says why in plain words, e.g. "seat 1 must follow hearts with 9h or Kh".
+    :meth:`State.run` also sets ``action``, the action refused (None otherwise).
     """
+
+    action: object = None
 
 
 def action_name(action: int, phase: str = PLAY) -> str:
@@ -561,6 +564,136 @@ class State:
         self.turn = -1
         self._view_parts = None
         return won
+
+    # ----------------------------------------------------------------- the fast loop
+
+    def run(
+        self,
+        play_fast: Sequence[Callable[..., int]],
+        act: Sequence[Callable[[View], int]],
+    ) -> None:
+        """Play the game to the end with bots: the loop of ``simulate``, made fast.
+
+        ``play_fast[seat]`` chooses each card or knock of that seat from a few facts (see
+        :attr:`Player.play_fast <kow.players.base.Player.play_fast>`); ``act[seat]``
+        makes its other decisions (trump choice, votes) from a full :class:`View`. The
+        game, its events and its final state are exactly those of calling
+        :meth:`apply` with the same choices (``tests/test_engine.py`` checks it), but the
+        tricks are played with the state held in local names and no view is built.
+
+        Raises :class:`IllegalActionError` for an illegal action, with :attr:`turn` the
+        seat that chose it and the state as it was before it (:attr:`events` hold the
+        game so far).
+        """
+        while self.phase != OVER:
+            if self.phase == PLAY:
+                self._run_round(play_fast)
+            else:
+                action = act[self.turn](self.view())
+                try:
+                    self.apply(action)
+                except IllegalActionError as err:
+                    err.action = action
+                    raise
+
+    def _run_round(self, choose: Sequence[Callable[..., int]]) -> None:
+        """Play the round's tricks with ``choose``, then end the round (see :meth:`run`)."""
+        hands = self.hands
+        dogs = self.dogs
+        won = self.tricks_won
+        trump = self.trump
+        hand_size = self.hand_size
+        number = self.trick_number
+        actors = self.actors
+        last = len(actors) - 1
+        pos = self.pos
+        led = self.led
+        best = self.best
+        best_seat = self.best_seat
+        leader = self.trick_leader
+        trick = self.trick
+        tricks = self.tricks
+        append = self.events.append
+        rotations = _ROTATIONS[self.n]
+        seen = 0 if self.turned_up is None else BIT[self.turned_up]
+        for _, plays, _ in tricks:
+            for _, a in plays:
+                seen |= BIT[a] if a != KNOCK else 0
+        for _, a in trick:
+            seen |= BIT[a] if a != KNOCK else 0
+        while True:
+            seat = actors[pos]
+            hand = hands[seat]
+            if led >= 0 and hand & SUIT_MASK[led]:
+                legal = SUIT_CARDS[led][hand >> _SHIFT[led] & 0x1FFF]
+            else:
+                legal = _C0[hand & 0x1FFF] + _C1[hand >> 13 & 0x1FFF] + _C2[hand >> 26 & 0x1FFF]
+                legal += _C3[hand >> 39]
+            if dogs[seat] and number < hand_size:
+                legal += (KNOCK,)
+            card = choose[seat](
+                legal, hand, seen, best, led, pos < last, won[seat], hand_size - number + 1, trump
+            )
+            if card not in legal or type(card) is not int:
+                self.turn = seat
+                self.trick_number = number
+                self.trick_leader = leader
+                self.actors = actors
+                self.pos = pos
+                self.led = led
+                self.best = best
+                self.best_seat = best_seat
+                self._view_parts = None
+                try:
+                    self.check(card)
+                    raise IllegalActionError(f"seat {seat}: {card!r} is not a card or a knock")
+                except IllegalActionError as err:
+                    err.action = card
+                    raise
+            if card == KNOCK:
+                append((E_KNOCK, seat))
+            else:
+                hands[seat] = hand ^ BIT[card]
+                seen |= BIT[card]
+                append((E_PLAY, seat, card))
+                if best < 0:
+                    led = SUIT_OF[card]
+                    best = card
+                    best_seat = seat
+                else:
+                    s = SUIT_OF[card]
+                    b = SUIT_OF[best]
+                    if (s == b and card > best) or (s == trump and b != s):
+                        best = card
+                        best_seat = seat
+            trick.append((seat, card))
+            if pos < last:
+                pos += 1
+                continue
+            won[best_seat] += 1
+            append((E_TRICK, number, leader, best_seat))
+            tricks.append((leader, tuple(trick), best_seat))
+            if number == hand_size:
+                break
+            leader = best_seat
+            if dogs[leader]:
+                leader = self._left_holding(leader)
+            actors = tuple([s for s in rotations[leader] if hands[s]])
+            last = len(actors) - 1
+            number += 1
+            pos = 0
+            led = best = best_seat = _NO_TRUMP
+            trick = self.trick = []
+        self.trick_number = number
+        self.trick_leader = leader
+        self.actors = actors
+        self.pos = pos + 1
+        self.led = led
+        self.best = best
+        self.best_seat = best_seat
+        self.turn = seat
+        self._view_parts = None
+        self._end_round()
 
     # ----------------------------------------------------------------- apply
 

@@ -94,6 +94,17 @@ def drive(
     """
     if len(players) != state.rules.players:
         raise ValueError(f"{len(players)} players given for a {state.rules.players}-player game")
+    if on_event is None:
+        fast = [p.play_fast for p in players]
+        if all(fast):
+            try:
+                state.run(fast, [p.act for p in players])  # type: ignore[arg-type]
+            except IllegalActionError as err:
+                seat = state.turn
+                action = err.action
+                name = action_name(action, state.phase) if isinstance(action, int) else repr(action)
+                raise PlayerError(seat, players[seat], name, str(err)) from None
+            return state
     shown = 0
     events = state.events
     view = state.view

@@ -231,3 +231,29 @@ def test_views_given_to_players_are_their_own() -> None:
     assert first[1].trick == ()
     assert first[2].trick == ((1, parse_card("Ac")),)
     assert first[0].trick == ((1, parse_card("Ac")), (2, parse_card("2c")))
+
+
+@pytest.mark.parametrize(
+    ("bad", "shown", "reason"),
+    [
+        (parse_card("Ac"), "Ac", "seat 2 does not hold Ac"),
+        (parse_card("5d"), "5d", "seat 2 must follow suit c: it holds 2c, not 5d"),
+        (KNOCK, "knock", "seat 2 is not on a dog's life and cannot knock"),
+        (5.0, "5.0", "seat 2: 5.0 is not a card or a knock"),
+    ],
+)
+def test_bad_fast_play_is_a_player_error(bad: Any, shown: str, reason: str) -> None:
+    # The fast loop (State.run) refuses what apply refuses, and names the player.
+    class FastStubborn(RandomBot):
+        kind = "stubborn"
+
+        def play_fast(self, legal: tuple[int, ...], *facts: object) -> int:
+            return bad if self.name == "carol" else legal[0]
+
+    rules = Rules(players=3, start_cards=2)
+    players = [FastStubborn(name, random.Random(0)) for name in ("alice", "bob", "carol")]
+    deck = stacked([deal(0, ["3c 4c", "Ac Kc", "2c 5d"], "2h")])
+    with pytest.raises(PlayerError) as err:
+        run_game(rules, players, 1, dealer=0, deck=deck)
+    assert str(err.value) == f"stubborn player 'carol' (seat 2) chose {shown}: {reason}"
+    assert (err.value.seat, err.value.player) == (2, players[2])

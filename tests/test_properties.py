@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kow import log
-from kow.game import bot_rng, game_seed, run_game
-from kow.players import make_bot
+from kow.engine import Event, State
+from kow.game import bot_rng, drive, game_seed, new_game, run_game
+from kow.players import Player, make_bot
 from kow.rules import MAX_SEED, Rules, max_start_cards
 from kow.verify import verify_game
 
@@ -144,3 +145,27 @@ def test_any_rules_any_seed_keep_the_invariants(
     check_invariants(game)
     assert verify_game(game) is None
     assert simulate(rules, seed, ("random", "heuristic")) == game, "the seed replays the game"
+
+
+def _bots(kinds: tuple[str, ...], seed: int, players: int) -> list[Player]:
+    return [make_bot(kinds[s % len(kinds)], f"b{s}", bot_rng(seed, s)) for s in range(players)]
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_fast_loop_plays_the_same_game_as_apply(variant: str) -> None:
+    # State.run (the fast loop of simulate) against drive's general loop, which builds a
+    # view and calls apply for every decision: the same events and the same final state.
+    for players in range(2, 8):
+        try:
+            rules = Rules(players=players, **VARIANTS[variant])
+        except ValueError:
+            continue  # e.g. 8 start cards cannot be dealt to 7 players
+        for seed in range(12):
+            kinds = ("random", "heuristic", "heuristic") if seed % 2 else ("random",)
+            fast = drive(new_game(rules, seed), _bots(kinds, seed, players))
+            shown: list[Event] = []
+            slow = drive(new_game(rules, seed), _bots(kinds, seed, players), on_event=shown.append)
+            assert fast.events == slow.events == shown, (variant, players, seed)
+            for name in State.__slots__:
+                if name not in ("rng", "_deck", "_view_parts"):
+                    assert getattr(fast, name) == getattr(slow, name), (name, players, seed)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..engine import PLAY, TRUMP, VOTE, View
 
 __all__ = ["Player"]
@@ -18,6 +20,26 @@ class Player:
     """
 
     kind = "player"
+
+    play_fast: Callable[..., int] | None = None
+    """Optional: the same decision as :meth:`play`, from a few facts instead of a view.
+
+    A bot that defines it is called by the engine's fast loop (see
+    :meth:`State.run <kow.engine.State.run>`) as ``play_fast(legal, hand, seen, best,
+    led, to_come, won, tricks_left, trump)`` and returns an action of ``legal``:
+
+    - ``legal``: the legal actions, as in :attr:`View.legal <kow.engine.View.legal>`;
+    - ``hand``: its own cards, a hand mask (see :mod:`kow.cards`);
+    - ``seen``: the mask of the cards played this round, the turned-up card included;
+    - ``best``: the card winning the trick so far, -1 when nothing is played yet;
+    - ``led``: the led suit 0..3, -1 before the lead; ``trump``: 0..3, -1 for none;
+    - ``to_come``: whether a player acts after it in this trick;
+    - ``won``: tricks it has won this round; ``tricks_left``: tricks of the round not
+      finished, this one included.
+
+    These are facts its seat may know, so the bot still sees no other hand. Bots without
+    it (humans, ``search``) get a full :class:`~kow.engine.View` for every decision.
+    """
 
     def __init__(self, name: str) -> None:
         self.name = name

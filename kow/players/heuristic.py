@@ -67,18 +67,13 @@ class HeuristicBot(Player):
     def play(self, view: View) -> int:
         """Return a card (or KNOCK) for ``view`` by the rules in the class docstring.
 
-        Sets of cards are hand masks (see :mod:`kow.cards`), so that each rule is a few
-        bit operations; ties in strength go to the card that comes first in
-        ``view.legal``.
+        Reads from the view the few facts that :meth:`play_fast` decides on.
         """
-        legal = view.legal
         trump = view.trump
         if trump is None:
             trump = -1
-        seat = view.seat
+        seen = self._seen_in(view.tricks)
         bit = _BIT
-        mine = sum(map(_BIT_OF, view.hand))  # distinct bits: the sum is the union
-        seen = self._seen_in(view.tricks) | mine
         best = -1  # the card winning the trick so far
         acted = []
         beaten_by = _BEATEN_BY[trump]
@@ -90,13 +85,47 @@ class HeuristicBot(Player):
                     best = a
         if view.turned_up is not None:
             seen |= bit[view.turned_up]
-        unseen = FULL_DECK ^ seen
         counts = view.hand_counts
+        seat = view.seat
         to_come = False  # whether a player acts after this one in the trick
         for s in view.in_round:
             if s != seat and counts[s] > 0 and s not in acted:
                 to_come = True
                 break
+        return self.play_fast(
+            view.legal,
+            sum(map(_BIT_OF, view.hand)),  # distinct bits: the sum is the union
+            seen,
+            best,
+            -1 if view.led is None else view.led,
+            to_come,
+            view.tricks_won[seat],
+            view.hand_size - view.trick_number + 1,
+            trump,
+        )
+
+    def play_fast(
+        self,
+        legal: tuple[int, ...],
+        mine: int,
+        seen: int,
+        best: int,
+        led: int,
+        to_come: bool,
+        won: int,
+        tricks_left: int,
+        trump: int,
+    ) -> int:
+        """Return a card (or KNOCK) by the rules in the class docstring, from these facts.
+
+        See :meth:`Player.play_fast <kow.players.base.Player.play_fast>` for the
+        arguments. Sets of cards are hand masks (see :mod:`kow.cards`), so that each rule
+        is a few bit operations; ties in strength go to the card that comes first in
+        ``legal``.
+        """
+        bit = _BIT
+        unseen = FULL_DECK ^ (seen | mine)
+        beaten_by = _BEATEN_BY[trump]
         strength = _STRENGTH[trump].__getitem__
         trumps = _TRUMPS[trump]
         above = _ABOVE
@@ -124,7 +153,7 @@ class HeuristicBot(Player):
                 if not unseen & above[low.bit_length() - 1] and (low & trumps or no_trump_out):
                     sure |= low
                 m ^= low
-        if view.tricks_won[seat] > 0:
+        if won > 0:
             if sure:
                 return min(cards_in(sure), key=strength)
             if best < 0:
@@ -167,10 +196,9 @@ class HeuristicBot(Player):
                         length = n
                         shortest = suit
             return min(cards_in(side & SUIT_MASK[shortest]), key=strength)
-        tricks_left = view.hand_size - view.trick_number + 1
         if winners and tricks_left <= 2:
             return max(cards_in(winners), key=strength)
-        if winners and view.led != trump and not winners & ~trumps:
+        if winners and led != trump and not winners & ~trumps:
             return min(cards_in(winners), key=strength)  # ruff with the lowest trump that wins
         return min(legal, key=strength)
 

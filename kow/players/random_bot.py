@@ -28,4 +28,8 @@ class RandomBot(Player):
         legal = view.legal
         return legal[int(self.rng.random() * len(legal))]
 
+    def play_fast(self, legal: tuple[int, ...], *facts: object) -> int:
+        """Return an action of ``legal``, each with equal chance (see ``Player.play_fast``)."""
+        return legal[int(self.rng.random() * len(legal))]
+
     play = choose_trump = vote = act
