@@ -2,7 +2,7 @@
 
 A run is a seed plus the settings that decide its games (:class:`Run`). Game ``i`` of the
 run (0-based) has seed ``game_seed(run.seed, i)`` and its bots draw from
-``bot_rng(that seed, seat)`` (see :mod:`kow.game`), so each game depends on its index
+``bots_rng(that seed)`` (see :mod:`kow.game`), so each game depends on its index
 alone: games ``K..K+M-1`` are the same bytes whichever process plays them and whatever was
 played before. That is what lets ``--jobs`` split a run over processes and
 ``--first-game`` split it over machines, with the pieces concatenating to the whole run.
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from . import game, log
-from .game import PlayerError, bot_rng, game_seed
+from .game import PlayerError, bots_rng, game_seed
 from .players import make_bot
 from .rules import Rules
 
@@ -83,13 +83,12 @@ def _games_text(run: Run, first: int, count: int) -> str:
     pretty = run.pretty
     options = dict(run.bot_options)
     run_game = game.run_game  # looked up here, so that tests can stand in for it
-    seats = [(seat, kind, f"{kind}-{seat}") for seat, kind in enumerate(run.kinds)]
+    seats = [(kind, f"{kind}-{seat}") for seat, kind in enumerate(run.kinds)]
     texts = []
     for index in range(first, first + count):
         seed = game_seed(run.seed, index)
-        players = [
-            make_bot(kind, name, bot_rng(seed, seat), **options) for seat, kind, name in seats
-        ]
+        rng = bots_rng(seed)
+        players = [make_bot(kind, name, rng, **options) for kind, name in seats]
         try:
             state = run_game(rules, players, seed, dealer)
         except PlayerError as err:

@@ -464,7 +464,7 @@ def play(
 
     from . import log
     from .engine import E_KNOCK, E_PLAY, E_ROUND_END, E_TRICK, Event
-    from .game import PlayerError, bot_rng, drive, new_game
+    from .game import PlayerError, bots_rng, drive, new_game
     from .players import Player, make_bot
     from .players.human import HotSeat, HumanPlayer, Quit
     from .screen import Screen, symbols_fit
@@ -539,13 +539,11 @@ def play(
         )
         for i, n in enumerate(human_names)
     ]  # fmt: skip
+    rng = bots_rng(seed)
     players += [
-        make_bot(
-            kind, all_names[humans + i], bot_rng(seed, humans + i),
-            search_iterations=search_iterations,
-        )
+        make_bot(kind, all_names[humans + i], rng, search_iterations=search_iterations)
         for i, kind in enumerate(kinds)
-    ]  # fmt: skip
+    ]
 
     write(screen.bold(f"Knock-Out Whist, seed {seed}"))
     seats = ", ".join(

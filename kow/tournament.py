@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .engine import E_GAME_END, E_ROUND, E_ROUND_END, View
-from .game import bot_rng, game_seed, run_game
+from .game import bots_rng, game_seed, run_game
 from .players import Player, make_bot
 from .rules import Rules
 
@@ -112,12 +112,13 @@ def play_game(
     bot_at = [0] * n
     for b, s in enumerate(seat_of):
         bot_at[s] = b
+    rng = bots_rng(gseed)
     players = [
         _Timed(
             make_bot(
                 bots[bot_at[s]],
                 f"{bots[bot_at[s]]}-{s}",
-                bot_rng(gseed, s),
+                rng,
                 search_iterations=search_iterations,
             )
         )
@@ -263,7 +264,7 @@ def run_tournament(
     if games < 1 or jobs < 1:
         raise ValueError("games and jobs must be at least 1")
     for kind in set(bots):
-        make_bot(kind, "check", bot_rng(0, 0))  # raises ValueError for an unknown kind
+        make_bot(kind, "check", bots_rng(0))  # raises ValueError for an unknown kind
     size = max(1, min(rules.players, games // (jobs * 8) or 1))
     chunks = [
         (rules, bots, seed, search_iterations, start, min(games, start + size))

@@ -13,7 +13,7 @@ import pytest
 from kow import batch, log
 from kow.batch import GameError, Run, game_text, ordered_map, run_text
 from kow.engine import View
-from kow.game import bot_rng, game_seed, run_game
+from kow.game import bots_rng, game_seed, run_game
 from kow.players import BOT_KINDS, Player, make_bot
 from kow.rules import Rules
 
@@ -55,9 +55,8 @@ def test_shards_concatenate_to_the_whole_run(run: Run) -> None:
 def test_game_text_is_the_log_of_that_game() -> None:
     run = RUNS[1]
     seed = game_seed(run.seed, 4)
-    players = [
-        make_bot(kind, f"{kind}-{s}", bot_rng(seed, s)) for s, kind in enumerate(run.kinds)
-    ]
+    rng = bots_rng(seed)  # one generator that all the game's bots share
+    players = [make_bot(kind, f"{kind}-{s}", rng) for s, kind in enumerate(run.kinds)]
     events = run_game(run.rules, players, seed).events
     text = game_text(run, 4)
     assert text == log.dumps(log.build(seed, run.rules, players, events)) + "\n"

@@ -27,7 +27,7 @@ from kow.engine import (
     deal_deck,
     stacked,
 )
-from kow.game import bot_rng
+from kow.game import bots_rng
 from kow.players import RandomBot
 from kow.rules import Rules
 
@@ -560,7 +560,8 @@ def test_view_holds_no_other_players_cards(rules: Rules) -> None:
     decisions = 0
     for seed in range(3):
         state = State(rules, random.Random(seed))
-        bots = [RandomBot(f"r{s}", bot_rng(seed, s)) for s in range(rules.players)]
+        rng = bots_rng(seed)
+        bots = [RandomBot(f"r{s}", rng) for s in range(rules.players)]
         while state.phase != OVER:
             for seat in range(rules.players):
                 _check_view(state, seat)
@@ -605,7 +606,8 @@ def _play_states(rules: Rules, seeds: range) -> list[State]:
     states = []
     for seed in seeds:
         state = State(rules, random.Random(seed))
-        bots = [RandomBot(f"r{s}", bot_rng(seed, s)) for s in range(rules.players)]
+        rng = bots_rng(seed)
+        bots = [RandomBot(f"r{s}", rng) for s in range(rules.players)]
         while state.phase != OVER:
             if state.phase == PLAY:
                 states.append(state.copy())

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kow import log
-from kow.game import bot_rng, run_game
+from kow.game import bots_rng, run_game
 from kow.players import Player, make_bot
 from kow.rules import MAX_SEED, Rules, max_start_cards
 
@@ -37,8 +37,9 @@ NAMES = st.sampled_from(["random-0", "Zoë", 'say "hi"', "back\\slash", "tab\the
 
 
 def players_for(rules: Rules, seed: int, kinds: list[str], names: list[str]) -> list[Player]:
+    rng = bots_rng(seed)
     return [
-        make_bot(kinds[s % len(kinds)], names[s % len(names)], bot_rng(seed, s))
+        make_bot(kinds[s % len(kinds)], names[s % len(names)], rng)
         for s in range(rules.players)
     ]
 

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from kow import log
 from kow.cli import BOT_NAMES, main
 from kow.engine import View
-from kow.game import bot_rng, run_game
+from kow.game import bots_rng, run_game
 from kow.players import Player, make_bot
 from kow.rules import Rules
 
@@ -55,10 +55,8 @@ def script(
     hot_seat: list[str | None] = [None] if humans > 1 else []
     kinds = bots.split(",") * (rules.players - humans) if "," not in bots else bots.split(",")
     players: list[Player] = [FirstLegal(n, entries, hot_seat) for n in names]
-    players += [
-        make_bot(kinds[i], BOT_NAMES[i], bot_rng(seed, humans + i))
-        for i in range(rules.players - humans)
-    ]
+    rng = bots_rng(seed)  # one generator that all the game's bots share, as in kow play
+    players += [make_bot(kinds[i], BOT_NAMES[i], rng) for i in range(rules.players - humans)]
     state = run_game(rules, players, seed)
     return entries, log.build(seed, rules, players, state.events)
 

@@ -10,7 +10,7 @@ from conftest import ScriptedPlayer, apply_all, cards, deal, new_state
 
 from kow.cards import parse_card
 from kow.engine import KNOCK, OVER, PLAY, TRUMP, VOTE, State, View, stacked
-from kow.game import PlayerError, bot_rng, run_game
+from kow.game import PlayerError, bots_rng, run_game
 from kow.players import BOT_KINDS, HeuristicBot, Player, RandomBot, make_bot
 from kow.rules import DOGS_LIFE, LEADS, TRUMPS, Rules, max_start_cards
 
@@ -53,7 +53,8 @@ def test_bots_only_play_legal_actions(kind: str) -> None:
     # The search bot thinks little here (1 deal a decision) and plays fewer games, for speed.
     for i in range(40 if kind == "search" else 150):
         rules = _rules(i)
-        players = [Checked(make_bot(kind, f"{kind}-{s}", bot_rng(i, s), search_iterations=1))
+        rng = bots_rng(i)
+        players = [Checked(make_bot(kind, f"{kind}-{s}", rng, search_iterations=1))
                    for s in range(rules.players)]
         state = run_game(rules, players, i)
         assert state.phase == OVER and state.winner is not None
@@ -72,7 +73,8 @@ def test_same_seed_same_game(kinds: tuple[str, ...]) -> None:
         rules = Rules(players=5, start_cards=6, dogs_life="once-per-player",
                       eliminated_vote=True)
         random.seed(seed * 7 + 1)  # no player may draw from the global generator
-        bots = [make_bot(kinds[s % len(kinds)], f"b{s}", bot_rng(seed, s)) for s in range(5)]
+        rng = bots_rng(seed)
+        bots = [make_bot(kinds[s % len(kinds)], f"b{s}", rng) for s in range(5)]
         return run_game(rules, bots, seed).events
 
     for seed in (3, 11, 2**40):

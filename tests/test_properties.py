@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from kow import log
 from kow.engine import Event, State
-from kow.game import bot_rng, drive, game_seed, new_game, run_game
+from kow.game import bots_rng, drive, game_seed, new_game, run_game
 from kow.players import Player, make_bot
 from kow.rules import MAX_SEED, Rules, max_start_cards
 from kow.verify import verify_game
@@ -52,8 +52,9 @@ VARIANTS: dict[str, dict[str, Any]] = {
 
 def simulate(rules: Rules, seed: int, kinds: tuple[str, ...]) -> dict[str, Any]:
     """Play one game with bots of ``kinds`` (cycled over the seats) and return its log."""
+    rng = bots_rng(seed)
     players = [
-        make_bot(kinds[s % len(kinds)], f"bot-{s}", bot_rng(seed, s)) for s in range(rules.players)
+        make_bot(kinds[s % len(kinds)], f"bot-{s}", rng) for s in range(rules.players)
     ]
     state = run_game(rules, players, seed)
     return log.build(seed, rules, players, state.events)
@@ -148,7 +149,8 @@ def test_any_rules_any_seed_keep_the_invariants(
 
 
 def _bots(kinds: tuple[str, ...], seed: int, players: int) -> list[Player]:
-    return [make_bot(kinds[s % len(kinds)], f"b{s}", bot_rng(seed, s)) for s in range(players)]
+    rng = bots_rng(seed)
+    return [make_bot(kinds[s % len(kinds)], f"b{s}", rng) for s in range(players)]
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

@@ -14,7 +14,7 @@ import pytest
 from conftest import apply_all, cards, deal, log_of, new_state, play_stacked, plays
 
 from kow.engine import PLAY, TRUMP, VOTE, IllegalActionError
-from kow.game import bot_rng, run_game
+from kow.game import bots_rng, run_game
 from kow.log import build
 from kow.players import make_bot
 from kow.rules import DOGS_LIFE, LEADS, TRUMPS, Rules, RulesError, max_start_cards
@@ -364,8 +364,9 @@ def test_sweep_wins_off_without_dogs_life_changes_nothing_here() -> None:
 
 
 def _bot_game(rules: Rules, seed: int, kinds: tuple[str, ...] = ("random", "heuristic")) -> Any:
+    rng = bots_rng(seed)
     bots = [
-        make_bot(kinds[(seat + seed) % len(kinds)], f"b{seat}", bot_rng(seed, seat))
+        make_bot(kinds[(seat + seed) % len(kinds)], f"b{seat}", rng)
         for seat in range(rules.players)
     ]
     return build(seed, rules, bots, run_game(rules, bots, seed).events)
