@@ -13,6 +13,7 @@ The library does no printing; ``kow simulate`` writes what :func:`run_text` yiel
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import sys
 from collections import deque
@@ -120,6 +121,19 @@ def run_text(run: Run, first: int, count: int, jobs: int = 1) -> Iterator[tuple[
     blocks = [(run, start, min(size, end - start)) for start in range(first, end, size)]
     for block, text in zip(blocks, ordered_map(_block_text, blocks, jobs), strict=True):
         yield text, block[2]
+
+
+def auto_jobs(games: int) -> int:
+    """Return the processes to use for ``games`` games when the user does not say.
+
+    One per CPU that this process may run on, but at most one per 100 games: starting a
+    process costs about as much as playing 100 games, so a short run stays in one.
+    """
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, games // 100))
 
 
 def _block_size(count: int, jobs: int) -> int:

@@ -197,7 +197,8 @@ dealer_option = click.option(
 
 
 jobs_option = click.option(
-    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+    "--jobs", "-j", type=click.IntRange(min=1), default=None,
+    show_default="one per CPU, fewer for short runs",
     help="Processes playing games at once; the results do not depend on it.",
 )  # fmt: skip
 
@@ -371,7 +372,7 @@ def simulate(
     search_iterations: int | None,
     output: str | None,
     pretty: bool,
-    jobs: int,
+    jobs: int | None,
     quiet: bool,
 ) -> None:
     """Play seeded bot games and print one JSON log per game.
@@ -382,7 +383,7 @@ def simulate(
     to the whole run. A progress bar shows on stderr when it is a terminal (and the games
     do not go to that same screen).
     """
-    from .batch import GameError, Run, run_text
+    from .batch import GameError, Run, auto_jobs, run_text
 
     check_dealer(dealer, rules)
     kinds = parse_bots(bots, rules.players)
@@ -398,7 +399,7 @@ def simulate(
     show = not quiet and progress_fits(output)
     with atomic_output(output) as out, Progress(games, show, "Simulating") as progress:
         try:
-            for text, count in run_text(run, first_game, games, jobs):
+            for text, count in run_text(run, first_game, games, jobs or auto_jobs(games)):
                 out.write(text)
                 progress.advance(count)
             out.flush()
@@ -804,10 +805,7 @@ def schema() -> None:
 @seed_option
 @rule_options
 @search_iterations_option
-@click.option(
-    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-    help="Processes playing games at once; the results do not depend on it.",
-)  # fmt: skip
+@jobs_option
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
 def tournament(
     bots: str,
@@ -815,7 +813,7 @@ def tournament(
     seed: int | None,
     rules: Rules,
     search_iterations: int | None,
-    jobs: int,
+    jobs: int | None,
     as_json: bool,
 ) -> None:
     """Measure bots against each other over many seeded games.
@@ -826,10 +824,12 @@ def tournament(
     """
     import json
 
+    from .batch import auto_jobs
     from .game import PlayerError
     from .tournament import run_tournament
 
     kinds = parse_bots(bots, rules.players)
+    jobs = jobs or auto_jobs(games)
     if seed is None:
         seed = draw_seed()
     try:

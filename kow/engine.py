@@ -615,6 +615,15 @@ class State:
         tricks = self.tricks
         append = self.events.append
         rotations = _ROTATIONS[self.n]
+        # Tables and constants as local names: the loop reads them at every play.
+        bit = BIT
+        suit_of = SUIT_OF
+        suit_mask = SUIT_MASK
+        suit_cards = SUIT_CARDS
+        shift = _SHIFT
+        c0, c1, c2, c3 = SUIT_CARDS
+        knock = KNOCK
+        e_play = E_PLAY
         seen = 0 if self.turned_up is None else BIT[self.turned_up]
         for _, plays, _ in tricks:
             for _, a in plays:
@@ -624,13 +633,13 @@ class State:
         while True:
             seat = actors[pos]
             hand = hands[seat]
-            if led >= 0 and hand & SUIT_MASK[led]:
-                legal = SUIT_CARDS[led][hand >> _SHIFT[led] & 0x1FFF]
+            if led >= 0 and hand & suit_mask[led]:
+                legal = suit_cards[led][hand >> shift[led] & 0x1FFF]
             else:
-                legal = _C0[hand & 0x1FFF] + _C1[hand >> 13 & 0x1FFF] + _C2[hand >> 26 & 0x1FFF]
-                legal += _C3[hand >> 39]
+                legal = c0[hand & 0x1FFF] + c1[hand >> 13 & 0x1FFF] + c2[hand >> 26 & 0x1FFF]
+                legal += c3[hand >> 39]
             if dogs[seat] and number < hand_size:
-                legal += (KNOCK,)
+                legal += (knock,)
             card = choose[seat](
                 legal, hand, seen, best, led, pos < last, won[seat], hand_size - number + 1, trump
             )
@@ -650,19 +659,20 @@ class State:
                 except IllegalActionError as err:
                     err.action = card
                     raise
-            if card == KNOCK:
+            if card == knock:
                 append((E_KNOCK, seat))
             else:
-                hands[seat] = hand ^ BIT[card]
-                seen |= BIT[card]
-                append((E_PLAY, seat, card))
+                b = bit[card]
+                hands[seat] = hand ^ b
+                seen |= b
+                append((e_play, seat, card))
                 if best < 0:
-                    led = SUIT_OF[card]
+                    led = suit_of[card]
                     best = card
                     best_seat = seat
                 else:
-                    s = SUIT_OF[card]
-                    b = SUIT_OF[best]
+                    s = suit_of[card]
+                    b = suit_of[best]
                     if (s == b and card > best) or (s == trump and b != s):
                         best = card
                         best_seat = seat

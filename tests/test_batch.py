@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import pickle
 from collections.abc import Iterator
 
 import pytest
 
 from kow import batch, log
-from kow.batch import GameError, Run, game_text, ordered_map, run_text
+from kow.batch import GameError, Run, auto_jobs, game_text, ordered_map, run_text
 from kow.engine import View
 from kow.game import bots_rng, game_seed, run_game
 from kow.players import BOT_KINDS, Player, make_bot
@@ -112,3 +113,14 @@ def test_blocks_are_small_and_many() -> None:
     assert batch._block_size(20000, 2) == 200
     assert batch._block_size(100, 2) == 7
     assert batch._block_size(1, 4) == 1
+
+
+@pytest.mark.parametrize(
+    ("games", "cpus", "expected"),
+    [(1, 8, 1), (99, 8, 1), (250, 8, 2), (10**6, 8, 8), (10**6, 1, 1)],
+)
+def test_auto_jobs_is_one_per_cpu_and_one_per_100_games(
+    games: int, cpus: int, expected: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cpus)), raising=False)
+    assert auto_jobs(games) == expected

@@ -45,6 +45,7 @@ def test_jobs_2_gives_the_bytes_of_jobs_1() -> None:
     assert two.stdout == one.stdout
     assert two.stderr == one.stderr == ""
     assert len(one.stdout.splitlines()) == 600
+    assert kow(*args).stdout == one.stdout  # no --jobs: one process per CPU here
     assert kow(*RUN, "--games", "150", "-j", "3").stdout == kow(*RUN, "--games", "150").stdout
 
 

@@ -28,7 +28,18 @@ class RandomBot(Player):
         legal = view.legal
         return legal[int(self.rng.random() * len(legal))]
 
-    def play_fast(self, legal: tuple[int, ...], *facts: object) -> int:
+    def play_fast(
+        self,
+        legal: tuple[int, ...],
+        hand: int,
+        seen: int,
+        best: int,
+        led: int,
+        to_come: bool,
+        won: int,
+        tricks_left: int,
+        trump: int,
+    ) -> int:
         """Return an action of ``legal``, each with equal chance (see ``Player.play_fast``)."""
         return legal[int(self.rng.random() * len(legal))]
 
