@@ -188,15 +188,14 @@ def text(
     rounds_played = 0
     play_text = _PLAY_TEXT
     play_event = E_PLAY
+    trick_head = _TRICK_HEAD
+    trick_tail = _TRICK_TAIL
     for ev in events:
         kind = ev[0]
         if kind == play_event:
             plays.append(play_text[ev[1]][ev[2]])
         elif kind == E_TRICK:
-            tricks.append(
-                f'{{"number":{ev[1]},"leader":{ev[2]},"plays":[{",".join(plays)}],'
-                f'"winner":{ev[3]}}}'
-            )
+            tricks.append(trick_head[ev[1]][ev[2]] + ",".join(plays) + trick_tail[ev[3]])
             plays = []
         elif kind == E_KNOCK:
             plays.append(_KNOCK_TEXT[ev[1]])
@@ -278,6 +277,13 @@ _PLAY_TEXT = tuple(
 """``_PLAY_TEXT[seat][card]``: the text of a play."""
 _CUT_TEXT = _PLAY_TEXT
 """``_CUT_TEXT[seat][card]``: the text of a tie cut's card (the same shape as a play)."""
+_TRICK_HEAD = tuple(
+    tuple(f'{{"number":{number},"leader":{leader},"plays":[' for leader in range(7))
+    for number in range(27)
+)
+"""``_TRICK_HEAD[number][leader]``: a trick's text up to its plays (numbers 1..26)."""
+_TRICK_TAIL = tuple(f'],"winner":{winner}}}' for winner in range(7))
+"""``_TRICK_TAIL[winner]``: a trick's text after its plays."""
 _KNOCK_TEXT = tuple(f'{{"seat":{seat},"knock":true}}' for seat in range(7))
 _SEAT_OF_PLAY = {t: seat for seat in range(7) for t in (*_PLAY_TEXT[seat], _KNOCK_TEXT[seat])}
 """The seat of each play's text, for the leader of a trick cut short."""
@@ -297,8 +303,17 @@ def _string(value: str) -> str:
 _STRINGS = {m: f'"{m}"' for m in ("turned-up", "chosen", "fixed", "vote", "none")}
 
 
-def _ints(values: Iterable[int | None]) -> str:
-    return ",".join(["null" if v is None else str(v) for v in values])
+def _ints(values: tuple[int | None, ...]) -> str:
+    text = _INTS.get(values)
+    if text is None:
+        text = ",".join(["null" if v is None else str(v) for v in values])
+        if len(_INTS) < 10_000:
+            _INTS[values] = text
+    return text
+
+
+_INTS: dict[tuple[int | None, ...], str] = {}
+"""The text of short lists of ints met so far (the same few recur in every game)."""
 
 
 def _round(
