@@ -169,7 +169,7 @@ class State:
         "dogs_used", "dog_granted", "in_round", "tricks_won", "previous_tricks_won",
         "trick_number", "trick_leader", "actors", "pos", "led", "best", "best_seat",
         "trick", "tricks", "votes", "allowed", "dogs_life", "knocked_out", "_most_tricks",
-        "_vote_queue", "_trump_method", "_deck", "record", "_view_parts",
+        "_vote_queue", "_trump_method", "_deck", "record", "_view_parts", "_left",
     )  # fmt: skip
 
     def __init__(
@@ -221,6 +221,7 @@ class State:
         self._vote_queue: list[int] = []
         self._trump_method = ""
         self._view_parts: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
+        self._left = -1  # the dealer's left: the next seat in the game (set by each deal)
         self._deck = deck if deck is not None else self._draw
         drawn = int(rng.random() * n)  # drawn even when given, so --dealer keeps the deal
         self.dealer = drawn if dealer is None else dealer
@@ -391,6 +392,7 @@ class State:
         other._deck = self._deck
         other.record = False
         other._view_parts = None
+        other._left = self._left
         return other
 
     @classmethod
@@ -449,6 +451,7 @@ class State:
         state._trump_method = ""
         state._deck = state._draw
         state._view_parts = None
+        state._left = next(s for s in _ROTATIONS[n][(view.dealer + 1) % n] if s in view.in_round)
         if view.phase == PLAY:
             state.trump = _NO_TRUMP if view.trump is None else view.trump
             state.leader = -1 if view.leader is None else view.leader
@@ -902,6 +905,7 @@ class State:
         if seats is None:
             seats = _ROUND_SEATS[key] = _round_seats(dealer, in_game)
         self.in_round, self.knocked_out, deal_order, left, cutter = seats
+        self._left = left
         self.dogs_life = tuple([s for s in self.in_round if dogs[s]]) if any(dogs) else ()
         # Rules text, "Mise en place" 1-2: shuffle, the dealer's right cuts, then deal one
         # card at a time clockwise from the dealer's left. A dog's life gets one card.
@@ -1001,7 +1005,7 @@ class State:
         self.trump = suit
         self.events.append((E_TRUMP, suit if suit >= 0 else None, method, chosen_by))
         if self.round == 1 or self.rules.lead == "dealer-left":
-            leader = self._next_in_game(self.dealer)
+            leader = self._left
         else:
             leader = self._most_tricks_player()
         self.leader = leader
@@ -1019,8 +1023,7 @@ class State:
         prev = self.previous_tricks_won
         assert prev is not None
         top = max(prev)
-        left = self._next_in_game(self.dealer)
-        tied = [s for s in ((left + i) % self.n for i in range(self.n)) if prev[s] == top]
+        tied = [s for s in _ROTATIONS[self.n][self._left] if prev[s] == top]
         passes = []
         while len(tied) > 1:
             cards = self._deck(len(tied))

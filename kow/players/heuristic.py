@@ -138,7 +138,8 @@ class HeuristicBot(Player):
             if not unseen & above[card] and (bit[card] & trumps or not unseen & trumps):
                 return card
             return KNOCK
-        legal_mask = sum(map(_BIT_OF, legal))
+        # The legal cards: those of the led suit when it holds any (follow suit), else all.
+        legal_mask = mine & SUIT_MASK[led] if led >= 0 and mine & SUIT_MASK[led] else mine
         winners = legal_mask if best < 0 else legal_mask & beaten_by[best]
         # Sure to win: wins now, and nobody is to come, or it is a boss (no unseen card of
         # its suit above it) and a trump, or a boss with no trump left unseen.
