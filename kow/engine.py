@@ -574,12 +574,15 @@ class State:
         self,
         play_fast: Sequence[Callable[..., int]],
         act: Sequence[Callable[[View], int]],
+        trump_fast: Sequence[Callable[[tuple[int, ...], int], int] | None] | None = None,
     ) -> None:
         """Play the game to the end with bots: the loop of ``simulate``, made fast.
 
         ``play_fast[seat]`` chooses each card or knock of that seat from a few facts (see
-        :attr:`Player.play_fast <kow.players.base.Player.play_fast>`); ``act[seat]``
-        makes its other decisions (trump choice, votes) from a full :class:`View`. The
+        :attr:`Player.play_fast <kow.players.base.Player.play_fast>`);
+        ``trump_fast[seat]``, when given and not None, names trump from the allowed suits
+        and the seat's hand mask; ``act[seat]`` makes its other decisions (votes, and
+        trump without ``trump_fast``) from a full :class:`View`. The
         game, its events and its final state are exactly those of calling
         :meth:`apply` with the same choices (``tests/test_engine.py`` checks it), but the
         tricks are played with the state held in local names and no view is built.
@@ -592,7 +595,12 @@ class State:
             if self.phase == PLAY:
                 self._run_round(play_fast)
             else:
-                action = act[self.turn](self.view())
+                seat = self.turn
+                fast = trump_fast[seat] if trump_fast is not None else None
+                if fast is not None and self.phase == TRUMP:
+                    action = fast(self.allowed, self.hands[seat])
+                else:
+                    action = act[seat](self.view())
                 try:
                     self.apply(action)
                 except IllegalActionError as err:

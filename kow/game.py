@@ -119,7 +119,8 @@ def drive(
         fast = [p.play_fast for p in players]
         if all(fast):
             try:
-                state.run(fast, [p.act for p in players])  # type: ignore[arg-type]
+                trump = [p.choose_trump_fast for p in players]
+                state.run(fast, [p.act for p in players], trump)  # type: ignore[arg-type]
             except IllegalActionError as err:
                 seat = state.turn
                 action = err.action

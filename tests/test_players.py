@@ -259,3 +259,20 @@ def test_bad_fast_play_is_a_player_error(bad: Any, shown: str, reason: str) -> N
         run_game(rules, players, 1, dealer=0, deck=deck)
     assert str(err.value) == f"stubborn player 'carol' (seat 2) chose {shown}: {reason}"
     assert (err.value.seat, err.value.player) == (2, players[2])
+
+
+def test_bad_fast_trump_choice_is_a_player_error() -> None:
+    class BadTrump(RandomBot):
+        kind = "badtrump"
+
+        def choose_trump_fast(self, allowed: tuple[int, ...], hand: int) -> int:
+            return 7
+
+    rules = Rules(players=3, start_cards=2)
+    players = [BadTrump(f"p{s}", random.Random(s)) for s in range(3)]
+    with pytest.raises(PlayerError) as err:
+        run_game(rules, players, 8, dealer=0)  # seed 8: seat 2 names trump for round 2
+    assert str(err.value) == (
+        "badtrump player 'p2' (seat 2) chose 7: seat 2 must name a suit (c, d, h, s) to trump, "
+        "not 7"
+    )

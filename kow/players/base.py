@@ -41,6 +41,10 @@ class Player:
     it (humans, ``search``) get a full :class:`~kow.engine.View` for every decision.
     """
 
+    choose_trump_fast: Callable[[tuple[int, ...], int], int] | None = None
+    """Optional: the same decision as :meth:`choose_trump`, from the allowed suits (sorted,
+    0..3) and its own hand as a mask; called by the fast loop when defined."""
+
     def __init__(self, name: str) -> None:
         self.name = name
 

@@ -52,13 +52,26 @@ class HeuristicBot(Player):
 
     def choose_trump(self, view: View) -> int:
         """Return the allowed suit with the most cards in hand, ties to the higher ranks."""
-        hand = view.hand
+        return self.choose_trump_fast(view.legal, sum(map(_BIT_OF, view.hand)))
 
-        def length(suit: int) -> tuple[int, int]:
-            mine = [c for c in hand if SUIT_OF[c] == suit]
-            return (len(mine), sum(RANK_OF[c] for c in mine))
-
-        return max(view.legal, key=length)
+    def choose_trump_fast(self, allowed: tuple[int, ...], hand: int) -> int:
+        """Return the suit of ``allowed`` with the most cards in ``hand`` (a mask), ties
+        to the higher sum of ranks, then to the first allowed."""
+        chosen = -1
+        most = (-1, -1)
+        for suit in allowed:
+            held = hand >> (13 * suit) & 0x1FFF
+            count = held.bit_count()
+            ranks = 0
+            while held:
+                low = held & -held
+                ranks += low.bit_length() - 1  # the rank: 0 for a two .. 12 for an ace
+                held ^= low
+            key = (count, ranks)
+            if key > most:
+                chosen = suit
+                most = key
+        return chosen
 
     def vote(self, view: View) -> int:
         """Return a suit drawn uniformly from the allowed ones."""
@@ -226,6 +239,7 @@ _SUITS = (0, 1, 2, 3)
 _BIT = BIT + (0,)
 """``1 << card`` by card, and 0 for KNOCK: a knock shows no card."""
 _BIT_OF = _BIT.__getitem__
+
 _STRENGTH = tuple(
     tuple(RANK_OF[c] + (13 if SUIT_OF[c] == trump else 0) for c in range(52))
     for trump in (0, 1, 2, 3, -1)

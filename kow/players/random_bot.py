@@ -43,4 +43,8 @@ class RandomBot(Player):
         """Return an action of ``legal``, each with equal chance (see ``Player.play_fast``)."""
         return legal[int(self.rng.random() * len(legal))]
 
+    def choose_trump_fast(self, allowed: tuple[int, ...], hand: int) -> int:
+        """Return a suit of ``allowed``, each with equal chance, drawn as :meth:`act` does."""
+        return allowed[int(self.rng.random() * len(allowed))]
+
     play = choose_trump = vote = act
