@@ -893,9 +893,9 @@ class State:
     def _draw(self, count: int) -> list[int]:
         """Shuffle a fresh deck and return its top ``count`` cards (a partial Fisher-Yates)."""
         rnd = self.rng.random
-        deck = list(range(52))
-        for i in range(count):
-            j = i + int(rnd() * (52 - i))
+        deck = _FRESH_DECK[:]
+        for i, span in _SPANS[:count]:  # span = 52 - i, the cards not yet drawn
+            j = i + int(rnd() * span)
             deck[i], deck[j] = deck[j], deck[i]
         return deck[:count]
 
@@ -1043,6 +1043,10 @@ class State:
         self._most_tricks = tied[0]
         return tied[0]
 
+
+_FRESH_DECK = list(range(52))
+_SPANS = tuple(enumerate(range(52, 0, -1)))
+"""``(i, 52 - i)`` for each position of the deck, for :meth:`State._draw`."""
 
 _ROUND_SEATS: dict[tuple[int, ...], tuple[Any, ...]] = {}
 """Seats of a round by (dealer, *in_game): see :func:`_round_seats` (at most 7 * 2^7 keys)."""
