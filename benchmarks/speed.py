@@ -71,17 +71,21 @@ def simulate_args(bots: str, players: int, games: int, seed: int = 1) -> list[st
 
 
 def bench_simulate(
-    bots: str, players: int, games: int, repeat: int, jobs: int = 1
+    bots: str, players: int, games: int, repeat: int, jobs: int | None = 1
 ) -> dict[str, Any]:
-    """Time ``kow simulate`` and count its card plays; return the figures."""
-    args = simulate_args(bots, players, games) + ["--jobs", str(jobs)]
+    """Time ``kow simulate`` and count its card plays; return the figures.
+
+    ``jobs`` None runs without ``--jobs``, as a user types it (one process per CPU).
+    """
+    args = simulate_args(bots, players, games) + ([] if jobs is None else ["--jobs", str(jobs)])
     seconds, peak = median_run(args, repeat)  # timed with stdout to /dev/null
     with tempfile.TemporaryDirectory() as tmp:  # one more run, to count the plays
         path = os.path.join(tmp, "games.jsonl")
         kow_run(args, path)
         plays = card_plays(path)
     return {
-        "bots": bots, "players": players, "games": games, "jobs": jobs,
+        "bots": bots, "players": players, "games": games,
+        "jobs": f"default ({os.cpu_count()} CPUs)" if jobs is None else str(jobs),
         "seconds": seconds, "games_per_s": games / seconds, "plays": plays,
         "plays_per_s": plays / seconds, "us_per_play": seconds / plays * 1e6, "peak_mib": peak,
     }  # fmt: skip
@@ -173,19 +177,19 @@ def main() -> None:
     print(f"kow speed, {out['machine']['date']}: {out['machine']['cpu']}, "
           f"{out['machine']['cores']} cores, {out['machine']['python']}\n")  # fmt: skip
 
-    cols = [("bots", "bots", ""), ("players", "players", "d"), ("jobs", "jobs", "d"),
+    cols = [("bots", "bots", ""), ("players", "players", "d"), ("jobs", "jobs", ""),
             ("games", "games", ",d"), ("games/s", "games_per_s", ",.0f"),
             ("card plays/s", "plays_per_s", ",.0f"), ("µs per play", "us_per_play", ".2f"),
             ("peak MiB", "peak_mib", ".1f")]  # fmt: skip
     main_rows = []
     for bots in ("random", "heuristic"):
-        for jobs in (1, 2):
+        for jobs in (1, 2, None):
             main_rows.append(bench_simulate(bots, 4, games, repeat, jobs))
     out["simulate"] = main_rows
     print(f"## kow simulate, whole process (--games {games}, full log, stdout to /dev/null)\n")
     print(table(main_rows, cols))
     for bots in ("random", "heuristic"):
-        one, two = (r for r in main_rows if r["bots"] == bots)
+        one, two, _ = (r for r in main_rows if r["bots"] == bots)
         print(f"\n{bots}: 2 jobs are {one['seconds'] / two['seconds']:.2f}x as fast as 1", end="")
     print("\n")
 
@@ -207,10 +211,10 @@ def main() -> None:
     memory = []
     sizes = [10_000, 100_000] + ([1_000_000] if opts.million else [])
     for n in sizes:
-        seconds, peak = kow_run(simulate_args("random", 4, n))
+        seconds, peak = kow_run(simulate_args("random", 4, n) + ["--jobs", "1"])
         memory.append({"games": n, "seconds": seconds, "peak_mib": peak})
     out["memory"] = memory
-    print("\n## Peak memory of kow simulate --bots random (stdout to /dev/null)\n")
+    print("\n## Peak memory of kow simulate --bots random --jobs 1 (stdout to /dev/null)\n")
     print(table(memory, [("games", "games", ",d"), ("seconds", "seconds", ".1f"),
                          ("peak MiB", "peak_mib", ".1f")]))  # fmt: skip
 

@@ -5,4 +5,4 @@ The library never imports Click: :mod:`kow.cards` (notation), :mod:`kow.rules` (
 (the game loop) and :mod:`kow.log` (the JSON format). :mod:`kow.cli` is the command line.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
