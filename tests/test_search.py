@@ -11,8 +11,9 @@ from kow.cards import BIT, SUIT_MASK, SUIT_OF, parse_card
 from kow.engine import OVER, PLAY, State, View, stacked
 from kow.game import bot_rng, drive, new_game
 from kow.players import Player, RandomBot, SearchBot, make_bot
+from kow.players.inference import decisions, likely_deals, misses, trump_chooser
 from kow.players.sampling import Sampler, seen_cards, voids
-from kow.players.search import MOST, estimate, round_value
+from kow.players.search import CHOOSER, chooser_win, estimate, round_value
 from kow.rules import Rules
 
 
@@ -172,14 +173,54 @@ def test_estimates_cover_each_legal_action_and_the_trump_choice() -> None:
 
 
 def test_round_value_puts_survival_first() -> None:
-    view = new_game(Rules(), 1).view()
+    view = new_game(Rules(), 1).view()  # a 7-card round: the next deals 6
     assert round_value([0, 3, 2, 2], 0, view) == 0.0
-    assert round_value([7, 0, 0, 0], 0, view) == 2.0  # a sweep wins the game
-    assert round_value([1, 6, 0, 0], 0, view) == 1.5  # two survive
-    assert round_value([1, 2, 2, 2], 0, view) == 1.25
-    assert round_value([4, 3, 0, 0], 0, view) == 1.5 + MOST  # the most tricks: next trump
+    assert round_value([7, 0, 0, 0], 0, view) == 1.0  # a sweep wins the game
+    assert round_value([6, 1, 0, 0], 0, view) == CHOOSER[2, 6]  # two left; it names trump
+    assert round_value([1, 6, 0, 0], 0, view) == pytest.approx(1 - CHOOSER[2, 6])
+    other = (1 - CHOOSER[4, 6]) / 3
+    assert round_value([1, 2, 2, 2], 0, view) == pytest.approx(other)
+    # A three-way tie for the most tricks shares the trump choice, as the cut would.
+    assert round_value([2, 2, 2, 1], 0, view) == pytest.approx((CHOOSER[4, 6] + 2 * other) / 3)
+    assert round_value([4, 3, 0, 0], 0, view) > round_value([3, 4, 0, 0], 0, view) > 0.0
     dog = view._replace(rules=Rules(dogs_life="once-per-game"))
-    assert 0.0 < round_value([0, 3, 2, 2], 0, dog) < 1.0
+    assert 0.0 < round_value([0, 3, 2, 2], 0, dog) < round_value([1, 2, 2, 2], 0, dog)
+    last = view._replace(hand_size=1)
+    assert round_value([1, 0, 0, 0], 0, last) == 1.0  # the 1-card round's trick wins
+
+
+def test_chooser_win_takes_the_nearest_cell() -> None:
+    assert chooser_win(4, 6) == CHOOSER[4, 6]
+    assert chooser_win(4, 9) == CHOOSER[4, 6]  # more cards than measured
+    assert chooser_win(4, 1) == CHOOSER[4, 2]
+    assert chooser_win(2, 1) == CHOOSER[2, 1] > chooser_win(2, 6) > 0.5
+
+
+def test_likely_deals_honour_the_view_and_explain_the_plays() -> None:
+    views = explained = 0
+    for seed in range(3):
+        state = new_game(Rules(), seed)
+        bots = [make_bot("heuristic", str(s), bot_rng(seed, s)) for s in range(4)]
+        while state.phase != OVER:
+            view = state.view()
+            if view.phase == PLAY and view.trick_number > 1:
+                deals = likely_deals(view, Sampler(view), random.Random(seed), 10)
+                assert len(deals) == 10
+                for hands in deals:
+                    _check_deal(view, hands)
+                # The best deals come first; against heuristic bots they explain all.
+                found = decisions(view)
+                chooser = trump_chooser(view)
+                played = [0] * 4
+                for d in found:
+                    played[d.seat] |= d.later
+                trump = -1 if view.trump is None else view.trump
+                counts = [misses(h, found, trump, chooser, played) for h in deals]
+                assert counts == sorted(counts)
+                views += 1
+                explained += counts[0] == 0
+            state.apply(bots[state.turn].act(view))
+    assert views > 50 and explained > 0.9 * views
 
 
 def test_iterations_must_be_positive() -> None:

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import random
 
-from ..cards import BIT, FULL_DECK, SUIT_OF
+from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_OF
 from ..engine import KNOCK, View
 
 __all__ = ["Sampler", "deal_hidden", "seen_cards", "unseen_mask", "voids"]
 
-_SUBSETS = tuple(range(1, 16))  # every non-empty set of suits, as a 4-bit mask
+TRIES = 3
+"""Plain deals tried before the careful one, when some seat has shown a void."""
 
 
 def seen_cards(view: View) -> int:
@@ -85,7 +86,9 @@ class Sampler:
 
     ``view.seat`` gets its own hand; every other seat gets ``view.hand_counts[seat]``
     cards drawn from the unseen ones, none of a suit it has shown void in. Without voids
-    each deal is uniform over the consistent ones. With voids the cards go one at a time,
+    each deal is uniform over the consistent ones. With voids it first tries up to
+    :data:`TRIES` plain deals and keeps the first that breaks no void (so uniform too);
+    when all of them break one, the cards go one at a time,
     in random order, to a seat that may take them, weighted by the room it has left, and
     never to a seat whose choice would leave the rest impossible to deal (a check over
     the sets of suits that some seat is void in, by Hall's theorem), so a deal is always
@@ -119,6 +122,9 @@ class Sampler:
         void.append(0)
         self.need = need
         self.void = void
+        self.void_mask = [
+            sum(SUIT_MASK[x] for x in range(4) if void[s] >> x & 1) for s in range(n + 1)
+        ]
         self.takers = [[s for s in range(n + 1) if not void[s] >> suit & 1] for suit in range(4)]
         # Only a set of suits that some seat is void in can break Hall's condition.
         checks = []
@@ -159,13 +165,29 @@ class Sampler:
         need = self.need[:]
         hands = [0] * n
         hands[self.me] = self.own
-        if not self.checks:
+        # Deal the shuffled cards in order; with voids, keep the deal if it breaks none
+        # (then it is uniform over the consistent deals, as without voids).
+        for attempt in range(TRIES if self.checks else 1):
+            if attempt:
+                rng.shuffle(pool)
             k = 0
             for s in range(n):
+                m = 0
                 for c in pool[k : k + need[s]]:
-                    hands[s] |= BIT[c]
+                    m |= BIT[c]
+                hands[s] = m
                 k += need[s]
-            return hands
+            hands[self.me] = self.own
+            if not self.checks:
+                return hands
+            void_mask = self.void_mask
+            for s in range(n):
+                if hands[s] & void_mask[s]:
+                    break
+            else:
+                return hands
+        hands = [0] * n
+        hands[self.me] = self.own
         left = [0, 0, 0, 0]
         for c in pool:
             left[SUIT_OF[c]] += 1

@@ -1,0 +1,333 @@
+"""Inference: which sampled deals explain what the other players did this round.
+
+A deal of the hidden cards that agrees with a view (see :mod:`kow.players.sampling`)
+may still be unlikely: an opponent who ducked while needing a trick probably held no
+sure winner. This module replays each decision that the other seats made this round
+(their cards, knocks, and the trump choice) under a guessed deal, and asks the opponent
+model, the ``heuristic`` bot's rules (:mod:`kow.players.policy`), what it would have done
+there. Each decision it would have made differently is a *miss*; a search keeps the
+deals with the fewest misses.
+
+Each replayed decision uses only what that seat could see at the time: its hand then
+(its guessed hand now plus the cards it has played since), the cards played before it
+this round, and the turned-up card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_OF
+from ..engine import KNOCK, View
+from .policy import heuristic_card, heuristic_trump
+from .sampling import Sampler
+
+__all__ = [
+    "CANDIDATES",
+    "REPAIRS",
+    "Decision",
+    "Model",
+    "decisions",
+    "likely_deals",
+    "misses",
+    "trump_chooser",
+]
+
+_BEATS = tuple(
+    tuple(
+        (SUIT_MASK[SUIT_OF[b]] & ~((BIT[b] << 1) - 1))
+        | (SUIT_MASK[t] if t >= 0 and SUIT_OF[b] != t else 0)
+        for b in range(52)
+    )
+    for t in (0, 1, 2, 3, -1)
+)
+"""``_BEATS[trump][best]``: the cards that beat ``best``."""
+
+
+class Decision(NamedTuple):
+    """One card or knock another seat played this round, with what it knew then.
+
+    ``seat``; ``action``: the card or :data:`~kow.engine.KNOCK`; ``later``: mask of the
+    cards ``seat`` played from this decision on (so its hand then is its hand now plus
+    ``later``); ``gone``: mask of the cards everyone had seen before it (played this
+    round, the turned-up card); ``best`` and ``led``: the trick's winning card and led
+    suit so far (-1 for none); ``to_come``: whether someone acted after it in the trick;
+    ``has_trick``: whether it had taken a trick; ``tricks_left``: tricks still to play,
+    that one included; ``knock``: whether it could knock (a dog's life).
+    """
+
+    seat: int
+    action: int
+    later: int
+    gone: int
+    best: int
+    led: int
+    to_come: bool
+    has_trick: bool
+    tricks_left: int
+    knock: bool
+
+
+def decisions(view: View) -> list[Decision]:
+    """Return the decisions of the seats other than ``view.seat`` this round, in order.
+
+    Covers the finished tricks and the current one (in which ``view.seat`` still acts,
+    so everyone before it had someone to come).
+    """
+    n = view.rules.players
+    trump = -1 if view.trump is None else view.trump
+    beats = _BEATS[trump]
+    gone = 0 if view.turned_up is None else BIT[view.turned_up]
+    won = [0] * n
+    raw: list[tuple[int, int, int, int, int, bool, bool, int, bool]] = []
+    tricks = [(plays, winner) for _, plays, winner in view.tricks]
+    tricks.append((view.trick, -1))
+    for number, (plays, winner) in enumerate(tricks, start=1):
+        best = -1
+        led = -1
+        tricks_left = view.hand_size - number + 1
+        for i, (seat, action) in enumerate(plays):
+            if seat != view.seat:
+                to_come = winner < 0 or i < len(plays) - 1
+                knock = seat in view.dogs_life and number < view.hand_size
+                raw.append(
+                    (seat, action, gone, best, led, to_come, won[seat] > 0, tricks_left, knock)
+                )
+            if action != KNOCK:
+                gone |= BIT[action]
+                if led < 0:
+                    led = SUIT_OF[action]
+                if best < 0 or BIT[action] & beats[best]:
+                    best = action
+        if winner >= 0:
+            won[winner] += 1
+    later = [0] * n
+    out = []
+    for seat, action, gone, best, led, to_come, has, left, knock in reversed(raw):
+        if action != KNOCK:
+            later[seat] |= BIT[action]
+        out.append(Decision(seat, action, later[seat], gone, best, led, to_come, has, left, knock))
+    out.reverse()
+    return out
+
+
+def trump_chooser(view: View) -> int:
+    """Return the seat that named this round's trump from the four suits, or -1.
+
+    -1 when trump was turned up, fixed, voted, tied after a vote, or named by
+    ``view.seat`` itself, or when the view cannot tell who named it (a tie for the most
+    tricks under ``lead="dealer-left"``). Rules text, "Mise en place" 5: the player with
+    the most tricks last round names it, and under ``lead="most-tricks"`` also leads.
+    """
+    rules = view.rules
+    prev = view.previous_tricks_won
+    if view.trump is None or prev is None or rules.trump != "winner-chooses":
+        return -1
+    if rules.eliminated_vote and view.knocked_out:
+        return -1
+    top = max(prev)
+    tied = [s for s in range(rules.players) if prev[s] == top]
+    if len(tied) == 1:
+        chooser = tied[0]
+    elif rules.lead == "most-tricks" and view.leader is not None:
+        chooser = view.leader
+    else:
+        return -1
+    return -1 if chooser == view.seat else chooser
+
+
+def misses(
+    hands: Sequence[int],
+    found: Sequence[Decision],
+    trump: int,
+    chooser: int = -1,
+    played: Sequence[int] = (),
+    limit: int = 1 << 30,
+) -> int:
+    """Return how many of the decisions ``found`` the opponent model would not have made.
+
+    ``hands``: a guessed deal (masks by seat, as now); ``trump``: suit or -1; ``chooser``:
+    the seat that named trump (see :func:`trump_chooser`, -1 for none), whose hand at the
+    round's start is ``hands[chooser] | played[chooser]``, ``played`` being the mask of
+    cards each seat has played this round. Stops counting at ``limit``.
+    """
+    count = 0
+    if chooser >= 0 and heuristic_trump(hands[chooser] | played[chooser], (0, 1, 2, 3)) != trump:
+        count += 1
+    for d in found:
+        if count >= limit:
+            break
+        count += _missed(d, hands[d.seat], trump)
+    return count
+
+
+def _missed(d: Decision, now: int, trump: int) -> bool:
+    """Return whether the opponent model, holding ``now`` (a mask) today, differs on ``d``."""
+    hand = now | d.later
+    legal = hand
+    if d.led >= 0 and hand & SUIT_MASK[d.led]:
+        legal = hand & SUIT_MASK[d.led]
+    if not d.knock and not legal & (legal - 1):
+        return False  # a single legal card says nothing
+    choice = heuristic_card(
+        hand,
+        legal,
+        FULL_DECK & ~(d.gone | hand),
+        d.best,
+        d.led,
+        trump,
+        d.to_come,
+        d.has_trick,
+        d.tricks_left,
+        d.knock,
+    )
+    return choice != d.action
+
+
+CANDIDATES = 4
+"""Deals drawn per deal wanted, at most, in search of deals that explain every play."""
+REPAIRS = 24
+"""Card swaps tried, at most, to make one drawn deal explain the plays it misses."""
+
+
+class Model:
+    """The decisions seen in one view, ready to count a deal's misses seat by seat.
+
+    A seat's decisions depend on its own hand alone, so a deal's misses are the sum over
+    seats of :meth:`seat_misses`, and swapping cards between two seats changes only
+    theirs. Built from ``view``; see :func:`decisions` and :func:`trump_chooser`.
+    """
+
+    def __init__(self, view: View) -> None:
+        n = view.rules.players
+        found = decisions(view)
+        self.trump = -1 if view.trump is None else view.trump
+        self.chooser = trump_chooser(view)
+        self.by_seat: list[list[Decision]] = [[] for _ in range(n)]
+        self.played = [0] * n
+        for _, plays, _ in view.tricks:
+            for s, a in plays:
+                if a != KNOCK:
+                    self.played[s] |= BIT[a]
+        for s, a in view.trick:
+            if a != KNOCK:
+                self.played[s] |= BIT[a]
+        for d in found:
+            self.by_seat[d.seat].append(d)
+        self.seats = tuple(s for s in range(n) if self.by_seat[s] or s == self.chooser)
+        """Seats with something to explain."""
+
+    def seat_misses(self, seat: int, hand: int, limit: int = 1 << 30) -> int:
+        """Return the misses of ``seat`` holding ``hand`` (a mask, now); stop at ``limit``."""
+        count = 0
+        if seat == self.chooser:
+            if heuristic_trump(hand | self.played[seat], (0, 1, 2, 3)) != self.trump:
+                count = 1
+                if count >= limit:
+                    return count
+        trump = self.trump
+        for d in self.by_seat[seat]:
+            if count >= limit:
+                break
+            count += _missed(d, hand, trump)
+        return count
+
+
+def likely_deals(
+    view: View, sampler: Sampler, rng: random.Random, iterations: int
+) -> list[list[int]]:
+    """Return ``iterations`` deals from ``sampler`` that best explain the plays seen.
+
+    Draws deals from ``rng`` until ``iterations`` of them explain every decision the
+    other seats made this round as the ``heuristic`` bot would have made it (see
+    :func:`misses`), or until ``CANDIDATES * iterations`` are drawn. Then it repairs the
+    deals that miss, fewest misses first: up to :data:`REPAIRS` times, it swaps a card of
+    a seat that misses with a hidden card elsewhere (never breaking a void) and keeps
+    the swap unless it adds misses. Deals that explain everything come first, then the
+    others by misses, each in the order drawn. Uses only ``view`` and ``rng``.
+    """
+    model = Model(view)
+    seats = model.seats
+    if not seats:
+        return [sampler.deal(rng) for _ in range(iterations)]
+    seat_misses = model.seat_misses
+    perfect: list[list[int]] = []
+    rest: list[tuple[int, int, list[int], list[int]]] = []
+    for i in range(iterations * CANDIDATES):
+        hands = sampler.deal(rng)
+        per = [0] * len(hands)
+        total = 0
+        for s in seats:
+            per[s] = seat_misses(s, hands[s])
+            total += per[s]
+        if not total:
+            perfect.append(hands)
+            if len(perfect) == iterations:
+                return perfect
+        else:
+            rest.append((total, i, hands, per))
+    rest.sort(key=lambda r: (r[0], r[1]))
+    repaired: list[tuple[int, int, list[int]]] = []
+    for total, i, hands, per in rest[: iterations - len(perfect)]:
+        total = _repair(hands, per, total, sampler, model, rng)
+        if total:
+            repaired.append((total, i, hands))
+        else:
+            perfect.append(hands)
+    repaired.sort(key=lambda r: (r[0], r[1]))
+    return perfect + [hands for _, _, hands in repaired]
+
+
+def _repair(
+    hands: list[int],
+    per: list[int],
+    total: int,
+    sampler: Sampler,
+    model: Model,
+    rng: random.Random,
+) -> int:
+    """Swap hidden cards in ``hands`` (changed in place) to lower ``total`` misses.
+
+    ``per``: misses by seat (changed in place). Returns the misses left.
+    """
+    n = len(hands)
+    void = sampler.void
+    pool = sampler.pool
+    seat_misses = model.seat_misses
+    for _ in range(REPAIRS):
+        if not total:
+            break
+        missing = [s for s in model.seats if per[s]]
+        s = missing[int(rng.random() * len(missing))]
+        mine = [c for c in pool if hands[s] & BIT[c]]
+        if not mine:
+            continue  # it has played all its cards: nothing to swap
+        a = mine[int(rng.random() * len(mine))]
+        b = pool[int(rng.random() * len(pool))]
+        if hands[s] & BIT[b]:
+            continue
+        t = n  # the undealt part of the deck
+        for u in range(n):
+            if hands[u] & BIT[b]:
+                t = u
+                break
+        if void[s] >> SUIT_OF[b] & 1 or void[t] >> SUIT_OF[a] & 1:
+            continue
+        swap = BIT[a] | BIT[b]
+        new_s = seat_misses(s, hands[s] ^ swap, per[s] + 1)
+        new_t = 0
+        if t < n:
+            new_t = seat_misses(t, hands[t] ^ swap, per[s] + per[t] - new_s + 1)
+        if new_s + new_t > per[s] + (per[t] if t < n else 0):
+            continue
+        hands[s] ^= swap
+        if t < n:
+            hands[t] ^= swap
+            total += new_s + new_t - per[s] - per[t]
+            per[t] = new_t
+        else:
+            total += new_s - per[s]
+        per[s] = new_s
+    return total
