@@ -6,6 +6,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from conftest import ScriptedPlayer, apply_all, cards, deal, new_state
 
 from kow.cards import parse_card
@@ -276,3 +278,21 @@ def test_bad_fast_trump_choice_is_a_player_error() -> None:
         "badtrump player 'p2' (seat 2) chose 7: seat 2 must name a suit (c, d, h, s) to trump, "
         "not 7"
     )
+
+
+@given(
+    cards=st.integers(min_value=1, max_value=(1 << 52) - 1),
+    trump=st.sampled_from([-1, 0, 1, 2, 3]),
+)
+def test_heuristic_cheapest_and_strongest_card_by_bits(cards: int, trump: int) -> None:
+    # The bit tricks pick what min/max over the sorted cards would, by rank with trumps
+    # above every other suit, ties to the first (lowest) suit.
+    from kow.cards import RANK_OF, SUIT_MASK, SUIT_OF, cards_in
+    from kow.players.heuristic import _cheapest, _strongest
+
+    def strength(card: int) -> int:
+        return RANK_OF[card] + (13 if SUIT_OF[card] == trump else 0)
+
+    trumps = SUIT_MASK[trump] if trump >= 0 else 0
+    assert _cheapest(cards, trumps) == min(cards_in(cards), key=strength)
+    assert _strongest(cards, trumps) == max(cards_in(cards), key=strength)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from ..cards import BIT, FULL_DECK, RANK_OF, SUIT_MASK, SUIT_OF, cards_in
+from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_OF
 from ..engine import KNOCK, View
 from .base import Player
 
@@ -133,13 +133,12 @@ class HeuristicBot(Player):
 
         See :meth:`Player.play_fast <kow.players.base.Player.play_fast>` for the
         arguments. Sets of cards are hand masks (see :mod:`kow.cards`), so that each rule
-        is a few bit operations; ties in strength go to the card that comes first in
-        ``legal``.
+        is a few bit operations. A card's strength is its rank, above every other suit
+        when it is a trump; ties in strength go to the lower suit.
         """
         bit = _BIT
         unseen = FULL_DECK ^ (seen | mine)
         beaten_by = _BEATEN_BY[trump]
-        strength = _STRENGTH[trump].__getitem__
         trumps = _TRUMPS[trump]
         above = _ABOVE
         if legal[-1] == KNOCK:  # a dog's life: one card, played when sure to win
@@ -169,29 +168,29 @@ class HeuristicBot(Player):
                 m ^= low
         if won > 0:
             if sure:
-                return min(cards_in(sure), key=strength)
+                return _cheapest(sure, trumps)
             if best < 0:
                 side = legal_mask & ~trumps
-                return max(cards_in(side), key=strength) if side else min(legal, key=strength)
+                return _strongest(side, trumps) if side else _cheapest(legal_mask, trumps)
             if not winners:
-                return min(legal, key=strength)
+                return _cheapest(legal_mask, trumps)
             if not to_come:
-                return min(cards_in(winners), key=strength)
-            return max(cards_in(winners), key=strength)
+                return _cheapest(winners, trumps)
+            return _strongest(winners, trumps)
         if mine & trumps:
             # Some trump in hand is a boss exactly when the highest one is: keep that one.
             top = (mine & trumps).bit_length() - 1
             if not unseen & above[top]:
                 others = legal_mask & ~bit[top]
-                return min(cards_in(others), key=strength) if others else top
+                return _cheapest(others, trumps) if others else top
         if sure:
-            return min(cards_in(sure), key=strength)
+            return _cheapest(sure, trumps)
         if not to_come:
-            return min(cards_in(winners), key=strength) if winners else min(legal, key=strength)
+            return _cheapest(winners, trumps) if winners else _cheapest(legal_mask, trumps)
         if best < 0:  # leading
             side = legal_mask & ~trumps
             if not side:
-                return min(legal, key=strength)
+                return _cheapest(legal_mask, trumps)
             bosses = 0
             m = side
             while m:
@@ -200,7 +199,7 @@ class HeuristicBot(Player):
                     bosses |= low
                 m ^= low
             if bosses:
-                return max(cards_in(bosses), key=strength)
+                return _strongest(bosses, trumps)
             shortest = -1  # the side suit with fewest cards in hand, ties to the lower suit
             length = 99
             for suit in _SUITS:
@@ -209,12 +208,12 @@ class HeuristicBot(Player):
                     if n < length:
                         length = n
                         shortest = suit
-            return min(cards_in(side & SUIT_MASK[shortest]), key=strength)
+            return _cheapest(side & SUIT_MASK[shortest], trumps)
         if winners and tricks_left <= 2:
-            return max(cards_in(winners), key=strength)
+            return _strongest(winners, trumps)
         if winners and led != trump and not winners & ~trumps:
-            return min(cards_in(winners), key=strength)  # ruff with the lowest trump that wins
-        return min(legal, key=strength)
+            return _cheapest(winners, trumps)  # ruff with the lowest trump that wins
+        return _cheapest(legal_mask, trumps)
 
     def _seen_in(self, tricks: tuple[tuple[int, tuple[tuple[int, int], ...], int], ...]) -> int:
         """Return the mask of the cards played in ``tricks`` (a view's finished tricks).
@@ -235,16 +234,45 @@ class HeuristicBot(Player):
         return seen
 
 
+def _cheapest(cards: int, trumps: int) -> int:
+    """Return the weakest card of the mask ``cards``: the lowest-ranked card outside the
+    trump suit (mask ``trumps``), ties to the lower suit; else the lowest trump.
+
+    The same card as ``min(cards_in(cards), key=strength)``, by bit operations.
+    """
+    side = cards & ~trumps
+    if not side:
+        return (cards & -cards).bit_length() - 1
+    ranks = (side | side >> 13 | side >> 26 | side >> 39) & 0x1FFF
+    rank = (ranks & -ranks).bit_length() - 1
+    for base in _SUIT_BASES:
+        if side >> (base + rank) & 1:
+            return base + rank
+    raise AssertionError("no card")  # pragma: no cover
+
+
+def _strongest(cards: int, trumps: int) -> int:
+    """Return the strongest card of the mask ``cards``: the highest trump (mask
+    ``trumps``), else the highest rank, ties to the lower suit.
+
+    The same card as ``max(cards_in(cards), key=strength)``, by bit operations.
+    """
+    if cards & trumps:
+        return (cards & trumps).bit_length() - 1
+    ranks = (cards | cards >> 13 | cards >> 26 | cards >> 39) & 0x1FFF
+    rank = ranks.bit_length() - 1
+    for base in _SUIT_BASES:
+        if cards >> (base + rank) & 1:
+            return base + rank
+    raise AssertionError("no card")  # pragma: no cover
+
+
+_SUIT_BASES = (0, 13, 26, 39)
 _SUITS = (0, 1, 2, 3)
 _BIT = BIT + (0,)
 """``1 << card`` by card, and 0 for KNOCK: a knock shows no card."""
 _BIT_OF = _BIT.__getitem__
 
-_STRENGTH = tuple(
-    tuple(RANK_OF[c] + (13 if SUIT_OF[c] == trump else 0) for c in range(52))
-    for trump in (0, 1, 2, 3, -1)
-)
-"""``_STRENGTH[trump][card]``: rank, plus 13 for a trump; ``trump`` -1 for none."""
 _TRUMPS = (*SUIT_MASK, 0)
 """``_TRUMPS[trump]``: the mask of the trump suit (0 for no trump, index -1)."""
 _ABOVE = tuple(SUIT_MASK[SUIT_OF[c]] & ~((BIT[c] << 1) - 1) for c in range(52))
