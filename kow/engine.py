@@ -634,7 +634,8 @@ class State:
         shift = _SHIFT
         c0, c1, c2, c3 = SUIT_CARDS
         knock = KNOCK
-        e_play = E_PLAY
+        play_event = _PLAY_EVENT
+        seat_action = _SEAT_ACTION
         seen = 0 if self.turned_up is None else BIT[self.turned_up]
         for _, plays, _ in tricks:
             for _, a in plays:
@@ -676,7 +677,7 @@ class State:
                 b = bit[card]
                 hands[seat] = hand ^ b
                 seen |= b
-                append((e_play, seat, card))
+                append(play_event[seat][card])
                 if best < 0:
                     led = suit_of[card]
                     best = card
@@ -687,7 +688,7 @@ class State:
                     if (s == b and card > best) or (s == trump and b != s):
                         best = card
                         best_seat = seat
-            trick.append((seat, card))
+            trick.append(seat_action[seat][card])
             if pos < last:
                 pos += 1
                 continue
@@ -1043,6 +1044,12 @@ class State:
         self._most_tricks = tied[0]
         return tied[0]
 
+
+_PLAY_EVENT = tuple(tuple((E_PLAY, seat, card) for card in range(52)) for seat in range(7))
+"""``_PLAY_EVENT[seat][card]``: the event of that play, made once and shared (tuples do
+not change)."""
+_SEAT_ACTION = tuple(tuple((seat, action) for action in range(53)) for seat in range(7))
+"""``_SEAT_ACTION[seat][action]``: the ``(seat, action)`` pair of a trick, made once."""
 
 _FRESH_DECK = list(range(52))
 _SPANS = tuple(enumerate(range(52, 0, -1)))
