@@ -7,13 +7,13 @@ import random
 import pytest
 from conftest import deal
 
-from kow.cards import BIT, SUIT_MASK, SUIT_OF, parse_card
-from kow.engine import OVER, PLAY, State, View, stacked
+from kow.cards import BIT, SUIT_MASK, SUIT_OF, mask_of, parse_card
+from kow.engine import E_ROUND_END, OVER, PLAY, State, View, stacked
 from kow.game import bot_rng, drive, new_game
 from kow.players import Player, RandomBot, SearchBot, make_bot
 from kow.players.inference import decisions, likely_deals, misses, trump_chooser
 from kow.players.sampling import Sampler, seen_cards, voids
-from kow.players.search import CHOOSER, chooser_win, estimate, round_value
+from kow.players.search import CHOOSER, chooser_win, estimate, rollout, round_value
 from kow.rules import Rules
 
 
@@ -227,3 +227,29 @@ def test_iterations_must_be_positive() -> None:
     with pytest.raises(ValueError, match="iterations"):
         SearchBot("s", random.Random(0), iterations=0)
     assert make_bot("search", "s", random.Random(0), search_iterations=7).iterations == 7  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("rules", VARIANTS)
+def test_rollouts_replay_heuristic_bots_exactly(rules: Rules) -> None:
+    # Every seat of the rollout plays as the heuristic bot, seeing only its own hand and
+    # the cards played: from any point of a game of heuristic bots, a rollout on the
+    # true hands ends the round with the game's own trick counts.
+    checked = 0
+    for seed in range(15):
+        state = new_game(rules, seed)
+        bots = [make_bot("heuristic", str(s), bot_rng(seed, s)) for s in range(rules.players)]
+        pending: list[list[int]] = []
+        while state.phase != OVER:
+            view = state.view()
+            if view.phase == PLAY:
+                gone = seen_cards(view) & ~mask_of(view.hand)
+                pending.append(rollout(state.copy(), gone)[:])
+            round_number = state.round
+            state.apply(bots[state.turn].act(view))
+            if state.round != round_number or state.phase == OVER:
+                end = [e for e in state.events if e[0] == E_ROUND_END][-1]
+                tricks = [t or 0 for t in end[1]]
+                assert pending and all(p == tricks for p in pending)
+                checked += len(pending)
+                pending = []
+    assert checked > 200

@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_OF
+from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_OF, cards_in
 from ..engine import KNOCK, View
 from .policy import heuristic_card, heuristic_trump
 from .sampling import Sampler
@@ -218,20 +218,23 @@ class Model:
             self.by_seat[d.seat].append(d)
         self.seats = tuple(s for s in range(n) if self.by_seat[s] or s == self.chooser)
         """Seats with something to explain."""
+        self._known: dict[int, int] = {}
 
-    def seat_misses(self, seat: int, hand: int, limit: int = 1 << 30) -> int:
-        """Return the misses of ``seat`` holding ``hand`` (a mask, now); stop at ``limit``."""
-        count = 0
-        if seat == self.chooser:
-            if heuristic_trump(hand | self.played[seat], (0, 1, 2, 3)) != self.trump:
-                count = 1
-                if count >= limit:
-                    return count
-        trump = self.trump
-        for d in self.by_seat[seat]:
-            if count >= limit:
-                break
-            count += _missed(d, hand, trump)
+    def seat_misses(self, seat: int, hand: int) -> int:
+        """Return the misses of ``seat`` holding ``hand`` (a mask, now).
+
+        Remembers its answers: late in a round the same few hands come up again and again.
+        """
+        key = hand | seat << 52
+        count = self._known.get(key)
+        if count is None:
+            count = 0
+            trump = self.trump
+            if seat == self.chooser:
+                count = heuristic_trump(hand | self.played[seat], (0, 1, 2, 3)) != trump
+            for d in self.by_seat[seat]:
+                count += _missed(d, hand, trump)
+            self._known[key] = count
         return count
 
 
@@ -301,7 +304,7 @@ def _repair(
             break
         missing = [s for s in model.seats if per[s]]
         s = missing[int(rng.random() * len(missing))]
-        mine = [c for c in pool if hands[s] & BIT[c]]
+        mine = cards_in(hands[s])
         if not mine:
             continue  # it has played all its cards: nothing to swap
         a = mine[int(rng.random() * len(mine))]
@@ -316,10 +319,10 @@ def _repair(
         if void[s] >> SUIT_OF[b] & 1 or void[t] >> SUIT_OF[a] & 1:
             continue
         swap = BIT[a] | BIT[b]
-        new_s = seat_misses(s, hands[s] ^ swap, per[s] + 1)
+        new_s = seat_misses(s, hands[s] ^ swap)
         new_t = 0
         if t < n:
-            new_t = seat_misses(t, hands[t] ^ swap, per[s] + per[t] - new_s + 1)
+            new_t = seat_misses(t, hands[t] ^ swap)
         if new_s + new_t > per[s] + (per[t] if t < n else 0):
             continue
         hands[s] ^= swap

@@ -178,14 +178,18 @@ def heuristic_trump(hand: int, allowed: tuple[int, ...]) -> int:
     sum of ranks, then to the first allowed suit.
     """
     best = allowed[0]
-    key = (-1, -1)
+    key = -1
     for suit in allowed:
         m = hand >> (13 * suit) & 0x1FFF
-        k = (m.bit_count(), sum(r for r in range(13) if m >> r & 1))
+        k = m.bit_count() * 100 + _RANK_SUM[m]  # a rank sum is at most 78
         if k > key:
             key = k
             best = suit
     return best
+
+
+_RANK_SUM = tuple(sum(r for r in range(13) if m >> r & 1) for m in range(1 << 13))
+"""``_RANK_SUM[m]``: the sum of the ranks (0..12) in the 13-bit suit mask ``m``."""
 
 
 def heuristic_play(view: View) -> int:

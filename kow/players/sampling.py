@@ -16,6 +16,7 @@ The rest of the unseen cards stay in the undealt part of the deck, which takes a
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_OF
 from ..engine import KNOCK, View
@@ -161,7 +162,8 @@ class Sampler:
         """Return one deal: hands (masks by seat), drawing chance from ``rng``."""
         n = self.n
         pool = self.pool[:]
-        rng.shuffle(pool)
+        rnd = rng.random
+        _shuffle(pool, rnd)
         need = self.need[:]
         hands = [0] * n
         hands[self.me] = self.own
@@ -169,7 +171,7 @@ class Sampler:
         # (then it is uniform over the consistent deals, as without voids).
         for attempt in range(TRIES if self.checks else 1):
             if attempt:
-                rng.shuffle(pool)
+                _shuffle(pool, rnd)
             k = 0
             for s in range(n):
                 m = 0
@@ -200,7 +202,7 @@ class Sampler:
                 total = 0
                 for s in options:
                     total += need[s]
-                pick = int(rng.random() * total)
+                pick = int(rnd() * total)
                 for s in options:
                     pick -= need[s]
                     if pick < 0:
@@ -213,6 +215,13 @@ class Sampler:
             if s < n:
                 hands[s] |= BIT[c]
         return hands
+
+
+def _shuffle(cards: list[int], rnd: Callable[[], float]) -> None:
+    """Shuffle ``cards`` in place (Fisher-Yates) with ``rnd``, a generator's ``random``."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rnd() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def unseen_mask(view: View) -> int:

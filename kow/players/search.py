@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..cards import BIT, FULL_DECK, SUIT_MASK
+from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_OF
 from ..engine import KNOCK, PLAY, State, View
 from .base import Player
 from .inference import likely_deals
@@ -118,24 +118,31 @@ def rollout(state: State, gone: int) -> list[int]:
 
     Every seat plays as the ``heuristic`` bot would (:func:`~kow.players.policy.heuristic_card`),
     judging only from what it could see in this deal: its own hand and ``gone``, the
-    mask of cards everyone has seen (played this round, the turned-up card).
+    mask of cards everyone has seen (played this round, the turned-up card). The rules
+    are the engine's (as in :meth:`State.playout <kow.engine.State.playout>`), held in
+    locals for speed; ``state`` is used up (its hands and trick counts change).
     """
-    hands = state.hands
     won = state.tricks_won
+    if state.phase != PLAY:
+        return won
+    hands = state.hands
     dogs = state.dogs
     trump = state.trump
-    # The policy only picks legal actions, so skip apply's check.
-    apply = state._play
     hand_size = state.hand_size
+    number = state.trick_number
+    actors = state.actors
+    pos = state.pos
+    led = state.led
+    best = state.best
+    best_seat = state.best_seat
+    rotations = _ROTATIONS[state.n]
     unknown = FULL_DECK & ~gone
-    while state.phase == PLAY:
-        seat = state.turn
+    while True:
+        seat = actors[pos]
         hand = hands[seat]
-        led = state.led
         legal = hand
         if led >= 0 and hand & SUIT_MASK[led]:
             legal = hand & SUIT_MASK[led]
-        number = state.trick_number
         knock = dogs[seat] and number < hand_size
         if not knock and not legal & (legal - 1):
             card = legal.bit_length() - 1
@@ -144,18 +151,51 @@ def rollout(state: State, gone: int) -> list[int]:
                 hand,
                 legal,
                 unknown & ~hand,
-                state.best,
+                best,
                 led,
                 trump,
-                state.pos < len(state.actors) - 1,
+                pos < len(actors) - 1,
                 won[seat] > 0,
                 hand_size - number + 1,
                 knock,
             )
-        apply(card)
         if card != KNOCK:
-            unknown &= ~BIT[card]
-    return won
+            bit = BIT[card]
+            hands[seat] = hand ^ bit
+            unknown &= ~bit
+            if best < 0:
+                led = SUIT_OF[card]
+                best = card
+                best_seat = seat
+            else:
+                # Rules text, "Déroulement" 3: the highest trump, else the led suit's highest.
+                s = SUIT_OF[card]
+                b = SUIT_OF[best]
+                if (s == b and card > best) or (s == trump and b != s):
+                    best = card
+                    best_seat = seat
+        pos += 1
+        if pos < len(actors):
+            continue
+        won[best_seat] += 1
+        if number == hand_size:
+            return won
+        leader = best_seat
+        order = rotations[leader]
+        if dogs[leader]:
+            # Seed 002: when a dog's-life card wins, the player to its left leads.
+            leader = next(s for s in order[1:] if hands[s])
+            order = rotations[leader]
+        actors = tuple([s for s in order if hands[s]])
+        number += 1
+        pos = 0
+        led = best = best_seat = -1
+
+
+_ROTATIONS = tuple(
+    tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(8)
+)
+"""``_ROTATIONS[n][seat]``: the ``n`` seats clockwise from ``seat``."""
 
 
 def _first_leader(view: View) -> int:
