@@ -154,6 +154,30 @@ def test_the_search_bot_never_peeks() -> None:
     assert found_one == found_two
 
 
+def test_the_search_bot_never_peeks_after_seeing_plays() -> None:
+    # Mid-trick, with the inference at work: seats 1-3 have each played a club, and
+    # their other cards go round the table between the two games.
+    mine = "As Kd 7h 2c 9c Tc 4s"
+    rest = ["Ac 3d 5h 8s 2h Jd", "Kc 4d 6h 9s 3h Qd", "Qc 5d 8h Ts 4h 2d"]
+    played = ["6c", "7c", "8c"]
+    states = []
+    for turn in (0, 1):
+        others = [f"{rest[(s + turn) % 3]} {played[s]}" for s in range(3)]
+        deck = deal(0, [mine, *others], turned_up="Jh")
+        state = State(Rules(), random.Random(0), dealer=0, deck=stacked([deck]))
+        for text in played:
+            state.apply(parse_card(text))
+        states.append(state)
+    one, two = states
+    assert one.hands != two.hands
+    view_one, view_two = one.view(), two.view()
+    assert view_one == view_two and view_one.seat == 0 and len(view_one.trick) == 3
+    choice_one = SearchBot("s", bot_rng(5, 0), iterations=30).act(view_one)
+    choice_two = SearchBot("s", bot_rng(5, 0), iterations=30).act(view_two)
+    assert choice_one == choice_two
+    assert estimate(view_one, random.Random(9), 20) == estimate(view_two, random.Random(9), 20)
+
+
 def test_estimates_cover_each_legal_action_and_the_trump_choice() -> None:
     state = new_game(Rules(players=3), 11)
     view = state.view()

@@ -1,10 +1,13 @@
 """The ``search`` bot: determinized Monte Carlo search over what it cannot see.
 
 For each decision the bot deals the hidden cards many times in ways that agree with its
-view (see :mod:`kow.players.sampling`), and in each deal plays every legal action out to
-the end of the round with a quick rollout policy. It keeps the action whose outcomes score
-best on average ("perfect-information Monte Carlo", as in Ginsberg's GIB for bridge; the
-same deals serve every action, so their comparison is fair).
+view (see :mod:`kow.players.sampling`), keeping the deals that best explain what the
+other players did this round (see :mod:`kow.players.inference`), and in each deal plays
+every legal action out to the end of the round, every seat then playing as the
+``heuristic`` bot would (see :mod:`kow.players.policy`). It keeps the action whose
+outcomes score best on average ("perfect-information Monte Carlo", as in Ginsberg's GIB
+for bridge; the same deals serve every action, so their comparison is fair). A round's
+outcome is scored as the chance of winning the game that it leaves (:func:`round_value`).
 
 It works from its :class:`~kow.engine.View` alone: the engine state it searches is built
 by :meth:`State.from_view <kow.engine.State.from_view>` from its own guesses.
@@ -216,10 +219,11 @@ def _first_leader(view: View) -> int:
 def estimate(view: View, rng: random.Random, iterations: int) -> list[ActionEstimate]:
     """Return an estimate for each legal action of ``view`` (play or trump phase).
 
-    Samples ``iterations`` deals of the hidden cards from ``rng`` and plays each legal
-    action out in every deal with :func:`rollout`, scoring by :func:`round_value`. Uses
-    only ``view`` and ``rng``. Raises :class:`ValueError` in the vote phase, or for
-    ``iterations < 1``.
+    Samples ``iterations`` deals of the hidden cards from ``rng`` (in the play phase, those
+    that best explain the plays seen: :func:`~kow.players.inference.likely_deals`) and
+    plays each legal action out in every deal with :func:`rollout`, scoring by
+    :func:`round_value`. Uses only ``view`` and ``rng``. Raises :class:`ValueError` in
+    the vote phase, or for ``iterations < 1``.
     """
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -258,19 +262,25 @@ def estimate(view: View, rng: random.Random, iterations: int) -> list[ActionEsti
 class SearchBot(Player):
     """Choose by determinized Monte Carlo search, from its own view only.
 
-    Objective: first, take at least one trick this round (surviving it); then win the
-    game, which here means knocking others out, winning by a sweep, or taking the last
-    trick of the 1-card round (see :func:`round_value`). The search looks no further than
-    the end of the round in play.
+    Objective: win the game, surviving each round first. A round's outcome scores the
+    estimated chance of winning the game it leaves (see :func:`round_value`): 0 without
+    a trick (knocked out), 1 for a win outright (a sweep, the 1-card round's trick, the
+    last one left), and between them a share that grows as others are knocked out and
+    with the most tricks (naming the next trump and leading). The search looks no
+    further than the end of the round in play; the rest of the game is that estimate.
 
     - Play (knocks included): the action with the best mean score over ``iterations``
-      sampled deals (see :func:`estimate`). A single legal action is played at once.
+      deals (see :func:`estimate`): deals of the hidden cards that agree with the view
+      and best explain the other seats' plays under the ``heuristic`` bot's rules, each
+      played out with every seat following those rules. A single legal action is
+      played at once.
     - Trump choice: each allowed suit is tried the same way, from the first trick.
     - Votes (knocked out, so nothing at stake): a suit drawn uniformly from ``rng``.
 
-    ``rng`` is this bot's own generator (see :func:`kow.game.bot_rng`); ``iterations``
-    (at least 1, default :data:`DEFAULT_ITERATIONS`) sets the effort, never the clock,
-    so seeded games stay reproducible. Raises :class:`ValueError` for ``iterations < 1``.
+    ``rng`` is this bot's own generator (see :func:`kow.game.bot_rng`), its only source of
+    chance; ``iterations`` (at least 1, default :data:`DEFAULT_ITERATIONS`) sets the
+    effort, never the clock, so seeded games stay reproducible. Raises
+    :class:`ValueError` for ``iterations < 1``.
     """
 
     kind = "search"
