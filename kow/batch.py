@@ -119,6 +119,7 @@ def run_text(run: Run, first: int, count: int, jobs: int = 1) -> Iterator[tuple[
     size = _block_size(count, jobs)
     end = first + count
     blocks = [(run, start, min(size, end - start)) for start in range(first, end, size)]
+    jobs = min(jobs, len(blocks))  # no process without a block to play
     for block, text in zip(blocks, ordered_map(_block_text, blocks, jobs), strict=True):
         yield text, block[2]
 

@@ -11,6 +11,7 @@ import errno
 import functools
 import os
 import signal
+import stat
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -196,8 +197,11 @@ dealer_option = click.option(
 )  # fmt: skip
 
 
+MAX_JOBS = 4 * (os.cpu_count() or 1)
+"""The most processes ``--jobs`` may ask for: more than 4 per CPU only adds start-up."""
+
 jobs_option = click.option(
-    "--jobs", "-j", type=click.IntRange(min=1), default=None,
+    "--jobs", "-j", type=click.IntRange(min=1, max=MAX_JOBS), default=None,
     show_default="one per CPU, fewer for short runs",
     help="Processes playing games at once; the results do not depend on it.",
 )  # fmt: skip
@@ -271,12 +275,17 @@ def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str
     hint = f"'{option}'"
     if not path.strip():
         raise click.BadParameter("give a file path, not an empty string", param_hint=hint)
-    target = os.path.realpath(path)
-    if os.path.isdir(target):
+    try:
+        found: os.stat_result | None = os.stat(path)  # through any link
+    except OSError:
+        found = None
+    if found is not None and stat.S_ISDIR(found.st_mode):
         raise click.BadParameter(f"{path!r} is a folder, not a file", param_hint=hint)
-    if os.path.exists(target) and not os.path.isfile(target):
+    if found is not None and not stat.S_ISREG(found.st_mode):
+        # A device or a pipe (/dev/null, /dev/stdout, a shell's >(...)): opened by the
+        # name given, since a pipe's resolved name ("pipe:[...]") cannot be opened.
         try:
-            stream = open(target, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+            stream = open(path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
         except OSError as err:
             raise click.BadParameter(
                 f"cannot write {path!r}: {err.strerror or err}", param_hint=hint
@@ -284,6 +293,9 @@ def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str
         with stream:
             yield stream
         return
+    target = os.path.realpath(path)
+    if os.path.isdir(target):
+        raise click.BadParameter(f"{path!r} is a folder, not a file", param_hint=hint)
     try:
         mode = os.stat(target).st_mode & 0o7777
     except OSError:
@@ -605,8 +617,9 @@ def verify(files: tuple[str, ...], as_json: bool) -> None:
 
     Each FILE (or - for stdin) may hold one game, JSON Lines, or concatenated JSON
     objects; games count from 1 in each file. Prints one line per faulty game with the
-    place of its first fault, then a summary. Exit 0 when every game is legal, 1 when any
-    is not, 2 when an input can't be read as JSON.
+    place of its first fault, then a summary. Exit 0 when every game is legal; 1 when any
+    is not, or an input can't be read as JSON (its place is named); 2 when a FILE can't
+    be opened.
     """
     import json
 
@@ -616,11 +629,13 @@ def verify(files: tuple[str, ...], as_json: bool) -> None:
     games = legal = 0
     faults: list[dict[str, Any]] = []
     unreadable: list[dict[str, Any]] = []
+    missing = False
     for name in files:
         try:
             stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
         except OSError as err:
             unreadable.append({"file": name, "message": f"cannot open: {err.strerror or err}"})
+            missing = True
             continue
         label = "stdin" if name == "-" else name
         count = 0
@@ -663,9 +678,9 @@ def verify(files: tuple[str, ...], as_json: bool) -> None:
         click.echo(f"{games} game{'s' if games != 1 else ''} in {files_text}: {legal} legal, "
                    f"{len(faults)} faulty" + (f", {len(unreadable)} unreadable input"
                                               if unreadable else ""))  # fmt: skip
-    if unreadable:
-        sys.exit(2)
-    if faults:
+    if missing:
+        sys.exit(2)  # a FILE argument that can't be opened is a usage error
+    if unreadable or faults:
         sys.exit(1)
 
 
@@ -710,6 +725,7 @@ def replay(
         ) from None
     label = "stdin" if file == "-" else file
     game: Any = None
+    found = False
     count = 0
     try:
         with stream:
@@ -717,13 +733,14 @@ def replay(
                 count += 1
                 if count == game_number:
                     game = value
+                    found = True
                     break
     except LogReadError as err:
         click.echo(f"Error: {label}: {err}", err=True)
-        sys.exit(2)  # as kow verify: the input can't be read as JSON
+        sys.exit(1)  # as kow verify: the input can't be read as JSON
     if count == 0:
-        raise click.BadParameter(f"{label} holds no game", param_hint="'FILE'")
-    if game is None:
+        raise click.ClickException(f"{label} holds no game")
+    if not found:
         raise click.BadParameter(
             f"{label} holds {count} game{'s' if count != 1 else ''}, so there is no game "
             f"{game_number}",

@@ -15,10 +15,10 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from .batch import ordered_map
 from .engine import E_GAME_END, E_ROUND, E_ROUND_END, View
 from .game import bots_rng, game_seed, run_game
 from .players import Player, make_bot
@@ -263,7 +263,7 @@ def run_tournament(
         raise ValueError(f"{len(bots)} bots given for {rules.players} seats")
     if games < 1 or jobs < 1:
         raise ValueError("games and jobs must be at least 1")
-    for kind in set(bots):
+    for kind in dict.fromkeys(bots):
         make_bot(kind, "check", bots_rng(0))  # raises ValueError for an unknown kind
     size = max(1, min(rules.players, games // (jobs * 8) or 1))
     chunks = [
@@ -278,9 +278,8 @@ def run_tournament(
             if on_progress is not None:
                 on_progress(len(done))
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for done in pool.map(_play_chunk, chunks):
-                results += done
-                if on_progress is not None:
-                    on_progress(len(done))
+        for done in ordered_map(_play_chunk, chunks, min(jobs, len(chunks))):
+            results += done
+            if on_progress is not None:
+                on_progress(len(done))
     return Tournament(rules, bots, seed, search_iterations, tuple(results))

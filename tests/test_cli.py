@@ -299,3 +299,12 @@ def test_full_disk_on_stdout_is_one_line_not_a_traceback() -> None:
         )  # fmt: skip
     assert proc.returncode == 1
     assert proc.stderr.strip() == "Error: cannot write the output: No space left on device"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="no /dev/stdout here")
+def test_output_to_dev_stdout_when_it_is_a_pipe() -> None:
+    # /dev/stdout then resolves to a pipe ("pipe:[...]"), which is written to directly.
+    done = kow_process("simulate", "--seed", "1", "--games", "3", "-o", "/dev/stdout")
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 3
+    assert done.stdout == kow_process("simulate", "--seed", "1", "--games", "3").stdout

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kow.cli import main
+from kow.cli import MAX_JOBS, main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -85,6 +85,13 @@ def test_first_game_needs_a_seed() -> None:
 def test_jobs_must_be_positive() -> None:
     code, _, err = run("simulate", "--seed", "1", "--jobs", "0")
     assert code == 2 and "--jobs" in err
+
+
+def test_jobs_at_most_four_per_cpu() -> None:
+    too_many = str(MAX_JOBS + 1)
+    code, out, err = run("simulate", "--seed", "1", "--jobs", too_many)
+    assert (code, out) == (2, "")
+    assert f"{too_many} is not in the range 1<=x<={MAX_JOBS}" in err
 
 
 def test_no_progress_bar_without_a_terminal() -> None:

@@ -87,13 +87,13 @@ def test_stdin_concatenated_and_pretty_objects(games_text: str) -> None:
         (b"not json at all", "not JSON"),
     ],
 )
-def test_unreadable_input_exits_2_with_the_place(
+def test_unreadable_input_exits_1_with_the_place(
     tmp_path: Path, content: bytes, message: str
 ) -> None:
     path = tmp_path / "bad.json"
     path.write_bytes(content)
     code, out, err = invoke("verify", str(path))
-    assert code == 2
+    assert code == 1
     assert f"{path}: " in err and message in err
     assert "Traceback" not in err and "Traceback" not in out
 
@@ -104,7 +104,7 @@ def test_truncated_file_reports_the_games_before_and_the_place(
     path = tmp_path / "cut.jsonl"
     path.write_text(games_text[: len(games_text) // 2])
     code, out, err = invoke("verify", str(path))
-    assert code == 2
+    assert code == 1
     assert "legal" in out and "unreadable" in out
     assert "not JSON" in err and "line " in err
 
@@ -202,3 +202,22 @@ def test_replay_errors(tmp_path: Path, games: list[dict[str, Any]]) -> None:
     games[0]["rounds"][0]["tricks"][0]["winner"] = 9
     code, _, err = invoke("replay", write(tmp_path / "bad.jsonl", games))
     assert code == 1 and "is not a legal game" in err
+
+
+@pytest.mark.parametrize(
+    ("content", "game", "message"),
+    [
+        (b"null", "1", "game 1 is not a legal game, so it can't be replayed: the log is not"),
+        (b"null {}", "2", "game 2 is not a legal game"),
+        (b"", "1", "holds no game"),
+        (b'{"a": 1', "1", "not JSON"),
+    ],
+)
+def test_replay_of_unreadable_data_exits_1(
+    tmp_path: Path, content: bytes, game: str, message: str
+) -> None:
+    path = tmp_path / "x.json"
+    path.write_bytes(content)
+    code, out, err = invoke("replay", str(path), "--game", game, "--ascii")
+    assert (code, out) == (1, "")
+    assert message in err and "Traceback" not in err
