@@ -847,6 +847,12 @@ def tournament(
 
     kinds = parse_bots(bots, rules.players)
     jobs = jobs or auto_jobs(games)
+    if games % rules.players and len(set(kinds)) > 1:
+        click.echo(
+            f"Note: {games} games is not a multiple of {rules.players} players, so the bots "
+            "do not sit in every seat equally often.",
+            err=True,
+        )
     if seed is None:
         seed = draw_seed()
     try:

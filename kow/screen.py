@@ -81,6 +81,8 @@ class Screen:
     round: int = 0
     trump: int | None = None
     _in_round: list[bool] = field(default_factory=list)
+    _held: list[int] = field(default_factory=list)
+    _dogs: tuple[int, ...] = ()
 
     # ------------------------------------------------------------------ pieces
 
@@ -127,9 +129,14 @@ class Screen:
             verb = verb[:-1]
         return f"{name} {verb}"
 
+    @property
+    def between(self) -> str:
+        """Return what separates items of a list on one line: `` · `` (``, `` in ASCII)."""
+        return " · " if self.symbols else ", "
+
     def counts(self, seats: Sequence[int]) -> str:
         """Return the trick counts of ``seats`` this round: ``Ada 2 · Ben 0``."""
-        return " · ".join(f"{self.names[s]} {self.tricks_won[s]}" for s in seats)
+        return self.between.join(f"{self.names[s]} {self.tricks_won[s]}" for s in seats)
 
     # ------------------------------------------------------------------ hands
 
@@ -183,6 +190,8 @@ class Screen:
         kind = ev[0]
         names = self.names
         if kind == E_PLAY:
+            if self._held:
+                self._held[ev[1]] -= 1
             return [f"  {self.does(ev[1], 'plays')} {self.card(ev[2])}"]
         if kind == E_KNOCK:
             return [f"  {self.does(ev[1], 'knocks')} (keeping the dog's-life card)"]
@@ -190,16 +199,29 @@ class Screen:
             _, number, _, winner = ev
             self.tricks_won[winner] += 1
             seats = [s for s, n in enumerate(self._in_round) if n]
-            return [
+            lines = [
                 f"  {self.bold(self.does(winner, 'wins'))} trick {number} of {self.hand_size}. "
                 f"Tricks: {self.counts(seats)}"
             ]
+            if winner in self._dogs and number < self.hand_size and self._held:
+                # Seed 002: a dog's-life card that wins hands the lead to the player to its
+                # left, the next seat clockwise that still holds cards.
+                n = len(names)
+                left = next(
+                    (s for s in ((winner + i) % n for i in range(1, n)) if self._held[s] > 0),
+                    None,
+                )
+                if left is not None:
+                    lines.append(f"  {self.does(left, 'leads')}, on the dog's-life winner's left.")
+            return lines
         if kind == E_ROUND:
             _, number, hand_size, dealer, cut_by, _, hands, dogs = ev
             self.round = number
             self.hand_size = hand_size
             self.tricks_won = [0] * len(names)
             self._in_round = [h is not None for h in hands]
+            self._held = [len(h) if h is not None else 0 for h in hands]
+            self._dogs = tuple(dogs)
             cards = f"{hand_size} card{'s' if hand_size != 1 else ''} each"
             lines = [
                 "",
@@ -243,7 +265,7 @@ class Screen:
             seats = [s for s, n in enumerate(tricks_won) if n is not None]
             lines = [
                 f"Round {self.round} over. Tricks: "
-                + " · ".join(f"{names[s]} {tricks_won[s]}" for s in seats)
+                + self.between.join(f"{names[s]} {tricks_won[s]}" for s in seats)
             ]
             if revived:
                 lines.append("Back in the game: " + ", ".join(names[s] for s in revived) + ".")

@@ -308,3 +308,15 @@ def test_output_to_dev_stdout_when_it_is_a_pipe() -> None:
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.splitlines()) == 3
     assert done.stdout == kow_process("simulate", "--seed", "1", "--games", "3").stdout
+
+
+def test_tournament_notes_an_uneven_rotation_on_stderr() -> None:
+    args = ["tournament", "--bots", "heuristic,random,random,random", "--seed", "1", "--json"]
+    code, out, err = run(*args, "--games", "6")
+    assert code == 0 and json.loads(out)["games"] == 6
+    assert err == (
+        "Note: 6 games is not a multiple of 4 players, so the bots do not sit in every seat "
+        "equally often.\n"
+    )
+    code, out, err = run(*args, "--games", "8")
+    assert (code, err) == (0, "")

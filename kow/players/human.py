@@ -22,7 +22,10 @@ HELP = (
     "Type a card (10h, Th, Q♠, qs) or its number in your hand.\n"
     "Commands: hand, table, hint (a suggestion), knock (dog's life only), help, quit."
 )
-SUIT_HELP = "Type a suit: c, d, h or s, its name (hearts), its symbol (♥) or its number."
+SUIT_HELP = (
+    "Type a suit: c, d, h or s, its name (hearts), its symbol (♥) or its number.\n"
+    "Commands: hand, table, hint (a suggestion), help, quit."
+)
 
 
 class Quit(Exception):
@@ -32,8 +35,8 @@ class Quit(Exception):
 class HotSeat:
     """Shared by the humans of one game: who acted last, to hide a hand between people.
 
-    ``pause(name)`` is called before a human's turn; when another human acted last it
-    clears the screen and waits for Enter ("pass to NAME").
+    Before a human's turn, unless that human acted last, the screen is cleared and the
+    game waits for Enter ("pass the keyboard to NAME"), the first turn included.
     """
 
     def __init__(self, clear: Callable[[], None]) -> None:
@@ -124,15 +127,16 @@ class HumanPlayer(Player):
     def _start_turn(self, view: View) -> None:
         seat = self.hot_seat
         if seat is not None and seat.last != self.name:
-            if seat.last is not None:
-                seat.clear()
-                try:
-                    self.read(f"Pass the keyboard to {self.name}, then press Enter. ")
-                except EOFError:
-                    raise Quit("end of input") from None
-                seat.clear()
-                for line in self.screen.table(view):
-                    self.write(line)
+            # Also before the first turn of all: whoever holds the keyboard then has not
+            # been told whose hand is about to show.
+            seat.clear()
+            try:
+                self.read(f"Pass the keyboard to {self.name}, then press Enter. ")
+            except EOFError:
+                raise Quit("end of input") from None
+            seat.clear()
+            for line in self.screen.table(view):
+                self.write(line)
             seat.last = self.name
 
     def _show_hand(self, view: View) -> None:
@@ -205,10 +209,7 @@ class HumanPlayer(Player):
             what = f"play {self.screen.card(found.action)}"
         if view.phase == PLAY and view.tricks_won[view.seat]:
             return f"Hint: {what} (you already have your trick this round)."
-        return (
-            f"Hint: {what}: you take a trick this round in {chance} of "
-            f"{found.deals} deals the search bot imagined from what you have seen."
-        )
+        return f"Hint: {what}. Your chance of a trick this round: {chance} ({found.deals} deals)."
 
     def _why_no_knock(self, view: View) -> str:
         if view.seat not in view.dogs_life:
