@@ -288,7 +288,7 @@ class Scripted(Player):
         self.game, self.rng, self.shared = game, rng, shared
 
     def act(self, view: View) -> int:
-        lines = [""] if self.shared["last"] not in (None, self.name) else []
+        lines = [""] if self.shared["last"] != self.name else []  # Enter at "pass the keyboard"
         self.shared["last"] = self.name
         action = self.rng.choice(view.legal)
         if view.phase != PLAY:
