@@ -287,12 +287,11 @@ def test_bad_fast_trump_choice_is_a_player_error() -> None:
 def test_heuristic_cheapest_and_strongest_card_by_bits(cards: int, trump: int) -> None:
     # The bit tricks pick what min/max over the sorted cards would, by rank with trumps
     # above every other suit, ties to the first (lowest) suit.
-    from kow.cards import RANK_OF, SUIT_MASK, SUIT_OF, cards_in
-    from kow.players.heuristic import _cheapest, _strongest
+    from kow.cards import RANK_OF, SUIT_OF, cards_in
+    from kow.players.policy import lowest, strongest
 
     def strength(card: int) -> int:
         return RANK_OF[card] + (13 if SUIT_OF[card] == trump else 0)
 
-    trumps = SUIT_MASK[trump] if trump >= 0 else 0
-    assert _cheapest(cards, trumps) == min(cards_in(cards), key=strength)
-    assert _strongest(cards, trumps) == max(cards_in(cards), key=strength)
+    assert lowest(cards, trump) == min(cards_in(cards), key=strength)
+    assert strongest(cards, trump) == max(cards_in(cards), key=strength)

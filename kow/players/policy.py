@@ -181,15 +181,15 @@ def heuristic_trump(hand: int, allowed: tuple[int, ...]) -> int:
     key = -1
     for suit in allowed:
         m = hand >> (13 * suit) & 0x1FFF
-        k = m.bit_count() * 100 + _RANK_SUM[m]  # a rank sum is at most 78
+        k = m.bit_count() * 100  # then the sum of the ranks (0..12), at most 78
+        while m:
+            low = m & -m
+            k += low.bit_length() - 1
+            m ^= low
         if k > key:
             key = k
             best = suit
     return best
-
-
-_RANK_SUM = tuple(sum(r for r in range(13) if m >> r & 1) for m in range(1 << 13))
-"""``_RANK_SUM[m]``: the sum of the ranks (0..12) in the 13-bit suit mask ``m``."""
 
 
 def heuristic_play(view: View) -> int:
