@@ -1,8 +1,9 @@
 """Measure the bots' strength: the figures of docs/bots.md, as JSON files and a table.
 
 Usage: ``python benchmarks/strength.py [--games N] [--jobs J] [--only NAME ...]``.
-docs/bots.md used ``--only heuristic-vs-random search20-vs-heuristic`` (4000 games) and
-``--games 1000 --only search10-vs-heuristic search50-vs-heuristic`` for the table.
+docs/bots.md used ``--only heuristic-vs-random search100-vs-heuristic`` (4000 games) and
+``--games 1000 --only search5-vs-heuristic search10-vs-heuristic search20-vs-heuristic
+search50-vs-heuristic`` for the table of strength against iterations.
 Each run is a ``kow tournament`` with 4 players and the default rules; its JSON result
 goes to ``benchmarks/results/NAME.json`` and a Markdown table row to stdout. The same
 command gives the same results (but for the milliseconds per decision) on any machine.
@@ -19,9 +20,11 @@ from kow.tournament import run_tournament
 
 RUNS = {
     "heuristic-vs-random": (("heuristic", "random", "random", "random"), None),
+    "search5-vs-heuristic": (("search", "heuristic", "heuristic", "heuristic"), 5),
     "search10-vs-heuristic": (("search", "heuristic", "heuristic", "heuristic"), 10),
     "search20-vs-heuristic": (("search", "heuristic", "heuristic", "heuristic"), 20),
     "search50-vs-heuristic": (("search", "heuristic", "heuristic", "heuristic"), 50),
+    "search100-vs-heuristic": (("search", "heuristic", "heuristic", "heuristic"), 100),
 }
 SEED = 1
 

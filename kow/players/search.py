@@ -37,8 +37,10 @@ __all__ = [
 ]
 
 DEFAULT_ITERATIONS = 100
-"""Deals sampled per decision by default: at most about 0.5 s (a 7-card hand's first
-lead, on a 2-core machine); most decisions take far less."""
+"""Deals sampled per decision by default. Measured on a quiet 2-core machine: at most
+0.08 s for the first lead of a 7-card round of 4 players, 0.09 s for the slowest decision
+of whole games (about 0.27 s with other work sharing the cores), well within the 0.5 s
+allowed; against three heuristic bots it wins 40.6% of 4000 games (docs/bots.md)."""
 
 CHOOSER: dict[tuple[int, int], float] = {
     (2, 1): 0.88, (2, 2): 0.71, (2, 3): 0.67, (2, 4): 0.61, (2, 5): 0.57, (2, 6): 0.53,
