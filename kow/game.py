@@ -18,9 +18,7 @@ from .engine import OVER, Event, IllegalActionError, State, action_name
 from .players import Player
 from .rules import MAX_SEED, Rules
 
-__all__ = [
-    "MAX_SEED", "PlayerError", "bot_rng", "bots_rng", "drive", "game_seed", "new_game", "run_game",
-]  # fmt: skip
+__all__ = ["MAX_SEED", "PlayerError", "bots_rng", "drive", "game_seed", "new_game", "run_game"]
 
 
 class PlayerError(RuntimeError):
@@ -73,14 +71,6 @@ def bots_rng(seed: int) -> random.Random:
 
 _BOTS = 1 << 53
 """Set in the bots' seed: game seeds are below 2^53, so no game's deal shares it."""
-
-
-def bot_rng(seed: int, seat: int) -> random.Random:
-    """Return the generator of the player at ``seat`` in the game with ``seed``.
-
-    Seeded with a string, which Python hashes with SHA-512 the same way in every process.
-    """
-    return random.Random(f"kow-bot:{seed}:{seat}")
 
 
 def new_game(

@@ -8,7 +8,7 @@ from conftest import deal
 
 from kow.cards import BIT, parse_card
 from kow.engine import OVER, PLAY, State, View, stacked
-from kow.game import bot_rng, new_game
+from kow.game import bots_rng, new_game
 from kow.players import make_bot
 from kow.players.inference import Decision, decisions, misses, trump_chooser
 from kow.players.sampling import Sampler
@@ -97,7 +97,7 @@ def test_the_true_deal_explains_every_heuristic_play() -> None:
     for rules in (Rules(), Rules(players=5, dogs_life="once-per-game"), Rules(players=3)):
         for seed in range(30):
             state = new_game(rules, seed)
-            bots = [make_bot("heuristic", str(s), bot_rng(seed, s)) for s in range(rules.players)]
+            bots = [make_bot("heuristic", str(s), bots_rng(seed)) for s in range(rules.players)]
             while state.phase != OVER:
                 view = state.view()
                 if view.phase == PLAY:
@@ -113,7 +113,7 @@ def test_the_true_deal_explains_every_heuristic_play() -> None:
 def test_most_random_deals_miss_late_in_a_round() -> None:
     # The inference has teeth: late in round 1 few consistent deals explain all plays.
     state = new_game(Rules(), 4)
-    bots = [make_bot("heuristic", str(s), bot_rng(4, s)) for s in range(4)]
+    bots = [make_bot("heuristic", str(s), bots_rng(4)) for s in range(4)]
     while state.trick_number < 5:
         state.apply(bots[state.turn].act(state.view()))
     view = state.view()

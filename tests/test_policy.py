@@ -8,7 +8,7 @@ import pytest
 
 from kow.cards import BIT, mask_of, parse_card
 from kow.engine import KNOCK, OVER, PLAY, TRUMP
-from kow.game import bot_rng, new_game
+from kow.game import bots_rng, new_game
 from kow.players import HeuristicBot, make_bot
 from kow.players.policy import heuristic_card, heuristic_play, heuristic_trump, lowest, strongest
 from kow.rules import Rules
@@ -35,7 +35,7 @@ def test_the_policy_decides_as_the_heuristic_bot(rules: Rules) -> None:
     for seed in range(40):
         state = new_game(rules, seed)
         kinds = ["heuristic" if (s + seed) % 3 else "random" for s in range(rules.players)]
-        bots = [make_bot(k, str(s), bot_rng(seed, s)) for s, k in enumerate(kinds)]
+        bots = [make_bot(k, str(s), bots_rng(seed)) for s, k in enumerate(kinds)]
         judge = HeuristicBot("judge", random.Random(0))
         while state.phase != OVER:
             view = state.view()

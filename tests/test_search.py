@@ -9,7 +9,7 @@ from conftest import deal
 
 from kow.cards import BIT, SUIT_MASK, SUIT_OF, mask_of, parse_card
 from kow.engine import E_ROUND_END, OVER, PLAY, State, View, stacked
-from kow.game import bot_rng, drive, new_game
+from kow.game import bots_rng, drive, new_game
 from kow.players import Player, RandomBot, SearchBot, make_bot
 from kow.players.inference import decisions, likely_deals, misses, trump_chooser
 from kow.players.sampling import Sampler, seen_cards, voids
@@ -44,8 +44,8 @@ VARIANTS = [
 @pytest.mark.parametrize("rules", VARIANTS)
 def test_search_bot_only_plays_legal_actions(rules: Rules) -> None:
     for seed in range(2):
-        players = [Checked(SearchBot("s", bot_rng(seed, 0), iterations=4))] + [
-            Checked(make_bot("heuristic", f"h{s}", bot_rng(seed, s)))
+        players = [Checked(SearchBot("s", bots_rng(seed), iterations=4))] + [
+            Checked(make_bot("heuristic", f"h{s}", bots_rng(seed)))
             for s in range(1, rules.players)
         ]
         state = drive(new_game(rules, seed), players)
@@ -85,7 +85,7 @@ def test_samples_honour_every_known_fact(players: int) -> None:
     for seed in range(12):
         state = new_game(rules, seed)
         rng = random.Random(seed)
-        bots = [RandomBot(str(s), bot_rng(seed, s)) for s in range(players)]
+        bots = [RandomBot(str(s), bots_rng(seed)) for s in range(players)]
         while state.phase != OVER:
             view = state.view()
             if view.phase == PLAY:
@@ -146,8 +146,8 @@ def test_the_search_bot_never_peeks() -> None:
     assert one.hands != two.hands
     view_one, view_two = one.view(), two.view()
     assert view_one == view_two and view_one.seat == 0
-    choice_one = SearchBot("s", bot_rng(5, 0), iterations=30).act(view_one)
-    choice_two = SearchBot("s", bot_rng(5, 0), iterations=30).act(view_two)
+    choice_one = SearchBot("s", bots_rng(5), iterations=30).act(view_one)
+    choice_two = SearchBot("s", bots_rng(5), iterations=30).act(view_two)
     assert choice_one == choice_two
     found_one = estimate(view_one, random.Random(9), 20)
     found_two = estimate(view_two, random.Random(9), 20)
@@ -172,8 +172,8 @@ def test_the_search_bot_never_peeks_after_seeing_plays() -> None:
     assert one.hands != two.hands
     view_one, view_two = one.view(), two.view()
     assert view_one == view_two and view_one.seat == 0 and len(view_one.trick) == 3
-    choice_one = SearchBot("s", bot_rng(5, 0), iterations=30).act(view_one)
-    choice_two = SearchBot("s", bot_rng(5, 0), iterations=30).act(view_two)
+    choice_one = SearchBot("s", bots_rng(5), iterations=30).act(view_one)
+    choice_two = SearchBot("s", bots_rng(5), iterations=30).act(view_two)
     assert choice_one == choice_two
     assert estimate(view_one, random.Random(9), 20) == estimate(view_two, random.Random(9), 20)
 
@@ -185,7 +185,7 @@ def test_estimates_cover_each_legal_action_and_the_trump_choice() -> None:
     assert [e.action for e in found] == list(view.legal)
     assert all(0.0 <= e.survival <= 1.0 and e.deals == 10 for e in found)
     # Play round 1 out, then the chooser of round 2 tries every suit.
-    bots = [RandomBot(str(s), bot_rng(11, s)) for s in range(3)]
+    bots = [RandomBot(str(s), bots_rng(11)) for s in range(3)]
     while state.phase == PLAY:
         state.apply(bots[state.turn].act(state.view()))
     if state.phase == "trump":
@@ -224,7 +224,7 @@ def test_likely_deals_honour_the_view_and_explain_the_plays() -> None:
     views = explained = 0
     for seed in range(3):
         state = new_game(Rules(), seed)
-        bots = [make_bot("heuristic", str(s), bot_rng(seed, s)) for s in range(4)]
+        bots = [make_bot("heuristic", str(s), bots_rng(seed)) for s in range(4)]
         while state.phase != OVER:
             view = state.view()
             if view.phase == PLAY and view.trick_number > 1:
@@ -261,7 +261,7 @@ def test_rollouts_replay_heuristic_bots_exactly(rules: Rules) -> None:
     checked = 0
     for seed in range(15):
         state = new_game(rules, seed)
-        bots = [make_bot("heuristic", str(s), bot_rng(seed, s)) for s in range(rules.players)]
+        bots = [make_bot("heuristic", str(s), bots_rng(seed)) for s in range(rules.players)]
         pending: list[list[int]] = []
         while state.phase != OVER:
             view = state.view()

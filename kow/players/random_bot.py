@@ -11,10 +11,11 @@ __all__ = ["RandomBot"]
 
 
 class RandomBot(Player):
-    """Choose uniformly among the legal actions, knocks included, with its own generator.
+    """Choose uniformly among the legal actions, knocks included.
 
-    ``rng`` is this bot's own :class:`random.Random`, derived from the game seed and its
-    seat (see :func:`kow.game.bot_rng`), never the global one.
+    ``rng`` is the :class:`random.Random` it draws from: in games played by kow, the
+    generator that the game's bots share, seeded from the game's seed (see
+    :func:`kow.game.bots_rng`); never the global one.
     """
 
     kind = "random"

@@ -279,10 +279,10 @@ class SearchBot(Player):
     - Trump choice: each allowed suit is tried the same way, from the first trick.
     - Votes (knocked out, so nothing at stake): a suit drawn uniformly from ``rng``.
 
-    ``rng`` is this bot's own generator (see :func:`kow.game.bot_rng`), its only source of
-    chance; ``iterations`` (at least 1, default :data:`DEFAULT_ITERATIONS`) sets the
-    effort, never the clock, so seeded games stay reproducible. Raises
-    :class:`ValueError` for ``iterations < 1``.
+    ``rng`` is the generator it draws from (in kow's games, the one the game's bots share:
+    see :func:`kow.game.bots_rng`), its only source of chance; ``iterations`` (at least 1,
+    default :data:`DEFAULT_ITERATIONS`) sets the effort, never the clock, so seeded games
+    stay reproducible. Raises :class:`ValueError` for ``iterations < 1``.
     """
 
     kind = "search"
