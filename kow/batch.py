@@ -17,7 +17,7 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -102,7 +102,9 @@ def _games_text(run: Run, first: int, count: int) -> str:
     return "".join(texts)
 
 
-def run_text(run: Run, first: int, count: int, jobs: int = 1) -> Iterator[tuple[str, int]]:
+def run_text(
+    run: Run, first: int, count: int, jobs: int = 1
+) -> Generator[tuple[str, int], None, None]:
     """Yield the text of games ``first .. first+count-1`` of ``run`` in order, as it is made.
 
     Each item is ``(text, games)``: the logs of the next ``games`` games, each followed by
@@ -163,21 +165,24 @@ def ordered_map(
     methods = multiprocessing.get_all_start_methods()
     method = "fork" if "fork" in methods and sys.platform != "darwin" else "spawn"
     context = multiprocessing.get_context(method)
-    with ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=_worker_signals
-    ) as pool:
-        pending: deque[Future[R]] = deque()
-        it = iter(items)
-        try:
-            for item in it:
-                pending.append(pool.submit(func, item))
-                if len(pending) >= ahead * jobs:
-                    yield pending.popleft().result()
-            while pending:
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_signals)
+    pending: deque[Future[R]] = deque()
+    try:
+        for item in items:
+            pending.append(pool.submit(func, item))
+            if len(pending) >= ahead * jobs:
                 yield pending.popleft().result()
-        finally:
-            for future in pending:
-                future.cancel()
+        while pending:
+            yield pending.popleft().result()
+    except BaseException:
+        # Ctrl-C, an error, or the reader stopping early: end the workers now rather
+        # than wait for the blocks they are playing.
+        processes = dict(getattr(pool, "_processes", None) or {})  # before shutdown drops it
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes.values():
+            process.terminate()
+        raise
+    pool.shutdown(wait=True)
 
 
 def _worker_signals() -> None:

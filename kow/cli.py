@@ -411,9 +411,11 @@ def simulate(
     show = not quiet and progress_fits(output)
     with atomic_output(output) as out, Progress(games, show, "Simulating") as progress:
         try:
-            for text, count in run_text(run, first_game, games, jobs or auto_jobs(games)):
-                out.write(text)
-                progress.advance(count)
+            texts = run_text(run, first_game, games, jobs or auto_jobs(games))
+            with contextlib.closing(texts):  # on an error, stop any workers at once
+                for text, count in texts:
+                    out.write(text)
+                    progress.advance(count)
             out.flush()
         except GameError as err:
             raise click.ClickException(str(err)) from None
