@@ -97,7 +97,10 @@ def drive(
 
     ``players[seat]`` acts for each seat (``len(players) == rules.players``). The state's
     ``events`` hold the whole game; :func:`kow.log.build` turns them into the log.
-    ``on_event`` is called with each event as it happens, for display.
+    ``on_event`` is called with each event as it happens, for display. When there is no
+    ``on_event`` and every player has ``play_fast`` (the ``random`` and ``heuristic``
+    bots), the game is played by :meth:`State.run <kow.engine.State.run>`: the same game
+    and events, without a view for each card.
 
     Raises :class:`PlayerError` when a player returns an illegal action, and lets any
     exception from a player (such as a human quitting) through; ``state.events`` then
