@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 from . import game, log
@@ -157,35 +159,114 @@ def ordered_map(
 ) -> Iterator[R]:
     """Yield ``func(item)`` for each item in order, computed by ``jobs`` processes.
 
-    ``func`` and the items must pickle (``func`` a module-level function). At most
-    ``ahead * jobs`` items are in flight, so a slow reader keeps memory flat. An exception
-    raised by ``func`` is raised here when its item's turn comes. Processes start by
-    ``fork`` where the platform has it (fast, nothing to re-import), else ``spawn``.
+    Worker ``w`` (0-based) computes items ``w, w + jobs, w + 2*jobs, ...`` and sends each
+    result down a pipe of its own; this process reads them back in order. ``func`` and
+    the items must pickle (``func`` a module-level function). At most ``ahead`` results per
+    worker wait here, plus one in its pipe, so a slow reader keeps memory flat. An
+    exception raised by ``func`` is raised here when its item's turn comes; a worker that
+    dies (killed, out of memory) raises :class:`RuntimeError` naming its exit code.
+
+    The pool is kow's own, not :mod:`concurrent.futures`: it has no threads and no
+    shared queues, so Ctrl-C, SIGTERM or the reader stopping early (closing this
+    generator) ends it at once: the workers are killed and reaped before the exception
+    goes on. A worker whose parent dies gets a broken pipe at its next result and exits.
+    Processes start by ``fork`` where the platform has it (fast, nothing to re-import),
+    else ``spawn``.
     """
+    todo = list(items)
+    jobs = max(1, min(jobs, len(todo)))
+    if jobs == 1:
+        yield from map(func, todo)
+        return
     methods = multiprocessing.get_all_start_methods()
-    method = "fork" if "fork" in methods and sys.platform != "darwin" else "spawn"
-    context = multiprocessing.get_context(method)
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_signals)
-    pending: deque[Future[R]] = deque()
+    fork = "fork" in methods and sys.platform != "darwin"
+    context = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
+    for stream in (sys.stdout, sys.stderr):  # a forked child must not write them again
+        if stream is not None:
+            stream.flush()
+    readers: list[Connection] = []
+    workers: list[BaseProcess] = []
     try:
-        for item in items:
-            pending.append(pool.submit(func, item))
-            if len(pending) >= ahead * jobs:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-    except BaseException:
-        # Ctrl-C, an error, or the reader stopping early: end the workers now rather
-        # than wait for the blocks they are playing.
-        processes = dict(getattr(pool, "_processes", None) or {})  # before shutdown drops it
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes.values():
-            process.terminate()
-        raise
-    pool.shutdown(wait=True)
+        for worker in range(jobs):
+            reader, writer = context.Pipe(duplex=False)
+            # A forked child inherits the read ends made so far; it closes them, so
+            # that only this process holds them and a worker sees its parent go.
+            inherited = (*readers, reader) if fork else ()
+            process = context.Process(
+                target=_work,
+                args=(func, todo[worker::jobs], writer, inherited),
+                name=f"kow-worker-{worker}",
+                daemon=True,
+            )
+            readers.append(reader)
+            process.start()
+            workers.append(process)
+            writer.close()  # the worker holds the write end; EOF here means it died
+        waiting: list[deque[tuple[bool, Any]]] = [deque() for _ in range(jobs)]
+        to_come = [len(todo[worker::jobs]) for worker in range(jobs)]  # results not yet read
+        for index in range(len(todo)):
+            worker = index % jobs
+            while not waiting[worker]:
+                ready = wait(
+                    [readers[w] for w in range(jobs) if to_come[w] and len(waiting[w]) < ahead]
+                )
+                for w, reader in enumerate(readers):
+                    if reader not in ready:
+                        continue
+                    try:
+                        ok, value = reader.recv()
+                        waiting[w].append((ok, value))
+                        to_come[w] = to_come[w] - 1 if ok else 0  # after an error: nothing
+                    except EOFError:
+                        workers[w].join()
+                        code = workers[w].exitcode
+                        raise RuntimeError(
+                            f"worker process {w} ended unexpectedly (exit code {code})"
+                        ) from None
+            ok, value = waiting[worker].popleft()
+            if not ok:
+                raise value
+            yield value
+    finally:
+        for each in workers:
+            if each.is_alive():
+                each.kill()
+        for each in workers:
+            each.join()
+        for reader in readers:
+            reader.close()
 
 
-def _worker_signals() -> None:
-    """Leave Ctrl-C to the main process, which stops the run; SIGTERM kills a worker."""
+def _work(
+    func: Callable[[T], R], items: list[T], writer: Connection, inherited: tuple[Connection, ...]
+) -> None:
+    """Run in a worker: send ``(True, func(item))`` for each item, or ``(False, error)``.
+
+    Ctrl-C is left to the main process, which stops the run; SIGTERM ends the worker.
+    Any failure to send (the parent gone) ends it quietly.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for connection in inherited:
+        connection.close()
+    try:
+        for item in items:
+            try:
+                result: tuple[bool, Any] = (True, func(item))
+            except Exception as err:  # noqa: BLE001 - raised again in the parent
+                writer.send((False, _portable(err)))
+                return
+            writer.send(result)
+    except BaseException:  # the parent went away: nothing to report to
+        os._exit(1)
+    finally:
+        writer.close()
+
+
+def _portable(err: Exception) -> Exception:
+    """Return ``err`` if it survives pickling, else a RuntimeError with its text."""
+    try:
+        pickle.loads(pickle.dumps(err))
+    except Exception:  # noqa: BLE001 - any pickling failure
+        return RuntimeError(f"{type(err).__name__}: {err}")
+    return err

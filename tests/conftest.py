@@ -11,6 +11,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from hypothesis import HealthCheck, settings
+
 from kow.cards import parse_card, parse_suit
 from kow.engine import KNOCK, PLAY, State, View, deal_deck, stacked
 from kow.game import run_game
@@ -18,15 +20,17 @@ from kow.log import build
 from kow.players import Player
 from kow.rules import Rules
 
+# CI machines are shared and slow at times: no test may fail for taking long per example.
+settings.register_profile("kow", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("kow")
+
 
 def cards(text: str) -> list[int]:
     """Return the cards of ``text``, space-separated (``"Ah 10c"``), in order."""
     return [parse_card(t) for t in text.split()]
 
 
-def deal(
-    dealer: int, hands: Sequence[str | None], turned_up: str | None = None
-) -> list[int]:
+def deal(dealer: int, hands: Sequence[str | None], turned_up: str | None = None) -> list[int]:
     """Return the deck order dealing ``hands`` (text by seat; None: not dealt in)."""
     return deal_deck(
         dealer,
@@ -67,9 +71,7 @@ class ScriptedPlayer(Player):
         return action(self.script.pop(0), view.phase)
 
 
-def new_state(
-    rules: Rules, dealer: int, decks: Sequence[Sequence[int]], seed: int = 0
-) -> State:
+def new_state(rules: Rules, dealer: int, decks: Sequence[Sequence[int]], seed: int = 0) -> State:
     """Return a new game with the given first dealer and stacked decks."""
     return State(rules, random.Random(seed), dealer=dealer, deck=stacked(decks))
 
@@ -109,4 +111,3 @@ def play_stacked(
 def plays(trick: dict[str, Any]) -> list[tuple[int, str]]:
     """Return a log trick's plays as ``(seat, card or "knock")`` pairs."""
     return [(p["seat"], "knock" if p.get("knock") else p["card"]) for p in trick["plays"]]
-

@@ -7,6 +7,8 @@ import json
 import multiprocessing
 import os
 import pickle
+import signal
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -107,6 +109,76 @@ def test_ordered_map_keeps_order_and_stops_early() -> None:
     it = ordered_map(abs, range(-1000, 0), jobs=2)
     assert next(it) == 1000
     it.close()  # the pool shuts down without playing the rest
+    assert multiprocessing.active_children() == []
+
+
+def _fail_at_seven(x: int) -> int:
+    if x == 7:
+        raise ValueError("seven")
+    return x
+
+
+def _unpicklable_at_three(x: int) -> int:
+    if x == 3:
+        raise _Unpicklable("lambda inside")
+    return x
+
+
+class _Unpicklable(Exception):
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.hook = lambda: None  # lambdas do not pickle
+
+
+def _die_at_five(x: int) -> int:
+    if x == 5:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return x
+
+
+def _sleep_after_first(x: int) -> int:
+    if x:
+        time.sleep(120)  # only a kill ends this within the test's timeout
+    return x
+
+
+@needs_fork
+def test_ordered_map_raises_an_error_at_its_turn_after_the_results_before_it() -> None:
+    got: list[int] = []
+    with pytest.raises(ValueError, match="seven"):
+        for value in ordered_map(_fail_at_seven, range(20), jobs=3):
+            got.append(value)
+    assert got == [0, 1, 2, 3, 4, 5, 6]
+    assert multiprocessing.active_children() == []
+
+
+@needs_fork
+def test_ordered_map_sends_an_unpicklable_error_as_its_text() -> None:
+    with pytest.raises(RuntimeError, match="_Unpicklable: lambda inside"):
+        list(ordered_map(_unpicklable_at_three, range(8), jobs=2))
+
+
+@needs_fork
+def test_ordered_map_names_a_worker_that_died() -> None:
+    got: list[int] = []
+    with pytest.raises(RuntimeError, match=r"worker process 1 ended unexpectedly \(exit code -9\)"):
+        for value in ordered_map(_die_at_five, range(12), jobs=2):
+            got.append(value)
+    assert got == [0, 1, 2, 3, 4]
+    assert multiprocessing.active_children() == []
+
+
+@needs_fork
+def test_closing_ordered_map_kills_busy_workers() -> None:
+    it = ordered_map(_sleep_after_first, range(6), jobs=2)
+    assert next(it) == 0
+    it.close()  # both workers are asleep in items 1 and 2: killed, not awaited
+    assert multiprocessing.active_children() == []
+
+
+def test_ordered_map_with_one_job_or_one_item_stays_in_this_process() -> None:
+    assert list(ordered_map(_fail_at_seven, [3], jobs=4)) == [3]
+    assert list(ordered_map(_fail_at_seven, range(7), jobs=1)) == list(range(7))
 
 
 def test_blocks_are_small_and_many() -> None:

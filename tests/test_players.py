@@ -6,9 +6,9 @@ import random
 from typing import Any
 
 import pytest
+from conftest import ScriptedPlayer, apply_all, cards, deal, new_state
 from hypothesis import given
 from hypothesis import strategies as st
-from conftest import ScriptedPlayer, apply_all, cards, deal, new_state
 
 from kow.cards import parse_card
 from kow.engine import KNOCK, OVER, PLAY, TRUMP, VOTE, State, View, stacked

@@ -99,30 +99,42 @@ def test_no_progress_bar_without_a_terminal() -> None:
     assert done.returncode == 0 and done.stderr == ""
 
 
-def _spawn_in_terminal(*args: str):  # type: ignore[no-untyped-def]
+@pytest.fixture
+def terminal():  # type: ignore[no-untyped-def]
+    """Start ``python -m kow ARGS`` on a pseudo-terminal; every child is ended at teardown."""
     pexpect = pytest.importorskip("pexpect")
-    return pexpect, pexpect.spawn(
-        sys.executable, ["-m", "kow", *args], cwd=str(ROOT), env=dict(os.environ),
-        encoding="utf-8", timeout=60, dimensions=(24, 100),
-    )  # fmt: skip
+    children = []
+
+    def spawn(*args: str):  # type: ignore[no-untyped-def]
+        child = pexpect.spawn(
+            sys.executable, ["-m", "kow", *args], cwd=str(ROOT), env=dict(os.environ),
+            encoding="utf-8", timeout=60, dimensions=(24, 100),
+        )  # fmt: skip
+        children.append(child)
+        return child
+
+    yield pexpect, spawn
+    for child in children:
+        child.close(force=True)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a POSIX terminal")
-def test_progress_bar_on_a_terminal_and_quiet_silences_it(tmp_path: Path) -> None:
+def test_progress_bar_on_a_terminal_and_quiet_silences_it(tmp_path: Path, terminal) -> None:  # type: ignore[no-untyped-def]
     # A run far longer than a second: the bar shows after about one, on the terminal
     # (stderr), while the games go to the file. Stopped once seen.
+    pexpect, spawn = terminal
     args = ["simulate", "--seed", "1", "--games", "1000000", "--bots", "random"]
-    pexpect, child = _spawn_in_terminal(*args, "-o", str(tmp_path / "a.jsonl"))
+    child = spawn(*args, "-o", str(tmp_path / "a.jsonl"))
     child.expect(r"Simulating.*\d+/1000000")
     child.sendintr()
     child.expect(pexpect.EOF)
-    pexpect, child = _spawn_in_terminal(*args, "--quiet", "-o", str(tmp_path / "b.jsonl"))
+    child = spawn(*args, "--quiet", "-o", str(tmp_path / "b.jsonl"))
     child.expect(pexpect.TIMEOUT, timeout=3)
     assert child.before == ""
     child.sendintr()
     child.expect(pexpect.EOF)
     # With worker processes, Ctrl-C stops the whole run at once, exit code 130.
-    pexpect, child = _spawn_in_terminal(*args, "--jobs", "2", "-o", str(tmp_path / "c.jsonl"))
+    child = spawn(*args, "--jobs", "2", "-o", str(tmp_path / "c.jsonl"))
     child.expect(r"Simulating.*\d+/1000000")
     child.sendintr()
     child.expect(pexpect.EOF, timeout=30)
