@@ -19,6 +19,7 @@ import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -199,7 +200,8 @@ def ordered_map(
                 daemon=True,
             )
             readers.append(reader)
-            process.start()
+            with _signals_held():  # the worker sets its own handlers before taking any
+                process.start()
             workers.append(process)
             writer.close()  # the worker holds the write end; EOF here means it died
         waiting: list[deque[tuple[bool, Any]]] = [deque() for _ in range(jobs)]
@@ -247,6 +249,8 @@ def _work(
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     for connection in inherited:
         connection.close()
     try:
@@ -261,6 +265,27 @@ def _work(
         os._exit(1)
     finally:
         writer.close()
+
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while a worker starts (where the platform can).
+
+    A worker is born with them blocked and unblocks them once it has set its own
+    handlers, so a signal in that moment never runs the main process's handler in the
+    worker; here a held signal arrives as soon as the block ends.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _portable(err: Exception) -> Exception:

@@ -1,0 +1,108 @@
+"""Signal parallel runs at random moments and check that each one ends cleanly.
+
+Run from a kow checkout: ``python benchmarks/signals.py`` (100 tries, a few minutes).
+Each try starts ``python -m kow simulate --games 1000000 --jobs 2 -o FILE`` over a file
+holding an earlier run, waits until its temporary file appears, sleeps a random 0 to 0.6
+s, and sends SIGTERM or SIGINT (Ctrl-C). Two busy processes run beside it all along, as
+on a loaded machine. A try passes when the run exits within 15 s with 128 + the signal,
+prints no traceback, leaves the earlier file as it was and no temporary file, and no
+process of the run is left. The script stops at the first hang and prints what the run's
+threads were doing (``PYTHONFAULTHANDLER``).
+
+``--tree DIR`` runs the kow of another checkout, to compare versions. The result is a
+count, not a time: it needs no quiet machine. See docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def live_with(word: str) -> list[int]:
+    """Return the ids of live (not zombie) processes whose command line holds ``word``."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if word in cmdline and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def one_try(tree: Path, rng: random.Random) -> str:
+    """Signal one run; return "" when it ended cleanly, else what went wrong."""
+    folder = Path(tempfile.mkdtemp(prefix="kow-signals-"))
+    target = folder / "games.jsonl"
+    target.write_text("earlier run\n")
+    env = dict(os.environ, PYTHONFAULTHANDLER="1")
+    command = [sys.executable, "-m", "kow", "simulate", "--games", "1000000", "--jobs", "2"]
+    proc = subprocess.Popen(
+        [*command, "-o", str(target)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tree, env=env,
+    )  # fmt: skip
+    while not any(p.name.startswith(".kow-") for p in folder.iterdir()):
+        time.sleep(0.002)
+    time.sleep(rng.uniform(0, 0.6))
+    sig = rng.choice([signal.SIGTERM, signal.SIGINT])
+    proc.send_signal(sig)
+    try:
+        _, err = proc.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)  # the fault handler prints every thread's stack
+        _, err = proc.communicate(timeout=10)
+        for pid in live_with(str(target)):
+            os.kill(pid, signal.SIGKILL)
+        return f"HANG after {signal.Signals(sig).name}\n{err.decode()[-3000:]}"
+    faults = []
+    if proc.returncode != 128 + sig:
+        faults.append(f"exit {proc.returncode}, not {128 + sig}")
+    if b"Traceback" in err:
+        faults.append("traceback:\n" + err.decode()[-1500:])
+    if sorted(p.name for p in folder.iterdir()) != ["games.jsonl"]:
+        faults.append(f"files left: {sorted(p.name for p in folder.iterdir())}")
+    elif target.read_text() != "earlier run\n":
+        faults.append("the earlier file changed")
+    if live_with(str(target)):
+        faults.append("workers outlived the run")
+    return "; ".join(faults)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tries", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the moments and signals")
+    parser.add_argument("--tree", type=Path, default=ROOT, help="kow checkout to run")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    bad = 0
+    try:
+        for number in range(1, args.tries + 1):
+            fault = one_try(args.tree, rng)
+            if fault:
+                bad += 1
+                print(f"try {number}: {fault}", flush=True)
+                if fault.startswith("HANG"):
+                    break
+    finally:
+        for process in busy:
+            process.kill()
+    print(f"{number} tries, {bad} failed")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
