@@ -61,11 +61,30 @@ def one_try(tree: Path, rng: random.Random) -> str:
     try:
         _, err = proc.communicate(timeout=15)
     except subprocess.TimeoutExpired:
-        proc.send_signal(signal.SIGABRT)  # the fault handler prints every thread's stack
+        temp = [p for p in folder.iterdir() if p.name.startswith(".kow-")]
+        size = temp[0].stat().st_size if temp else -1
+        time.sleep(1)
+        grown = temp[0].stat().st_size - size if temp and temp[0].exists() else 0
+        states = subprocess.run(
+            ["ps", "-o", "pid,ppid,stat,wchan:24,etime", "-p",
+             ",".join(map(str, live_with(str(target)))) or str(proc.pid)],
+            capture_output=True, text=True, check=False,
+        ).stdout  # fmt: skip
+        for pid in live_with(str(target)):  # the fault handler prints every thread's stack
+            if pid != proc.pid:
+                os.kill(pid, signal.SIGABRT)
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGABRT)
         _, err = proc.communicate(timeout=10)
         for pid in live_with(str(target)):
             os.kill(pid, signal.SIGKILL)
-        return f"HANG after {signal.Signals(sig).name}\n{err.decode()[-3000:]}"
+        text = err.decode()
+        if len(text) > 6000:
+            text = text[:3000] + "\n...\n" + text[-3000:]
+        return (
+            f"HANG after {signal.Signals(sig).name} (output grew {grown} bytes in 1 s)\n"
+            f"{states}\n{text}"
+        )
     faults = []
     if proc.returncode != 128 + sig:
         faults.append(f"exit {proc.returncode}, not {128 + sig}")
