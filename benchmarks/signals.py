@@ -42,6 +42,22 @@ def live_with(word: str) -> list[int]:
     return found
 
 
+def pipe_holders(proc: subprocess.Popen[bytes]) -> list[tuple[int, str]]:
+    """Return (pid, command line) of each process holding the write end of proc's pipes."""
+    assert proc.stdout is not None and proc.stderr is not None
+    pipes = {f"pipe:[{os.fstat(f.fileno()).st_ino}]" for f in (proc.stdout, proc.stderr)}
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            links = {os.readlink(fd) for fd in (entry / "fd").iterdir()}
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if links & pipes and int(entry.name) != os.getpid():
+            found.append((int(entry.name), cmdline.strip()))
+    return found
+
+
 def one_try(tree: Path, rng: random.Random) -> str:
     """Signal one run; return "" when it ended cleanly, else what went wrong."""
     folder = Path(tempfile.mkdtemp(prefix="kow-signals-"))
@@ -70,7 +86,10 @@ def one_try(tree: Path, rng: random.Random) -> str:
              ",".join(map(str, live_with(str(target)))) or str(proc.pid)],
             capture_output=True, text=True, check=False,
         ).stdout  # fmt: skip
-        for pid in live_with(str(target)):  # the fault handler prints every thread's stack
+        holders = pipe_holders(proc)
+        states += f"holding the run's stdout or stderr: {holders}\n"
+        for pid in live_with(str(target)) + [pid for pid, _ in holders]:
+            # the fault handler prints every thread's stack
             if pid != proc.pid:
                 os.kill(pid, signal.SIGABRT)
         time.sleep(0.5)

@@ -200,9 +200,9 @@ def ordered_map(
                 daemon=True,
             )
             readers.append(reader)
+            workers.append(process)  # before it starts: a signal held below lands after
             with _signals_held():  # the worker sets its own handlers before taking any
                 process.start()
-            workers.append(process)
             writer.close()  # the worker holds the write end; EOF here means it died
         waiting: list[deque[tuple[bool, Any]]] = [deque() for _ in range(jobs)]
         to_come = [len(todo[worker::jobs]) for worker in range(jobs)]  # results not yet read
@@ -230,10 +230,11 @@ def ordered_map(
                 raise value
             yield value
     finally:
-        for each in workers:
+        started = [each for each in workers if each.pid is not None]
+        for each in started:
             if each.is_alive():
                 each.kill()
-        for each in workers:
+        for each in started:
             each.join()
         for reader in readers:
             reader.close()

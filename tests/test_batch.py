@@ -10,6 +10,7 @@ import pickle
 import signal
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -174,6 +175,24 @@ def test_closing_ordered_map_kills_busy_workers() -> None:
     assert next(it) == 0
     it.close()  # both workers are asleep in items 1 and 2: killed, not awaited
     assert multiprocessing.active_children() == []
+
+
+@needs_fork
+def test_a_signal_held_while_a_worker_starts_still_ends_that_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = batch._signals_held
+
+    @contextmanager
+    def lands_when_let_in() -> Iterator[None]:
+        with real():
+            yield
+        raise KeyboardInterrupt  # as a Ctrl-C held back during the fork lands
+
+    monkeypatch.setattr(batch, "_signals_held", lands_when_let_in)
+    with pytest.raises(KeyboardInterrupt):
+        list(ordered_map(_sleep_after_first, range(6), jobs=2))
+    assert multiprocessing.active_children() == []  # the worker just started was killed
 
 
 def test_ordered_map_with_one_job_or_one_item_stays_in_this_process() -> None:
