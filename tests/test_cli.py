@@ -343,3 +343,10 @@ def test_tournament_notes_an_uneven_rotation_on_stderr() -> None:
     )
     code, out, err = run(*args, "--games", "8")
     assert (code, err) == (0, "")
+
+
+def test_readme_table_lists_every_command() -> None:
+    readme = (ROOT / "README.md").read_text()
+    table = {line.split("`")[1].split()[1] for line in readme.splitlines()
+             if line.startswith("| `kow ")}  # fmt: skip
+    assert table == set(main.commands)
