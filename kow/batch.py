@@ -12,13 +12,15 @@ The library does no printing; ``kow simulate`` writes what :func:`run_text` yiel
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import pickle
 import signal
 import sys
+import threading
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
@@ -122,11 +124,11 @@ def run_text(
             yield _games_text(run, index, 1), 1
         return
     size = _block_size(count, jobs)
-    end = first + count
-    blocks = [(run, start, min(size, end - start)) for start in range(first, end, size)]
+    blocks = range(-(-count // size))  # made as needed: flat in memory for any count
     jobs = min(jobs, len(blocks))  # no process without a block to play
-    for block, text in zip(blocks, ordered_map(_block_text, blocks, jobs), strict=True):
-        yield text, block[2]
+    texts = ordered_map(functools.partial(_block_text, run, first, count, size), blocks, jobs)
+    for block, text in zip(blocks, texts, strict=True):
+        yield text, min(size, count - block * size)
 
 
 def auto_jobs(games: int) -> int:
@@ -151,8 +153,10 @@ def _block_size(count: int, jobs: int) -> int:
     return max(1, min(200, -(-count // (jobs * 8))))
 
 
-def _block_text(args: tuple[Run, int, int]) -> str:
-    return _games_text(*args)
+def _block_text(run: Run, first: int, count: int, size: int, block: int) -> str:
+    """Return the text of block ``block`` (0-based) of games ``first..first+count-1``."""
+    start = block * size
+    return _games_text(run, first + start, min(size, count - start))
 
 
 def ordered_map(
@@ -162,19 +166,25 @@ def ordered_map(
 
     Worker ``w`` (0-based) computes items ``w, w + jobs, w + 2*jobs, ...`` and sends each
     result down a pipe of its own; this process reads them back in order. ``func`` and
-    the items must pickle (``func`` a module-level function). At most ``ahead`` results per
-    worker wait here, plus one in its pipe, so a slow reader keeps memory flat. An
+    the items must pickle (``func`` a module-level function or a partial of one). A
+    :class:`~collections.abc.Sequence` of items is not copied (a ``range`` of a billion
+    blocks costs nothing); other iterables are read into a list first. At most ``ahead``
+    results per worker wait here, plus one in its pipe, so a slow reader keeps memory
+    flat. An
     exception raised by ``func`` is raised here when its item's turn comes; a worker that
     dies (killed, out of memory) raises :class:`RuntimeError` naming its exit code.
 
-    The pool is kow's own, not :mod:`concurrent.futures`: it has no threads and no
-    shared queues, so Ctrl-C, SIGTERM or the reader stopping early (closing this
-    generator) ends it at once: the workers are killed and reaped before the exception
-    goes on. A worker whose parent dies gets a broken pipe at its next result and exits.
+    The pool is kow's own, not :mod:`concurrent.futures`: this process runs no threads
+    and shares no queues, so an exception from a signal handler (Ctrl-C, or SIGTERM once
+    the caller turns it into one), an error, or the reader stopping early (closing this
+    generator) ends the pool at once: the workers are killed and reaped before the
+    exception goes on. Workers ignore Ctrl-C and SIGHUP (sent to the whole terminal's
+    process group, they are this process's to handle) and end with this process if it
+    is killed outright.
     Processes start by ``fork`` where the platform has it (fast, nothing to re-import),
     else ``spawn``.
     """
-    todo = list(items)
+    todo = items if isinstance(items, Sequence) else list(items)
     jobs = max(1, min(jobs, len(todo)))
     if jobs == 1:
         yield from map(func, todo)
@@ -240,20 +250,33 @@ def ordered_map(
             reader.close()
 
 
+def _end_with(parent: BaseProcess) -> None:
+    """Wait (in a worker's thread) until the main process is gone, then end the worker."""
+    parent.join()
+    os._exit(1)
+
+
 def _work(
-    func: Callable[[T], R], items: list[T], writer: Connection, inherited: tuple[Connection, ...]
+    func: Callable[[T], R],
+    items: Sequence[T],
+    writer: Connection,
+    inherited: tuple[Connection, ...],
 ) -> None:
     """Run in a worker: send ``(True, func(item))`` for each item, or ``(False, error)``.
 
-    Ctrl-C is left to the main process, which stops the run; SIGTERM ends the worker.
-    Any failure to send (the parent gone) ends it quietly.
+    Ctrl-C and SIGHUP are left to the main process, which stops the run and kills its
+    workers; SIGTERM ends the worker. A worker also ends as soon as the main process is
+    gone (killed outright), and quietly when a result cannot be sent.
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for signum in _STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL if signum == signal.SIGTERM else signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     for connection in inherited:
         connection.close()
+    parent = multiprocessing.parent_process()
+    if parent is not None:  # end with the main process, even mid-item, if it is killed
+        threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
     try:
         for item in items:
             try:
@@ -268,12 +291,14 @@ def _work(
         writer.close()
 
 
-_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+_STOP_SIGNALS = {
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+}
 
 
 @contextmanager
 def _signals_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM back while a worker starts (where the platform can).
+    """Hold Ctrl-C, SIGTERM and SIGHUP back while a worker starts (where the platform can).
 
     A worker is born with them blocked and unblocks them once it has set its own
     handlers, so a signal in that moment never runs the main process's handler in the

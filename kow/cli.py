@@ -31,10 +31,13 @@ class _Kow(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            with _stop_signals():
+                return super().invoke(ctx)
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             ctx.exit(130)
+        except Stopped as err:  # SIGTERM or SIGHUP: cleanups ran; leave without a word
+            ctx.exit(err.code)
         except OSError as err:
             if err.errno == errno.EPIPE:
                 _quiet_broken_pipe()
@@ -198,6 +201,8 @@ dealer_option = click.option(
 
 
 MAX_JOBS = 4 * (os.cpu_count() or 1)
+MAX_GAMES = 10**12
+"""The most games one command plays, and the last --first-game (16 years at 2,000 games/s)."""
 """The most processes ``--jobs`` may ask for: more than 4 per CPU only adds start-up."""
 
 jobs_option = click.option(
@@ -275,6 +280,11 @@ def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str
     hint = f"'{option}'"
     if not path.strip():
         raise click.BadParameter("give a file path, not an empty string", param_hint=hint)
+    if path.endswith(("/", os.sep)) and not os.path.isdir(path):
+        raise click.BadParameter(
+            f"{path!r} ends with {path[-1]!r}, so it names a folder; give a file path",
+            param_hint=hint,
+        )
     try:
         found: os.stat_result | None = os.stat(path)  # through any link
     except OSError:
@@ -296,6 +306,16 @@ def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str
     target = os.path.realpath(path)
     if os.path.isdir(target):
         raise click.BadParameter(f"{path!r} is a folder, not a file", param_hint=hint)
+    folder, name = os.path.split(target)
+    try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # no such folder, or no pathconf here
+        longest = 255
+    if len(os.fsencode(name)) > longest:
+        raise click.BadParameter(
+            f"the file name is {len(os.fsencode(name))} bytes; this folder allows {longest}",
+            param_hint=hint,
+        )
     try:
         mode = os.stat(target).st_mode & 0o7777
     except OSError:
@@ -310,26 +330,58 @@ def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str
         raise click.BadParameter(
             f"cannot write {path!r}: {err.strerror or err}", param_hint=hint
         ) from None
-    previous = signal.getsignal(signal.SIGTERM)
-    if threading.current_thread() is threading.main_thread():
-        # Let a plain `kill` unwind through the cleanup below.
-        signal.signal(signal.SIGTERM, _terminate)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
             yield stream
         os.chmod(tmp, mode)
         os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
+    except BaseException:  # an error, Ctrl-C, or a signal (see Stopped): no half file
+        with contextlib.suppress(FileNotFoundError):  # gone if the signal came after
+            os.unlink(tmp)
         raise
+
+
+class Stopped(BaseException):
+    """Raised in the main thread by SIGTERM or SIGHUP, so that cleanups run on the way out.
+
+    ``code`` is the exit code a shell gives a process ended by the signal (128 + its
+    number: 143 for SIGTERM, 129 for SIGHUP); ``name`` is the signal's name. A
+    :class:`BaseException`, like :class:`KeyboardInterrupt`, so that no ``except
+    Exception`` stops it.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.code = 128 + signum
+        self.name = signal.Signals(signum).name
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped(signum)
+
+
+@contextmanager
+def _stop_signals() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into :class:`Stopped` while a command runs (main thread).
+
+    Worker processes are then ended, temporary files removed and a game's log saved, as
+    on Ctrl-C. Signals that were ignored when kow started (``nohup``) stay ignored.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    names = ("SIGTERM", "SIGHUP")
+    previous = {
+        name: signal.getsignal(getattr(signal, name)) for name in names if hasattr(signal, name)
+    }
+    for name, handler in previous.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(getattr(signal, name), _stop)
+    try:
+        yield
     finally:
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, previous)
-
-
-def _terminate(signum: int, frame: object) -> None:
-    """Turn SIGTERM into an exit that runs cleanups (exit code 143, as for the signal)."""
-    sys.exit(128 + signum)
+        for name, handler in previous.items():
+            signal.signal(getattr(signal, name), handler)
 
 
 def _quiet_broken_pipe() -> None:
@@ -353,11 +405,12 @@ def _silence_stdout() -> None:
 @main.command()
 @seed_option
 @click.option(
-    "--games", type=click.IntRange(min=1), default=1, show_default=True,
+    "--games", type=click.IntRange(1, MAX_GAMES), default=1, show_default=True,
     help="Number of games; more than one gives JSON Lines, one game per line.",
 )  # fmt: skip
 @click.option(
-    "--first-game", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
+    "--first-game", type=click.IntRange(0, MAX_GAMES), default=0, show_default=True,
+    metavar="K",
     help="Start at game K (from 0) of the run, so shards of one run can go to many machines.",
 )  # fmt: skip
 @click.option(
@@ -593,15 +646,18 @@ def play(
             code, reason = 1, "you quit" if str(err) == "quit" else "end of input"
         except KeyboardInterrupt:
             code, reason = 130, "interrupted"
+        except Stopped as err:
+            code, reason = err.code, f"ended by {err.name}"
         except PlayerError as err:
             raise click.ClickException(str(err)) from None
         if out is not None:
             game = log.build(seed, rules, players, state.events, abandoned=code != 0)
             out.write(log.dumps(game) + "\n")
     if code:
-        write("")
-        saved = f"; the game so far is saved in {log_path}" if log_path else ""
-        click.echo(f"Game abandoned ({reason}){saved}. Seed {seed}.", err=True)
+        with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
+            write("")
+            saved = f"; the game so far is saved in {log_path}" if log_path else ""
+            click.echo(f"Game abandoned ({reason}){saved}. Seed {seed}.", err=True)
         sys.exit(code)
     write(f"Seed {seed}: play this deal again with --seed {seed}.")
     if log_path:
@@ -621,13 +677,18 @@ def verify(files: tuple[str, ...], as_json: bool) -> None:
     objects; games count from 1 in each file. Prints one line per faulty game with the
     place of its first fault, then a summary. Exit 0 when every game is legal; 1 when any
     is not, or an input can't be read as JSON (its place is named); 2 when a FILE can't
-    be opened.
+    be opened, or - is given more than once.
     """
     import json
 
     from .log import LogReadError, iter_games
     from .verify import verify_game
 
+    if files.count("-") > 1:  # stdin can be read once: checked before reading anything
+        raise click.BadParameter(
+            f"'-' (stdin) is given {files.count('-')} times; it may be given once",
+            param_hint="'FILE...'",
+        )
     games = legal = 0
     faults: list[dict[str, Any]] = []
     unreadable: list[dict[str, Any]] = []
@@ -818,7 +879,7 @@ def schema() -> None:
     help="Bot kind for every seat, or one per seat: random, heuristic, search.",
 )  # fmt: skip
 @click.option(
-    "--games", type=click.IntRange(min=1), default=400, show_default=True,
+    "--games", type=click.IntRange(1, MAX_GAMES), default=400, show_default=True,
     help="Games to play; a multiple of --players gives every bot every seat equally.",
 )  # fmt: skip
 @seed_option
@@ -861,10 +922,10 @@ def tournament(
         if sys.stderr.isatty():
             with click.progressbar(length=games, label="games", file=sys.stderr) as bar:
                 result = run_tournament(
-                    rules, kinds, games, seed, jobs, search_iterations, on_progress=bar.update
+                    rules, kinds, games, seed, jobs, search_iterations, bar.update, False
                 )
         else:
-            result = run_tournament(rules, kinds, games, seed, jobs, search_iterations)
+            result = run_tournament(rules, kinds, games, seed, jobs, search_iterations, None, False)
     except PlayerError as err:
         raise click.ClickException(str(err)) from None
     if as_json:

@@ -12,6 +12,7 @@ The library does no printing; ``kow tournament`` shows the results.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -149,9 +150,20 @@ def play_game(
     )
 
 
-def _play_chunk(args: tuple[Rules, tuple[str, ...], int, int | None, int, int]) -> list[GameResult]:
-    rules, bots, seed, iterations, start, stop = args
-    return [play_game(rules, bots, seed, i, iterations) for i in range(start, stop)]
+def _play_chunk(
+    rules: Rules,
+    bots: tuple[str, ...],
+    seed: int,
+    iterations: int | None,
+    games: int,
+    size: int,
+    chunk: int,
+) -> list[GameResult]:
+    """Play chunk ``chunk`` (0-based): games ``chunk*size`` up to ``size`` more, below ``games``."""
+    start = chunk * size
+    return [
+        play_game(rules, bots, seed, i, iterations) for i in range(start, min(games, start + size))
+    ]
 
 
 @dataclass(frozen=True)
@@ -190,29 +202,37 @@ class KindResult:
 
 @dataclass(frozen=True)
 class Tournament:
-    """A finished tournament: its settings, every game, and the results by bot kind."""
+    """A finished tournament: its settings, the totals of each bot, and maybe every game.
+
+    ``played`` is the number of games; ``totals[b]`` sums bot ``b``'s (0-based, in the
+    order of ``bots``) games, wins, rounds reached, decisions and seconds deciding over
+    them; ``games`` holds each game's :class:`GameResult` in order, or nothing when the
+    tournament was run with ``keep_games=False``.
+    """
 
     rules: Rules
     bots: tuple[str, ...]
     seed: int
     search_iterations: int | None
-    games: tuple[GameResult, ...]
+    played: int
+    totals: tuple[tuple[int, int, int, int, float], ...]
+    games: tuple[GameResult, ...] = ()
 
     def results(self) -> list[KindResult]:
         """Return one :class:`KindResult` per bot kind, in order of first appearance."""
         kinds = list(dict.fromkeys(self.bots))
         out = []
         for kind in kinds:
-            mine = [b for b, k in enumerate(self.bots) if k == kind]
             games = wins = rounds = decisions = 0
             seconds = 0.0
-            for g in self.games:
-                for b in mine:
-                    games += 1
-                    wins += g.winner == b
-                    rounds += g.rounds[b]
-                    decisions += g.decisions[b]
-                    seconds += g.seconds[b]
+            for b, k in enumerate(self.bots):
+                if k == kind:
+                    g, w, r, d, t = self.totals[b]
+                    games += g
+                    wins += w
+                    rounds += r
+                    decisions += d
+                    seconds += t
             low, high = wilson(wins, games)
             out.append(
                 KindResult(
@@ -233,7 +253,7 @@ class Tournament:
         """Return the settings and the results by kind as a JSON-ready dict."""
         return {
             "seed": self.seed,
-            "games": len(self.games),
+            "games": self.played,
             "bots": list(self.bots),
             "search_iterations": self.search_iterations,
             "rules": self.rules.to_dict(),
@@ -249,12 +269,15 @@ def run_tournament(
     jobs: int = 1,
     search_iterations: int | None = None,
     on_progress: Callable[[int], None] | None = None,
+    keep_games: bool = True,
 ) -> Tournament:
     """Play ``games`` games between ``bots`` (one kind per seat) and return the tournament.
 
     ``jobs`` processes play the games (1: this process); the results are the same for
     any ``jobs``. ``search_iterations`` is passed to every ``search`` bot (None: its
-    default). ``on_progress(k)`` is called as each batch of ``k`` games ends. Raises
+    default). ``on_progress(k)`` is called as each batch of ``k`` games ends. With
+    ``keep_games=False`` only the totals are kept, so memory stays flat in ``games``
+    (each kept :class:`GameResult` takes about 1 KB). Raises
     :class:`ValueError` for a wrong number of bots, an unknown kind, or ``games`` or
     ``jobs`` below 1.
     """
@@ -266,20 +289,30 @@ def run_tournament(
     for kind in dict.fromkeys(bots):
         make_bot(kind, "check", bots_rng(0))  # raises ValueError for an unknown kind
     size = max(1, min(rules.players, games // (jobs * 8) or 1))
-    chunks = [
-        (rules, bots, seed, search_iterations, start, min(games, start + size))
-        for start in range(0, games, size)
-    ]
+    chunks = range(-(-games // size))  # made as needed, not listed up front
+    play = functools.partial(_play_chunk, rules, bots, seed, search_iterations, games, size)
     results: list[GameResult] = []
-    if jobs == 1:
-        for chunk in chunks:
-            done = _play_chunk(chunk)
+    totals = [[0, 0, 0, 0, 0.0] for _ in bots]
+    played = 0
+    for done in ordered_map(play, chunks, min(jobs, len(chunks))):
+        for game in done:
+            for b, total in enumerate(totals):
+                total[0] += 1
+                total[1] += game.winner == b
+                total[2] += game.rounds[b]
+                total[3] += game.decisions[b]
+                total[4] += game.seconds[b]
+        played += len(done)
+        if keep_games:
             results += done
-            if on_progress is not None:
-                on_progress(len(done))
-    else:
-        for done in ordered_map(_play_chunk, chunks, min(jobs, len(chunks))):
-            results += done
-            if on_progress is not None:
-                on_progress(len(done))
-    return Tournament(rules, bots, seed, search_iterations, tuple(results))
+        if on_progress is not None:
+            on_progress(len(done))
+    return Tournament(
+        rules,
+        bots,
+        seed,
+        search_iterations,
+        played,
+        tuple((int(g), int(w), int(r), int(d), float(t)) for g, w, r, d, t in totals),
+        tuple(results),
+    )

@@ -8,9 +8,12 @@ import multiprocessing
 import os
 import pickle
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +23,8 @@ from kow.engine import View
 from kow.game import bots_rng, game_seed, run_game
 from kow.players import BOT_KINDS, Player, make_bot
 from kow.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
 
 RUNS = [
     Run(1, Rules(), ("random",) * 4),
@@ -193,6 +198,56 @@ def test_a_signal_held_while_a_worker_starts_still_ends_that_worker(
     with pytest.raises(KeyboardInterrupt):
         list(ordered_map(_sleep_after_first, range(6), jobs=2))
     assert multiprocessing.active_children() == []  # the worker just started was killed
+
+
+def test_a_long_run_lists_no_blocks_up_front(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 10^12 games: the blocks are a range, made as they are played, so memory stays flat.
+    seen: list[object] = []
+
+    def capture(func, items, jobs):  # type: ignore[no-untyped-def]
+        seen.append(items)
+        return iter(["first block"])
+
+    monkeypatch.setattr(batch, "ordered_map", capture)
+    assert next(run_text(RUNS[0], 0, 10**12, jobs=2)) == ("first block", 200)
+    assert seen == [range(5 * 10**9)]  # blocks of 200 games
+
+
+_WATCHED = """
+import os, sys, time
+from kow.batch import ordered_map
+from tests.test_batch import _sleep_after_first
+it = ordered_map(_sleep_after_first, range(6), jobs=2)
+next(it)
+import multiprocessing
+print(" ".join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+time.sleep(120)
+"""
+
+
+@needs_fork
+def test_workers_end_when_the_main_process_is_killed() -> None:
+    # SIGKILL runs no cleanup: each worker's thread sees the main process go, mid-item.
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _WATCHED], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    workers = [int(pid) for pid in proc.stdout.readline().split()]
+    assert len(workers) == 2
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 20
+    while any(_alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a worker outlived its main process"
+        time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
 
 
 def test_ordered_map_with_one_job_or_one_item_stays_in_this_process() -> None:

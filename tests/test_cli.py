@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from kow import __version__
-from kow.cli import main
+from kow.cli import MAX_GAMES, main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -266,7 +266,9 @@ def test_empty_output_path_is_a_usage_error() -> None:
     assert code == 2 and "give a file path" in err
 
 
-@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize(
+    ("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)]
+)
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("delay", [0.0, 0.1, 0.3])
 def test_interrupted_run_exits_by_signal_and_leaves_the_old_file(
@@ -350,3 +352,60 @@ def test_readme_table_lists_every_command() -> None:
     table = {line.split("`")[1].split()[1] for line in readme.splitlines()
              if line.startswith("| `kow ")}  # fmt: skip
     assert table == set(main.commands)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "--games", "1000000", "--bots", "search", "--search-iterations", "20"],
+        ["tournament", "--games", "1000000", "--bots", "random"],
+    ],
+)
+def test_sigterm_ends_the_workers_of_a_run_to_stdout(command: list[str]) -> None:
+    # With no file to clean up, a `kill` still ends the workers at once: a search bot's
+    # block of games takes minutes, and they used to play it out as orphans.
+    marker = "918273645"  # a seed no other test uses, to find this run's processes
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kow", *command, "--jobs", "2", "--seed", marker],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while len(_running_with(marker)) < 3:  # the main process and its two workers
+        assert time.monotonic() < deadline, "the workers never started"
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143 and err == b""
+    assert _running_with(marker) == []
+
+
+def test_output_path_ending_in_a_slash_is_a_usage_error(tmp_path: Path) -> None:
+    kept = tmp_path / "a.json"
+    kept.write_text("kept\n")
+    for path in (f"{kept}/", f"{tmp_path / 'nothere'}/"):
+        code, out, err = run("simulate", "--seed", "1", "-o", path)
+        assert code == 2 and out == ""
+        assert f"{path!r} ends with '/', so it names a folder" in err
+    code, _, err = run("play", "--seed", "1", "--log", f"{kept}/")
+    assert code == 2 and "'--log'" in err
+    assert kept.read_text() == "kept\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]
+
+
+def test_too_long_file_name_is_a_usage_error_before_any_game(tmp_path: Path) -> None:
+    path = tmp_path / ("x" * 300 + ".json")
+    code, out, err = run("simulate", "--seed", "1", "--games", "3000", "-o", str(path))
+    assert code == 2 and out == ""
+    assert "the file name is 305 bytes; this folder allows 255" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_games_past_the_limit_are_a_usage_error(command: str) -> None:
+    code, _, err = run(command, "--games", str(MAX_GAMES + 1))
+    assert code == 2 and "1<=x<=1000000000000" in err
+    code, _, err = run("simulate", "--seed", "1", "--first-game", str(MAX_GAMES + 1))
+    assert code == 2 and "'--first-game'" in err

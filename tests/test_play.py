@@ -119,9 +119,16 @@ def test_dogs_life_game_announces_dogs_lives() -> None:
                           entries=entries)  # fmt: skip
     assert code == 0, err
     names = ["You", *BOT_NAMES]
-    assert "Dog's life for " + ", ".join(names[s] for s in expected["rounds"][
-        next(i for i, r in enumerate(expected["rounds"]) if r["dogs_life_granted"])
-    ]["dogs_life_granted"]) in out
+    assert (
+        "Dog's life for "
+        + ", ".join(
+            names[s]
+            for s in expected["rounds"][
+                next(i for i, r in enumerate(expected["rounds"]) if r["dogs_life_granted"])
+            ]["dogs_life_granted"]
+        )
+        in out
+    )
     assert "on a dog's life, with 1 card." in out
 
 
@@ -320,3 +327,29 @@ def test_screen_says_who_leads_after_a_dogs_life_card_wins() -> None:
         lines += screen.event(ev)
     assert lines[-2].strip().startswith("You win trick 1 of 2.")
     assert lines[-1] == "  Ada leads, on the dog's-life winner's left."
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a POSIX terminal")
+@pytest.mark.parametrize(("sig", "code", "name"), [(15, 143, "SIGTERM"), (1, 129, "SIGHUP")])
+def test_a_signal_mid_game_saves_an_abandoned_log(
+    tmp_path: Path, sig: int, code: int, name: str
+) -> None:
+    # `kill` or a closed terminal ends the game as Ctrl-C does: the log is kept.
+    pexpect = pytest.importorskip("pexpect")
+    saved = tmp_path / "game.json"
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "kow", "play", "--seed", "21", "--players", "3", "--delay", "0",
+         "--log", str(saved)],
+        env={**os.environ, "LC_ALL": "C.UTF-8", "TERM": "xterm"}, encoding="utf-8", timeout=20,
+    )  # fmt: skip
+    try:
+        child.expect(r"(Your card|Knock or play your card|Suit): ")
+        child.kill(sig)
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == code
+    game = json.loads(saved.read_text())
+    assert game["abandoned"] is True and game["seed"] == 21
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]

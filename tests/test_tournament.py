@@ -101,3 +101,18 @@ def test_tournament_cli_table_and_usage_errors() -> None:
     assert "genius" in bad.output
     count = runner.invoke(main, ["tournament", "--bots", "random,random", "--players", "3"])
     assert count.exit_code == 2
+
+
+def test_totals_without_the_games_give_the_same_results() -> None:
+    # kow tournament keeps only the totals, so its memory is flat in --games.
+    rules = Rules(players=3, start_cards=3)
+    bots = ("heuristic", "random", "heuristic")
+    kept = run_tournament(rules, bots, 9, seed=4)
+    lean = run_tournament(rules, bots, 9, seed=4, keep_games=False)
+    assert lean.games == () and len(kept.games) == 9 == lean.played == kept.played
+    assert [t[:4] for t in lean.totals] == [t[:4] for t in kept.totals]  # not the seconds
+    assert [(r.kind, r.games, r.wins, r.mean_round, r.decisions) for r in lean.results()] == [
+        (r.kind, r.games, r.wins, r.mean_round, r.decisions) for r in kept.results()
+    ]
+    assert sum(t[1] for t in lean.totals) == 9  # one winner a game
+    assert lean.totals[0][0] == 9  # every bot is in every game
