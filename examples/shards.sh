@@ -22,6 +22,12 @@ if [ $# -lt 4 ]; then
 fi
 seed=$1 games=$2 shards=$3 output=$4
 shift 4
+for name in games shards; do
+    if ! [[ ${!name} =~ ^[1-9][0-9]*$ ]]; then
+        echo "shards.sh: ${name^^} must be a whole number from 1, not '${!name}'" >&2
+        exit 2
+    fi
+done
 read -r -a kow <<< "${KOW:-kow}"
 per=$(( (games + shards - 1) / shards ))
 dir=$(mktemp -d)

@@ -29,6 +29,16 @@ F = TypeVar("F", bound=Callable[..., Any])
 class _Kow(click.Group):
     """The ``kow`` group: Ctrl-C exits 130, and a failed write to stdout is one line."""
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as err:  # writing --help or --version, before any command runs
+            if err.errno == errno.EPIPE:
+                _quiet_broken_pipe()
+            _silence_stdout()
+            click.echo(f"Error: cannot write the output: {err.strerror or err}", err=True)
+            sys.exit(1)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             with _stop_signals():

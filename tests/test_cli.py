@@ -409,3 +409,29 @@ def test_games_past_the_limit_are_a_usage_error(command: str) -> None:
     assert code == 2 and "1<=x<=1000000000000" in err
     code, _, err = run("simulate", "--seed", "1", "--first-game", str(MAX_GAMES + 1))
     assert code == 2 and "'--first-game'" in err
+
+
+@pytest.mark.parametrize("option", ["--version", "--help"])
+def test_version_and_help_on_a_full_disk_are_one_line(option: str) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "kow", option], stdout=full, stderr=subprocess.PIPE,
+            cwd=ROOT, text=True, check=False,
+        )  # fmt: skip
+    assert proc.returncode == 1
+    assert proc.stderr == "Error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize(("games", "shards", "name"), [("0", "4", "GAMES"), ("10", "0", "SHARDS")])
+def test_shards_example_refuses_zero(tmp_path: Path, games: str, shards: str, name: str) -> None:
+    out = tmp_path / "y.jsonl"
+    out.write_text("kept\n")
+    proc = subprocess.run(
+        ["bash", str(ROOT / "examples" / "shards.sh"), "1", games, shards, str(out)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr == f"shards.sh: {name} must be a whole number from 1, not '0'\n"
+    assert out.read_text() == "kept\n"
