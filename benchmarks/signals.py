@@ -3,11 +3,11 @@
 Run from a kow checkout: ``python benchmarks/signals.py`` (100 tries, a few minutes).
 Each try starts ``python -m kow simulate --games 1000000 --jobs 2 -o FILE`` over a file
 holding an earlier run, waits until its temporary file appears, sleeps a random 0 to 0.6
-s, and sends SIGTERM or SIGINT (Ctrl-C). Two busy processes run beside it all along, as
-on a loaded machine. A try passes when the run exits within 15 s with 128 + the signal,
-prints no traceback, leaves the earlier file as it was and no temporary file, and no
-process of the run is left. The script stops at the first hang and prints what the run's
-threads were doing (``PYTHONFAULTHANDLER``).
+s, and sends SIGTERM, SIGINT (Ctrl-C) or SIGHUP (``--signals``). Two busy processes run
+beside it all along, as on a loaded machine. A try passes when the run exits within 15
+s with 128 + the signal, prints no traceback, leaves the earlier file as it was and no
+temporary file, and no process of the run is left. The script stops at the first hang
+and prints what the run's processes were doing (``PYTHONFAULTHANDLER``).
 
 ``--tree DIR`` runs the kow of another checkout, to compare versions. The result is a
 count, not a time: it needs no quiet machine. See docs/performance.md.
@@ -58,7 +58,7 @@ def pipe_holders(proc: subprocess.Popen[bytes]) -> list[tuple[int, str]]:
     return found
 
 
-def one_try(tree: Path, rng: random.Random) -> str:
+def one_try(tree: Path, rng: random.Random, signals: list[signal.Signals]) -> str:
     """Signal one run; return "" when it ended cleanly, else what went wrong."""
     folder = Path(tempfile.mkdtemp(prefix="kow-signals-"))
     target = folder / "games.jsonl"
@@ -72,7 +72,7 @@ def one_try(tree: Path, rng: random.Random) -> str:
     while not any(p.name.startswith(".kow-") for p in folder.iterdir()):
         time.sleep(0.002)
     time.sleep(rng.uniform(0, 0.6))
-    sig = rng.choice([signal.SIGTERM, signal.SIGINT])
+    sig = rng.choice(signals)
     proc.send_signal(sig)
     try:
         _, err = proc.communicate(timeout=15)
@@ -123,13 +123,17 @@ def main() -> int:
     parser.add_argument("--tries", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1, help="seed of the moments and signals")
     parser.add_argument("--tree", type=Path, default=ROOT, help="kow checkout to run")
+    parser.add_argument(
+        "--signals", default="TERM,INT,HUP", help="signals to choose from (default: %(default)s)"
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    signals = [signal.Signals[f"SIG{name.strip().upper()}"] for name in args.signals.split(",")]
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
     bad = 0
     try:
         for number in range(1, args.tries + 1):
-            fault = one_try(args.tree, rng)
+            fault = one_try(args.tree, rng, signals)
             if fault:
                 bad += 1
                 print(f"try {number}: {fault}", flush=True)
