@@ -1,14 +1,22 @@
-"""The log module's fast writer: ``log.text`` gives the bytes of ``dumps(build(...))``.
+"""The log module's fast writer, and its reader ``iter_games``.
 
 ``kow simulate`` writes compact logs with :func:`kow.log.text`, which writes the JSON
 straight from the events; :func:`kow.log.build` with :func:`kow.log.dumps` is the
 reference. They must agree byte for byte on every game, whole or cut short at any event.
+
+:func:`kow.log.iter_games` reads JSON values piece by piece: it must give the same values,
+lines and error places however the input is cut into chunks, and read one big value in
+linear time (few reads and decodes, checked by counting them, not by timing).
 """
 
 from __future__ import annotations
 
+import io
 import json
+import math
+from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -92,3 +100,163 @@ def test_text_of_no_events() -> None:
     assert log.text(0, rules, players, [], True) == log.dumps(
         log.build(0, rules, players, [], True)
     )
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+class Counted(io.BytesIO):
+    """A stream that counts its reads, keeps the largest size asked for, and fails past
+    ``limit`` reads (so a reader that reads too often fails fast, not slowly)."""
+
+    def __init__(self, data: bytes, limit: int = 1 << 30) -> None:
+        super().__init__(data)
+        self.reads = 0
+        self.largest = 0
+        self.limit = limit
+
+    def read(self, size: int | None = -1, /) -> bytes:
+        self.reads += 1
+        assert self.reads <= self.limit, f"more than {self.limit} reads"
+        self.largest = max(self.largest, size or 0)
+        return super().read(size)
+
+
+def read_all(data: bytes, chunk: int | None = None) -> list[tuple[int, Any]] | str:
+    """Return what iter_games gives for ``data`` read in chunks of ``chunk``: the values,
+    or the text of its LogReadError."""
+    with pytest.MonkeyPatch.context() as mp:
+        if chunk is not None:
+            mp.setattr(log, "_CHUNK", chunk)
+        try:
+            return list(log.iter_games(io.BytesIO(data)))
+        except log.LogReadError as err:
+            return str(err)
+
+
+def test_one_big_value_is_read_in_few_reads_and_decoded_in_linear_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(log, "_CHUNK", 256)
+    value = [{"seat": i % 7, "card": "Th", "pad": "x" * (i % 50)} for i in range(20_000)]
+    data = json.dumps(value).encode()  # about 1 MB: 4000 chunks of 256 bytes
+    decoded = 0
+    real = json.JSONDecoder.raw_decode
+
+    def counting(self: json.JSONDecoder, s: str, idx: int = 0) -> tuple[Any, int]:
+        nonlocal decoded
+        decoded += len(s) - idx
+        return real(self, s, idx)
+
+    monkeypatch.setattr(json.JSONDecoder, "raw_decode", counting)
+    # The text of a value doubles with each read, so each value takes about log2(n / chunk)
+    # reads and is decoded that many times, over text that sums to about 2 n. With a fixed
+    # chunk it would take n / chunk = 4000 reads and decode about n**2 / 2 / chunk.
+    rounds = math.ceil(math.log2(len(data) / 256)) + 3
+    stream = Counted(data + b"\n" + data, limit=2 * rounds)
+    games = list(log.iter_games(stream))
+    assert games == [(1, value), (2, value)]
+    assert decoded <= 8 * len(data), (decoded, len(data))
+
+
+def test_many_small_values_read_one_chunk_at_a_time() -> None:
+    stream = Counted(b'{"a": [1, 2, 3]}\n' * 50_000)
+    assert sum(1 for _ in log.iter_games(stream)) == 50_000
+    assert stream.largest == log._CHUNK
+
+
+def test_a_value_past_the_cap_is_refused_without_reading_far_past_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(log, "_CHUNK", 64)
+    monkeypatch.setattr(log, "_MAX_VALUE", 10_000)
+    just_under = json.dumps(["x" * 9_000]).encode()
+    assert list(log.iter_games(Counted(just_under))) == [(1, ["x" * 9_000])]
+    stream = Counted(b'\n["' + b"x" * 100_000 + b'"]')
+    with pytest.raises(log.LogReadError, match="line 2: not readable: a value runs past 64 MiB"):
+        list(log.iter_games(stream))
+    assert stream.largest <= 10_001 and stream.tell() <= 2 * 10_001
+
+
+BAD_LATER_VALUE = b'{"a": 1}   {"bb": 2, "c": tru}'
+
+
+@pytest.mark.parametrize("chunk", [None, 1, 4, 11, 12, 16, 20, 26, 27, 29])
+def test_the_column_counts_from_the_start_of_the_line(chunk: int | None) -> None:
+    # "tru" starts at column 27 (from 1); the bad value starts at column 12, and chunks of
+    # these sizes cut the input before, inside and after it.
+    assert read_all(BAD_LATER_VALUE, chunk) == "line 1, column 27: not JSON: Expecting value"
+    two_lines = b"[1,\n 2]  " + BAD_LATER_VALUE + b"\n"
+    assert read_all(two_lines, chunk) == "line 2, column 32: not JSON: Expecting value"
+    assert read_all(b"[1]\n  \n" + BAD_LATER_VALUE, chunk) == (
+        "line 3, column 27: not JSON: Expecting value"
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            b'{"a": 1}\n  {"b": "abc',
+            "line 2, column 9: not JSON: Unterminated string starting here",
+        ),
+        (b'{"a": "ab\tc"}', "line 1, column 10: not JSON: Invalid control character"),
+        (b'{"a": "ab\\x"}', "line 1, column 10: not JSON: Invalid \\escape"),
+        (b'["\\u12"]', "line 1, column 4: not JSON: Invalid \\uXXXX escape"),
+        (b'{"a" 1}', "line 1, column 6: not JSON: Expecting ':' delimiter"),
+    ],
+)
+@pytest.mark.parametrize("chunk", [None, 1, 5])
+def test_error_messages_read_naturally(data: bytes, message: str, chunk: int | None) -> None:
+    assert read_all(data, chunk) == message
+    assert not message.endswith(" at")
+
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**30), 10**30)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+SPACE = st.text(alphabet=" \t\r\n", max_size=3)
+
+
+@settings(max_examples=300)
+@given(
+    values=st.lists(st.tuples(JSON, st.booleans(), SPACE), min_size=1, max_size=5),
+    chunk=st.integers(1, 40),
+    ascii_only=st.booleans(),
+)
+def test_values_and_lines_do_not_depend_on_the_chunks(
+    values: list[tuple[Any, bool, str]], chunk: int, ascii_only: bool
+) -> None:
+    text = ""
+    expected = []
+    for value, pretty, space in values:
+        if isinstance(value, (int, float)) and text and text[-1] not in " \t\r\n":
+            space = " " + space  # two numbers in a row need a space between them
+        text += space
+        expected.append((text.count("\n") + 1, value))
+        text += json.dumps(value, indent=1 if pretty else None, ensure_ascii=ascii_only)
+    assert read_all(text.encode(), chunk) == expected
+
+
+@settings(max_examples=300)
+@given(
+    values=st.lists(JSON, min_size=1, max_size=4),
+    where=st.floats(0, 1),
+    bad=st.sampled_from(["x", "}", "]", ",", ":", "\\", '"', "\n", "\t", "-", "tru", "1.", "e5"]),
+    chunk=st.integers(1, 40),
+)
+def test_errors_do_not_depend_on_the_chunks(
+    values: list[Any], where: float, bad: str, chunk: int
+) -> None:
+    text = "\n".join(json.dumps(v, indent=1) for v in values)
+    cut = int(where * len(text))
+    data = (text[:cut] + bad + text[cut:]).encode()
+    assert read_all(data, chunk) == read_all(data, 1 << 20)

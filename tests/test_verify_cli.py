@@ -134,6 +134,53 @@ def test_missing_file_exits_2(tmp_path: Path) -> None:
     assert code == 2 and "cannot open" in err
 
 
+@pytest.mark.parametrize("files", [["-", "-"], ["-", "FILE", "-"], ["FILE", "-", "-", "-"]])
+def test_stdin_given_twice_is_a_usage_error(
+    tmp_path: Path, games: list[dict[str, Any]], games_text: str, files: list[str]
+) -> None:
+    path = write(tmp_path / "g.jsonl", games)
+    args = [path if f == "FILE" else f for f in files]
+    code, out, err = invoke("verify", *args, input=games_text)
+    assert code == 2
+    assert f"'-' (stdin) is given {files.count('-')} times; it may be given once" in err
+    assert "'FILE...'" in err
+    assert out == "" and "Traceback" not in err  # refused before any file was read
+
+
+def test_replay_reads_stdin_once(games_text: str) -> None:
+    code, out, _ = invoke("replay", "-", "--game", "2", "--ascii", input=games_text)
+    assert code == 0 and "Game 2 of stdin" in out
+    code, _, err = invoke("replay", "-", "-", input=games_text)
+    assert code == 2 and "Got unexpected extra argument (-)" in err
+
+
+def test_bad_later_value_on_a_line_is_placed_from_the_start_of_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(b'{"a": 1}   {"bb": 2, "c": tru}')
+    code, _, err = invoke("verify", str(path))
+    assert code == 1
+    assert f"{path}: line 1, column 27: not JSON: Expecting value" in err.splitlines()
+    code, out, _ = invoke("verify", "--json", "-", input='[1]\n{"a": 1}   {"bb": "x\tb"}')
+    assert code == 1
+    assert json.loads(out)["unreadable"] == [
+        {"file": "stdin", "message": "line 2, column 21: not JSON: Invalid control character"}
+    ]
+
+
+def test_big_json_array_is_read_whole(tmp_path: Path, games_text: str) -> None:
+    # One value of many chunks (the user's trial: an array of games, 29 MB, took 413 s).
+    array = "[" + ",".join(games_text.splitlines() * 40) + "]"
+    assert len(array) > 20 * 65536
+    path = tmp_path / "array.json"
+    path.write_text(array)
+    code, out, err = invoke("verify", str(path))
+    assert code == 1 and err == ""
+    assert out.splitlines() == [
+        f"{path}: game 1: the log is not a JSON object: got a list",
+        "1 game in 1 file: 0 legal, 1 faulty",
+    ]
+
+
 def test_reading_is_streamed_in_flat_memory() -> None:
     class Endless:
         """20 MB of small JSON values, made as they are read."""
