@@ -171,8 +171,9 @@ def ordered_map(
     blocks costs nothing); other iterables are read into a list first. At most ``ahead``
     results per worker wait here, plus one in its pipe, so a slow reader keeps memory
     flat. An
-    exception raised by ``func`` is raised here when its item's turn comes; a worker that
-    dies (killed, out of memory) raises :class:`RuntimeError` naming its exit code.
+    exception raised by ``func`` is raised here when its item's turn comes; so is a
+    :class:`RuntimeError` naming the exit code of a worker that died (killed, out of
+    memory), at the turn of the first item it did not send.
 
     The pool is kow's own, not :mod:`concurrent.futures`: this process runs no threads
     and shares no queues, so an exception from a signal handler (Ctrl-C, or SIGTERM once
@@ -227,14 +228,15 @@ def ordered_map(
                         continue
                     try:
                         ok, value = reader.recv()
-                        waiting[w].append((ok, value))
-                        to_come[w] = to_come[w] - 1 if ok else 0  # after an error: nothing
-                    except EOFError:
+                    except EOFError:  # it died: raised at its next item's turn, as an error
                         workers[w].join()
                         code = workers[w].exitcode
-                        raise RuntimeError(
+                        ok = False
+                        value = RuntimeError(
                             f"worker process {w} ended unexpectedly (exit code {code})"
-                        ) from None
+                        )
+                    waiting[w].append((ok, value))
+                    to_come[w] = to_come[w] - 1 if ok else 0  # after an error: nothing
             ok, value = waiting[worker].popleft()
             if not ok:
                 raise value
