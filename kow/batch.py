@@ -32,7 +32,7 @@ from .game import PlayerError, bots_rng, game_seed
 from .players import make_bot
 from .rules import Rules
 
-__all__ = ["GameError", "Run", "game_text", "ordered_map", "run_text"]
+__all__ = ["GameError", "Run", "WorkerError", "game_text", "ordered_map", "run_text"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -53,6 +53,10 @@ class GameError(RuntimeError):
 
     def __str__(self) -> str:
         return f"game {self.index} (seed {self.seed}): {self.reason}"
+
+
+class WorkerError(RuntimeError):
+    """Raised when a worker process of a parallel run dies (killed, out of memory)."""
 
 
 @dataclass(frozen=True)
@@ -172,7 +176,7 @@ def ordered_map(
     results per worker wait here, plus one in its pipe, so a slow reader keeps memory
     flat. An
     exception raised by ``func`` is raised here when its item's turn comes; so is a
-    :class:`RuntimeError` naming the exit code of a worker that died (killed, out of
+    :class:`WorkerError` naming the exit code of a worker that died (killed, out of
     memory), at the turn of the first item it did not send.
 
     The pool is kow's own, not :mod:`concurrent.futures`: this process runs no threads
@@ -232,7 +236,7 @@ def ordered_map(
                         workers[w].join()
                         code = workers[w].exitcode
                         ok = False
-                        value = RuntimeError(
+                        value = WorkerError(
                             f"worker process {w} ended unexpectedly (exit code {code})"
                         )
                     waiting[w].append((ok, value))

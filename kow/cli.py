@@ -211,9 +211,9 @@ dealer_option = click.option(
 
 
 MAX_JOBS = 4 * (os.cpu_count() or 1)
+"""The most processes ``--jobs`` may ask for: more than 4 per CPU only adds start-up."""
 MAX_GAMES = 10**12
 """The most games one command plays, and the last --first-game (16 years at 2,000 games/s)."""
-"""The most processes ``--jobs`` may ask for: more than 4 per CPU only adds start-up."""
 
 jobs_option = click.option(
     "--jobs", "-j", type=click.IntRange(min=1, max=MAX_JOBS), default=None,
@@ -366,24 +366,56 @@ class Stopped(BaseException):
         self.name = signal.Signals(signum).name
 
 
+_STOP_NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
 def _stop(signum: int, frame: object) -> None:
+    """End the command on the first stop signal; ignore any that follow while it cleans up."""
+    for name in _STOP_NAMES:
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _ignore)
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
     raise Stopped(signum)
+
+
+def _ignore(signum: int, frame: object) -> None:
+    """Let a signal pass. Not SIG_IGN: one already caught then would print a warning."""
+
+
+@contextmanager
+def _signals_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C, SIGTERM and SIGHUP in the block (main thread only), then restore them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    numbers = [getattr(signal, n) for n in _STOP_NAMES if hasattr(signal, n)]
+    previous = [(number, signal.signal(number, _ignore)) for number in numbers]
+    try:
+        yield
+    finally:
+        for number, handler in previous:
+            signal.signal(number, handler)
 
 
 @contextmanager
 def _stop_signals() -> Iterator[None]:
-    """Turn SIGTERM and SIGHUP into :class:`Stopped` while a command runs (main thread).
+    """Turn Ctrl-C, SIGTERM and SIGHUP into exceptions while a command runs (main thread).
 
-    Worker processes are then ended, temporary files removed and a game's log saved, as
-    on Ctrl-C. Signals that were ignored when kow started (``nohup``) stay ignored.
+    Ctrl-C raises :class:`KeyboardInterrupt`, the others :class:`Stopped`, so worker
+    processes are ended, temporary files removed and a game's log saved on the way out.
+    Only the first counts: the rest are ignored from then on (a closing terminal sends
+    several), so they cannot cut the cleanup short. Signals that were ignored when kow
+    started (``nohup``) stay ignored.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    names = ("SIGTERM", "SIGHUP")
-    previous = {
-        name: signal.getsignal(getattr(signal, name)) for name in names if hasattr(signal, name)
-    }
+    previous = {}
+    for name in _STOP_NAMES:
+        handler = signal.getsignal(getattr(signal, name)) if hasattr(signal, name) else None
+        if handler is not None:  # None: set outside Python, left alone
+            previous[name] = handler
     for name, handler in previous.items():
         if handler is not signal.SIG_IGN:
             signal.signal(getattr(signal, name), _stop)
@@ -458,7 +490,7 @@ def simulate(
     to the whole run. A progress bar shows on stderr when it is a terminal (and the games
     do not go to that same screen).
     """
-    from .batch import GameError, Run, auto_jobs, run_text
+    from .batch import GameError, Run, WorkerError, auto_jobs, run_text
 
     check_dealer(dealer, rules)
     kinds = parse_bots(bots, rules.players)
@@ -480,7 +512,7 @@ def simulate(
                     out.write(text)
                     progress.advance(count)
             out.flush()
-        except GameError as err:
+        except (GameError, WorkerError) as err:
             raise click.ClickException(str(err)) from None
         except BrokenPipeError:
             _quiet_broken_pipe()
@@ -649,7 +681,7 @@ def play(
     state = new_game(rules, seed, dealer)
     code = 0
     reason = ""
-    with log_file:
+    with contextlib.ExitStack() as calm, log_file:  # calm ends after the log is saved
         try:
             drive(state, players, on_event)
         except Quit as err:
@@ -660,13 +692,16 @@ def play(
             code, reason = err.code, f"ended by {err.name}"
         except PlayerError as err:
             raise click.ClickException(str(err)) from None
+        # A second signal (a closing terminal sends several) must not cut the save short.
+        calm.enter_context(_signals_ignored())
         if out is not None:
             game = log.build(seed, rules, players, state.events, abandoned=code != 0)
             out.write(log.dumps(game) + "\n")
     if code:
         with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
             write("")
-            saved = f"; the game so far is saved in {log_path}" if log_path else ""
+        saved = f"; the game so far is saved in {log_path}" if log_path else ""
+        with contextlib.suppress(OSError):
             click.echo(f"Game abandoned ({reason}){saved}. Seed {seed}.", err=True)
         sys.exit(code)
     write(f"Seed {seed}: play this deal again with --seed {seed}.")
@@ -914,7 +949,7 @@ def tournament(
     """
     import json
 
-    from .batch import auto_jobs
+    from .batch import WorkerError, auto_jobs
     from .game import PlayerError
     from .tournament import run_tournament
 
@@ -936,7 +971,7 @@ def tournament(
                 )
         else:
             result = run_tournament(rules, kinds, games, seed, jobs, search_iterations, None, False)
-    except PlayerError as err:
+    except (PlayerError, WorkerError) as err:
         raise click.ClickException(str(err)) from None
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))

@@ -513,7 +513,7 @@ def _more(
     try:
         text = rest + utf8.decode(chunk, final=eof)
     except UnicodeDecodeError as err:
-        where = line + rest.count("\n")
+        where = line + rest.count("\n") + chunk.count(b"\n", 0, max(0, err.start))
         raise LogReadError(
             f"not UTF-8 text (byte {offset + err.start + 1} of the file is {chunk[err.start]:#04x})"
             if err.start < len(chunk)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -435,3 +436,28 @@ def test_shards_example_refuses_zero(tmp_path: Path, games: str, shards: str, na
     assert proc.returncode == 2
     assert proc.stderr == f"shards.sh: {name} must be a whole number from 1, not '0'\n"
     assert out.read_text() == "kept\n"
+
+
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_a_worker_killed_alone_is_one_error_line(command: str, tmp_path: Path) -> None:
+    # As the out-of-memory killer would: the run stops with a message, not a traceback.
+    marker = "827364519"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kow", command, "--games", "1000000", "--jobs", "2",
+         "--seed", marker, *(["-o", str(tmp_path / "out.jsonl")] if command == "simulate"
+                              else ["--bots", "random"])],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while len(workers := [p for p in _running_with(marker) if p != proc.pid]) < 2:
+        assert time.monotonic() < deadline, "the workers never started"
+        time.sleep(0.05)
+    os.kill(workers[0], signal.SIGKILL)
+    try:
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1 and out == ""
+    assert re.fullmatch(r"Error: worker process [01] ended unexpectedly \(exit code -9\)\n", err)
+    assert _running_with(marker) == []
+    assert list(tmp_path.iterdir()) == []

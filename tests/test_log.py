@@ -47,8 +47,7 @@ NAMES = st.sampled_from(["random-0", "Zoë", 'say "hi"', "back\\slash", "tab\the
 def players_for(rules: Rules, seed: int, kinds: list[str], names: list[str]) -> list[Player]:
     rng = bots_rng(seed)
     return [
-        make_bot(kinds[s % len(kinds)], names[s % len(names)], rng)
-        for s in range(rules.players)
+        make_bot(kinds[s % len(kinds)], names[s % len(names)], rng) for s in range(rules.players)
     ]
 
 
@@ -260,3 +259,11 @@ def test_errors_do_not_depend_on_the_chunks(
     cut = int(where * len(text))
     data = (text[:cut] + bad + text[cut:]).encode()
     assert read_all(data, chunk) == read_all(data, 1 << 20)
+
+
+def test_bad_utf8_is_placed_on_its_own_line() -> None:
+    data = b'{"a": 1}\n{"b": 2}\n{"c": 3}\n\xff\n'
+    with pytest.raises(log.LogReadError) as err:
+        list(log.iter_games(io.BytesIO(data)))
+    assert err.value.line == 4
+    assert "byte 28 of the file is 0xff" in str(err.value)

@@ -353,3 +353,32 @@ def test_a_signal_mid_game_saves_an_abandoned_log(
     game = json.loads(saved.read_text())
     assert game["abandoned"] is True and game["seed"] == 21
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a POSIX terminal")
+@pytest.mark.parametrize(("first", "second"), [(15, 1), (2, 15), (1, 15), (1, 2)])
+def test_the_first_of_two_signals_counts_and_the_log_is_still_saved(
+    tmp_path: Path, first: int, second: int
+) -> None:
+    # A closing terminal sends more than one signal; the second must not cut the save.
+    # Sent back to back, both may be pending at once: then the lower number is handled
+    # first, and that one gives the exit code.
+    pexpect = pytest.importorskip("pexpect")
+    saved = tmp_path / "game.json"
+    saved.write_text("old\n")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "kow", "play", "--seed", "5", "--delay", "0", "--log", str(saved)],
+        env={**os.environ, "LC_ALL": "C.UTF-8", "TERM": "xterm"}, encoding="utf-8", timeout=20,
+    )  # fmt: skip
+    try:
+        child.expect(r"(Your card|Knock or play your card|Suit): ")
+        child.kill(first)
+        child.kill(second)
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus in (128 + first, 128 + second)
+    assert "Traceback" not in (child.before or "")
+    assert json.loads(saved.read_text())["abandoned"] is True
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
