@@ -174,9 +174,8 @@ def ordered_map(
     :class:`~collections.abc.Sequence` of items is not copied (a ``range`` of a billion
     blocks costs nothing); other iterables are read into a list first. At most ``ahead``
     results per worker wait here, plus one in its pipe, so a slow reader keeps memory
-    flat. An
-    exception raised by ``func`` is raised here when its item's turn comes; so is a
-    :class:`WorkerError` naming the exit code of a worker that died (killed, out of
+    flat. An exception raised by ``func`` is raised here when its item's turn comes; so
+    is a :class:`WorkerError` naming the exit code of a worker that died (killed, out of
     memory), at the turn of the first item it did not send.
 
     The pool is kow's own, not :mod:`concurrent.futures`: this process runs no threads
@@ -185,9 +184,8 @@ def ordered_map(
     generator) ends the pool at once: the workers are killed and reaped before the
     exception goes on. Workers ignore Ctrl-C and SIGHUP (sent to the whole terminal's
     process group, they are this process's to handle) and end with this process if it
-    is killed outright.
-    Processes start by ``fork`` where the platform has it (fast, nothing to re-import),
-    else ``spawn``.
+    is killed outright. Processes start by ``fork`` where the platform has it (fast,
+    nothing to re-import), else ``spawn``.
     """
     todo = items if isinstance(items, Sequence) else list(items)
     jobs = max(1, min(jobs, len(todo)))
