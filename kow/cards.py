@@ -16,18 +16,24 @@ Input is lenient (``10h``, ``TH``, ``10♥``, ``q♠``); see :func:`parse_card`.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeAlias
 
 __all__ = [
     "ALL_CARDS",
+    "Card",
     "CardError",
     "DECK_SIZE",
     "FULL_DECK",
+    "Mask",
+    "NO_CARD",
+    "NO_SUIT",
     "RANKS",
     "SUITS",
     "SUIT_MASK",
     "SUIT_CARDS",
     "SUIT_NAMES",
     "SUIT_SYMBOLS",
+    "Suit",
     "card",
     "card_name",
     "cards_in",
@@ -40,6 +46,21 @@ __all__ = [
     "suit_of",
 ]
 
+Card: TypeAlias = int
+"""A card, 0..51: ``suit * 13 + rank``."""
+Suit: TypeAlias = int
+"""A suit, 0..3 for clubs, diamonds, hearts, spades (``c d h s``)."""
+Mask: TypeAlias = int
+"""A set of cards as a 52-bit mask: bit ``card`` set for each card in it."""
+
+NO_CARD: Card = -1
+"""Where a card may be missing on the hot path (nothing played yet): -1, never a card."""
+NO_SUIT: Suit = -1
+"""Where a suit may be missing on the hot path (no trump, nothing led): -1, never a suit.
+
+Tables indexed by suit have a last entry for it, so ``TABLE[NO_SUIT]`` needs no test.
+"""
+
 RANKS = "23456789TJQKA"
 """Rank letters, lowest first: index is the rank (0 = two, 12 = ace)."""
 SUITS = "cdhs"
@@ -48,17 +69,17 @@ SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS = "♣♦♥♠"
 DECK_SIZE = 52
 
-ALL_CARDS: tuple[int, ...] = tuple(range(DECK_SIZE))
-FULL_DECK: int = (1 << DECK_SIZE) - 1
-"""The hand mask holding all 52 cards."""
-SUIT_MASK: tuple[int, ...] = tuple(0x1FFF << (13 * s) for s in range(4))
-"""Hand mask of each suit's 13 cards, indexed by suit."""
+ALL_CARDS: tuple[Card, ...] = tuple(range(DECK_SIZE))
+FULL_DECK: Mask = (1 << DECK_SIZE) - 1
+"""The mask holding all 52 cards."""
+SUIT_MASK: tuple[Mask, ...] = (*(0x1FFF << (13 * s) for s in range(4)), 0)
+"""Mask of each suit's 13 cards, indexed by suit; ``SUIT_MASK[NO_SUIT]`` is empty."""
 
-SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in ALL_CARDS)
+SUIT_OF: tuple[Suit, ...] = tuple(c // 13 for c in ALL_CARDS)
 RANK_OF: tuple[int, ...] = tuple(c % 13 for c in ALL_CARDS)
 NAMES: tuple[str, ...] = tuple(RANKS[c % 13] + SUITS[c // 13] for c in ALL_CARDS)
 """Canonical two-character name of each card, indexed by card."""
-BIT: tuple[int, ...] = tuple(1 << c for c in ALL_CARDS)
+BIT: tuple[Mask, ...] = tuple(1 << c for c in ALL_CARDS)
 """``1 << card``, indexed by card."""
 
 _RANK_WORDS = {r.lower(): i for i, r in enumerate(RANKS)}
@@ -74,7 +95,7 @@ class CardError(ValueError):
     """Raised for text that is not a card or a suit in any accepted notation."""
 
 
-def card(rank: int, suit: int) -> int:
+def card(rank: int, suit: Suit) -> Card:
     """Return the card of ``rank`` (0 = two .. 12 = ace) and ``suit`` (0..3, ``cdhs``).
 
     >>> card_name(card(12, 3))
@@ -87,7 +108,7 @@ def card(rank: int, suit: int) -> int:
     return suit * 13 + rank
 
 
-def suit_of(c: int) -> int:
+def suit_of(c: Card) -> Suit:
     """Return the suit (0..3, ``cdhs``) of card ``c``.
 
     >>> suit_of(parse_card("Th"))
@@ -96,7 +117,7 @@ def suit_of(c: int) -> int:
     return SUIT_OF[c]
 
 
-def rank_of(c: int) -> int:
+def rank_of(c: Card) -> int:
     """Return the rank (0 = two .. 12 = ace) of card ``c``.
 
     >>> rank_of(parse_card("Ac"))
@@ -105,7 +126,7 @@ def rank_of(c: int) -> int:
     return RANK_OF[c]
 
 
-def card_name(c: int) -> str:
+def card_name(c: Card) -> str:
     """Return the canonical two-character name of card ``c``: rank ``23456789TJQKA``, suit ``cdhs``.
 
     >>> card_name(parse_card("10♥"))
@@ -114,7 +135,7 @@ def card_name(c: int) -> str:
     return NAMES[c]
 
 
-def suit_name(s: int) -> str:
+def suit_name(s: Suit) -> str:
     """Return the one-letter name (``c d h s``) of suit ``s``.
 
     >>> suit_name(2)
@@ -123,7 +144,7 @@ def suit_name(s: int) -> str:
     return SUITS[s]
 
 
-def parse_card(text: str) -> int:
+def parse_card(text: str) -> Card:
     """Parse a card written any common way and return it.
 
     Accepted: rank ``2``-``9``, ``T``/``10``, ``J Q K A`` (any case), then a suit letter
@@ -147,7 +168,7 @@ def parse_card(text: str) -> int:
     )
 
 
-def parse_suit(text: str) -> int:
+def parse_suit(text: str) -> Suit:
     """Parse a suit given as a letter, a name or a symbol and return it (0..3, ``cdhs``).
 
     >>> [parse_suit(t) for t in ("h", "Hearts", "♥", "heart", "S")]
@@ -161,7 +182,7 @@ def parse_suit(text: str) -> int:
     return s
 
 
-def mask_of(cards: Iterable[int]) -> int:
+def mask_of(cards: Iterable[Card]) -> Mask:
     """Return the hand mask holding ``cards``.
 
     >>> cards_in(mask_of([parse_card("Ah"), parse_card("2c")])) == (0, 38)
@@ -173,7 +194,7 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
-def cards_in(mask: int) -> tuple[int, ...]:
+def cards_in(mask: Mask) -> tuple[Card, ...]:
     """Return the cards of hand mask ``mask``, lowest int first (by suit ``cdhs``, then rank).
 
     >>> [card_name(c) for c in cards_in(mask_of([parse_card("As"), parse_card("3d")]))]
@@ -187,7 +208,7 @@ def cards_in(mask: int) -> tuple[int, ...]:
     )
 
 
-def suit_cards(mask: int, suit: int) -> tuple[int, ...]:
+def suit_cards(mask: Mask, suit: Suit) -> tuple[Card, ...]:
     """Return the cards of suit ``suit`` (0..3) in hand mask ``mask``, lowest first.
 
     >>> [card_name(c) for c in suit_cards(mask_of([parse_card("As"), parse_card("3d")]), 3)]
@@ -196,16 +217,16 @@ def suit_cards(mask: int, suit: int) -> tuple[int, ...]:
     return SUIT_CARDS[suit][mask >> (13 * suit) & 0x1FFF]
 
 
-def _suit_table(suit: int) -> list[tuple[int, ...]]:
+def _suit_table(suit: Suit) -> list[tuple[Card, ...]]:
     """Return the cards of every 13-bit mask of ``suit``, indexed by mask (8192 entries)."""
-    table: list[tuple[int, ...]] = [()]
+    table: list[tuple[Card, ...]] = [()]
     for rank in range(13):
         card = (13 * suit + rank,)
         table += [cards + card for cards in table]  # masks with ``rank`` as their top bit
     return table
 
 
-SUIT_CARDS: tuple[list[tuple[int, ...]], ...] = tuple(_suit_table(s) for s in range(4))
+SUIT_CARDS: tuple[list[tuple[Card, ...]], ...] = tuple(_suit_table(s) for s in range(4))
 """Per suit, the cards of each 13-bit suit mask (bit ``r`` for rank ``r``), lowest first.
 
 Filled at import (about 2 MB, a few ms) so that listing a hand is four list lookups.

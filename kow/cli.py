@@ -10,18 +10,24 @@ import contextlib
 import errno
 import functools
 import os
-import signal
-import stat
 import sys
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import IO, Any, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
 from . import __version__
-from .rules import DOGS_LIFE, LEADS, MAX_PLAYERS, MAX_SEED, MIN_PLAYERS, Rules, max_start_cards
+from ._io import (
+    Progress,
+    Stopped,
+    atomic_output,
+    progress_fits,
+    quiet_broken_pipe,
+    signals_ignored,
+    silence_stdout,
+    stop_signals,
+)
+from .rules import DOGS_LIFE, LEADS, MAX_PLAYERS, MAX_SEED, MIN_PLAYERS, Rules, RulesError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,14 +40,14 @@ class _Kow(click.Group):
             return super().main(*args, **kwargs)
         except OSError as err:  # writing --help or --version, before any command runs
             if err.errno == errno.EPIPE:
-                _quiet_broken_pipe()
-            _silence_stdout()
+                quiet_broken_pipe()
+            silence_stdout()
             click.echo(f"Error: cannot write the output: {err.strerror or err}", err=True)
             sys.exit(1)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            with _stop_signals():
+            with stop_signals():
                 return super().invoke(ctx)
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
@@ -50,8 +56,8 @@ class _Kow(click.Group):
             ctx.exit(err.code)
         except OSError as err:
             if err.errno == errno.EPIPE:
-                _quiet_broken_pipe()
-            _silence_stdout()
+                quiet_broken_pipe()
+            silence_stdout()
             raise click.ClickException(f"cannot write the output: {err.strerror or err}") from None
 
 
@@ -80,7 +86,8 @@ def rule_options(f: F) -> F:
 
     The options are ``--players``, ``--start-cards``, ``--dogs-life``, ``--fixed-trump``,
     ``--no-final-round-trump``, ``--lead``, ``--eliminated-vote`` and ``--no-sweep-wins``;
-    ``docs/rules.md`` gives the source of each.
+    ``docs/rules.md`` gives the source of each. :class:`Rules` checks them (a usage
+    error names the option), and a ``--dealer`` given to the command too.
     """
 
     @functools.wraps(f)
@@ -96,23 +103,19 @@ def rule_options(f: F) -> F:
         sweep_wins: bool,
         **kwargs: Any,
     ) -> Any:
-        most = max_start_cards(players)
-        if start_cards > most:
-            raise click.BadParameter(
-                f"{start_cards} is too many for {players} players: allowed 1 to {most} "
-                "(players x cards + 1 <= 52, so a card is left to turn up)",
-                param_hint="'--start-cards'",
+        with usage_errors():
+            rules = Rules(
+                players=players,
+                start_cards=start_cards,
+                dogs_life=dogs_life,  # type: ignore[arg-type]
+                trump="fixed" if fixed_trump else "winner-chooses",
+                final_round_trump=final_round_trump,
+                lead=lead,  # type: ignore[arg-type]
+                eliminated_vote=eliminated_vote,
+                sweep_wins=sweep_wins,
             )
-        rules = Rules(
-            players=players,
-            start_cards=start_cards,
-            dogs_life=dogs_life,  # type: ignore[arg-type]
-            trump="fixed" if fixed_trump else "winner-chooses",
-            final_round_trump=final_round_trump,
-            lead=lead,  # type: ignore[arg-type]
-            eliminated_vote=eliminated_vote,
-            sweep_wins=sweep_wins,
-        )
+            if kwargs.get("dealer") is not None:
+                rules.check_seat(kwargs["dealer"], "dealer")
         return f(*args, rules=rules, **kwargs)
 
     options = [
@@ -154,14 +157,21 @@ def rule_options(f: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def check_dealer(dealer: int | None, rules: Rules) -> None:
-    """Raise a usage error when ``dealer`` is not a seat of a game under ``rules``."""
-    if dealer is not None and dealer >= rules.players:
+@contextlib.contextmanager
+def usage_errors() -> Any:
+    """Turn a :class:`~kow.rules.RulesError` raised in the block into a usage error (exit 2).
+
+    The error names the option of the setting at fault (``start_cards``: ``--start-cards``),
+    the value given and what is allowed.
+    """
+    try:
+        yield
+    except RulesError as err:
+        option = "--" + err.setting.replace("_", "-")
         raise click.BadParameter(
-            f"{dealer} is not a seat: seats are 0 to {rules.players - 1} "
-            f"with {rules.players} players",
-            param_hint="'--dealer'",
-        )
+            f"{err.value!r} is not allowed: the rules allow {err.allowed}",
+            param_hint=f"'{option}'",
+        ) from None
 
 
 def parse_bots(text: str, seats: int, option: str = "--bots") -> list[str]:
@@ -222,225 +232,6 @@ jobs_option = click.option(
 )  # fmt: skip
 
 
-def progress_fits(output: str | None) -> bool:
-    """Return whether a progress bar may show: stderr is a terminal that the output
-    (``output``: a path, or None or ``-`` for stdout) is not also written to."""
-    to_screen = output in (None, "-") and sys.stdout.isatty()
-    return sys.stderr.isatty() and not to_screen
-
-
-class Progress:
-    """A progress bar on stderr for ``total`` steps, shown once a run has taken a second.
-
-    ``show`` False (no terminal on stderr, or ``--quiet``) shows nothing. Use as a context
-    manager and call :meth:`advance` as steps are done; the bar is redrawn at most ten
-    times a second, so advancing costs next to nothing.
-    """
-
-    def __init__(self, total: int, show: bool, label: str) -> None:
-        import time
-
-        self.total = total
-        self.show = show
-        self.label = label
-        self.clock = time.monotonic
-        self.start = self.clock()
-        self.next_draw = self.start + 1.0
-        self.done = 0
-        self.drawn = 0
-        self.bar: Any = None
-
-    def __enter__(self) -> Progress:
-        return self
-
-    def advance(self, steps: int) -> None:
-        """Count ``steps`` more steps done."""
-        self.done += steps
-        if not self.show or self.clock() < self.next_draw:
-            return
-        self.next_draw = self.clock() + 0.1
-        if self.bar is None:
-            self.bar = click.progressbar(
-                length=self.total, label=self.label, file=sys.stderr, show_pos=True
-            ).__enter__()
-        self.bar.update(self.done - self.drawn)
-        self.drawn = self.done
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            if exc[0] is None:
-                self.bar.update(self.done - self.drawn)
-            self.bar.__exit__(*exc)
-
-
-@contextmanager
-def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str]]:
-    """Yield a text stream for ``path``, or stdout for None or ``-``.
-
-    A regular file (or a link to one) is written to a temporary file in the same folder
-    and renamed over it only when the block ends without error, so an existing file is
-    never left half-written; it keeps its permissions. Anything else that exists there (a
-    device such as /dev/null, a pipe) is written to directly. Raises
-    :class:`click.BadParameter`, naming ``option``, for an empty path, a folder, or a
-    place that can't be written.
-    """
-    if path is None or path == "-":
-        yield sys.stdout
-        return
-    hint = f"'{option}'"
-    if not path.strip():
-        raise click.BadParameter("give a file path, not an empty string", param_hint=hint)
-    if path.endswith(("/", os.sep)) and not os.path.isdir(path):
-        raise click.BadParameter(
-            f"{path!r} ends with {path[-1]!r}, so it names a folder; give a file path",
-            param_hint=hint,
-        )
-    try:
-        found: os.stat_result | None = os.stat(path)  # through any link
-    except OSError:
-        found = None
-    if found is not None and stat.S_ISDIR(found.st_mode):
-        raise click.BadParameter(f"{path!r} is a folder, not a file", param_hint=hint)
-    if found is not None and not stat.S_ISREG(found.st_mode):
-        # A device or a pipe (/dev/null, /dev/stdout, a shell's >(...)): opened by the
-        # name given, since a pipe's resolved name ("pipe:[...]") cannot be opened.
-        try:
-            stream = open(path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
-        except OSError as err:
-            raise click.BadParameter(
-                f"cannot write {path!r}: {err.strerror or err}", param_hint=hint
-            ) from None
-        with stream:
-            yield stream
-        return
-    target = os.path.realpath(path)
-    if os.path.isdir(target):
-        raise click.BadParameter(f"{path!r} is a folder, not a file", param_hint=hint)
-    folder, name = os.path.split(target)
-    try:
-        longest = os.pathconf(folder, "PC_NAME_MAX")
-    except (OSError, ValueError, AttributeError):  # no such folder, or no pathconf here
-        longest = 255
-    if len(os.fsencode(name)) > longest:
-        raise click.BadParameter(
-            f"the file name is {len(os.fsencode(name))} bytes; this folder allows {longest}",
-            param_hint=hint,
-        )
-    try:
-        mode = os.stat(target).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    import tempfile  # here, not at the top: kow --help stays fast
-
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".kow-", suffix=".tmp", dir=os.path.dirname(target))
-    except OSError as err:
-        raise click.BadParameter(
-            f"cannot write {path!r}: {err.strerror or err}", param_hint=hint
-        ) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
-            yield stream
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:  # an error, Ctrl-C, or a signal (see Stopped): no half file
-        with contextlib.suppress(FileNotFoundError):  # gone if the signal came after
-            os.unlink(tmp)
-        raise
-
-
-class Stopped(BaseException):
-    """Raised in the main thread by SIGTERM or SIGHUP, so that cleanups run on the way out.
-
-    ``code`` is the exit code a shell gives a process ended by the signal (128 + its
-    number: 143 for SIGTERM, 129 for SIGHUP); ``name`` is the signal's name. A
-    :class:`BaseException`, like :class:`KeyboardInterrupt`, so that no ``except
-    Exception`` stops it.
-    """
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.code = 128 + signum
-        self.name = signal.Signals(signum).name
-
-
-_STOP_NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
-
-
-def _stop(signum: int, frame: object) -> None:
-    """End the command on the first stop signal; ignore any that follow while it cleans up."""
-    for name in _STOP_NAMES:
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _ignore)
-    if signum == signal.SIGINT:
-        raise KeyboardInterrupt
-    raise Stopped(signum)
-
-
-def _ignore(signum: int, frame: object) -> None:
-    """Let a signal pass. Not SIG_IGN: one already caught then would print a warning."""
-
-
-@contextmanager
-def _signals_ignored() -> Iterator[None]:
-    """Ignore Ctrl-C, SIGTERM and SIGHUP in the block (main thread only), then restore them."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    numbers = [getattr(signal, n) for n in _STOP_NAMES if hasattr(signal, n)]
-    previous = [(number, signal.signal(number, _ignore)) for number in numbers]
-    try:
-        yield
-    finally:
-        for number, handler in previous:
-            signal.signal(number, handler)
-
-
-@contextmanager
-def _stop_signals() -> Iterator[None]:
-    """Turn Ctrl-C, SIGTERM and SIGHUP into exceptions while a command runs (main thread).
-
-    Ctrl-C raises :class:`KeyboardInterrupt`, the others :class:`Stopped`, so worker
-    processes are ended, temporary files removed and a game's log saved on the way out.
-    Only the first counts: the rest are ignored from then on (a closing terminal sends
-    several), so they cannot cut the cleanup short. Signals that were ignored when kow
-    started (``nohup``) stay ignored.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {}
-    for name in _STOP_NAMES:
-        handler = signal.getsignal(getattr(signal, name)) if hasattr(signal, name) else None
-        if handler is not None:  # None: set outside Python, left alone
-            previous[name] = handler
-    for name, handler in previous.items():
-        if handler is not signal.SIG_IGN:
-            signal.signal(getattr(signal, name), _stop)
-    try:
-        yield
-    finally:
-        for name, handler in previous.items():
-            signal.signal(getattr(signal, name), handler)
-
-
-def _quiet_broken_pipe() -> None:
-    """Leave quietly after the reader of stdout went away (e.g. ``| head -n 1``)."""
-    _silence_stdout()
-    sys.exit(0)
-
-
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null, so that nothing more fails on the way out."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
-
-
 # ----------------------------------------------------------------------------- simulate
 
 
@@ -492,7 +283,6 @@ def simulate(
     """
     from .batch import GameError, Run, WorkerError, auto_jobs, run_text
 
-    check_dealer(dealer, rules)
     kinds = parse_bots(bots, rules.players)
     if seed is None:
         if first_game:
@@ -515,7 +305,7 @@ def simulate(
         except (GameError, WorkerError) as err:
             raise click.ClickException(str(err)) from None
         except BrokenPipeError:
-            _quiet_broken_pipe()
+            quiet_broken_pipe()
 
 
 # ----------------------------------------------------------------------------- play
@@ -573,13 +363,12 @@ def play(
     import time
 
     from . import log
-    from .engine import E_KNOCK, E_PLAY, E_ROUND_END, E_TRICK, Event
+    from .events import Event, Knock, Phase, Play, RoundEnd, TrickWon
     from .game import PlayerError, bots_rng, drive, new_game
     from .players import Player, make_bot
     from .players.human import HotSeat, HumanPlayer, Quit
     from .screen import Screen, symbols_fit
 
-    check_dealer(dealer, rules)
     if humans > rules.players:
         raise click.BadParameter(
             f"{humans} humans do not fit {rules.players} seats: allowed 1 to {rules.players}",
@@ -665,16 +454,17 @@ def play(
     write("Type help at any prompt for how to play; quit to leave.")
     humans_in = set(range(humans))
 
-    def on_event(ev: Event) -> None:
-        for line in screen.event(ev):
+    def on_event(event: Event) -> None:
+        for line in screen.event(event):
             write(line)
-        if ev[0] == E_ROUND_END and humans_in & set(ev[2]):
-            humans_in.difference_update(ev[2])
-            if not humans_in and state.phase != "over":
+        if isinstance(event, RoundEnd) and humans_in & set(event.eliminated):
+            humans_in.difference_update(event.eliminated)
+            if not humans_in and state.phase is not Phase.OVER:
                 who = "You are" if humans == 1 else "Every person is"
                 write(f"{who} out of the game. The bots play on; quit with Ctrl-C.")
         if delay and (
-            ev[0] == E_TRICK or (ev[0] in (E_PLAY, E_KNOCK) and players[ev[1]].kind != "human")
+            isinstance(event, TrickWon)
+            or (isinstance(event, (Play, Knock)) and players[event.seat].kind != "human")
         ):
             time.sleep(delay)
 
@@ -693,7 +483,7 @@ def play(
         except PlayerError as err:
             raise click.ClickException(str(err)) from None
         # A second signal (a closing terminal sends several) must not cut the save short.
-        calm.enter_context(_signals_ignored())
+        calm.enter_context(signals_ignored())
         if out is not None:
             game = log.build(seed, rules, players, state.events, abandoned=code != 0)
             out.write(log.dumps(game) + "\n")
@@ -727,22 +517,20 @@ def verify(files: tuple[str, ...], as_json: bool) -> None:
     import json
 
     from .log import LogReadError, iter_games
-    from .verify import verify_game
+    from .verify import Verdict
 
     if files.count("-") > 1:  # stdin can be read once: checked before reading anything
         raise click.BadParameter(
             f"'-' (stdin) is given {files.count('-')} times; it may be given once",
             param_hint="'FILE...'",
         )
-    games = legal = 0
-    faults: list[dict[str, Any]] = []
-    unreadable: list[dict[str, Any]] = []
+    verdict = Verdict()
     missing = False
     for name in files:
         try:
             stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
         except OSError as err:
-            unreadable.append({"file": name, "message": f"cannot open: {err.strerror or err}"})
+            verdict.unreadable_input(name, f"cannot open: {err.strerror or err}")
             missing = True
             continue
         label = "stdin" if name == "-" else name
@@ -751,50 +539,24 @@ def verify(files: tuple[str, ...], as_json: bool) -> None:
             with stream:
                 for line, game in iter_games(stream):
                     count += 1
-                    fault = verify_game(game)
-                    if fault is None:
-                        legal += 1
-                        continue
-                    seed = game.get("seed") if isinstance(game, dict) else None
-                    entry = {
-                        "file": label, "game": count, "line": line,
-                        "seed": seed if isinstance(seed, int) and not isinstance(seed, bool)
-                        else None,
-                        "round": fault.round, "trick": fault.trick, "seat": fault.seat,
-                        "message": fault.message, "text": str(fault),
-                    }  # fmt: skip
-                    faults.append(entry)
-                    if not as_json:
-                        click.echo(_fault_line(entry))
+                    fault = verdict.check(game, file=label, game=count, line=line)
+                    if fault is not None and not as_json:
+                        click.echo(str(fault))
         except LogReadError as err:
-            unreadable.append({"file": label, "message": str(err)})
+            verdict.unreadable_input(label, str(err))
         except OSError as err:
-            unreadable.append({"file": label, "message": f"cannot read: {err.strerror or err}"})
-        if count == 0 and not any(u["file"] == label for u in unreadable):
-            unreadable.append({"file": label, "message": "holds no game (empty input)"})
-        games += count
+            verdict.unreadable_input(label, f"cannot read: {err.strerror or err}")
+        verdict.end_input(label, count)
     if as_json:
-        verdict = {
-            "games": games, "legal": legal, "faulty": len(faults),
-            "unreadable": unreadable, "faults": faults,
-        }  # fmt: skip
-        click.echo(json.dumps(verdict, indent=2))
+        click.echo(json.dumps(verdict.to_dict(), indent=2))
     else:
-        for u in unreadable:
-            click.echo(f"{u['file']}: {u['message']}", err=True)
-        files_text = f"{len(files)} file{'s' if len(files) != 1 else ''}"
-        click.echo(f"{games} game{'s' if games != 1 else ''} in {files_text}: {legal} legal, "
-                   f"{len(faults)} faulty" + (f", {len(unreadable)} unreadable input"
-                                              if unreadable else ""))  # fmt: skip
+        for unreadable in verdict.unreadable:
+            click.echo(str(unreadable), err=True)
+        click.echo(verdict.summary(len(files)))
     if missing:
         sys.exit(2)  # a FILE argument that can't be opened is a usage error
-    if unreadable or faults:
+    if verdict.unreadable or verdict.faults:
         sys.exit(1)
-
-
-def _fault_line(entry: dict[str, Any]) -> str:
-    seed = f" (seed {entry['seed']})" if entry["seed"] is not None else ""
-    return f"{entry['file']}: game {entry['game']}{seed}: {entry['text']}"
 
 
 # ----------------------------------------------------------------------------- replay
@@ -820,9 +582,12 @@ def replay(
     FILE (or - for stdin) may hold one game or many; long output goes through a pager
     when stdout is a terminal.
     """
-    from .log import LogReadError, events, iter_games
+    import collections
+
+    from .log import LogReadError, ReplayError, iter_games
+    from .log import replay as replay_log
     from .rules import Rules
-    from .screen import Screen, sorted_hand, symbols_fit
+    from .screen import Screen, symbols_fit
     from .verify import verify_game
 
     try:
@@ -870,29 +635,17 @@ def replay(
     symbols = not ascii_only and symbols_fit(
         sys.stdout.encoding, os.environ if os.name == "posix" else None
     )
+    try:
+        # One state, advanced in place by each action: keep it once the replay ends.
+        (state,) = collections.deque(replay_log(game), maxlen=1)
+    except ReplayError as err:  # verify_game and the engine disagree: a fault of kow's
+        raise click.ClickException(
+            f"{label}: game {game_number} can't be replayed: {err}"
+        ) from None
     names = [p["name"] for p in game["players"]]
     screen = Screen(names, Rules.from_dict(game["rules"]), symbols=symbols, color=color)
-    lines = [
-        screen.bold(f"Game {game_number} of {label}, seed {game['seed']}"),
-        "Seats, clockwise: "
-        + ", ".join(f"{p['seat']} {p['name']} ({p['kind']})" for p in game["players"]),
-    ]
-    showing = round_number is None
-    for ev in events(game):
-        if ev[0] == "round":
-            showing = round_number is None or ev[1] == round_number
-        shown = screen.event(ev)
-        if not showing:
-            continue
-        lines += shown
-        if ev[0] == "round":
-            width = max(len(n) for n in names)
-            for seat, hand in enumerate(ev[6]):
-                if hand is not None:
-                    cards = "  ".join(screen.card(c) for c in sorted_hand(hand))
-                    lines.append(f"  {names[seat]:<{width}}  {cards}")
-    if game.get("abandoned"):
-        lines.append("The game was abandoned here.")
+    title = f"Game {game_number} of {label}, seed {game['seed']}"
+    lines = screen.narrate(game, state.events, title, round_number)
     text = "\n".join(lines)
     if sys.stdout.isatty():
         os.environ.setdefault("LESS", "-R")  # let less show the colours, not their codes
@@ -951,7 +704,7 @@ def tournament(
 
     from .batch import WorkerError, auto_jobs
     from .game import PlayerError
-    from .tournament import run_tournament
+    from .tournament import play_tournament
 
     kinds = parse_bots(bots, rules.players)
     jobs = jobs or auto_jobs(games)
@@ -966,11 +719,13 @@ def tournament(
     try:
         if sys.stderr.isatty():
             with click.progressbar(length=games, label="games", file=sys.stderr) as bar:
-                result = run_tournament(
+                result = play_tournament(
                     rules, kinds, games, seed, jobs, search_iterations, bar.update, False
                 )
         else:
-            result = run_tournament(rules, kinds, games, seed, jobs, search_iterations, None, False)
+            result = play_tournament(
+                rules, kinds, games, seed, jobs, search_iterations, None, False
+            )
     except (PlayerError, WorkerError) as err:
         raise click.ClickException(str(err)) from None
     if as_json:

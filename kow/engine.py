@@ -1,932 +1,521 @@
-"""The rules engine: the state of one game, the legal actions, and apply.
+"""The rules engine: the state of one game, its legal actions, and the one trick loop.
 
-The engine does no I/O and owns no global randomness: a seeded :class:`random.Random` is
-passed in, and every shuffle, cut and tie cut is drawn from it in a fixed order. Every
-change is appended to :attr:`State.events` as a small tuple (see the ``E_*`` kinds), and
-that list feeds the log, the screen and replays.
+The engine does no I/O and owns no global randomness: its cards come from a
+:class:`~kow.deal.Deck` (by default shuffled by the seeded :class:`random.Random` passed
+in), and every draw is made in a fixed order. Every change is appended to
+:attr:`State.events` as a named record (see :mod:`kow.events`), and that list feeds the
+log, the screen and replays.
 
-Seats are 0-based and clockwise. The player to a seat's *left* is the next seat clockwise
-still in the game; the player to its *right* is the previous one. Cards are ints (see
-:mod:`kow.cards`) and hands are bit masks, so copying a state is copying a few lists of
-ints.
+Decisions come in three phases (:class:`~kow.events.Phase`): a knocked-out player votes
+for trump under ``eliminated_vote`` (the action is a suit 0..3), the chooser names trump
+(a suit), and the seat to act plays a card 0..51, or :data:`~kow.events.KNOCK` on a dog's
+life. :meth:`State.apply` takes one action; :meth:`State.play_round` plays a round's
+cards from policies (bots, search rollouts). Both go through the one trick loop, the only
+code that plays a card, ends a trick, picks the next leader and ends a round.
 
-Decisions come in three phases: ``"vote"`` (a knocked-out player votes for trump under
-``eliminated_vote``; the action is a suit 0..3), ``"trump"`` (the chooser names trump; a
-suit) and ``"play"`` (a card 0..51, or :data:`KNOCK` on a dog's life).
+Seats are 0-based and clockwise; cards are ints and hands are masks (:mod:`kow.cards`),
+so copying a state for search is copying a few lists of ints.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import Any
 
-from .cards import BIT, NAMES, RANK_OF, SUIT_CARDS, SUIT_MASK, SUIT_OF, SUITS, cards_in
-from .rules import Rules
-
-__all__ = [
-    "KNOCK",
-    "OVER",
-    "PLAY",
-    "TRUMP",
-    "VOTE",
-    "Event",
-    "IllegalActionError",
-    "State",
-    "View",
-    "action_name",
-    "deal_deck",
-    "stacked",
-]
-
-KNOCK = 52
-"""The action of a player on a dog's life who passes this trick (seed 002: "frapper")."""
-
-VOTE = "vote"
-TRUMP = "trump"
-PLAY = "play"
-OVER = "over"
-
-# Event kinds. Each event is a tuple whose first item is its kind:
-E_ROUND = "round"  # (E_ROUND, number, hand_size, dealer, cut_by, cut_position, hands, dogs_life)
-E_TURNED_UP = "turned_up"  # (E_TURNED_UP, card)
-E_TIE_CUT = "tie_cut"  # (E_TIE_CUT, passes): passes = ((seat, card), ...) per cutting pass
-E_VOTE = "vote"  # (E_VOTE, seat, suit)
-E_TRUMP = "trump"  # (E_TRUMP, suit or None, method, chosen_by or None)
-E_LEAD = "lead"  # (E_LEAD, seat): who leads the round's first trick
-E_PLAY = "play"  # (E_PLAY, seat, card)
-E_KNOCK = "knock"  # (E_KNOCK, seat)
-E_TRICK = "trick"  # (E_TRICK, number, leader, winner)
-E_ROUND_END = "round_end"  # (E_ROUND_END, tricks_won, eliminated, dogs_life_granted, revived)
-E_GAME_END = "game_end"  # (E_GAME_END, winner, rounds_played)
-
-Event = tuple[Any, ...]
-
-_NO_TRUMP = -1
-_SUITS4 = (0, 1, 2, 3)
-_SHIFT = (0, 13, 26, 39)
-_ROTATIONS = tuple(
-    tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(8)
+from .cards import BIT, NAMES, NO_CARD, NO_SUIT, RANK_OF, SUIT_OF, SUITS, Card, Mask, Suit
+from .cards import cards_in as _cards_in
+from .deal import Deck, ShuffledDeck, left_of, round_seats
+from .events import (
+    KNOCK,
+    Action,
+    CutCard,
+    Deal,
+    Event,
+    GameEnd,
+    Knock,
+    Lead,
+    Outcome,
+    Phase,
+    Play,
+    RoundEnd,
+    Seat,
+    Termination,
+    TieCut,
+    Trick,
+    TrickWon,
+    TrumpMethod,
+    TrumpSet,
+    TurnedUp,
+    Vote,
+    clockwise,
 )
-"""``_ROTATIONS[n][first]``: the ``n`` seats clockwise from ``first``."""
-_make_view = tuple.__new__
-_C0, _C1, _C2, _C3 = SUIT_CARDS
-_bit_count = int.bit_count
+from .rules import Rules
+from .trick import BEATEN_BY, knock_allowed, legal_cards, trick_order
+from .view import Policy, TrickFacts, View
+
+__all__ = ["IllegalActionError", "State", "action_name"]
+
+_ALL_SUITS: tuple[Suit, ...] = (0, 1, 2, 3)
+_new = tuple.__new__
+_PLAYS = tuple(tuple(Play(seat, card) for card in range(52)) for seat in range(7))
+"""``_PLAYS[seat][card]``: the event of that play, made once and shared (it never changes)."""
+_KNOCKS = tuple(Knock(seat) for seat in range(7))
+_VOTES = tuple(tuple(Vote(seat, suit) for suit in _ALL_SUITS) for seat in range(7))
 
 
 class IllegalActionError(ValueError):
-    """Raised by :meth:`State.apply` for an action the rules do not allow now.
+    """Raised for an action the rules do not allow now; the game is left as it was.
 
-    The message says why in plain words, e.g. "seat 1 must follow hearts with 9h or Kh".
-    :meth:`State.run` also sets ``action``, the action refused (None otherwise).
+    The message says why in plain words, e.g. "seat 1 must follow suit h: it holds 9h and
+    Kh, not 2c". ``seat`` is the seat that acted and ``action`` the action refused.
     """
 
-    action: object = None
+    def __init__(self, message: str, seat: Seat, action: object) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.action = action
 
 
-def action_name(action: int, phase: str = PLAY) -> str:
+def action_name(action: object, phase: Phase = Phase.PLAY) -> str:
     """Return the notation of ``action``: a card name, ``"knock"``, or a suit letter.
 
-    >>> action_name(8 + 26), action_name(KNOCK), action_name(3, TRUMP)
+    Anything that is not an action of ``phase`` is shown as its ``repr``.
+
+    >>> action_name(8 + 26), action_name(KNOCK), action_name(3, Phase.TRUMP)
     ('Th', 'knock', 's')
     """
-    if not isinstance(action, int):
+    if type(action) is not int:
         return repr(action)
-    if phase != PLAY:
+    if phase is not Phase.PLAY:
         return SUITS[action] if 0 <= action < 4 else repr(action)
     if action == KNOCK:
         return "knock"
     return NAMES[action] if 0 <= action < 52 else repr(action)
 
 
-class View(NamedTuple):
-    """What one seat may know when it must act: its own hand plus what the table has seen.
-
-    A view holds no other player's cards and no deck. It is a snapshot: later changes to
-    the game do not change it.
-
-    - ``seat``: the seat to act (0-based, clockwise); ``phase``: ``"vote"``, ``"trump"``
-      or ``"play"``; ``legal``: the legal actions, sorted (suits 0..3 for vote and trump,
-      cards 0..51 and :data:`KNOCK` for play).
-    - ``rules``; ``round``: number from 1; ``hand_size``: cards dealt to each full hand
-      this round; ``dealer``; ``leader``: who led the round's first trick (None before);
-      ``trump``: suit 0..3 or None (None also before trump is set);
-      ``turned_up``: round 1's turned-up card or None.
-    - ``hand``: this seat's cards, sorted by suit then rank.
-    - ``trick``: the current trick so far, ``((seat, action), ...)`` in turn order;
-      ``led``: the led suit or None.
-    - ``tricks``: this round's finished tricks, ``((leader, ((seat, action), ...),
-      winner), ...)``; ``trick_number``: the current trick's number from 1.
-    - ``tricks_won``: per seat, tricks won this round (0 for a seat not in the round);
-      ``previous_tricks_won``: per seat, last round's (None in round 1).
-    - ``in_round``: seats dealt in this round, clockwise; ``dogs_life``: seats on a dog's
-      life this round; ``knocked_out``: seats out of the game; ``hand_counts``: per seat,
-      cards still held.
-    - ``votes``: votes cast so far this round, ``((seat, suit), ...)``; ``allowed_suits``:
-      for a trump choice after a tied vote, the tied suits.
-    """
-
-    seat: int
-    phase: str
-    legal: tuple[int, ...]
-    rules: Rules
-    round: int
-    hand_size: int
-    dealer: int
-    leader: int | None
-    trump: int | None
-    turned_up: int | None
-    hand: tuple[int, ...]
-    trick: tuple[tuple[int, int], ...]
-    led: int | None
-    tricks: tuple[tuple[int, tuple[tuple[int, int], ...], int], ...]
-    trick_number: int
-    tricks_won: tuple[int, ...]
-    previous_tricks_won: tuple[int, ...] | None
-    in_round: tuple[int, ...]
-    dogs_life: tuple[int, ...]
-    knocked_out: tuple[int, ...]
-    hand_counts: tuple[int, ...]
-    votes: tuple[tuple[int, int], ...]
-
-
 class State:
     """The state of one game of Knock-Out Whist, advanced by :meth:`apply`.
 
     ``State(rules, rng, dealer=None, deck=None)`` starts the game and deals round 1.
-    ``rng`` is the game's only source of chance; ``dealer`` is the first dealer's seat,
-    drawn from ``rng`` when None. ``deck``, for tests and replays, replaces the shuffle:
-    called with a count, it returns the top cards of the next deck (see :func:`stacked`).
-    After construction and after each :meth:`apply`, :attr:`phase` is the kind of decision
-    awaited (or ``"over"``) and :attr:`turn` the seat that must make it.
+    ``rng`` draws the first dealer (``dealer``, a seat, overrides it; the draw is made all
+    the same, so a given dealer keeps the deal); ``deck`` is where the cards come from,
+    by default a :class:`~kow.deal.ShuffledDeck` drawing from ``rng``. After construction
+    and after each action, :attr:`phase` is the kind of decision awaited and :attr:`turn`
+    the seat that must make it.
 
-    Raises :class:`ValueError` when ``dealer`` is not a seat of the game.
+    The attributes are read-only outside the engine. Besides those below: :attr:`rules`,
+    :attr:`players` (the number of seats), :attr:`round`, :attr:`hand_size`,
+    :attr:`dealer`, :attr:`hands` (masks by seat), :attr:`in_game`, :attr:`in_round`,
+    :attr:`knocked_out`, :attr:`dogs_life` (seats on a dog's life this round),
+    :attr:`dogs_life_used` (by seat: granted one this game), :attr:`tricks_won`,
+    :attr:`previous_tricks_won`, :attr:`trump` (a suit, or NO_SUIT), :attr:`trump_method`,
+    :attr:`trump_chosen_by`, :attr:`turned_up`, :attr:`leader` (the round's first).
+
+    Raises :class:`~kow.rules.RulesError` when ``dealer`` is not a seat of the game.
     """
 
     __slots__ = (
-        "rules", "n", "rng", "events", "phase", "turn", "winner", "round", "hand_size",
-        "dealer", "trump", "turned_up", "fixed_suit", "leader", "hands", "in_game", "dogs",
-        "dogs_used", "dog_granted", "in_round", "tricks_won", "previous_tricks_won",
-        "trick_number", "trick_leader", "actors", "pos", "led", "best", "best_seat",
-        "trick", "tricks", "votes", "allowed", "dogs_life", "knocked_out", "_most_tricks",
-        "_vote_queue", "_trump_method", "_deck", "record", "_view_parts", "_left",
+        "rules", "players", "events", "recording", "phase", "turn", "outcome", "round",
+        "hand_size", "dealer", "trump", "trump_method", "trump_chosen_by", "turned_up",
+        "leader", "hands", "in_game", "in_round", "knocked_out", "dogs_life",
+        "dogs_life_used", "tricks_won", "previous_tricks_won", "allowed", "votes",
+        "seen", "trick_number", "trick_leader", "trick_order", "trick_played", "led",
+        "winning_card", "winning_seat", "_first_play", "_trick_start",
+        "_deck", "_on_dogs_life", "_left", "_most_tricks", "_voters", "_fixed_suit",
+        "_pending_method", "_view_parts",
     )  # fmt: skip
 
+    events: list[Event]
+    """Every change so far, in order (empty for a copy made for search)."""
+    recording: bool
+    """Whether events and tricks are kept: False for a copy made for search."""
+    phase: Phase
+    """The kind of decision awaited, or :attr:`Phase.OVER <kow.events.Phase.OVER>`."""
+    turn: Seat
+    """The seat that must act (-1 when over)."""
+    outcome: Outcome | None
+    """How the game ended; None while it goes on."""
+    seen: Mask
+    """The cards the whole table has seen this round: every card played, the turned-up card."""
+    trick_number: int
+    """The current trick's number, from 1 (0 before the first)."""
+    trick_leader: Seat
+    trick_order: tuple[Seat, ...]
+    """The seats that play the current trick, in order: every seat holding a card."""
+    trick_played: int
+    """How many seats of :attr:`trick_order` have played to the current trick."""
+    led: Suit
+    """The current trick's led suit, or NO_SUIT before the lead (or after a knock)."""
+    winning_card: Card
+    """The card winning the current trick so far, or NO_CARD."""
+    winning_seat: Seat
+    """Who played :attr:`winning_card`, or -1."""
+    votes: list[Vote]
+    """This round's votes so far."""
+    allowed: tuple[Suit, ...]
+    """The suits that may be named in the vote or trump phase."""
+    _first_play: int
+    """Where this round's first trick starts in :attr:`events`."""
+    _trick_start: int
+    """Where the current trick starts in :attr:`events`."""
+    _view_parts: tuple[Any, ...] | None
+    """The view's fields that change only between tricks, once built (see :meth:`view`)."""
+
     def __init__(
-        self,
-        rules: Rules,
-        rng: random.Random,
-        dealer: int | None = None,
-        deck: Callable[[int], Sequence[int]] | None = None,
+        self, rules: Rules, rng: random.Random, dealer: Seat | None = None, deck: Deck | None = None
     ) -> None:
-        n = rules.players
-        if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < n):
-            raise ValueError(f"dealer must be a seat 0 to {n - 1}, not {dealer!r}")
+        players = rules.players
+        drawn = int(rng.random() * players)  # drawn even when given, so --dealer keeps the deal
+        if dealer is not None:
+            rules.check_seat(dealer, "dealer")
         self.rules = rules
-        self.n = n
-        self.rng = rng
-        self.events: list[Event] = []
-        self.record = True
-        self.phase = PLAY
-        self.turn = -1
-        self.winner: int | None = None
+        self.players = players
+        self.events = []
+        self.recording = True
+        self.outcome = None
         self.round = 0
-        self.hand_size = 0
-        self.trump = _NO_TRUMP
-        self.turned_up: int | None = None
-        self.fixed_suit = _NO_TRUMP
-        self.leader = -1
-        self.hands = [0] * n
-        self.in_game = [True] * n
-        self.dogs = [False] * n
-        self.dogs_used = [False] * n
-        self.dog_granted = False
-        self.in_round: tuple[int, ...] = ()
-        self.dogs_life: tuple[int, ...] = ()
-        self.knocked_out: tuple[int, ...] = ()
-        self.tricks_won = [0] * n
-        self.previous_tricks_won: list[int] | None = None
-        self.trick_number = 0
-        self.trick_leader = -1
-        self.actors: tuple[int, ...] = ()
-        self.pos = 0
-        self.led = _NO_TRUMP
-        self.best = -1
-        self.best_seat = -1
-        self.trick: list[tuple[int, int]] = []
-        self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
-        self.votes: list[tuple[int, int]] = []
-        self.allowed: tuple[int, ...] = _SUITS4
-        self._most_tricks = -1
-        self._vote_queue: list[int] = []
-        self._trump_method = ""
-        self._view_parts: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
-        self._left = -1  # the dealer's left: the next seat in the game (set by each deal)
-        self._deck = deck if deck is not None else self._draw
-        drawn = int(rng.random() * n)  # drawn even when given, so --dealer keeps the deal
         self.dealer = drawn if dealer is None else dealer
+        self.hands: list[Mask] = [0] * players
+        self.in_game = [True] * players
+        self.dogs_life: tuple[Seat, ...] = ()
+        self.dogs_life_used = [False] * players
+        self.tricks_won = [0] * players
+        self.previous_tricks_won: list[int] | None = None
+        self.turned_up: Card | None = None
+        self._fixed_suit = NO_SUIT
+        self._deck: Deck = deck if deck is not None else ShuffledDeck(rng)
         self._start_round()
 
     # ----------------------------------------------------------------- queries
 
-    def legal_actions(self) -> tuple[int, ...]:
+    def legal_actions(self) -> tuple[Action, ...]:
         """Return the actions the seat to act may take now, sorted (empty when over).
 
-        Follow suit (rules text, "Déroulement" 2): with a card of the led suit, only those
-        cards; otherwise any card. A player on a dog's life may also :data:`KNOCK` on any
-        trick but the round's last (seed 002; the last-trick rule is ours).
+        In play, the cards it may play (follow suit: :func:`kow.trick.legal_cards`) and
+        :data:`~kow.events.KNOCK` when it may knock (a dog's life, on any trick but the
+        round's last: seed 002; the last-trick rule is ours). Otherwise the allowed suits.
         """
         phase = self.phase
-        if phase == PLAY:
+        if phase is Phase.PLAY:
             seat = self.turn
-            hand = self.hands[seat]
-            led = self.led
-            if led >= 0 and hand & SUIT_MASK[led]:
-                out = SUIT_CARDS[led][hand >> _SHIFT[led] & 0x1FFF]
-            else:
-                out = cards_in(hand)
-            if self.dogs[seat] and self.trick_number < self.hand_size:
-                out += (KNOCK,)
-            return out
-        if phase == TRUMP or phase == VOTE:
-            return self.allowed
-        return ()
+            out = _cards_in(legal_cards(self.hands[seat], self.led))
+            return out + (KNOCK,) if self._may_knock(seat) else out
+        if phase is Phase.OVER:
+            return ()
+        return self.allowed
 
-    def check(self, action: int) -> None:
-        """Raise :class:`IllegalActionError` if ``action`` is not legal now, saying why."""
+    def is_legal(self, action: object) -> bool:
+        """Return whether ``action`` may be taken now by the seat to act."""
+        return type(action) is int and action in self.legal_actions()
+
+    def check(self, action: object) -> None:
+        """Raise :class:`IllegalActionError` saying why, if ``action`` is not legal now."""
+        if not self.is_legal(action):
+            raise IllegalActionError(self._why_illegal(action), self.turn, action)
+
+    def _may_knock(self, seat: Seat) -> bool:
+        """Return whether ``seat`` may knock: a dog's life, on any trick but the last."""
+        return self._on_dogs_life[seat] and knock_allowed(self.trick_number, self.hand_size)
+
+    def _why_illegal(self, action: object) -> str:
+        """Return why ``action`` is not legal now, in plain words."""
         seat = self.turn
-        if self.phase == OVER:
-            raise IllegalActionError("the game is over")
-        if self.phase != PLAY:
-            if not (isinstance(action, int) and action in self.allowed):
-                allowed = ", ".join(SUITS[s] for s in self.allowed)
-                raise IllegalActionError(
-                    f"seat {seat} must name a suit ({allowed}) to {self.phase}, "
-                    f"not {action_name(action, self.phase)}"
-                )
-            return
-        if not isinstance(action, int) or not (0 <= action <= KNOCK):
-            raise IllegalActionError(f"seat {seat}: {action!r} is not a card or a knock")
+        phase = self.phase
+        if phase is Phase.OVER:
+            return "the game is over"
+        if phase is not Phase.PLAY:
+            allowed = ", ".join(SUITS[s] for s in self.allowed)
+            return (
+                f"seat {seat} must name a suit ({allowed}) to {phase.value}, "
+                f"not {action_name(action, phase)}"
+            )
+        if type(action) is not int or not 0 <= action <= KNOCK:
+            return f"seat {seat}: {action!r} is not a card or a knock"
         if action == KNOCK:
-            if not self.dogs[seat]:
-                raise IllegalActionError(f"seat {seat} is not on a dog's life and cannot knock")
-            if self.trick_number >= self.hand_size:
-                raise IllegalActionError(
-                    f"seat {seat} must play its dog's-life card on the round's last trick"
-                )
-            return
+            if not self._on_dogs_life[seat]:
+                return f"seat {seat} is not on a dog's life and cannot knock"
+            return f"seat {seat} must play its dog's-life card on the round's last trick"
         hand = self.hands[seat]
         if not hand & BIT[action]:
-            raise IllegalActionError(f"seat {seat} does not hold {NAMES[action]}")
-        led = self.led
-        if led >= 0 and SUIT_OF[action] != led and hand & SUIT_MASK[led]:
-            held = " and ".join(NAMES[c] for c in cards_in(hand & SUIT_MASK[led]))
-            raise IllegalActionError(
-                f"seat {seat} must follow suit {SUITS[led]}: it holds {held}, not {NAMES[action]}"
-            )
+            return f"seat {seat} does not hold {NAMES[action]}"
+        held = " and ".join(NAMES[c] for c in _cards_in(legal_cards(hand, self.led)))
+        return (
+            f"seat {seat} must follow suit {SUITS[self.led]}: it holds {held}, not {NAMES[action]}"
+        )
 
-    def view(self, seat: int | None = None) -> View:
+    def facts(self) -> TrickFacts:
+        """Return the :class:`~kow.view.TrickFacts` of the seat to play (play phase only).
+
+        Raises :class:`ValueError` outside the play phase.
+        """
+        if self.phase is not Phase.PLAY:
+            raise ValueError(f"no card to play in phase {self.phase.value!r}")
+        seat = self.turn
+        hand = self.hands[seat]
+        return _new(
+            TrickFacts,
+            (seat, hand, legal_cards(hand, self.led), self._may_knock(seat), self.seen,
+             self.winning_card, self.led, self.trump, self.trick_played < len(self.trick_order) - 1,
+             self.tricks_won[seat], self.hand_size - self.trick_number + 1),
+        )  # fmt: skip
+
+    def view(self, seat: Seat | None = None) -> View:
         """Return what ``seat`` (default: the seat to act) may know now, as a :class:`View`."""
         turn = self.turn
         if seat is None:
             seat = turn
         phase = self.phase
-        hand = self.hands[seat]
-        # cards_in(hand), inline: a hand is 52 bits, 13 per suit
-        cards = _C0[hand & 0x1FFF] + _C1[hand >> 13 & 0x1FFF] + _C2[hand >> 26 & 0x1FFF]
-        cards += _C3[hand >> 39]
-        if seat != turn or phase == OVER:
-            legal: tuple[int, ...] = ()
-        elif phase == PLAY:
-            led = self.led
-            if led >= 0 and hand & SUIT_MASK[led]:
-                legal = SUIT_CARDS[led][hand >> _SHIFT[led] & 0x1FFF]
-            else:
-                legal = cards
-            if self.dogs[seat] and self.trick_number < self.hand_size:
-                legal += (KNOCK,)
+        facts = None
+        if seat != turn or phase is Phase.OVER:
+            legal: tuple[Action, ...] = ()
+        elif phase is Phase.PLAY:
+            facts = self.facts()
+            legal = _cards_in(facts.legal) + ((KNOCK,) if facts.may_knock else ())
         else:
             legal = self.allowed
         parts = self._view_parts
         if parts is None:
-            parts = self._view_parts = self._make_view_parts()
+            parts = self._view_parts = self._stable_view_fields()
+        hand = self.hands[seat]
         led = self.led
+        winning = self.winning_card
         # Built positionally in the order of View's fields, with the fields that change
         # only between tricks made once per trick: every decision asks for a view.
-        return _make_view(
+        return _new(
             View,
             (
-                seat, phase, legal, *parts[0], cards, tuple(self.trick),
-                None if led < 0 else led, *parts[1], tuple(map(_bit_count, self.hands)),
-                tuple(self.votes),
+                seat, phase, legal, facts, *parts, tuple(map(int.bit_count, self.hands)),
+                tuple(self.votes), _cards_in(hand), hand, self.seen, self.trick,
+                None if led < 0 else led, None if winning < 0 else winning,
+                None if winning < 0 else self.winning_seat,
             ),
         )  # fmt: skip
 
-    def _make_view_parts(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-        """Return the view's fields from ``rules`` to ``turned_up``, and ``tricks`` to
-        ``knocked_out``: they change only between tricks (see ``_view_parts``)."""
+    def _stable_view_fields(self) -> tuple[Any, ...]:
+        """Return the view's fields from ``rules`` to ``trick_order``: they change only
+        between tricks, so :meth:`view` keeps them until the next (``_view_parts``)."""
         leader = self.leader
         trump = self.trump
-        prev = self.previous_tricks_won
+        previous = self.previous_tricks_won
         return (
-            (
-                self.rules, self.round, self.hand_size, self.dealer,
-                None if leader < 0 else leader, None if trump < 0 else trump, self.turned_up,
-            ),
-            (
-                tuple(self.tricks), self.trick_number, tuple(self.tricks_won),
-                tuple(prev) if prev else None, self.in_round, self.dogs_life, self.knocked_out,
-            ),
+            self.rules, self.round, self.hand_size, self.dealer, None if leader < 0 else leader,
+            None if trump < 0 else trump, self.trump_method, self.trump_chosen_by,
+            self.turned_up, self.in_round, self.dogs_life, self.knocked_out,
+            None if previous is None else tuple(previous), tuple(self.tricks_won),
+            self.tricks, self.trick_number, self.hand_size - self.trick_number + 1,
+            self.trick_order,
         )  # fmt: skip
 
-    # ----------------------------------------------------------------- search
+    # ----------------------------------------------------------------- actions
 
-    def copy(self) -> State:
-        """Return a copy of the round in play, for search: it keeps no history.
+    def apply(self, action: Action) -> Event:
+        """Check ``action`` for the seat to act, apply it, and return its event.
 
-        The copy has the same hands, trick and trick counts, records no events, and stops
-        (``phase == "over"``) when the round ends instead of dealing the next one. Only
-        meaningful in the ``"play"`` phase.
-        """
-        # One line per slot: several times faster than a loop over the slots, and copying
-        # is paid once per simulated deal. test_engine checks that no slot is left out.
-        other: State = object.__new__(State)
-        other.rules = self.rules
-        other.n = self.n
-        other.rng = self.rng
-        other.events = []
-        other.phase = self.phase
-        other.turn = self.turn
-        other.winner = self.winner
-        other.round = self.round
-        other.hand_size = self.hand_size
-        other.dealer = self.dealer
-        other.trump = self.trump
-        other.turned_up = self.turned_up
-        other.fixed_suit = self.fixed_suit
-        other.leader = self.leader
-        other.hands = self.hands[:]
-        other.in_game = self.in_game
-        other.dogs = self.dogs
-        other.dogs_used = self.dogs_used
-        other.dog_granted = self.dog_granted
-        other.in_round = self.in_round
-        other.tricks_won = self.tricks_won[:]
-        other.previous_tricks_won = self.previous_tricks_won
-        other.trick_number = self.trick_number
-        other.trick_leader = self.trick_leader
-        other.actors = self.actors
-        other.pos = self.pos
-        other.led = self.led
-        other.best = self.best
-        other.best_seat = self.best_seat
-        other.trick = []
-        other.tricks = []
-        other.votes = self.votes
-        other.allowed = self.allowed
-        other.dogs_life = self.dogs_life
-        other.knocked_out = self.knocked_out
-        other._most_tricks = self._most_tricks
-        other._vote_queue = self._vote_queue
-        other._trump_method = self._trump_method
-        other._deck = self._deck
-        other.record = False
-        other._view_parts = None
-        other._left = self._left
-        return other
-
-    @classmethod
-    def from_view(
-        cls,
-        view: View,
-        hands: Sequence[int],
-        trump: int | None = None,
-        leader: int | None = None,
-    ) -> State:
-        """Return the round of ``view`` with ``hands`` (masks by seat) filled in, for search.
-
-        ``hands[view.seat]`` must be the view's own hand; the other hands are a guess at
-        the hidden cards (a determinization), each holding as many cards as
-        ``view.hand_counts`` says. In the ``"trump"`` phase, give the ``trump`` to try
-        and the ``leader`` of the first trick. The state is like :meth:`copy`'s: no
-        history, and it stops at the end of the round. Raises :class:`ValueError` when a
-        hand has the wrong size.
-        """
-        rules = view.rules
-        n = rules.players
-        for seat in range(n):
-            if hands[seat].bit_count() != view.hand_counts[seat]:
-                raise ValueError(
-                    f"seat {seat} holds {view.hand_counts[seat]} cards, "
-                    f"not {hands[seat].bit_count()}"
-                )
-        state: State = object.__new__(State)
-        state.rules = rules
-        state.n = n
-        state.rng = random.Random(0)
-        state.events = []
-        state.record = False
-        state.winner = None
-        state.round = view.round
-        state.hand_size = view.hand_size
-        state.dealer = view.dealer
-        state.turned_up = view.turned_up
-        state.fixed_suit = _NO_TRUMP
-        state.hands = list(hands)
-        state.in_round = view.in_round
-        state.in_game = [s in view.in_round for s in range(n)]
-        state.dogs = [s in view.dogs_life for s in range(n)]
-        state.dogs_life = view.dogs_life
-        state.knocked_out = view.knocked_out
-        state.dogs_used = [False] * n
-        state.dog_granted = False
-        state.tricks_won = list(view.tricks_won)
-        state.previous_tricks_won = None
-        state.trick = []
-        state.tricks = []
-        state.votes = []
-        state.allowed = _SUITS4
-        state._most_tricks = -1
-        state._vote_queue = []
-        state._trump_method = ""
-        state._deck = state._draw
-        state._view_parts = None
-        state._left = next(s for s in _ROTATIONS[n][(view.dealer + 1) % n] if s in view.in_round)
-        if view.phase == PLAY:
-            state.trump = _NO_TRUMP if view.trump is None else view.trump
-            state.leader = -1 if view.leader is None else view.leader
-            state.trick_number = view.trick_number
-            trick_leader = view.trick[0][0] if view.trick else view.seat
-            acted = {s for s, _ in view.trick}
-            state.trick_leader = trick_leader
-            state.actors = tuple(
-                s
-                for s in ((trick_leader + i) % n for i in range(n))
-                if s in acted or state.hands[s]
-            )
-            state.pos = len(view.trick)
-            state.led = _NO_TRUMP if view.led is None else view.led
-            state.best = -1
-            state.best_seat = -1
-            for seat, action in view.trick:
-                if action != KNOCK and (state.best < 0 or _beats(action, state.best, state.trump)):
-                    state.best = action
-                    state.best_seat = seat
-            state.turn = view.seat
-            state.phase = PLAY
-        else:
-            if trump is None or leader is None:
-                raise ValueError("give the trump to try and the first leader")
-            state.trump = trump
-            state.leader = leader
-            state.trick_number = 0
-            state._start_trick(leader)
-        return state
-
-    def playout(self, rnd: Callable[[], float]) -> list[int]:
-        """Play uniformly random legal actions to the end of the round; return tricks won.
-
-        For copies made by :meth:`copy` or :meth:`from_view` (it changes this state).
-        ``rnd`` is a generator's ``random`` method. A player on a dog's life knocks with
-        chance 1/2 when it may. Returns the trick counts by seat.
-
-        Each action draws from ``rnd`` as :meth:`legal_actions` then :meth:`apply` would
-        play it: the knock first (a dog's life only), then the card, uniform over the
-        legal cards in sorted order.
-        """
-        if self.record:  # not a copy: apply each action, recording it as the game does
-            while self.phase == PLAY:
-                legal = self.legal_actions()
-                if legal[-1] == KNOCK:
-                    if rnd() < 0.5:
-                        self._play(KNOCK)
-                        continue
-                    legal = legal[:-1]
-                self._play(legal[int(rnd() * len(legal))])
-            return self.tricks_won
-        if self.phase != PLAY:
-            return self.tricks_won
-        # The engine core for search: the rules of _play, _end_trick and _start_trick
-        # with the state held in locals, and nothing recorded.
-        hands = self.hands
-        dogs = self.dogs
-        won = self.tricks_won
-        trump = self.trump
-        hand_size = self.hand_size
-        number = self.trick_number
-        actors = self.actors
-        pos = self.pos
-        led = self.led
-        best = self.best
-        best_seat = self.best_seat
-        leader = self.trick_leader
-        rotations = _ROTATIONS[self.n]
-        while True:
-            seat = actors[pos]
-            hand = hands[seat]
-            if dogs[seat] and number < hand_size and rnd() < 0.5:
-                pass  # knock
-            else:
-                if led >= 0 and hand & SUIT_MASK[led]:
-                    cards = SUIT_CARDS[led][hand >> _SHIFT[led] & 0x1FFF]
-                else:
-                    cards = cards_in(hand)
-                card = cards[int(rnd() * len(cards))]
-                hands[seat] = hand ^ BIT[card]
-                if best < 0:
-                    led = SUIT_OF[card]
-                    best = card
-                    best_seat = seat
-                else:
-                    s = SUIT_OF[card]
-                    b = SUIT_OF[best]
-                    if (s == b and card > best) or (s == trump and b != s):
-                        best = card
-                        best_seat = seat
-            pos += 1
-            if pos < len(actors):
-                continue
-            won[best_seat] += 1
-            if number == hand_size:
-                break
-            leader = best_seat
-            if dogs[leader]:
-                leader = self._left_holding(leader)
-            actors = tuple([s for s in rotations[leader] if hands[s]])
-            number += 1
-            pos = 0
-            led = best = best_seat = _NO_TRUMP
-        self.trick_number = number
-        self.trick_leader = leader
-        self.actors = actors
-        self.pos = pos
-        self.led = led
-        self.best = best
-        self.best_seat = best_seat
-        self.phase = OVER
-        self.turn = -1
-        self._view_parts = None
-        return won
-
-    # ----------------------------------------------------------------- the fast loop
-
-    def run(
-        self,
-        play_fast: Sequence[Callable[..., int]],
-        act: Sequence[Callable[[View], int]],
-        trump_fast: Sequence[Callable[[tuple[int, ...], int], int] | None] | None = None,
-    ) -> None:
-        """Play the game to the end with bots: the loop of ``simulate``, made fast.
-
-        ``play_fast[seat]`` chooses each card or knock of that seat from a few facts (see
-        :attr:`Player.play_fast <kow.players.base.Player.play_fast>`);
-        ``trump_fast[seat]``, when given and not None, names trump from the allowed suits
-        and the seat's hand mask; ``act[seat]`` makes its other decisions (votes, and
-        trump without ``trump_fast``) from a full :class:`View`. The
-        game, its events and its final state are exactly those of calling
-        :meth:`apply` with the same choices (``tests/test_engine.py`` checks it), but the
-        tricks are played with the state held in local names and no view is built.
-
-        Raises :class:`IllegalActionError` for an illegal action, with :attr:`turn` the
-        seat that chose it and the state as it was before it (:attr:`events` hold the
-        game so far).
-        """
-        while self.phase != OVER:
-            if self.phase == PLAY:
-                self._run_round(play_fast)
-            else:
-                seat = self.turn
-                fast = trump_fast[seat] if trump_fast is not None else None
-                if fast is not None and self.phase == TRUMP:
-                    action = fast(self.allowed, self.hands[seat])
-                else:
-                    action = act[seat](self.view())
-                try:
-                    self.apply(action)
-                except IllegalActionError as err:
-                    err.action = action
-                    raise
-
-    def _run_round(self, choose: Sequence[Callable[..., int]]) -> None:
-        """Play the round's tricks with ``choose``, then end the round (see :meth:`run`)."""
-        hands = self.hands
-        dogs = self.dogs
-        won = self.tricks_won
-        trump = self.trump
-        hand_size = self.hand_size
-        number = self.trick_number
-        actors = self.actors
-        last = len(actors) - 1
-        pos = self.pos
-        led = self.led
-        best = self.best
-        best_seat = self.best_seat
-        leader = self.trick_leader
-        trick = self.trick
-        tricks = self.tricks
-        append = self.events.append
-        rotations = _ROTATIONS[self.n]
-        # Tables and constants as local names: the loop reads them at every play.
-        bit = BIT
-        suit_of = SUIT_OF
-        suit_mask = SUIT_MASK
-        suit_cards = SUIT_CARDS
-        shift = _SHIFT
-        c0, c1, c2, c3 = SUIT_CARDS
-        knock = KNOCK
-        play_event = _PLAY_EVENT
-        seat_action = _SEAT_ACTION
-        seen = 0 if self.turned_up is None else BIT[self.turned_up]
-        for _, plays, _ in tricks:
-            for _, a in plays:
-                seen |= BIT[a] if a != KNOCK else 0
-        for _, a in trick:
-            seen |= BIT[a] if a != KNOCK else 0
-        while True:
-            seat = actors[pos]
-            hand = hands[seat]
-            if led >= 0 and hand & suit_mask[led]:
-                legal = suit_cards[led][hand >> shift[led] & 0x1FFF]
-            else:
-                legal = c0[hand & 0x1FFF] + c1[hand >> 13 & 0x1FFF] + c2[hand >> 26 & 0x1FFF]
-                legal += c3[hand >> 39]
-            if dogs[seat] and number < hand_size:
-                legal += (knock,)
-            card = choose[seat](
-                legal, hand, seen, best, led, pos < last, won[seat], hand_size - number + 1, trump
-            )
-            if card not in legal or type(card) is not int:
-                self.turn = seat
-                self.trick_number = number
-                self.trick_leader = leader
-                self.actors = actors
-                self.pos = pos
-                self.led = led
-                self.best = best
-                self.best_seat = best_seat
-                self._view_parts = None
-                try:
-                    self.check(card)
-                    raise IllegalActionError(f"seat {seat}: {card!r} is not a card or a knock")
-                except IllegalActionError as err:
-                    err.action = card
-                    raise
-            if card == knock:
-                append((E_KNOCK, seat))
-            else:
-                b = bit[card]
-                hands[seat] = hand ^ b
-                seen |= b
-                append(play_event[seat][card])
-                if best < 0:
-                    led = suit_of[card]
-                    best = card
-                    best_seat = seat
-                else:
-                    s = suit_of[card]
-                    b = suit_of[best]
-                    if (s == b and card > best) or (s == trump and b != s):
-                        best = card
-                        best_seat = seat
-            trick.append(seat_action[seat][card])
-            if pos < last:
-                pos += 1
-                continue
-            won[best_seat] += 1
-            append((E_TRICK, number, leader, best_seat))
-            tricks.append((leader, tuple(trick), best_seat))
-            if number == hand_size:
-                break
-            leader = best_seat
-            if dogs[leader]:
-                leader = self._left_holding(leader)
-            actors = tuple([s for s in rotations[leader] if hands[s]])
-            last = len(actors) - 1
-            number += 1
-            pos = 0
-            led = best = best_seat = _NO_TRUMP
-            trick = self.trick = []
-        self.trick_number = number
-        self.trick_leader = leader
-        self.actors = actors
-        self.pos = pos + 1
-        self.led = led
-        self.best = best
-        self.best_seat = best_seat
-        self.turn = seat
-        self._view_parts = None
-        self._end_round()
-
-    # ----------------------------------------------------------------- apply
-
-    def apply(self, action: int) -> None:
-        """Check ``action`` for the seat to act, then apply it and advance the game.
-
-        Raises :class:`IllegalActionError` (and changes nothing) when it is not legal.
+        The event is the :class:`~kow.events.Play`, :class:`~kow.events.Knock`,
+        :class:`~kow.events.Vote` or :class:`~kow.events.TrumpSet` it made; the game then
+        advances to the next decision (ending tricks, rounds and the game as the rules
+        say). Raises :class:`IllegalActionError` (and changes nothing) when it is not legal.
         """
         phase = self.phase
-        if phase == PLAY:
-            # The common case, a card held that follows suit, checked here at once.
-            if type(action) is int and 0 <= action < 52:
-                hand = self.hands[self.turn]
-                led = self.led
-                if hand & BIT[action] and (
-                    led < 0 or SUIT_OF[action] == led or not hand & SUIT_MASK[led]
-                ):
-                    self._play(action)
-                    return
-            self.check(action)
-            self._play(action)
-            return
+        if phase is Phase.PLAY:
+            seat = self.turn
+            self._play_cards(None, action)
+            return _PLAYS[seat][action] if action != KNOCK else _KNOCKS[seat]
         self.check(action)
-        if phase == VOTE:
-            self.votes.append((self.turn, action))
-            self.events.append((E_VOTE, self.turn, action))
+        if phase is Phase.VOTE:
+            vote = _VOTES[self.turn][action]
+            self.votes.append(vote)
+            if self.recording:
+                self.events.append(vote)
             self._next_vote()
-        else:
-            self._set_trump(action, self._trump_method, self.turn)
+            return vote
+        return self._set_trump(action, self._pending_method, self.turn)
 
-    def _play(self, action: int) -> None:
-        seat = self.turn
-        record = self.record
-        if action == KNOCK:
-            if record:
-                self.events.append((E_KNOCK, seat))
-        else:
-            self.hands[seat] ^= BIT[action]
-            if record:
-                self.events.append((E_PLAY, seat, action))
-            best = self.best
-            if best < 0:
-                self.led = SUIT_OF[action]
-                self.best = action
-                self.best_seat = seat
-            else:
-                s = SUIT_OF[action]
-                b = SUIT_OF[best]
-                # Rules text, "Déroulement" 3: the highest trump wins; else the highest
-                # card of the led suit. Within a suit a higher int is a higher card.
-                if (s == b and action > best) or (s == self.trump and b != s):
-                    self.best = action
-                    self.best_seat = seat
-        if record:
-            self.trick.append((seat, action))
-        pos = self.pos + 1
-        actors = self.actors
-        if pos < len(actors):
-            self.pos = pos
-            self.turn = actors[pos]
-            return
-        self.pos = pos
-        self._end_trick()
+    def play_round(self, policies: Sequence[Policy]) -> None:
+        """Play the round's cards to its end, asking ``policies[seat]`` for each play.
 
-    def _end_trick(self) -> None:
-        self._view_parts = None
-        winner = self.best_seat
-        number = self.trick_number
-        self.tricks_won[winner] += 1
-        if self.record:
-            self.events.append((E_TRICK, number, self.trick_leader, winner))
-            self.tricks.append((self.trick_leader, tuple(self.trick), winner))
-        if number == self.hand_size:
-            if self.record:
-                self._end_round()
-            else:  # a copy for search stops at the end of the round
-                self.phase = OVER
-                self.turn = -1
-            return
-        if self.dogs[winner]:
-            # Seed 002: when a dog's-life card wins, the player to its left leads.
-            self._start_trick(self._left_holding(winner))
-        else:
-            self._start_trick(winner)
+        Each policy is given the :class:`~kow.view.TrickFacts` of its seat and returns a
+        card or a knock. The round then ends as :meth:`apply` would end it (for a copy made
+        for search, the state stops there, :attr:`phase` OVER). The game and its events are
+        exactly those of calling :meth:`apply` with the same choices.
 
-    def _left_holding(self, seat: int) -> int:
-        """Return the next seat clockwise after ``seat`` that is in the round and holds cards."""
+        Raises :class:`ValueError` outside the play phase, and
+        :class:`IllegalActionError` for an illegal action, with the game as it was just
+        before it (:attr:`turn` the seat that chose it).
+        """
+        if self.phase is not Phase.PLAY:
+            raise ValueError(f"no card to play in phase {self.phase.value!r}")
+        self._play_cards(policies, KNOCK)
+
+    def _play_cards(self, policies: Sequence[Policy] | None, action: Action) -> None:
+        """The one trick loop: play cards, end tricks, pick leaders, end the round.
+
+        With ``policies``, ask ``policies[seat]`` for each play until the round ends;
+        without, play ``action`` for the seat to act and return. The state is held in
+        local names while the loop runs (every play of a search passes here) and stored
+        back when it returns or raises.
+        """
         hands = self.hands
-        for step in range(1, self.n):
-            s = (seat + step) % self.n
-            if hands[s]:
-                return s
-        raise AssertionError("no seat holds a card")  # pragma: no cover
-
-    def _start_trick(self, leader: int) -> None:
-        self._view_parts = None
-        self.trick_number += 1
-        self.trick_leader = leader
-        if self.record:
-            self.trick = []
-        self.led = _NO_TRUMP
-        self.best = -1
-        self.best_seat = -1
-        hands = self.hands
-        self.actors = tuple([s for s in _ROTATIONS[self.n][leader] if hands[s]])
-        self.pos = 0
-        self.turn = leader
-        self.phase = PLAY
-
-    def _end_round(self) -> None:
-        rules = self.rules
+        on_dogs_life = self._on_dogs_life
         won = self.tricks_won
-        in_round = self.in_round
-        dogs = self.dogs
-        sweeper = -1
-        for s in in_round:
-            if won[s] == self.hand_size:
-                sweeper = s
+        trump = self.trump
+        beaten_by = BEATEN_BY[trump]
+        hand_size = self.hand_size
+        number = self.trick_number
+        leader = self.trick_leader
+        order = self.trick_order
+        last = len(order) - 1
+        played = self.trick_played
+        led = self.led
+        winning = self.winning_card
+        winning_seat = self.winning_seat
+        seen = self.seen
+        recording = self.recording
+        events = self.events
+        record = events.append
+        trick_start = self._trick_start
+        new_trick = False
+        # Functions, tables and types as local names: the loop reads them at every play.
+        legal_of = legal_cards
+        bit_of = BIT
+        suit_of = SUIT_OF
+        plays = _PLAYS
+        facts_of = TrickFacts
+        new = _new
+        while True:
+            seat = order[played]
+            hand = hands[seat]
+            legal = legal_of(hand, led)
+            may_knock = on_dogs_life[seat] and knock_allowed(number, hand_size)
+            if policies is not None:
+                action = policies[seat](
+                    new(
+                        facts_of,
+                        (
+                            seat,
+                            hand,
+                            legal,
+                            may_knock,
+                            seen,
+                            winning,
+                            led,
+                            trump,
+                            played < last,
+                            won[seat],
+                            hand_size - number + 1,
+                        ),
+                    )  # fmt: skip
+                )
+            if type(action) is int and 0 <= action < 52 and legal >> action & 1:
+                bit = bit_of[action]
+                hands[seat] = hand ^ bit
+                seen |= bit
+                # Rules text, 'Déroulement du jeu' 3: see kow.trick.beats.
+                if winning < 0:
+                    led = suit_of[action]
+                    winning = action
+                    winning_seat = seat
+                elif bit & beaten_by[winning]:
+                    winning = action
+                    winning_seat = seat
+                if recording:
+                    record(plays[seat][action])
+            elif action == KNOCK and type(action) is int and may_knock:
+                if recording:
+                    record(_KNOCKS[seat])
+            else:
+                self._store(number, leader, order, played, led, winning, winning_seat, seen)
+                self._trick_start = trick_start
+                self.turn = seat
+                if new_trick:
+                    self._view_parts = None
+                raise IllegalActionError(self._why_illegal(action), seat, action)
+            if played < last:
+                played += 1
+                if policies is None:
+                    break
+                continue
+            # The trick is over: its winner leads the next, and every seat holding a card
+            # plays it, clockwise from the leader. A dog's-life card that wins leaves its
+            # player no card, so the player to its left leads instead (seed 002).
+            won[winning_seat] += 1
+            new_trick = True
+            last_trick = number == hand_size
+            if not last_trick:
+                order = trick_order(winning_seat, hands)
+            if recording:
+                next_leader = None if last_trick else order[0]
+                record(new(TrickWon, (number, leader, winning_seat, next_leader)))
+                trick_start = len(events)
+            if last_trick:
+                self._store(number, leader, order, played + 1, led, winning, winning_seat, seen)
+                self._trick_start = trick_start
+                self._view_parts = None
+                self._end_round()
+                return
+            leader = order[0]
+            last = len(order) - 1
+            number += 1
+            played = 0
+            led = winning = winning_seat = -1
+            if policies is None:
                 break
-        eliminated: list[int] = []
-        granted: list[int] = []
-        revived = [s for s in self.dogs_life if won[s] > 0]
-        if rules.sweep_wins and sweeper >= 0:
-            # Rules text, "Déroulement" 6: a sweep wins at once, before any dog's life.
-            eliminated = [s for s in in_round if s != sweeper]
-        else:
-            final = self.hand_size == 1
-            once_per_game = rules.dogs_life == "once-per-game"
-            zero = [s for s in in_round if won[s] == 0]
-            for s in zero:
-                if dogs[s] or final or rules.dogs_life == "off":
-                    eliminated.append(s)
-                elif once_per_game and not self.dog_granted:
-                    granted.append(s)
-                elif rules.dogs_life == "once-per-player" and not self.dogs_used[s]:
-                    granted.append(s)
-                else:
-                    eliminated.append(s)
-            if granted:
-                self.dog_granted = True
-                for s in granted:
-                    self.dogs_used[s] = True
-        in_game = self.in_game
-        for s in eliminated:
-            in_game[s] = False
-        tricks_won = tuple([won[s] if s in in_round else None for s in range(self.n)])
-        self.events.append(
-            (E_ROUND_END, tricks_won, tuple(eliminated), tuple(granted), tuple(revived))
-        )
-        if granted or self.dogs_life:
-            next_dogs = [False] * self.n
-            for s in granted:
-                next_dogs[s] = True
-            self.dogs = next_dogs
-        remaining = in_game.count(True)
-        if remaining == 1 or self.hand_size == 1:
-            # After the 1-card round every other player took no trick and is out.
-            self.winner = in_game.index(True)
-            self.phase = OVER
-            self.turn = -1
-            self.events.append((E_GAME_END, self.winner, self.round))
-            return
-        self.previous_tricks_won = list(won)
-        self.dealer = self._next_in_game(self.dealer)
-        self._start_round()
+        self._store(number, leader, order, played, led, winning, winning_seat, seen)
+        self._trick_start = trick_start
+        self.turn = order[played]
+        if new_trick:
+            self._view_parts = None
 
-    # ----------------------------------------------------------------- round set-up
+    def _store(
+        self,
+        number: int,
+        leader: Seat,
+        order: tuple[Seat, ...],
+        played: int,
+        led: Suit,
+        winning: Card,
+        winning_seat: Seat,
+        seen: Mask,
+    ) -> None:
+        """Keep the trick loop's state (see :meth:`_play_cards`)."""
+        self.trick_number = number
+        self.trick_leader = leader
+        self.trick_order = order
+        self.trick_played = played
+        self.led = led
+        self.winning_card = winning
+        self.winning_seat = winning_seat
+        self.seen = seen
 
-    def _next_in_game(self, seat: int) -> int:
-        for step in range(1, self.n + 1):
-            s = (seat + step) % self.n
-            if self.in_game[s]:
-                return s
-        raise AssertionError("nobody in the game")  # pragma: no cover
-
-    def _draw(self, count: int) -> list[int]:
-        """Shuffle a fresh deck and return its top ``count`` cards (a partial Fisher-Yates)."""
-        rnd = self.rng.random
-        deck = _FRESH_DECK[:]
-        for i, span in _SPANS[:count]:  # span = 52 - i, the cards not yet drawn
-            j = i + int(rnd() * span)
-            deck[i], deck[j] = deck[j], deck[i]
-        return deck[:count]
+    # ----------------------------------------------------------------- rounds
 
     def _start_round(self) -> None:
+        """Deal the next round and set up its first decision."""
         rules = self.rules
-        n = self.n
         in_game = self.in_game
-        dogs = self.dogs
         self._view_parts = None
         self.round += 1
         hand_size = self.hand_size = rules.start_cards - self.round + 1
-        dealer = self.dealer
-        key = (dealer, *in_game)
-        seats = _ROUND_SEATS.get(key)
-        if seats is None:
-            seats = _ROUND_SEATS[key] = _round_seats(dealer, in_game)
-        self.in_round, self.knocked_out, deal_order, left, cutter = seats
-        self._left = left
-        self.dogs_life = tuple([s for s in self.in_round if dogs[s]]) if any(dogs) else ()
-        # Rules text, "Mise en place" 1-2: shuffle, the dealer's right cuts, then deal one
+        seats = round_seats(self.dealer, in_game)
+        self.in_round = seats.in_round
+        self.knocked_out = seats.knocked_out
+        self._left = seats.left
+        on_dogs_life = [False] * self.players
+        for s in self.dogs_life:
+            on_dogs_life[s] = True
+        self._on_dogs_life = on_dogs_life
+        # Rules text, 'Mise en place' 1-2: shuffle, the dealer's right cuts, then deal one
         # card at a time clockwise from the dealer's left. A dog's life gets one card.
-        cut_position = 1 + int(self.rng.random() * 51)
+        cut_position = self._deck.cut()
         no_trump = hand_size == 1 and not rules.final_round_trump
         turn_up = self.round == 1 and not no_trump
-        dealt: list[tuple[int, ...] | None] = [None] * n  # by seat, in the order dealt
-        players = len(deal_order)
+        dealt: list[tuple[Card, ...] | None] = [None] * self.players
+        deal_order = seats.deal_order
         if self.dogs_life:
-            sizes = [1 if dogs[s] else hand_size for s in range(n)]
-            deck = tuple(self._deck(sum(sizes[s] for s in deal_order) + (1 if turn_up else 0)))
-            cards: list[list[int]] = [[] for _ in range(n)]
+            sizes = [1 if on_dogs_life[s] else hand_size for s in range(self.players)]
+            deck = self._deck.draw(sum(sizes[s] for s in deal_order) + (1 if turn_up else 0))
+            cards: list[list[Card]] = [[] for _ in range(self.players)]
             k = 0
             for p in range(hand_size):
                 for s in deal_order:
@@ -936,198 +525,349 @@ class State:
             for s in deal_order:
                 dealt[s] = tuple(cards[s])
         else:
-            k = players * hand_size
-            deck = tuple(self._deck(k + (1 if turn_up else 0)))
+            k = len(deal_order) * hand_size
+            deck = tuple(self._deck.draw(k + (1 if turn_up else 0)))
             for i, s in enumerate(deal_order):
-                dealt[s] = deck[i:k:players]
-        hands = [0] * n
-        bit = BIT.__getitem__
+                dealt[s] = deck[i : k : len(deal_order)]
+        hands = [0] * self.players
         for s in deal_order:
-            hands[s] = sum(map(bit, dealt[s] or ()))  # distinct bits: the sum is the union
+            hands[s] = sum(map(BIT.__getitem__, dealt[s] or ()))  # distinct bits: the union
         self.hands = hands
-        self.tricks_won = [0] * n
-        self.tricks = []
-        self.trick = []
+        self.tricks_won = [0] * self.players
         self.votes = []
+        self.allowed = _ALL_SUITS
         self.trick_number = 0
+        self.trick_leader = -1
+        self.trick_order = ()
+        self.trick_played = 0
+        self.led = self.winning_card = self.winning_seat = NO_CARD
         self.leader = -1
-        self.trump = _NO_TRUMP
-        self._most_tricks = -1
+        self.trump = NO_SUIT
+        self.trump_method: TrumpMethod | None = None
+        self.trump_chosen_by: Seat | None = None
         self.turned_up = None
-        self.events.append(
-            (
-                E_ROUND,
-                self.round,
-                self.hand_size,
-                dealer,
-                cutter,
-                cut_position,
-                tuple(dealt),
-                self.dogs_life,
-            )
-        )
+        self.seen = 0
+        self._most_tricks = -1
+        self._voters: list[Seat] = []
+        self._pending_method: TrumpMethod = "chosen"
+        # A round is dealt only in a game that records (a copy for search stops before).
+        events = self.events
+        events.append(
+            _new(Deal, (self.round, hand_size, self.dealer, seats.cutter, cut_position,
+                        tuple(dealt), self.dogs_life))
+        )  # fmt: skip
+        self._first_play = self._trick_start = len(events)  # no trick yet this round
         if turn_up:
-            # Rules text, "Mise en place" 3: the next card is turned up; its suit is trump.
-            self.turned_up = deck[k]
-            self.events.append((E_TURNED_UP, deck[k]))
-            if self.fixed_suit < 0:
-                self.fixed_suit = SUIT_OF[deck[k]]
-            self._set_trump(SUIT_OF[deck[k]], "turned-up", None)
+            # Rules text, 'Mise en place' 3: the next card is turned up; its suit is trump.
+            card = deck[k]
+            self.turned_up = card
+            self.seen = BIT[card]
+            events.append(_new(TurnedUp, (card,)))
+            if self._fixed_suit < 0:
+                self._fixed_suit = SUIT_OF[card]
+            self._set_trump(SUIT_OF[card], "turned-up", None)
         elif no_trump:
-            self._set_trump(_NO_TRUMP, "none", None)
+            self._set_trump(NO_SUIT, "none", None)
         elif rules.trump == "fixed":
-            self._set_trump(self.fixed_suit, "fixed", None)
-        elif rules.eliminated_vote and not all(self.in_game):
-            # Rules text, "Variantes": knocked-out players vote for the next trump.
-            self._vote_queue = [
-                s for s in ((left + i) % n for i in range(n)) if not self.in_game[s]
-            ]
+            self._set_trump(self._fixed_suit, "fixed", None)
+        elif rules.eliminated_vote and seats.knocked_out:
+            # Rules text, 'Variantes': knocked-out players vote for the next trump, in
+            # turn clockwise from the dealer's left.
+            self._voters = [s for s in clockwise(seats.left, self.players) if not in_game[s]]
             self._next_vote()
         else:
-            self._ask_trump(_SUITS4, "chosen")
+            self._ask_trump(_ALL_SUITS, "chosen")
+
+    def _record(self, event: Event) -> None:
+        if self.recording:
+            self.events.append(event)
 
     def _next_vote(self) -> None:
-        if self._vote_queue:
-            self.turn = self._vote_queue.pop(0)
-            self.phase = VOTE
-            self.allowed = _SUITS4
+        """Ask the next voter, or settle the vote: the most votes, a tie by the chooser."""
+        if self._voters:
+            self.turn = self._voters.pop(0)
+            self.phase = Phase.VOTE
+            self.allowed = _ALL_SUITS
             return
         counts = [0, 0, 0, 0]
-        for _, suit in self.votes:
-            counts[suit] += 1
+        for vote in self.votes:
+            counts[vote.suit] += 1
         top = max(counts)
-        tied = tuple(s for s in _SUITS4 if counts[s] == top)
+        tied = tuple(s for s in _ALL_SUITS if counts[s] == top)
         if len(tied) == 1:
             self._set_trump(tied[0], "vote", None)
         else:
             # A tied vote is settled by the player who would otherwise choose.
             self._ask_trump(tied, "vote")
 
-    def _ask_trump(self, allowed: tuple[int, ...], method: str) -> None:
-        self._trump_method = method
+    def _ask_trump(self, allowed: tuple[Suit, ...], method: TrumpMethod) -> None:
+        """Await the trump choice of last round's most-tricks player, among ``allowed``.
+
+        Rules text, 'Mise en place' 5.
+        """
+        self._pending_method = method
         self.allowed = allowed
         self.turn = self._most_tricks_player()
-        self.phase = TRUMP
+        self.phase = Phase.TRUMP
 
-    def _set_trump(self, suit: int, method: str, chosen_by: int | None) -> None:
+    def _set_trump(self, suit: Suit, method: TrumpMethod, chosen_by: Seat | None) -> TrumpSet:
+        """Set the round's trump and start its first trick; return the event."""
         self._view_parts = None
         self.trump = suit
-        self.events.append((E_TRUMP, suit if suit >= 0 else None, method, chosen_by))
+        self.trump_method = method
+        self.trump_chosen_by = chosen_by
+        event = _new(TrumpSet, (None if suit < 0 else suit, method, chosen_by))
+        self._record(event)
+        # Rules text, 'Déroulement du jeu' 1: the dealer's left leads round 1; later rounds
+        # are led by last round's most-tricks player (or the dealer's left, a variant).
         if self.round == 1 or self.rules.lead == "dealer-left":
             leader = self._left
         else:
             leader = self._most_tricks_player()
         self.leader = leader
-        self.events.append((E_LEAD, leader))
-        self._start_trick(leader)
+        self._record(_new(Lead, (leader,)))
+        self.trick_number = 1
+        self.trick_leader = leader
+        self._first_play = self._trick_start = len(self.events)
+        self.trick_order = trick_order(leader, self.hands)
+        self.trick_played = 0
+        self.turn = leader
+        self.phase = Phase.PLAY
+        return event
 
-    def _most_tricks_player(self) -> int:
+    def _most_tricks_player(self) -> Seat:
         """Return who won the most tricks last round, settling a tie by cutting (once a round).
 
-        Rules text, "Mise en place" 5 and "Déroulement" 1: each tied player cuts for the
-        highest card; players tied on the highest rank cut again among themselves.
+        Rules text, 'Mise en place' 5 and 'Déroulement du jeu' 1: each tied player cuts
+        for the highest card, clockwise from the dealer's left; players tied on the
+        highest rank cut again among themselves.
         """
         if self._most_tricks >= 0:
             return self._most_tricks
-        prev = self.previous_tricks_won
-        assert prev is not None
-        top = max(prev)
-        tied = [s for s in _ROTATIONS[self.n][self._left] if prev[s] == top]
+        previous = self.previous_tricks_won
+        assert previous is not None
+        top = max(previous)
+        tied = [s for s in clockwise(self._left, self.players) if previous[s] == top]
         passes = []
         while len(tied) > 1:
-            cards = self._deck(len(tied))
-            passes.append(tuple(zip(tied, cards, strict=True)))
-            high = max(RANK_OF[c] for c in cards)
-            tied = [s for s, c in zip(tied, cards, strict=True) if RANK_OF[c] == high]
+            cut = [CutCard(s, c) for s, c in zip(tied, self._deck.draw(len(tied)), strict=True)]
+            passes.append(tuple(cut))
+            high = max(RANK_OF[c.card] for c in cut)
+            tied = [c.seat for c in cut if RANK_OF[c.card] == high]
         if passes:
-            self.events.append((E_TIE_CUT, tuple(passes)))
+            self._record(TieCut(tuple(passes)))
         self._most_tricks = tied[0]
         return tied[0]
 
+    def _end_round(self) -> None:
+        """End the round: knock-outs, dog's lives, the game's end, or the next deal.
 
-_PLAY_EVENT = tuple(tuple((E_PLAY, seat, card) for card in range(52)) for seat in range(7))
-"""``_PLAY_EVENT[seat][card]``: the event of that play, made once and shared (tuples do
-not change)."""
-_SEAT_ACTION = tuple(tuple((seat, action) for action in range(53)) for seat in range(7))
-"""``_SEAT_ACTION[seat][action]``: the ``(seat, action)`` pair of a trick, made once."""
+        A copy made for search (not :attr:`recording`) stops here, its phase OVER.
+        """
+        if not self.recording:
+            self.phase = Phase.OVER
+            self.turn = -1
+            return
+        rules = self.rules
+        won = self.tricks_won
+        in_round = self.in_round
+        hand_size = self.hand_size
+        sweeper = next((s for s in in_round if won[s] == hand_size), -1)
+        revived = tuple([s for s in self.dogs_life if won[s] > 0])
+        eliminated: list[Seat] = []
+        granted: list[Seat] = []
+        if rules.sweep_wins and sweeper >= 0:
+            # Rules text, 'Déroulement du jeu' 6: a sweep wins at once, before any dog's life.
+            eliminated = [s for s in in_round if s != sweeper]
+        else:
+            # Rules text, 'Déroulement du jeu' 4-5, and seed 002: a player without a trick
+            # is knocked out, unless granted a dog's life: never in the 1-card round, never
+            # twice in a row, once per game (seed 002) or once per player (rules text).
+            once_per_game_left = rules.dogs_life == "once-per-game" and not any(self.dogs_life_used)
+            for s in in_round:
+                if won[s]:
+                    continue
+                if (
+                    hand_size > 1
+                    and not self._on_dogs_life[s]
+                    and (
+                        once_per_game_left
+                        or (rules.dogs_life == "once-per-player" and not self.dogs_life_used[s])
+                    )
+                ):
+                    granted.append(s)
+                else:
+                    eliminated.append(s)
+            for s in granted:
+                self.dogs_life_used[s] = True
+        for s in eliminated:
+            self.in_game[s] = False
+        tricks_won = tuple([won[s] if s in in_round else None for s in range(self.players)])
+        self.events.append(_new(RoundEnd, (tricks_won, tuple(eliminated), tuple(granted), revived)))
+        self.dogs_life = tuple(granted)
+        remaining = self.in_game.count(True)
+        if remaining == 1 or hand_size == 1:
+            # After the 1-card round every other player took no trick and is out.
+            if hand_size == 1:
+                why = Termination.FINAL_TRICK
+            elif rules.sweep_wins and sweeper >= 0:
+                why = Termination.SWEEP
+            else:
+                why = Termination.LAST_STANDING
+            self.outcome = Outcome(self.in_game.index(True), why, self.round)
+            self.phase = Phase.OVER
+            self.turn = -1
+            self.events.append(GameEnd(self.outcome))
+            return
+        self.previous_tricks_won = list(won)
+        self.dealer = left_of(self.dealer, self.in_game)  # the deal passes to the left
+        self._start_round()
 
-_FRESH_DECK = list(range(52))
-_SPANS = tuple(enumerate(range(52, 0, -1)))
-"""``(i, 52 - i)`` for each position of the deck, for :meth:`State._draw`."""
+    # ----------------------------------------------------------------- search
 
-_ROUND_SEATS: dict[tuple[int, ...], tuple[Any, ...]] = {}
-"""Seats of a round by (dealer, *in_game): see :func:`_round_seats` (at most 7 * 2^7 keys)."""
+    @property
+    def trick(self) -> tuple[Play | Knock, ...]:
+        """The current trick's plays so far, in turn order (empty for a copy for search)."""
+        if self.phase is not Phase.PLAY:
+            return ()
+        return tuple(self.events[self._trick_start :])  # type: ignore[arg-type]
 
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """This round's finished tricks, from :attr:`events` (empty for a copy for search)."""
+        done: list[Trick] = []
+        plays: list[Play | Knock] = []
+        for event in self.events[self._first_play : self._trick_start]:
+            if isinstance(event, TrickWon):
+                done.append(Trick(event.number, event.leader, tuple(plays), event.winner))
+                plays = []
+            elif isinstance(event, (Play, Knock)):
+                plays.append(event)
+        return tuple(done)
 
-def _round_seats(dealer: int, in_game: Sequence[bool]) -> tuple[Any, ...]:
-    """Return a round's ``(in_round, knocked_out, deal_order, left, cutter)``.
+    @property
+    def winner(self) -> Seat | None:
+        """The winning seat once the game is over, else None."""
+        return None if self.outcome is None else self.outcome.winner
 
-    ``in_round``: seats in the game, ascending; ``knocked_out``: the others; the deal goes
-    clockwise from ``left``, the dealer's left, and ``cutter`` is the dealer's right
-    (rules text, "Mise en place" 1-2), each the next seat still in the game.
-    """
-    n = len(in_game)
-    left = next(s for s in _ROTATIONS[n][(dealer + 1) % n] if in_game[s])
-    cutter = next(s for s in reversed(_ROTATIONS[n][dealer]) if in_game[s])
-    return (
-        tuple(s for s in range(n) if in_game[s]),
-        tuple(s for s in range(n) if not in_game[s]),
-        [s for s in _ROTATIONS[n][left] if in_game[s]],
-        left,
-        cutter,
-    )
+    def copy(self) -> State:
+        """Return a copy of the decision in play, for search: it keeps no history.
 
+        The copy has the same hands, trick and trick counts, records no events, and stops
+        (:attr:`phase` OVER) when the round ends instead of dealing the next one. For the
+        play and trump phases.
+        """
+        # One line per slot: several times faster than a loop over the slots, and copying
+        # is paid once per simulated deal. test_engine checks that no slot is left out.
+        other: State = object.__new__(State)
+        other.rules = self.rules
+        other.players = self.players
+        other.events = []
+        other.recording = False
+        other.phase = self.phase
+        other.turn = self.turn
+        other.outcome = self.outcome
+        other.round = self.round
+        other.hand_size = self.hand_size
+        other.dealer = self.dealer
+        other.trump = self.trump
+        other.trump_method = self.trump_method
+        other.trump_chosen_by = self.trump_chosen_by
+        other.turned_up = self.turned_up
+        other.leader = self.leader
+        other.hands = self.hands[:]
+        other.in_game = self.in_game[:]
+        other.in_round = self.in_round
+        other.knocked_out = self.knocked_out
+        other.dogs_life = self.dogs_life
+        other.dogs_life_used = self.dogs_life_used[:]
+        other.tricks_won = self.tricks_won[:]
+        other.previous_tricks_won = self.previous_tricks_won
+        other.allowed = self.allowed
+        other.votes = self.votes[:]
+        other.seen = self.seen
+        other.trick_number = self.trick_number
+        other.trick_leader = self.trick_leader
+        other.trick_order = self.trick_order
+        other.trick_played = self.trick_played
+        other.led = self.led
+        other.winning_card = self.winning_card
+        other.winning_seat = self.winning_seat
+        other._first_play = other._trick_start = 0
+        other._deck = self._deck
+        other._on_dogs_life = self._on_dogs_life[:]
+        other._left = self._left
+        other._most_tricks = self._most_tricks
+        other._voters = self._voters[:]
+        other._fixed_suit = self._fixed_suit
+        other._pending_method = self._pending_method
+        other._view_parts = None
+        return other
 
-def _beats(card: int, best: int, trump: int) -> bool:
-    """Return whether ``card`` beats ``best``, the trick's winning card so far."""
-    s = SUIT_OF[card]
-    b = SUIT_OF[best]
-    return (s == b and card > best) or (s == trump and b != s)
+    @classmethod
+    def from_view(cls, view: View, hands: Sequence[Mask]) -> State:
+        """Return the decision of ``view`` with ``hands`` (masks by seat) filled in, for search.
 
+        ``hands[view.seat]`` must be the view's own hand; the other hands are a guess at
+        the hidden cards (a determinization), each holding as many cards as
+        ``view.hand_counts`` says. The state is like :meth:`copy`'s: no history, and it
+        stops at the end of the round. For the play and trump phases.
 
-def stacked(decks: Iterable[Sequence[int]]) -> Callable[[int], Sequence[int]]:
-    """Return a ``deck`` for :class:`State` that hands out ``decks`` in turn.
-
-    Each deck is the cards in the order drawn: a round's deal (see :func:`deal_deck`),
-    then any tie cut's passes. Raises :class:`ValueError` when the game draws more decks
-    than given, or more cards than the next deck holds.
-    """
-    it = iter(decks)
-
-    def draw(count: int) -> Sequence[int]:
-        try:
-            deck = next(it)
-        except StopIteration:
-            raise ValueError("the stacked decks ran out") from None
-        if len(deck) < count:
-            raise ValueError(f"a stacked deck holds {len(deck)} cards, {count} are drawn")
-        return deck[:count]
-
-    return draw
-
-
-def deal_deck(
-    dealer: int,
-    hands: Sequence[Sequence[int] | None],
-    turned_up: int | None = None,
-) -> list[int]:
-    """Return the deck order that deals ``hands`` (indexed by seat; None: not dealt in).
-
-    The deal goes one card at a time clockwise from the dealer's left (rules text, "Mise
-    en place" 2); ``turned_up`` follows the last card dealt. Each hand lists its cards in
-    the order dealt, as in the log.
-
-    >>> deal_deck(0, [[1, 2], [3, 4]], 5)
-    [3, 1, 4, 2, 5]
-    """
-    n = len(hands)
-    order = [s for s in ((dealer + 1 + i) % n for i in range(n)) if hands[s] is not None]
-    deck: list[int] = []
-    for p in range(max(len(hands[s] or ()) for s in order)):
-        for s in order:
-            h = hands[s]
-            if h is not None and len(h) > p:
-                deck.append(h[p])
-    if turned_up is not None:
-        deck.append(turned_up)
-    return deck
+        Raises :class:`ValueError` when a hand has the wrong size, or in another phase.
+        """
+        if view.phase is not Phase.PLAY and view.phase is not Phase.TRUMP:
+            raise ValueError(f"no search in phase {view.phase.value!r}")
+        rules = view.rules
+        players = rules.players
+        for seat in range(players):
+            if hands[seat].bit_count() != view.hand_counts[seat]:
+                raise ValueError(
+                    f"seat {seat} holds {view.hand_counts[seat]} cards, "
+                    f"not {hands[seat].bit_count()}"
+                )
+        state: State = object.__new__(State)
+        state.rules = rules
+        state.players = players
+        state.events = []
+        state.recording = False
+        state.phase = view.phase
+        state.turn = view.seat
+        state.outcome = None
+        state.round = view.round
+        state.hand_size = view.hand_size
+        state.dealer = view.dealer
+        state.trump = NO_SUIT if view.trump is None else view.trump
+        state.trump_method = view.trump_method
+        state.trump_chosen_by = view.trump_chosen_by
+        state.turned_up = view.turned_up
+        state.leader = -1 if view.leader is None else view.leader
+        state.hands = list(hands)
+        state.in_game = [s in view.in_round for s in range(players)]
+        state.in_round = view.in_round
+        state.knocked_out = view.knocked_out
+        state.dogs_life = view.dogs_life
+        state.dogs_life_used = [False] * players
+        state.tricks_won = list(view.tricks_won)
+        state.previous_tricks_won = (
+            None if view.previous_tricks_won is None else list(view.previous_tricks_won)
+        )
+        state.allowed = view.legal if view.phase is Phase.TRUMP else _ALL_SUITS
+        state.votes = list(view.votes)
+        state.seen = view.seen
+        state.trick_number = view.trick_number
+        state.trick_leader = view.trick_order[0] if view.trick_order else -1
+        state.trick_order = view.trick_order
+        state.trick_played = len(view.trick)
+        state.led = NO_SUIT if view.led is None else view.led
+        state.winning_card = NO_CARD if view.winning_card is None else view.winning_card
+        state.winning_seat = -1 if view.winning_seat is None else view.winning_seat
+        state._first_play = state._trick_start = 0
+        state._deck = ShuffledDeck(random.Random(0))  # never drawn: a copy deals no round
+        state._on_dogs_life = [s in view.dogs_life for s in range(players)]
+        state._left = left_of(view.dealer, state.in_game)
+        state._most_tricks = view.seat if view.phase is Phase.TRUMP else -1
+        state._voters = []
+        state._fixed_suit = NO_SUIT
+        state._pending_method = "chosen"
+        state._view_parts = None
+        return state

@@ -12,24 +12,30 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from .engine import OVER, Event, IllegalActionError, State, action_name
-from .players import Player
+from .deal import Deck
+from .engine import IllegalActionError, State, action_name
+from .events import Action, Event, Phase, Seat
 from .rules import MAX_SEED, Rules
 
-__all__ = ["MAX_SEED", "PlayerError", "bots_rng", "drive", "game_seed", "new_game", "run_game"]
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from .players.base import Player
+
+__all__ = ["MAX_SEED", "PlayerError", "bots_rng", "drive", "game_seed", "new_game", "play_game"]
 
 
 class PlayerError(RuntimeError):
     """Raised when a player returns an action the rules do not allow; names the player.
 
     The engine never accepts or replaces such an action. ``seat``, ``player`` and
-    ``action`` hold the facts; the message reads e.g. "bot heuristic-2 (seat 2) played
-    5c: seat 2 does not hold 5c".
+    ``action`` hold the facts; the message reads e.g. "heuristic player 'heuristic-2'
+    (seat 2) chose 5c: seat 2 does not hold 5c".
     """
 
-    def __init__(self, seat: int, player: Player, action: object, reason: str) -> None:
+    def __init__(self, seat: Seat, player: Player, action: object, reason: str) -> None:
         self.seat = seat
         self.player = player
         self.action = action
@@ -74,16 +80,13 @@ _BOTS = 1 << 53
 
 
 def new_game(
-    rules: Rules,
-    seed: int,
-    dealer: int | None = None,
-    deck: Callable[[int], Sequence[int]] | None = None,
+    rules: Rules, seed: int, dealer: Seat | None = None, deck: Deck | None = None
 ) -> State:
     """Return a new game under ``rules`` with ``seed``, round 1 dealt.
 
     ``dealer`` is the first dealer's seat (drawn from the seed when None). ``deck``, for
-    tests and replays, replaces the shuffle (see :class:`~kow.engine.State` and
-    :func:`~kow.engine.stacked`). Raises :class:`ValueError` for a dealer out of range.
+    tests and replays, replaces the shuffle (see :class:`~kow.deal.StackedDeck`). Raises
+    :class:`~kow.rules.RulesError` for a dealer that is not a seat.
     """
     return State(rules, random.Random(seed), dealer, deck)
 
@@ -93,61 +96,62 @@ def drive(
     players: Sequence[Player],
     on_event: Callable[[Event], None] | None = None,
 ) -> State:
-    """Ask the players to act until the game is over, and return ``state``.
+    """Ask the players to act until the game is over, and return ``state``: the game loop.
 
     ``players[seat]`` acts for each seat (``len(players) == rules.players``). The state's
     ``events`` hold the whole game; :func:`kow.log.build` turns them into the log.
-    ``on_event`` is called with each event as it happens, for display. When there is no
-    ``on_event`` and every player has ``play_fast`` (the ``random`` and ``heuristic``
-    bots), the game is played by :meth:`State.run <kow.engine.State.run>`: the same game
-    and events, without a view for each card.
+    ``on_event`` is called with each event as it happens, for display.
 
-    Raises :class:`PlayerError` when a player returns an illegal action, and lets any
-    exception from a player (such as a human quitting) through; ``state.events`` then
-    hold the game so far.
+    When there is no ``on_event`` and every player has a
+    :attr:`~kow.players.base.Player.card_policy` (the ``random`` and ``heuristic`` bots),
+    each round's cards are played by the engine's trick loop
+    (:meth:`State.play_round <kow.engine.State.play_round>`) asking those policies: the
+    same game and events, without a view for each card.
+
+    Raises :class:`PlayerError` when a player returns an illegal action (``state.events``
+    then hold the game so far), :class:`ValueError` for a wrong number of players, and
+    lets any exception from a player (such as a human quitting) through.
     """
     if len(players) != state.rules.players:
         raise ValueError(f"{len(players)} players given for a {state.rules.players}-player game")
-    if on_event is None:
-        fast = [p.play_fast for p in players]
-        if all(fast):
-            try:
-                trump = [p.choose_trump_fast for p in players]
-                state.run(fast, [p.act for p in players], trump)  # type: ignore[arg-type]
-            except IllegalActionError as err:
-                seat = state.turn
-                action = err.action
-                name = action_name(action, state.phase) if isinstance(action, int) else repr(action)
-                raise PlayerError(seat, players[seat], name, str(err)) from None
-            return state
+    policies = [p.card_policy for p in players]
+    fast = on_event is None and all(policies)
     shown = 0
     events = state.events
-    view = state.view
-    apply = state.apply
     while True:
         if on_event is not None:
             while shown < len(events):
                 on_event(events[shown])
                 shown += 1
-        if state.phase == OVER:
+        phase = state.phase
+        if phase is Phase.OVER:
             return state
         seat = state.turn
         player = players[seat]
-        action = player.act(view(seat))
+        action: Action | None = None
         try:
-            apply(action)
+            if fast and phase is Phase.PLAY:
+                state.play_round(policies)  # type: ignore[arg-type]
+                continue
+            trump_policy = player.trump_policy
+            if fast and phase is Phase.TRUMP and trump_policy is not None:
+                action = trump_policy(state.allowed, state.hands[seat])
+            else:
+                action = player.act(state.view(seat))
+            state.apply(action)
         except IllegalActionError as err:
-            name = action_name(action, state.phase) if isinstance(action, int) else repr(action)
-            raise PlayerError(seat, player, name, str(err)) from None
+            seat = err.seat
+            name = action_name(err.action, state.phase)
+            raise PlayerError(seat, players[seat], name, str(err)) from None
 
 
-def run_game(
+def play_game(
     rules: Rules,
     players: Sequence[Player],
     seed: int,
-    dealer: int | None = None,
+    dealer: Seat | None = None,
     on_event: Callable[[Event], None] | None = None,
-    deck: Callable[[int], Sequence[int]] | None = None,
+    deck: Deck | None = None,
 ) -> State:
     """Play one game to the end and return its final :class:`~kow.engine.State`.
 

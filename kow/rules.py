@@ -34,7 +34,19 @@ LeadRule = Literal["most-tricks", "dealer-left"]
 
 
 class RulesError(ValueError):
-    """Raised for a rule setting outside what the rules allow; the message names the value."""
+    """Raised for a rule setting outside what the rules allow; the message names the value.
+
+    ``setting`` names the setting at fault (a field of :class:`Rules`, or ``"dealer"``),
+    ``value`` is the value given and ``allowed`` says in words what is allowed; the
+    message reads "SETTING must be ALLOWED, not VALUE". For an unknown or missing key of a
+    log's ``rules`` object, ``setting`` is that key and ``allowed`` is None.
+    """
+
+    def __init__(self, setting: str, value: object, allowed: str | None, message: str = "") -> None:
+        super().__init__(message or f"{setting} must be {allowed}, not {value!r}")
+        self.setting = setting
+        self.value = value
+        self.allowed = allowed
 
 
 @dataclass(frozen=True)
@@ -73,21 +85,36 @@ class Rules:
 
     def __post_init__(self) -> None:
         if not _is_int(self.players) or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS):
-            raise RulesError(
-                f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}"
-            )
+            raise RulesError("players", self.players, f"{MIN_PLAYERS} to {MAX_PLAYERS}")
         most = max_start_cards(self.players)
         if not _is_int(self.start_cards) or not (1 <= self.start_cards <= most):
             raise RulesError(
-                f"start_cards must be 1 to {most} with {self.players} players "
-                f"(players x cards + 1 <= 52), not {self.start_cards!r}"
+                "start_cards",
+                self.start_cards,
+                f"1 to {most} with {self.players} players "
+                "(players x cards + 1 <= 52, so a card is left to turn up)",
             )
         _check_choice("dogs_life", self.dogs_life, DOGS_LIFE)
         _check_choice("trump", self.trump, TRUMPS)
         _check_choice("lead", self.lead, LEADS)
         for name in ("final_round_trump", "eliminated_vote", "sweep_wins"):
             if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"{name} must be true or false, not {getattr(self, name)!r}")
+                raise RulesError(name, getattr(self, name), "true or false")
+
+    def check_seat(self, seat: object, what: str = "seat") -> None:
+        """Raise :class:`RulesError` unless ``seat`` is a seat of this game (0 to players - 1).
+
+        ``what`` names the value in the message, e.g. "dealer".
+
+        >>> Rules(players=3).check_seat(3, "dealer")
+        Traceback (most recent call last):
+        ...
+        kow.rules.RulesError: dealer must be a seat 0 to 2 with 3 players, not 3
+        """
+        if not _is_int(seat) or not 0 <= seat < self.players:  # type: ignore[operator]
+            raise RulesError(
+                what, seat, f"a seat 0 to {self.players - 1} with {self.players} players"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """Return the settings as the log's ``rules`` object (a new dict, keys in field order)."""
@@ -102,10 +129,10 @@ class Rules:
         names = set(cls.__dataclass_fields__)
         unknown = sorted(set(data) - names)
         if unknown:
-            raise RulesError(f"unknown rule setting {unknown[0]!r}")
+            raise RulesError(unknown[0], None, None, f"unknown rule setting {unknown[0]!r}")
         missing = sorted(names - set(data))
         if missing:
-            raise RulesError(f"missing rule setting {missing[0]!r}")
+            raise RulesError(missing[0], None, None, f"missing rule setting {missing[0]!r}")
         return cls(**data)
 
 
@@ -125,4 +152,4 @@ def _is_int(value: object) -> bool:
 
 def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        raise RulesError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+        raise RulesError(name, value, f"one of {', '.join(allowed)}")

@@ -6,29 +6,33 @@ Click; it returns strings, styled with ANSI colour only when asked.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from .cards import RANK_OF, RANKS, SUIT_NAMES, SUIT_OF, SUIT_SYMBOLS, SUITS
-from .engine import (
-    E_GAME_END,
-    E_KNOCK,
-    E_LEAD,
-    E_PLAY,
-    E_ROUND,
-    E_ROUND_END,
-    E_TIE_CUT,
-    E_TRICK,
-    E_TRUMP,
-    E_TURNED_UP,
-    E_VOTE,
-    KNOCK,
+from .cards import RANK_OF, RANKS, SUIT_NAMES, SUIT_OF, SUIT_SYMBOLS, SUITS, Card, Suit
+from .events import (
+    Deal,
     Event,
-    View,
+    EventVisitor,
+    GameEnd,
+    Knock,
+    Lead,
+    Phase,
+    Play,
+    RoundEnd,
+    Seat,
+    Termination,
+    TieCut,
+    TrickWon,
+    TrumpSet,
+    TurnedUp,
+    Vote,
 )
 from .rules import Rules
+from .view import View
 
-__all__ = ["Screen", "symbols_fit"]
+__all__ = ["Screen", "sorted_hand", "symbols_fit"]
 
 _RED = "\x1b[31m"
 _BOLD = "\x1b[1m"
@@ -64,7 +68,7 @@ def symbols_fit(encoding: str | None, environ: Mapping[str, str] | None = None) 
 
 
 @dataclass
-class Screen:
+class Screen(EventVisitor):
     """Turn cards, hands and game events into lines of text.
 
     ``names[seat]`` are the players' names; ``symbols`` shows suits as ♣ ♦ ♥ ♠ (else
@@ -79,21 +83,20 @@ class Screen:
     tricks_won: list[int] = field(default_factory=list)
     hand_size: int = 0
     round: int = 0
-    trump: int | None = None
+    trump: Suit | None = None
     _in_round: list[bool] = field(default_factory=list)
-    _held: list[int] = field(default_factory=list)
-    _dogs: tuple[int, ...] = ()
+    _lines: list[str] = field(default_factory=list)
 
     # ------------------------------------------------------------------ pieces
 
-    def suit(self, s: int, long: bool = False) -> str:
+    def suit(self, s: Suit, long: bool = False) -> str:
         """Return suit ``s`` as a symbol or letter, with its name when ``long``."""
         text = SUIT_SYMBOLS[s] if self.symbols else SUITS[s]
         if self.color and s in (1, 2):
             text = _RED + text + _RESET
         return f"{text} {SUIT_NAMES[s]}" if long else text
 
-    def card(self, c: int) -> str:
+    def card(self, c: Card) -> str:
         """Return card ``c`` for the screen: ``10♥`` (``10h`` without symbols)."""
         rank = "10" if RANK_OF[c] == 8 else RANKS[RANK_OF[c]]
         s = SUIT_OF[c]
@@ -102,7 +105,7 @@ class Screen:
             return _RED + text + _RESET
         return text
 
-    def cards(self, cards: Sequence[int]) -> str:
+    def cards(self, cards: Sequence[Card]) -> str:
         """Return ``cards`` joined with "and": ``9♥ and K♥``."""
         names = [self.card(c) for c in cards]
         if len(names) <= 2:
@@ -117,7 +120,7 @@ class Screen:
         """Return ``text`` dimmed when colour is on."""
         return _DIM + text + _RESET if self.color else text
 
-    def does(self, seat: int, verb: str) -> str:
+    def does(self, seat: Seat, verb: str) -> str:
         """Return "NAME verb" for ``seat``, in the second person when the name is "You".
 
         >>> s = Screen(["You", "Ada"], Rules(players=2))
@@ -134,7 +137,7 @@ class Screen:
         """Return what separates items of a list on one line: `` · `` (``, `` in ASCII)."""
         return " · " if self.symbols else ", "
 
-    def counts(self, seats: Sequence[int]) -> str:
+    def counts(self, seats: Sequence[Seat]) -> str:
         """Return the trick counts of ``seats`` this round: ``Ada 2 · Ben 0``."""
         return self.between.join(f"{self.names[s]} {self.tricks_won[s]}" for s in seats)
 
@@ -146,7 +149,7 @@ class Screen:
         In the play phase the cards that may be played are marked ``*`` (and bold).
         """
         parts = []
-        legal = set(view.legal) if view.phase == "play" else set()
+        legal = set(view.legal) if view.phase is Phase.PLAY else set()
         for i, c in enumerate(sorted_hand(view.hand), 1):
             mark = "*" if c in legal else " "
             text = f"{mark}{i} {self.card(c)}"
@@ -157,7 +160,7 @@ class Screen:
 
     def table(self, view: View) -> list[str]:
         """Return the table as ``view``'s seat may see it: trump, trick counts, who is out."""
-        trump = "to be chosen" if view.phase == "trump" else self.trump_text(view.trump)
+        trump = "to be chosen" if view.phase is Phase.TRUMP else self.trump_text(view.trump)
         lines = [
             f"Round {view.round} of at most {self.rules.start_cards}, "
             f"{view.hand_size} card{'s' if view.hand_size != 1 else ''} each. "
@@ -172,123 +175,167 @@ class Screen:
             lines.append("This trick: " + self.plays(view.trick))
         return lines
 
-    def plays(self, trick: Sequence[tuple[int, int]]) -> str:
+    def plays(self, trick: Sequence[Play | Knock]) -> str:
         """Return a trick's plays so far: ``Ada K♠, Ben knocks, Cy 2♠``."""
         return ", ".join(
-            f"{self.names[s]} knocks" if a == KNOCK else f"{self.names[s]} {self.card(a)}"
-            for s, a in trick
+            f"{self.names[p.seat]} knocks"
+            if isinstance(p, Knock)
+            else f"{self.names[p.seat]} {self.card(p.card)}"
+            for p in trick
         )
 
-    def trump_text(self, trump: int | None) -> str:
+    def trump_text(self, trump: Suit | None) -> str:
         """Return the trump for a sentence: ``♥ hearts``, or ``none``."""
         return "none" if trump is None else self.suit(trump, long=True)
 
     # ------------------------------------------------------------------ events
 
-    def event(self, ev: Event) -> list[str]:
-        """Return the lines that announce event ``ev`` (possibly none), and follow it."""
-        kind = ev[0]
+    def event(self, event: Event) -> list[str]:
+        """Return the lines that announce ``event`` (possibly none), and follow it."""
+        self._lines = []
+        event.accept(self)
+        return self._lines
+
+    def on_play(self, event: Play) -> None:
+        self._lines.append(f"  {self.does(event.seat, 'plays')} {self.card(event.card)}")
+
+    def on_knock(self, event: Knock) -> None:
+        self._lines.append(f"  {self.does(event.seat, 'knocks')} (keeping the dog's-life card)")
+
+    def on_trick_won(self, event: TrickWon) -> None:
+        winner = event.winner
+        self.tricks_won[winner] += 1
+        seats = [s for s, dealt in enumerate(self._in_round) if dealt]
+        self._lines.append(
+            f"  {self.bold(self.does(winner, 'wins'))} trick {event.number} of {self.hand_size}. "
+            f"Tricks: {self.counts(seats)}"
+        )
+        if event.next_leader is not None and event.next_leader != winner:
+            self._lines.append(
+                f"  {self.does(event.next_leader, 'leads')}, on the dog's-life winner's left."
+            )
+
+    def on_deal(self, event: Deal) -> None:
         names = self.names
-        if kind == E_PLAY:
-            if self._held:
-                self._held[ev[1]] -= 1
-            return [f"  {self.does(ev[1], 'plays')} {self.card(ev[2])}"]
-        if kind == E_KNOCK:
-            return [f"  {self.does(ev[1], 'knocks')} (keeping the dog's-life card)"]
-        if kind == E_TRICK:
-            _, number, _, winner = ev
-            self.tricks_won[winner] += 1
-            seats = [s for s, n in enumerate(self._in_round) if n]
-            lines = [
-                f"  {self.bold(self.does(winner, 'wins'))} trick {number} of {self.hand_size}. "
-                f"Tricks: {self.counts(seats)}"
-            ]
-            if winner in self._dogs and number < self.hand_size and self._held:
-                # Seed 002: a dog's-life card that wins hands the lead to the player to its
-                # left, the next seat clockwise that still holds cards.
-                n = len(names)
-                left = next(
-                    (s for s in ((winner + i) % n for i in range(1, n)) if self._held[s] > 0),
-                    None,
-                )
-                if left is not None:
-                    lines.append(f"  {self.does(left, 'leads')}, on the dog's-life winner's left.")
-            return lines
-        if kind == E_ROUND:
-            _, number, hand_size, dealer, cut_by, _, hands, dogs = ev
-            self.round = number
-            self.hand_size = hand_size
-            self.tricks_won = [0] * len(names)
-            self._in_round = [h is not None for h in hands]
-            self._held = [len(h) if h is not None else 0 for h in hands]
-            self._dogs = tuple(dogs)
-            cards = f"{hand_size} card{'s' if hand_size != 1 else ''} each"
-            lines = [
-                "",
-                self.bold(f"=== Round {number}: {cards} ==="),
-                f"{self.does(dealer, 'deals')}; {names[cut_by]} cut the deck.",
-            ]
-            for s in dogs:
-                lines.append(f"{self.does(s, 'plays')} this round on a dog's life, with 1 card.")
-            return lines
-        if kind == E_TURNED_UP:
-            return [f"Turned up: {self.card(ev[1])}."]
-        if kind == E_TIE_CUT:
-            passes = ev[1]
-            lines = []
-            for i, cut_pass in enumerate(passes):
-                cuts = ", ".join(f"{names[s]} {self.card(c)}" for s, c in cut_pass)
-                lead = "Tie for most tricks last round; they cut" if i == 0 else "Tied again"
-                lines.append(f"{lead}: {cuts}.")
-            return lines
-        if kind == E_VOTE:
-            return [f"{self.does(ev[1], 'votes')} {self.suit(ev[2], long=True)} (knocked out)."]
-        if kind == E_TRUMP:
-            _, suit, method, chosen_by = ev
-            self.trump = suit
-            trump = self.trump_text(suit)
-            if method == "turned-up":
-                return [f"Trump: {trump} (the turned-up card)."]
-            if method == "chosen":
-                who = self.does(chosen_by, "chooses")
-                return [f"{who} trump, for the most tricks last round: {trump}."]
-            if method == "fixed":
-                return [f"Trump stays {trump} (fixed trump)."]
-            if method == "vote":
-                tie = f", the tie settled by {names[chosen_by]}" if chosen_by is not None else ""
-                return [f"Trump: {trump}, by the knocked-out players' vote{tie}."]
-            return ["No trump in this final round."]
-        if kind == E_LEAD:
-            return [f"{self.does(ev[1], 'leads')}."]
-        if kind == E_ROUND_END:
-            _, tricks_won, eliminated, granted, revived = ev
-            seats = [s for s, n in enumerate(tricks_won) if n is not None]
-            lines = [
-                f"Round {self.round} over. Tricks: "
-                + self.between.join(f"{names[s]} {tricks_won[s]}" for s in seats)
-            ]
-            if revived:
-                lines.append("Back in the game: " + ", ".join(names[s] for s in revived) + ".")
-            if granted:
-                lines.append("Dog's life for " + ", ".join(names[s] for s in granted) + ".")
-            if eliminated:
-                lines.append("Knocked out: " + ", ".join(names[s] for s in eliminated) + ".")
-            return lines
-        if kind == E_GAME_END:
-            _, winner, rounds = ev
-            won = f"{self.does(winner, 'wins')} the game {self.how(rounds)}."
-            return ["", self.bold(f"*** {won} ***")]
-        return []
+        self.round = event.round
+        self.hand_size = event.hand_size
+        self.tricks_won = [0] * len(names)
+        self._in_round = [h is not None for h in event.hands]
+        cards = f"{event.hand_size} card{'s' if event.hand_size != 1 else ''} each"
+        self._lines += [
+            "",
+            self.bold(f"=== Round {event.round}: {cards} ==="),
+            f"{self.does(event.dealer, 'deals')}; {names[event.cut_by]} cut the deck.",
+        ]
+        for s in event.dogs_life:
+            self._lines.append(f"{self.does(s, 'plays')} this round on a dog's life, with 1 card.")
 
-    def how(self, rounds: int) -> str:
-        """Return how the game was won, given the number of rounds played."""
-        if self.hand_size == 1:
-            return f"by taking the only trick of the last round (round {rounds})"
-        if self.rules.sweep_wins:
-            return f"with a sweep of round {rounds}"
-        return f"as the last one left, after round {rounds}"
+    def on_turned_up(self, event: TurnedUp) -> None:
+        self._lines.append(f"Turned up: {self.card(event.card)}.")
+
+    def on_tie_cut(self, event: TieCut) -> None:
+        for i, cut_pass in enumerate(event.passes):
+            cuts = ", ".join(f"{self.names[c.seat]} {self.card(c.card)}" for c in cut_pass)
+            lead = "Tie for most tricks last round; they cut" if i == 0 else "Tied again"
+            self._lines.append(f"{lead}: {cuts}.")
+
+    def on_vote(self, event: Vote) -> None:
+        self._lines.append(
+            f"{self.does(event.seat, 'votes')} {self.suit(event.suit, long=True)} (knocked out)."
+        )
+
+    def on_trump_set(self, event: TrumpSet) -> None:
+        self.trump = event.suit
+        trump = self.trump_text(event.suit)
+        chosen_by = event.chosen_by
+        if event.method == "turned-up":
+            line = f"Trump: {trump} (the turned-up card)."
+        elif event.method == "chosen" and chosen_by is not None:
+            line = (
+                f"{self.does(chosen_by, 'chooses')} trump, for the most tricks last round: {trump}."
+            )
+        elif event.method == "fixed":
+            line = f"Trump stays {trump} (fixed trump)."
+        elif event.method == "vote":
+            tie = f", the tie settled by {self.names[chosen_by]}" if chosen_by is not None else ""
+            line = f"Trump: {trump}, by the knocked-out players' vote{tie}."
+        else:
+            line = "No trump in this final round."
+        self._lines.append(line)
+
+    def on_lead(self, event: Lead) -> None:
+        self._lines.append(f"{self.does(event.seat, 'leads')}.")
+
+    def on_round_end(self, event: RoundEnd) -> None:
+        names = self.names
+        tricks_won = event.tricks_won
+        seats = [s for s, n in enumerate(tricks_won) if n is not None]
+        self._lines.append(
+            f"Round {self.round} over. Tricks: "
+            + self.between.join(f"{names[s]} {tricks_won[s]}" for s in seats)
+        )
+        if event.revived:
+            self._lines.append(
+                "Back in the game: " + ", ".join(names[s] for s in event.revived) + "."
+            )
+        if event.dogs_life_granted:
+            self._lines.append(
+                "Dog's life for " + ", ".join(names[s] for s in event.dogs_life_granted) + "."
+            )
+        if event.eliminated:
+            self._lines.append(
+                "Knocked out: " + ", ".join(names[s] for s in event.eliminated) + "."
+            )
+
+    def on_game_end(self, event: GameEnd) -> None:
+        outcome = event.outcome
+        how = _HOW[outcome.termination].format(outcome.rounds_played)
+        won = f"{self.does(outcome.winner, 'wins')} the game {how}"
+        self._lines += ["", self.bold(f"*** {won}. ***")]
+
+    # ------------------------------------------------------------------ replays
+
+    def narrate(
+        self, game: Mapping[str, Any], events: Iterable[Event], title: str, round: int | None = None
+    ) -> list[str]:
+        """Return the lines that tell a logged game, as ``kow play`` shows it, with every hand.
+
+        ``game`` is the log (for its seed and players); ``events`` its events (from
+        :func:`kow.log.replay`); ``title`` the first line; ``round``: tell that round only.
+        """
+        names = self.names
+        lines = [
+            self.bold(title),
+            "Seats, clockwise: "
+            + ", ".join(f"{p['seat']} {p['name']} ({p['kind']})" for p in game["players"]),
+        ]
+        width = max(len(n) for n in names)
+        showing = round is None
+        for event in events:
+            if isinstance(event, Deal):
+                showing = round is None or event.round == round
+            shown = self.event(event)
+            if not showing:
+                continue
+            lines += shown
+            if isinstance(event, Deal):
+                for seat, hand in enumerate(event.hands):
+                    if hand is not None:
+                        cards = "  ".join(self.card(c) for c in sorted_hand(hand))
+                        lines.append(f"  {names[seat]:<{width}}  {cards}")
+        if game.get("abandoned"):
+            lines.append("The game was abandoned here.")
+        return lines
 
 
-def sorted_hand(hand: Sequence[int]) -> list[int]:
+_HOW = {
+    Termination.FINAL_TRICK: "by taking the only trick of the last round (round {})",
+    Termination.SWEEP: "with a sweep of round {}",
+    Termination.LAST_STANDING: "as the last one left, after round {}",
+}
+"""How a game was won, by its termination; ``{}`` is the last round's number."""
+
+
+def sorted_hand(hand: Sequence[Card]) -> list[Card]:
     """Return ``hand`` sorted by suit (``c d h s``) then rank, low to high."""
     return sorted(hand)

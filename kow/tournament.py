@@ -19,13 +19,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .batch import ordered_map
-from .engine import E_GAME_END, E_ROUND, E_ROUND_END, View
-from .game import bots_rng, game_seed, run_game
+from ._pool import ordered_map
+from .events import Action, Deal, EventVisitor, RoundEnd
+from .game import bots_rng, game_seed, play_game
 from .players import Player, make_bot
 from .rules import Rules
+from .view import View
 
-__all__ = ["GameResult", "KindResult", "Tournament", "play_game", "run_tournament", "wilson"]
+__all__ = [
+    "GameResult",
+    "KindResult",
+    "Tournament",
+    "play_tournament",
+    "tournament_game",
+    "wilson",
+]
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -63,7 +71,7 @@ class _Timed(Player):
         self.decisions = 0
         self.seconds = 0.0
 
-    def act(self, view: View) -> int:
+    def act(self, view: View) -> Action:
         start = time.perf_counter()
         action = self.inner.act(view)
         self.seconds += time.perf_counter() - start
@@ -91,7 +99,26 @@ class GameResult:
     seconds: tuple[float, ...]
 
 
-def play_game(
+class _RoundsReached(EventVisitor):
+    """Follow a game's events for the round each seat reached (see :class:`GameResult`)."""
+
+    def __init__(self, players: int) -> None:
+        self.round = 0
+        self.reached = [0] * players
+
+    def on_deal(self, event: Deal) -> None:
+        self.round = event.round
+
+    def on_round_end(self, event: RoundEnd) -> None:
+        for seat in event.eliminated:
+            self.reached[seat] = self.round
+
+    def result(self) -> list[int]:
+        """Return the round each seat reached: the one it was knocked out in, or the last."""
+        return [r or self.round for r in self.reached]
+
+
+def tournament_game(
     rules: Rules,
     bots: Sequence[str],
     seed: int,
@@ -125,25 +152,16 @@ def play_game(
         )
         for s in range(n)
     ]
-    state = run_game(rules, players, gseed)
-    reached = [0] * n
-    current = 0
-    for ev in state.events:
-        if ev[0] == E_ROUND:
-            current = ev[1]
-        elif ev[0] == E_ROUND_END:
-            for s in ev[2]:
-                reached[s] = current
-        elif ev[0] == E_GAME_END:
-            for s in range(n):
-                if not reached[s]:
-                    reached[s] = current
-    assert state.winner is not None
+    state = play_game(rules, players, gseed)
+    rounds = _RoundsReached(n)
+    rounds.visit(state.events)
+    reached = rounds.result()
+    assert state.outcome is not None
     return GameResult(
         index=index,
         seed=gseed,
         seats=seat_of,
-        winner=bot_at[state.winner],
+        winner=bot_at[state.outcome.winner],
         rounds=tuple(reached[seat_of[b]] for b in range(n)),
         decisions=tuple(players[seat_of[b]].decisions for b in range(n)),
         seconds=tuple(players[seat_of[b]].seconds for b in range(n)),
@@ -162,7 +180,8 @@ def _play_chunk(
     """Play chunk ``chunk`` (0-based): games ``chunk*size`` up to ``size`` more, below ``games``."""
     start = chunk * size
     return [
-        play_game(rules, bots, seed, i, iterations) for i in range(start, min(games, start + size))
+        tournament_game(rules, bots, seed, i, iterations)
+        for i in range(start, min(games, start + size))
     ]
 
 
@@ -261,7 +280,7 @@ class Tournament:
         }
 
 
-def run_tournament(
+def play_tournament(
     rules: Rules,
     bots: Sequence[str],
     games: int,

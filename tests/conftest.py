@@ -14,11 +14,14 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 
 from kow.cards import parse_card, parse_suit
-from kow.engine import KNOCK, PLAY, State, View, deal_deck, stacked
-from kow.game import run_game
+from kow.deal import StackedDeck, deal_deck
+from kow.engine import State
+from kow.events import KNOCK, Phase
+from kow.game import play_game
 from kow.log import build
 from kow.players import Player
 from kow.rules import Rules
+from kow.view import View
 
 # CI machines are shared and slow at times: no test may fail for taking long per example.
 settings.register_profile("kow", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -39,11 +42,11 @@ def deal(dealer: int, hands: Sequence[str | None], turned_up: str | None = None)
     )
 
 
-def action(text: str | int, phase: str = PLAY) -> int:
+def action(text: str | int, phase: Phase = Phase.PLAY) -> int:
     """Return the action written ``text``: a card, ``"knock"``, or a suit (vote/trump)."""
     if isinstance(text, int):
         return text
-    if phase != PLAY:
+    if phase is not Phase.PLAY:
         return parse_suit(text)
     if text == "knock":
         return KNOCK
@@ -73,7 +76,7 @@ class ScriptedPlayer(Player):
 
 def new_state(rules: Rules, dealer: int, decks: Sequence[Sequence[int]], seed: int = 0) -> State:
     """Return a new game with the given first dealer and stacked decks."""
-    return State(rules, random.Random(seed), dealer=dealer, deck=stacked(decks))
+    return State(rules, random.Random(seed), dealer=dealer, deck=StackedDeck(decks))
 
 
 def apply_all(state: State, actions: str | Sequence[str | int]) -> State:
@@ -85,7 +88,7 @@ def apply_all(state: State, actions: str | Sequence[str | int]) -> State:
 
 def log_of(state: State, seed: int = 0) -> dict[str, Any]:
     """Return the log so far of ``state`` (players named ``p0``, ``p1``, ...)."""
-    players = [ScriptedPlayer(f"p{s}") for s in range(state.n)]
+    players = [ScriptedPlayer(f"p{s}") for s in range(state.players)]
     return build(seed, state.rules, players, state.events)
 
 
@@ -102,7 +105,7 @@ def play_stacked(
     when a script is not used up, so a game that ends earlier than written fails.
     """
     players = [ScriptedPlayer(f"p{s}", script) for s, script in enumerate(scripts)]
-    state = run_game(rules, players, seed, dealer, deck=stacked(decks))
+    state = play_game(rules, players, seed, dealer, deck=StackedDeck(decks))
     left = {p.name: p.script for p in players if p.script}
     assert not left, f"scripts not used up: {left}"
     return build(seed, rules, players, state.events)

@@ -129,11 +129,13 @@ def test_rule_options_reach_the_log() -> None:
     [
         (["--players", "1"], "1"),
         (["--players", "8"], "8"),
-        (["--players", "7", "--start-cards", "8"], "8 is too many for 7 players: allowed 1 to 7"),
+        (["--players", "7", "--start-cards", "8"],
+         "'--start-cards': 8 is not allowed: the rules allow 1 to 7 with 7 players"),
         (["--start-cards", "0"], "0"),
         (["--bots", "clever"], "'clever' is not a bot kind: choose from random, heuristic"),
         (["--bots", "random,random"], "gives 2 kinds for 4 seats"),
-        (["--dealer", "4"], "4 is not a seat: seats are 0 to 3"),
+        (["--dealer", "4"],
+         "'--dealer': 4 is not allowed: the rules allow a seat 0 to 3 with 4 players"),
         (["--seed", "-3"], "-3"),
         (["--seed", "abc"], "abc"),
         (["--games", "0"], "0"),
@@ -186,7 +188,7 @@ def test_failed_run_leaves_the_old_file_untouched(
     import kow.game
 
     calls = {"n": 0}
-    real = kow.game.run_game
+    real = kow.game.play_game
 
     def failing(*args: object, **kwargs: object) -> object:
         calls["n"] += 1
@@ -194,7 +196,7 @@ def test_failed_run_leaves_the_old_file_untouched(
             raise KeyboardInterrupt
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(kow.game, "run_game", failing)
+    monkeypatch.setattr(kow.game, "play_game", failing)
     result = CliRunner().invoke(main, ["simulate", "--games", "5", "-o", str(target)])
     assert result.exit_code != 0
     assert target.read_text() == "previous run\n"

@@ -14,22 +14,14 @@ from typing import Any
 import pytest
 from conftest import apply_all, cards, deal, log_of, new_state, play_stacked, plays
 
-from kow.cards import BIT, parse_card
-from kow.engine import (
-    KNOCK,
-    OVER,
-    PLAY,
-    TRUMP,
-    IllegalActionError,
-    State,
-    View,
-    action_name,
-    deal_deck,
-    stacked,
-)
+from kow.cards import BIT, cards_in, parse_card
+from kow.deal import StackedDeck, deal_deck
+from kow.engine import IllegalActionError, State, action_name
+from kow.events import KNOCK, Deal, Phase, Play, TrickWon
 from kow.game import bots_rng
 from kow.players import RandomBot
 from kow.rules import Rules
+from kow.view import TrickFacts, View
 
 # --------------------------------------------------------------------------- a full game
 #
@@ -175,12 +167,12 @@ def test_tie_cut_three_way_then_two() -> None:
     # again, and seat 1's 7s beats seat 2's 3c.
     state = new_state(Rules(players=3, start_cards=3), 0, TIE3_DECKS)
     apply_all(state, TIE3_PLAYS)
-    assert state.phase == TRUMP
+    assert state.phase == Phase.TRUMP
     assert state.turn == 1
     assert state.legal_actions() == (0, 1, 2, 3)
     # The chooser has seen its new hand.
     view = state.view()
-    assert (view.phase, view.round, view.hand) == (TRUMP, 2, tuple(sorted(cards("Kc 5h"))))
+    assert (view.phase, view.round, view.hand) == (Phase.TRUMP, 2, tuple(sorted(cards("Kc 5h"))))
     r2 = log_of(state)["rounds"][1]
     assert r2["tie_cut"] == [
         [{"seat": 2, "card": "Kc"}, {"seat": 0, "card": "5d"}, {"seat": 1, "card": "Kh"}],
@@ -188,7 +180,7 @@ def test_tie_cut_three_way_then_two() -> None:
     ]
     # The same cut settles the lead: no further draw (the stacked decks are used up).
     apply_all(state, "c")
-    assert (state.phase, state.turn) == (PLAY, 1)
+    assert (state.phase, state.turn) == (Phase.PLAY, 1)
     r2 = log_of(state)["rounds"][1]
     assert (r2["trump"], r2["trump_chosen_by"], r2["leader"]) == ("c", 1, 1)
 
@@ -223,23 +215,23 @@ def test_illegal_actions_say_why_and_change_nothing() -> None:
     with pytest.raises(IllegalActionError) as err:
         state.apply(parse_card("As"))
     assert str(err.value) == "seat 2 must follow suit c: it holds Ac, not As"
-    assert state.turn == 2 and state.trick == [(1, parse_card("3c"))]
+    assert state.turn == 2 and state.trick == (Play(1, parse_card("3c")),)
 
 
 def test_illegal_trump_choice() -> None:
     state = new_state(Rules(players=3, start_cards=3), 0, TIE3_DECKS)
     apply_all(state, TIE3_PLAYS)
-    assert state.phase == TRUMP
+    assert state.phase == Phase.TRUMP
     for bad in (4, -1, KNOCK, "h", None):
         with pytest.raises(IllegalActionError, match=r"^seat 1 must name a suit \(c, d, h, s\)"):
             state.apply(bad)  # type: ignore[arg-type]
-    assert state.phase == TRUMP
+    assert state.phase == Phase.TRUMP
 
 
 def test_no_action_after_game_over(full: dict[str, Any]) -> None:
     state = new_state(FULL_RULES, 0, FULL_DECKS)
     apply_all(state, "3c Ac Qc 7c Kd 3h 8d 5d 4s 9s 4c As h Kh Ah 2s Qh d 2d Ac")
-    assert state.phase == OVER and state.winner == 3 and state.turn == -1
+    assert state.phase == Phase.OVER and state.winner == 3 and state.turn == -1
     assert state.legal_actions() == ()
     with pytest.raises(IllegalActionError, match="the game is over"):
         state.apply(parse_card("2d"))
@@ -257,19 +249,22 @@ def test_dealer_checked_and_drawn() -> None:
 
 
 def test_stacked_deck_runs_out() -> None:
-    draw = stacked([[1, 2, 3]])
-    assert list(draw(2)) == [1, 2]
+    deck = StackedDeck([[1, 2, 3]], cuts=[7])
+    assert list(deck.draw(2)) == [1, 2]
+    assert deck.cut() == 7
     with pytest.raises(ValueError, match="ran out"):
-        draw(1)
+        deck.draw(1)
+    with pytest.raises(ValueError, match="cut positions ran out"):
+        deck.cut()
     with pytest.raises(ValueError, match="holds 1 cards, 2 are drawn"):
-        stacked([[1]])(2)
+        StackedDeck([[1]]).draw(2)
 
 
 def test_action_name() -> None:
     assert action_name(parse_card("Th")) == "Th"
     assert action_name(KNOCK) == "knock"
-    assert action_name(2, TRUMP) == "h"
-    assert action_name(7, TRUMP) == "7"
+    assert action_name(2, Phase.TRUMP) == "h"
+    assert action_name(7, Phase.TRUMP) == "7"
 
 
 # --------------------------------------------------------------------------- dog's life
@@ -339,7 +334,7 @@ def test_dogs_life_card_must_be_played_on_last_trick_and_loses() -> None:
     assert [t["winner"] for t in r2["tricks"]] == [2, 2, 1]
     assert r2["tricks_won"] == [0, 1, 2]
     assert (r2["eliminated"], r2["revived"], r2["dogs_life_granted"]) == ([0], [], [])
-    assert state.phase == TRUMP and state.turn == 2  # round 3: seats 1 and 2 play on
+    assert state.phase == Phase.TRUMP and state.turn == 2  # round 3: seats 1 and 2 play on
 
 
 def test_dogs_life_knock_at_the_lead() -> None:
@@ -395,7 +390,7 @@ def test_dogs_life_once_per_game_all_at_once_and_left_skips_empty_hands() -> Non
     # Round 3: seat 2, revived, has a full hand; seat 1 (two tricks) chooses trump.
     assert (r3["dealer"], r3["dogs_life"]) == (2, [])
     assert r3["hands"] == [None, ["2s", "3s"], ["4s", "5s"], None]
-    assert (state.phase, state.turn) == (TRUMP, 1)
+    assert (state.phase, state.turn) == (Phase.TRUMP, 1)
 
 
 def test_dogs_life_once_per_player() -> None:
@@ -457,7 +452,7 @@ def test_no_dogs_life_in_final_round(dogs_life: str, sweep_wins: bool) -> None:
     assert r2["tie_cut"] == [[{"seat": 2, "card": "5h"}, {"seat": 1, "card": "9h"}]]
     assert r2["tricks_won"] == [1, 0, 0]
     assert (r2["eliminated"], r2["dogs_life_granted"], r2["revived"]) == ([1, 2], [], [0])
-    assert (state.phase, state.winner) == (OVER, 0)
+    assert (state.phase, state.winner) == (Phase.OVER, 0)
 
 
 @pytest.mark.parametrize("dogs_life", ["once-per-game", "once-per-player"])
@@ -467,7 +462,7 @@ def test_no_dogs_life_in_one_card_game(dogs_life: str) -> None:
     apply_all(state, "Ac Kc 2h")
     r1 = log_of(state)["rounds"][0]
     assert (r1["eliminated"], r1["dogs_life_granted"]) == ([0, 2], [])
-    assert (state.phase, state.winner) == (OVER, 1)
+    assert (state.phase, state.winner) == (Phase.OVER, 1)
 
 
 # --------------------------------------------------------------------------- views
@@ -478,29 +473,36 @@ def _visible(state: State, seat: int) -> set[int]:
     seen = {c for c in range(52) if state.hands[seat] & BIT[c]}
     if state.turned_up is not None:
         seen.add(state.turned_up)
-    seen.update(ev[2] for ev in state.events if ev[0] == "play")
+    seen.update(ev.card for ev in state.events if isinstance(ev, Play))
     return seen
 
 
 def _walk(value: object, path: str) -> list[tuple[str, object]]:
     """Return every leaf under ``value`` (a view) as ``(path, leaf)``, e.g. ``v.hand[0]``."""
-    if isinstance(value, (View, Rules)):
-        names = View._fields if isinstance(value, View) else tuple(value.__dataclass_fields__)
+    if isinstance(value, (View, TrickFacts, Rules)):
+        names = tuple(value.__dataclass_fields__) if isinstance(value, Rules) else value._fields
         return [leaf for f in names for leaf in _walk(getattr(value, f), f"{path}.{f}")]
     if isinstance(value, tuple):
         return [leaf for i, x in enumerate(value) for leaf in _walk(x, f"{path}[{i}]")]
+    if isinstance(value, Phase):
+        return [(path, value.value)]
     assert value is None or isinstance(value, (int, str)), f"{path}: {value!r}"
     return [(path, value)]
 
 
-# Where a view holds cards: its hand, its legal plays, and what the table has seen.
+# Where a view holds cards: its hand, its legal plays, and what the table has seen; and
+# where it holds sets of cards as masks.
 CARD_PATH = re.compile(
-    r"v\.(hand\[\d+\]|turned_up|trick\[\d+\]\[1\]|tricks\[\d+\]\[1\]\[\d+\]\[1\])"
+    r"v\.(hand\[\d+\]|turned_up|trick\[\d+\]\[1\]|tricks\[\d+\]\[2\]\[\d+\]\[1\]"
+    r"|winning_card|facts\.winning)"
 )
+MASK_PATH = re.compile(r"v\.(hand_mask|seen|facts\.hand|facts\.legal|facts\.seen)")
 VIEW_FIELDS = {
-    "seat", "phase", "legal", "rules", "round", "hand_size", "dealer", "leader", "trump",
-    "turned_up", "hand", "trick", "led", "tricks", "trick_number", "tricks_won",
-    "previous_tricks_won", "in_round", "dogs_life", "knocked_out", "hand_counts", "votes",
+    "seat", "phase", "legal", "facts", "rules", "round", "hand_size", "dealer", "leader",
+    "trump", "trump_method", "trump_chosen_by", "turned_up", "in_round", "dogs_life",
+    "knocked_out", "previous_tricks_won", "tricks_won", "tricks", "trick_number",
+    "tricks_left", "trick_order", "hand_counts", "votes", "hand", "hand_mask", "seen",
+    "trick", "led", "winning_card", "winning_seat",
 }  # fmt: skip
 
 
@@ -509,9 +511,12 @@ def _view_cards(view: View) -> list[int]:
     out = []
     for path, leaf in _walk(view, "v"):
         is_card = CARD_PATH.fullmatch(path) or (
-            view.phase == PLAY and re.fullmatch(r"v\.legal\[\d+\]", path)
+            view.phase == Phase.PLAY and re.fullmatch(r"v\.legal\[\d+\]", path)
         )
-        if is_card and leaf is not None:
+        if MASK_PATH.fullmatch(path):
+            assert isinstance(leaf, int)
+            out += cards_in(leaf)
+        elif is_card and leaf is not None and leaf != -1:
             assert isinstance(leaf, int)
             out.append(leaf)
         elif isinstance(leaf, int):
@@ -533,7 +538,7 @@ def _check_view(state: State, seat: int) -> None:
 def _hide_others(state: State, seat: int, rng: random.Random) -> State:
     """Return a copy of ``state`` with the other seats' unseen cards dealt anew among them."""
     other = copy.deepcopy(state)
-    seats = [s for s in range(state.n) if s != seat]
+    seats = [s for s in range(state.players) if s != seat]
     pool = [c for s in seats for c in range(52) if state.hands[s] & BIT[c]]
     rng.shuffle(pool)
     k = 0
@@ -562,7 +567,7 @@ def test_view_holds_no_other_players_cards(rules: Rules) -> None:
         state = State(rules, random.Random(seed))
         rng = bots_rng(seed)
         bots = [RandomBot(f"r{s}", rng) for s in range(rules.players)]
-        while state.phase != OVER:
+        while state.phase != Phase.OVER:
             for seat in range(rules.players):
                 _check_view(state, seat)
                 assert _hide_others(state, seat, rng).view(seat) == state.view(seat)
@@ -608,22 +613,27 @@ def _play_states(rules: Rules, seeds: range) -> list[State]:
         state = State(rules, random.Random(seed))
         rng = bots_rng(seed)
         bots = [RandomBot(f"r{s}", rng) for s in range(rules.players)]
-        while state.phase != OVER:
-            if state.phase == PLAY:
+        while state.phase != Phase.OVER:
+            if state.phase == Phase.PLAY:
                 states.append(state.copy())
             state.apply(bots[state.turn].act(state.view()))
     return states
 
 
-def _playout_by_apply(state: State, rnd: Any) -> list[int]:
-    """Play out the round through legal_actions and apply, drawing as playout documents."""
-    while state.phase == PLAY:
+def _uniform(rnd: Any) -> Any:
+    """Return a policy choosing uniformly among the legal actions (cards, then the knock)."""
+
+    def policy(facts: TrickFacts) -> int:
+        actions = cards_in(facts.legal) + ((KNOCK,) if facts.may_knock else ())
+        return actions[int(rnd() * len(actions))]
+
+    return policy
+
+
+def _play_out_by_apply(state: State, rnd: Any) -> list[int]:
+    """Play out the round through legal_actions and apply, drawing as _uniform does."""
+    while state.phase == Phase.PLAY:
         legal = state.legal_actions()
-        if legal[-1] == KNOCK:
-            if rnd() < 0.5:
-                state.apply(KNOCK)
-                continue
-            legal = legal[:-1]
         state.apply(legal[int(rnd() * len(legal))])
     return state.tricks_won
 
@@ -633,36 +643,44 @@ def test_copy_sets_every_slot_and_shares_no_changing_list() -> None:
     other = state.copy()
     for name in State.__slots__:
         assert hasattr(other, name), name
-        if name not in ("events", "trick", "tricks", "record", "_view_parts"):
+        if name not in ("events", "recording", "_first_play", "_trick_start", "_view_parts"):
             assert getattr(other, name) == getattr(state, name), name
-    assert other.hands is not state.hands and other.tricks_won is not state.tricks_won
-    assert (other.events, other.trick, other.tricks, other.record) == ([], [], [], False)
+        if isinstance(getattr(state, name), list):
+            assert getattr(other, name) is not getattr(state, name), name
+    assert (other.events, other.trick, other.tricks, other.recording) == ([], (), (), False)
+    # Playing the copy's round out leaves the game as it was.
+    before = state.view()
+    other.play_round([_uniform(random.Random(1).random)] * state.players)
+    assert other.phase == Phase.OVER and state.view() == before
 
 
 @pytest.mark.parametrize("rules", SEARCH_RULES, ids=range(len(SEARCH_RULES)))
-def test_playout_plays_by_the_rules_of_apply(rules: Rules) -> None:
-    # playout has its own tight loop; from any state it must end exactly where legal
-    # actions applied one by one end, given the same random numbers.
+def test_play_round_plays_by_the_rules_of_apply(rules: Rules) -> None:
+    # From any state, the trick loop asking policies ends the round exactly where the
+    # legal actions applied one by one end, given the same random numbers.
     states = _play_states(rules, range(6))
     for i, state in enumerate(states):
         fast, slow = state.copy(), state.copy()
         r1, r2 = random.Random(i), random.Random(i)
-        won = fast.playout(r1.random)
-        assert won == _playout_by_apply(slow, r2.random)
+        fast.play_round([_uniform(r1.random)] * rules.players)
+        won = fast.tricks_won
+        assert won == _play_out_by_apply(slow, r2.random)
         assert r1.random() == r2.random()
         assert fast.hands == slow.hands
-        assert (fast.phase, fast.turn, fast.trick_number) == (OVER, -1, fast.hand_size)
+        assert (fast.phase, fast.turn, fast.trick_number) == (Phase.OVER, -1, fast.hand_size)
         assert sum(won) == sum(state.tricks_won) + state.hand_size - state.trick_number + 1
     assert len(states) > 100
 
 
-def test_playout_of_a_whole_game_state_records_the_round() -> None:
-    # On the game's own state (not a copy), playout applies and records each action.
+def test_play_round_of_a_whole_game_state_records_the_round() -> None:
+    # On the game's own state (not a copy), the loop records each action and deals on.
     state = State(Rules(players=3), random.Random(4))
-    rng = random.Random(1)
-    state.playout(rng.random)
-    assert state.phase == TRUMP or state.phase == OVER
-    assert [ev[0] for ev in state.events].count("trick") == 7
+    state.play_round([_uniform(random.Random(1).random)] * 3)
+    assert [type(ev) for ev in state.events].count(TrickWon) == 7
+    assert state.phase in (Phase.TRUMP, Phase.OVER)
+    assert [type(ev) for ev in state.events].count(Deal) == (2 if state.outcome is None else 1)
+    with pytest.raises(ValueError, match="no card to play in phase"):
+        state.play_round([_uniform(random.Random(1).random)] * 3)
 
 
 def test_view_of_a_search_copy_follows_its_play() -> None:

@@ -6,20 +6,23 @@ import random
 
 from conftest import deal
 
-from kow.cards import BIT, parse_card
-from kow.engine import OVER, PLAY, State, View, stacked
+from kow.cards import BIT, NO_CARD, NO_SUIT, parse_card
+from kow.deal import StackedDeck
+from kow.engine import State
+from kow.events import Phase
 from kow.game import bots_rng, new_game
 from kow.players import make_bot
 from kow.players.inference import Decision, decisions, misses, trump_chooser
 from kow.players.sampling import Sampler
 from kow.rules import Rules
+from kow.view import TrickFacts, View
 
 
 def _played(view: View) -> list[int]:
     """Return the mask of cards each seat played this round in ``view``."""
     out = [0] * view.rules.players
     for d in decisions(view):
-        out[d.seat] |= d.later
+        out[d.facts.seat] |= d.later
     return out
 
 
@@ -37,7 +40,7 @@ def _first_lead() -> State:
         "Ks Qs Js Ts 8s 7s 6s",
     ]
     state = State(
-        Rules(), random.Random(0), dealer=3, deck=stacked([deal(3, hands, turned_up="Jh")])
+        Rules(), random.Random(0), dealer=3, deck=StackedDeck([deal(3, hands, turned_up="Jh")])
     )
     state.apply(parse_card("9s"))
     return state
@@ -49,9 +52,11 @@ def test_a_lead_is_replayed_with_what_the_leader_knew() -> None:
     assert view.seat == 1
     found = decisions(view)
     nine = parse_card("9s")
-    assert found == [
-        Decision(0, nine, BIT[nine], BIT[parse_card("Jh")], -1, -1, True, False, 7, False)
-    ]
+    # Seat 0 led the 9s knowing only the turned-up Jh, with three seats to come; its
+    # hand then is unknown to seat 1 (0 here), and the 9s is the card it played after.
+    seen = BIT[parse_card("Jh")]
+    facts = TrickFacts(0, 0, 0, False, seen, NO_CARD, NO_SUIT, 2, True, 0, 7)
+    assert found == [Decision(facts, nine, BIT[nine])]
     assert misses(state.hands, found, _trump(view)) == 0
 
 
@@ -72,10 +77,10 @@ def test_the_trump_chooser_names_its_longest_suit() -> None:
     # Round 1 (spades turned up): seat 1 takes two tricks, seat 2 one, seat 0 is out.
     round_1 = deal(0, ["2c 3c Ad", "Ac Kc 2h", "4c 5c Ah"], turned_up="7s")
     round_2 = deal(1, [None, "3d 4d", "Ah Kh"])
-    state = State(rules, random.Random(0), dealer=0, deck=stacked([round_1, round_2]))
+    state = State(rules, random.Random(0), dealer=0, deck=StackedDeck([round_1, round_2]))
     for text in ("Ac", "4c", "2c", "Kc", "5c", "3c", "2h", "Ah", "Ad"):
         state.apply(parse_card(text))
-    assert state.phase == "trump" and state.turn == 1
+    assert state.phase is Phase.TRUMP and state.turn == 1
     state.apply(1)  # diamonds, its only suit
     state.apply(parse_card("3d"))  # all trumps and none a boss: the lowest
     view = state.view()
@@ -98,9 +103,9 @@ def test_the_true_deal_explains_every_heuristic_play() -> None:
         for seed in range(30):
             state = new_game(rules, seed)
             bots = [make_bot("heuristic", str(s), bots_rng(seed)) for s in range(rules.players)]
-            while state.phase != OVER:
+            while state.phase != Phase.OVER:
                 view = state.view()
-                if view.phase == PLAY:
+                if view.phase == Phase.PLAY:
                     found = decisions(view)
                     chooser = trump_chooser(view)
                     played = _played(view)

@@ -1,7 +1,7 @@
-"""The log module's fast writer, and its reader ``iter_games``.
+"""The log package's fast writer, and its reader ``iter_games``.
 
-``kow simulate`` writes compact logs with :func:`kow.log.text`, which writes the JSON
-straight from the events; :func:`kow.log.build` with :func:`kow.log.dumps` is the
+``kow simulate`` writes compact logs with ``kow.log._writer.game_text``, which writes the
+JSON straight from the events; :func:`kow.log.build` with :func:`kow.log.dumps` is the
 reference. They must agree byte for byte on every game, whole or cut short at any event.
 
 :func:`kow.log.iter_games` reads JSON values piece by piece: it must give the same values,
@@ -21,7 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kow import log
-from kow.game import bots_rng, run_game
+from kow.game import bots_rng, play_game
+from kow.log import _reader
+from kow.log._writer import game_text
 from kow.players import Player, make_bot
 from kow.rules import MAX_SEED, Rules, max_start_cards
 
@@ -63,15 +65,15 @@ def test_text_is_the_bytes_of_dumps_build(
     rules: Rules, seed: int, kinds: list[str], names: list[str], cut: float
 ) -> None:
     players = players_for(rules, seed, kinds, names)
-    events = run_game(rules, players, seed).events
-    whole = log.text(seed, rules, players, events)
+    events = play_game(rules, players, seed).events
+    whole = game_text(seed, rules, players, events)
     assert whole == log.dumps(log.build(seed, rules, players, events))
     assert json.loads(whole)["seed"] == seed
     assert whole.isascii()
     # A game cut short at any event (as kow play saves one), abandoned or not.
     part = events[: int(cut * len(events))]
     for abandoned in (False, True):
-        assert log.text(seed, rules, players, part, abandoned) == log.dumps(
+        assert game_text(seed, rules, players, part, abandoned) == log.dumps(
             log.build(seed, rules, players, part, abandoned)
         )
 
@@ -81,22 +83,22 @@ def test_text_of_every_prefix_of_a_game_with_dogs_votes_and_tie_cuts() -> None:
     seen: set[str] = set()
     for seed in range(40):
         players = players_for(rules, seed, ["random", "heuristic"], ["a", "b"])
-        events = run_game(rules, players, seed).events
-        seen.update(ev[0] for ev in events)
+        events = play_game(rules, players, seed).events
+        seen.update(type(ev).__name__ for ev in events)
         for end in range(len(events) + 1):
             part = events[:end]
-            assert log.text(seed, rules, players, part, True) == log.dumps(
+            assert game_text(seed, rules, players, part, True) == log.dumps(
                 log.build(seed, rules, players, part, True)
             )
     # Every kind of event came up, so every branch of the writer was compared.
-    assert seen >= {"round", "turned_up", "tie_cut", "vote", "trump", "lead", "play",
-                    "knock", "trick", "round_end", "game_end"}  # fmt: skip
+    assert seen >= {"Deal", "TurnedUp", "TieCut", "Vote", "TrumpSet", "Lead", "Play",
+                    "Knock", "TrickWon", "RoundEnd", "GameEnd"}  # fmt: skip
 
 
 def test_text_of_no_events() -> None:
     rules = Rules()
     players = players_for(rules, 0, ["random"], ["p"])
-    assert log.text(0, rules, players, [], True) == log.dumps(
+    assert game_text(0, rules, players, [], True) == log.dumps(
         log.build(0, rules, players, [], True)
     )
 
@@ -126,7 +128,7 @@ def read_all(data: bytes, chunk: int | None = None) -> list[tuple[int, Any]] | s
     or the text of its LogReadError."""
     with pytest.MonkeyPatch.context() as mp:
         if chunk is not None:
-            mp.setattr(log, "_CHUNK", chunk)
+            mp.setattr(_reader, "_CHUNK", chunk)
         try:
             return list(log.iter_games(io.BytesIO(data)))
         except log.LogReadError as err:
@@ -136,7 +138,7 @@ def read_all(data: bytes, chunk: int | None = None) -> list[tuple[int, Any]] | s
 def test_one_big_value_is_read_in_few_reads_and_decoded_in_linear_work(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(log, "_CHUNK", 256)
+    monkeypatch.setattr(_reader, "_CHUNK", 256)
     value = [{"seat": i % 7, "card": "Th", "pad": "x" * (i % 50)} for i in range(20_000)]
     data = json.dumps(value).encode()  # about 1 MB: 4000 chunks of 256 bytes
     decoded = 0
@@ -161,14 +163,14 @@ def test_one_big_value_is_read_in_few_reads_and_decoded_in_linear_work(
 def test_many_small_values_read_one_chunk_at_a_time() -> None:
     stream = Counted(b'{"a": [1, 2, 3]}\n' * 50_000)
     assert sum(1 for _ in log.iter_games(stream)) == 50_000
-    assert stream.largest == log._CHUNK
+    assert stream.largest == _reader._CHUNK
 
 
 def test_a_value_past_the_cap_is_refused_without_reading_far_past_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(log, "_CHUNK", 64)
-    monkeypatch.setattr(log, "_MAX_VALUE", 10_000)
+    monkeypatch.setattr(_reader, "_CHUNK", 64)
+    monkeypatch.setattr(_reader, "_MAX_VALUE", 10_000)
     just_under = json.dumps(["x" * 9_000]).encode()
     assert list(log.iter_games(Counted(just_under))) == [(1, ["x" * 9_000])]
     stream = Counted(b'\n["' + b"x" * 100_000 + b'"]')

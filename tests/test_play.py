@@ -17,10 +17,11 @@ from click.testing import CliRunner
 
 from kow import log
 from kow.cli import BOT_NAMES, main
-from kow.engine import View
-from kow.game import bots_rng, run_game
+from kow.events import Phase
+from kow.game import bots_rng, play_game
 from kow.players import Player, make_bot
 from kow.rules import Rules
+from kow.view import View
 
 
 class FirstLegal(Player):
@@ -39,7 +40,7 @@ class FirstLegal(Player):
         if self.hot_seat:
             self.hot_seat[0] = self.name
         action = view.legal[0]
-        if view.phase == "play":
+        if view.phase is Phase.PLAY:
             self.entries.append(str(sorted(view.hand).index(action) + 1))
         else:
             self.entries.append("1")
@@ -57,7 +58,7 @@ def script(
     players: list[Player] = [FirstLegal(n, entries, hot_seat) for n in names]
     rng = bots_rng(seed)  # one generator that all the game's bots share, as in kow play
     players += [make_bot(kinds[i], BOT_NAMES[i], rng) for i in range(rules.players - humans)]
-    state = run_game(rules, players, seed)
+    state = play_game(rules, players, seed)
     return entries, log.build(seed, rules, players, state.events)
 
 
@@ -212,10 +213,13 @@ def test_trump_choice_accepts_letters_names_symbols_and_numbers() -> None:
     rules = Rules(players=2)
     screen = Screen(["You", "Ada"], rules)
     view = View(
-        seat=0, phase="trump", legal=(0, 1, 2, 3), rules=rules, round=2, hand_size=6,
-        dealer=1, leader=None, trump=None, turned_up=None, hand=(0, 13, 26), trick=(),
-        led=None, tricks=(), trick_number=0, tricks_won=(0, 0), previous_tricks_won=(3, 4),
-        in_round=(0, 1), dogs_life=(), knocked_out=(), hand_counts=(6, 6), votes=(),
+        seat=0, phase=Phase.TRUMP, legal=(0, 1, 2, 3), facts=None, rules=rules, round=2,
+        hand_size=6, dealer=1, leader=None, trump=None, trump_method=None,
+        trump_chosen_by=None, turned_up=None, in_round=(0, 1), dogs_life=(), knocked_out=(),
+        previous_tricks_won=(3, 4), tricks_won=(0, 0), tricks=(), trick_number=0,
+        tricks_left=6, trick_order=(), hand_counts=(3, 6), votes=(), hand=(0, 13, 26),
+        hand_mask=0b100000000000010000000000001, seen=0, trick=(), led=None,
+        winning_card=None, winning_seat=None,
     )  # fmt: skip
     for typed, suit in [("h", 2), ("hearts", 2), ("♥", 2), ("4", 3), ("C", 0)]:
         lines: list[str] = []
@@ -310,19 +314,19 @@ def test_screen_says_who_leads_after_a_dogs_life_card_wins() -> None:
     # leads 2c, Ben plays 3c, You win with Ac; your hand is empty, and the lead passes
     # to your left, Ada (seed 002).
     from kow.cards import parse_card as c
-    from kow.engine import E_LEAD, E_PLAY, E_ROUND, E_TRICK
+    from kow.events import Deal, Lead, Play, TrickWon
     from kow.screen import Screen
 
     screen = Screen(["You", "Ada", "Ben"], Rules(players=3), symbols=False)
     hands = ((c("Ac"),), (c("2c"), c("4d")), (c("3c"), c("5d")))
     lines: list[str] = []
     for ev in [
-        (E_ROUND, 2, 2, 2, 1, 10, hands, (0,)),
-        (E_LEAD, 1),
-        (E_PLAY, 1, c("2c")),
-        (E_PLAY, 2, c("3c")),
-        (E_PLAY, 0, c("Ac")),
-        (E_TRICK, 1, 1, 0),
+        Deal(2, 2, 2, 1, 10, hands, (0,)),
+        Lead(1),
+        Play(1, c("2c")),
+        Play(2, c("3c")),
+        Play(0, c("Ac")),
+        TrickWon(1, 1, 0, next_leader=1),
     ]:
         lines += screen.event(ev)
     assert lines[-2].strip().startswith("You win trick 1 of 2.")

@@ -10,11 +10,14 @@ from conftest import ScriptedPlayer, apply_all, cards, deal, new_state
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kow.cards import parse_card
-from kow.engine import KNOCK, OVER, PLAY, TRUMP, VOTE, State, View, stacked
-from kow.game import PlayerError, bots_rng, run_game
+from kow.cards import mask_of, parse_card
+from kow.deal import StackedDeck
+from kow.engine import State
+from kow.events import KNOCK, Knock, Phase
+from kow.game import PlayerError, bots_rng, play_game
 from kow.players import BOT_KINDS, HeuristicBot, Player, RandomBot, make_bot
 from kow.rules import DOGS_LIFE, LEADS, TRUMPS, Rules, max_start_cards
+from kow.view import TrickFacts, View
 
 
 class Checked(Player):
@@ -24,7 +27,7 @@ class Checked(Player):
         super().__init__(bot.name)
         self.bot = bot
         self.kind = bot.kind
-        self.by_phase = {PLAY: 0, TRUMP: 0, VOTE: 0}
+        self.by_phase = {Phase.PLAY: 0, Phase.TRUMP: 0, Phase.VOTE: 0}
 
     def act(self, view: View) -> int:
         chosen = self.bot.act(view)
@@ -50,7 +53,7 @@ def _rules(i: int) -> Rules:
 
 @pytest.mark.parametrize("kind", sorted(BOT_KINDS))
 def test_bots_only_play_legal_actions(kind: str) -> None:
-    totals = {PLAY: 0, TRUMP: 0, VOTE: 0}
+    totals = {Phase.PLAY: 0, Phase.TRUMP: 0, Phase.VOTE: 0}
     knocks = 0
     # The search bot thinks little here (1 deal a decision) and plays fewer games, for speed.
     for i in range(40 if kind == "search" else 150):
@@ -58,12 +61,12 @@ def test_bots_only_play_legal_actions(kind: str) -> None:
         rng = bots_rng(i)
         players = [Checked(make_bot(kind, f"{kind}-{s}", rng, search_iterations=1))
                    for s in range(rules.players)]
-        state = run_game(rules, players, i)
-        assert state.phase == OVER and state.winner is not None
+        state = play_game(rules, players, i)
+        assert state.phase == Phase.OVER and state.winner is not None
         for p in players:
             for phase, n in p.by_phase.items():
                 totals[phase] += n
-        knocks += sum(1 for ev in state.events if ev[0] == "knock")
+        knocks += sum(1 for ev in state.events if isinstance(ev, Knock))
     # Every kind of decision came up, knocks included.
     assert min(totals.values()) > 0, totals
     assert knocks > 0
@@ -77,7 +80,7 @@ def test_same_seed_same_game(kinds: tuple[str, ...]) -> None:
         random.seed(seed * 7 + 1)  # no player may draw from the global generator
         rng = bots_rng(seed)
         bots = [make_bot(kinds[s % len(kinds)], f"b{s}", rng) for s in range(5)]
-        return run_game(rules, bots, seed).events
+        return play_game(rules, bots, seed).events
 
     for seed in (3, 11, 2**40):
         first = play(seed)
@@ -110,7 +113,7 @@ def _dog_state(dog_card: str, moves: str) -> State:
     state = new_state(DOG_RULES, 0, [DOG_ROUND_1, deal(1, [dog_card, "2c 3c 4d", "5c Kd 7h"])])
     apply_all(state, "Ac 4c 2h Kc 5c 3h Qc 6c 4h 2d Ad 5h  h")
     apply_all(state, moves)
-    assert state.turn == 0 and state.dogs[0]
+    assert state.turn == 0 and 0 in state.dogs_life
     return state
 
 
@@ -149,9 +152,10 @@ def test_heuristic_dogs_life(dog_card: str, moves: str, expected: str) -> None:
 def test_heuristic_chooses_longest_suit(hand: str, allowed: str, suit: str) -> None:
     state = new_state(DOG_RULES, 0, [DOG_ROUND_1, deal(1, ["2h", "2c 3c 4d", "5c Kd 7h"])])
     apply_all(state, "Ac 4c 2h Kc 5c 3h Qc 6c 4h 2d Ad 5h")
-    assert state.phase == TRUMP
+    assert state.phase == Phase.TRUMP
     view = state.view()._replace(
         hand=tuple(sorted(cards(hand))),
+        hand_mask=mask_of(cards(hand)),
         legal=tuple("cdhs".index(s) for s in allowed),
     )
     assert HeuristicBot("h", random.Random(0)).act(view) == "cdhs".index(suit)
@@ -161,9 +165,9 @@ def test_heuristic_chooses_trump_in_a_game() -> None:
     # Seat 1, with most tricks in round 1, holds 3c 2d 5d in round 2 and names diamonds.
     state = new_state(DOG_RULES, 0, [DOG_ROUND_1, deal(1, ["2h", "3c 2d 5d", "5c Kd 7h"])])
     apply_all(state, "Ac 4c 2h Kc 5c 3h Qc 6c 4h 2d Ad 5h")
-    assert (state.phase, state.turn) == (TRUMP, 1)
+    assert (state.phase, state.turn) == (Phase.TRUMP, 1)
     apply_all(state, [HeuristicBot("h1", random.Random(0)).act(state.view())])
-    assert (state.trump, state.phase) == (1, PLAY)
+    assert (state.trump, state.phase) == (1, Phase.PLAY)
 
 
 # --------------------------------------------------------------------------- checks on players
@@ -173,9 +177,9 @@ def test_illegal_card_is_a_player_error() -> None:
     rules = Rules(players=3, start_cards=2)
     players = [ScriptedPlayer("alice", "3c"), ScriptedPlayer("bob", "Ah"),
                ScriptedPlayer("carol", "2c")]
-    deck = stacked([deal(0, ["3c 4c", "Ac Kc", "2c 5c"], "2h")])
+    deck = StackedDeck([deal(0, ["3c 4c", "Ac Kc", "2c 5c"], "2h")])
     with pytest.raises(PlayerError) as err:
-        run_game(rules, players, 1, dealer=0, deck=deck)
+        play_game(rules, players, 1, dealer=0, deck=deck)
     assert (err.value.seat, err.value.player, err.value.action) == (1, players[1], "Ah")
     message = str(err.value)
     assert "'bob'" in message and "seat 1" in message
@@ -186,10 +190,10 @@ def test_not_following_suit_is_a_player_error() -> None:
     rules = Rules(players=3, start_cards=2)
     players = [ScriptedPlayer("alice"), ScriptedPlayer("bob", "Ac"),
                ScriptedPlayer("carol", "5d")]
-    deck = stacked([deal(0, ["3c 4c", "Ac Kc", "2c 5d"], "2h")])
+    deck = StackedDeck([deal(0, ["3c 4c", "Ac Kc", "2c 5d"], "2h")])
     with pytest.raises(PlayerError, match=r"'carol' \(seat 2\) chose 5d: seat 2 must follow "
                                           r"suit c: it holds 2c, not 5d"):
-        run_game(rules, players, 1, dealer=0, deck=deck)
+        play_game(rules, players, 1, dealer=0, deck=deck)
 
 
 @pytest.mark.parametrize(("bad", "shown"), [(KNOCK, "knock"), (60, "60"), ("Ac", "'Ac'")])
@@ -203,7 +207,7 @@ def test_bad_play_is_a_player_error(bad: Any, shown: str) -> None:
     rules = Rules(players=2, start_cards=1)
     players = [Stubborn("s0"), Stubborn("s1")]
     with pytest.raises(PlayerError) as err:
-        run_game(rules, players, 5, dealer=0)
+        play_game(rules, players, 5, dealer=0)
     assert err.value.seat == 1
     assert f"stubborn player 's1' (seat 1) chose {shown}: seat 1" in str(err.value)
 
@@ -212,22 +216,22 @@ def test_bad_trump_choice_is_a_player_error() -> None:
     rules = Rules(players=3, start_cards=4, dogs_life="once-per-game")
     scripts: list[Any] = ["2h 3h 4h 5h", ["Ac", "Kc", "Qc", "2d", 7], "4c 5c 6c Ad"]
     players = [ScriptedPlayer(f"p{s}", script) for s, script in enumerate(scripts)]
-    deck = stacked([DOG_ROUND_1, deal(1, ["2h", "2c 3c 4d", "5c Kd 7h"])])
+    deck = StackedDeck([DOG_ROUND_1, deal(1, ["2h", "2c 3c 4d", "5c Kd 7h"])])
     with pytest.raises(PlayerError, match=r"'p1' \(seat 1\) chose 7: seat 1 must name a suit"):
-        run_game(rules, players, 0, dealer=0, deck=deck)
+        play_game(rules, players, 0, dealer=0, deck=deck)
 
 
 def test_players_must_match_seats() -> None:
     with pytest.raises(ValueError, match="2 players given for a 3-player game"):
-        run_game(Rules(players=3), [ScriptedPlayer("a"), ScriptedPlayer("b")], 0)
+        play_game(Rules(players=3), [ScriptedPlayer("a"), ScriptedPlayer("b")], 0)
 
 
 def test_views_given_to_players_are_their_own() -> None:
     rules = Rules(players=3, start_cards=2)
     players = [ScriptedPlayer("p0", "3c 4c"), ScriptedPlayer("p1", "Ac Kc"),
                ScriptedPlayer("p2", "2c 5c")]
-    run_game(rules, players, 1, dealer=0,
-             deck=stacked([deal(0, ["3c 4c", "Ac Kc", "2c 5c"], "2h")]))
+    play_game(rules, players, 1, dealer=0,
+             deck=StackedDeck([deal(0, ["3c 4c", "Ac Kc", "2c 5c"], "2h")]))
     first = [p.views[0] for p in players]
     assert [v.seat for v in first] == [0, 1, 2]
     assert [v.hand for v in first] == [tuple(sorted(cards(h))) for h in
@@ -247,18 +251,20 @@ def test_views_given_to_players_are_their_own() -> None:
     ],
 )
 def test_bad_fast_play_is_a_player_error(bad: Any, shown: str, reason: str) -> None:
-    # The fast loop (State.run) refuses what apply refuses, and names the player.
+    # The engine's trick loop (State.play_round) refuses what apply refuses, and the game
+    # loop names the player.
     class FastStubborn(RandomBot):
         kind = "stubborn"
 
-        def play_fast(self, legal: tuple[int, ...], *facts: object) -> int:
-            return bad if self.name == "carol" else legal[0]
+        def card_policy(self, facts: TrickFacts) -> Any:
+            legal = facts.legal
+            return bad if self.name == "carol" else (legal & -legal).bit_length() - 1
 
     rules = Rules(players=3, start_cards=2)
     players = [FastStubborn(name, random.Random(0)) for name in ("alice", "bob", "carol")]
-    deck = stacked([deal(0, ["3c 4c", "Ac Kc", "2c 5d"], "2h")])
+    deck = StackedDeck([deal(0, ["3c 4c", "Ac Kc", "2c 5d"], "2h")])
     with pytest.raises(PlayerError) as err:
-        run_game(rules, players, 1, dealer=0, deck=deck)
+        play_game(rules, players, 1, dealer=0, deck=deck)
     assert str(err.value) == f"stubborn player 'carol' (seat 2) chose {shown}: {reason}"
     assert (err.value.seat, err.value.player) == (2, players[2])
 
@@ -267,13 +273,13 @@ def test_bad_fast_trump_choice_is_a_player_error() -> None:
     class BadTrump(RandomBot):
         kind = "badtrump"
 
-        def choose_trump_fast(self, allowed: tuple[int, ...], hand: int) -> int:
+        def trump_policy(self, allowed: tuple[int, ...], hand: int) -> int:
             return 7
 
     rules = Rules(players=3, start_cards=2)
     players = [BadTrump(f"p{s}", random.Random(s)) for s in range(3)]
     with pytest.raises(PlayerError) as err:
-        run_game(rules, players, 8, dealer=0)  # seed 8: seat 2 names trump for round 2
+        play_game(rules, players, 8, dealer=0)  # seed 8: seat 2 names trump for round 2
     assert str(err.value) == (
         "badtrump player 'p2' (seat 2) chose 7: seat 2 must name a suit (c, d, h, s) to trump, "
         "not 7"

@@ -1,4 +1,4 @@
-"""The heuristic bot's rules over hand masks (kow.players.policy), for search."""
+"""The heuristic bot's rules over masks (kow.players.policy), and the facts they read."""
 
 from __future__ import annotations
 
@@ -6,12 +6,13 @@ import random
 
 import pytest
 
-from kow.cards import BIT, mask_of, parse_card
-from kow.engine import KNOCK, OVER, PLAY, TRUMP
+from kow.cards import BIT, NO_CARD, NO_SUIT, SUIT_OF, mask_of, parse_card
+from kow.events import KNOCK, Knock, Phase
 from kow.game import bots_rng, new_game
 from kow.players import HeuristicBot, make_bot
-from kow.players.policy import heuristic_card, heuristic_play, heuristic_trump, lowest, strongest
+from kow.players.policy import heuristic_card, heuristic_trump, lowest, strongest
 from kow.rules import Rules
+from kow.view import TrickFacts, View
 
 VARIANTS = [
     Rules(),
@@ -27,26 +28,78 @@ def m(text: str) -> int:
     return mask_of(parse_card(t) for t in text.split())
 
 
+def facts_from_view(view: View) -> TrickFacts:
+    """Work out a play's facts from the view's other fields, independently of the engine."""
+    hand = mask_of(view.hand)
+    legal = mask_of(a for a in view.legal if a != KNOCK)
+    seen = 0 if view.turned_up is None else BIT[view.turned_up]
+    for play in [p for t in view.tricks for p in t.plays] + list(view.trick):
+        if not isinstance(play, Knock):
+            seen |= BIT[play.card]
+    trump = NO_SUIT if view.trump is None else view.trump
+    winning = NO_CARD
+    for play in view.trick:  # the highest trump, else the highest card of the led suit
+        if isinstance(play, Knock):
+            continue
+        if winning < 0:
+            winning = play.card
+        elif SUIT_OF[play.card] == SUIT_OF[winning]:
+            winning = max(winning, play.card)
+        elif SUIT_OF[play.card] == trump:
+            winning = play.card
+    played = {p.seat for p in view.trick}
+    to_come = any(
+        s != view.seat and view.hand_counts[s] > 0 and s not in played for s in view.in_round
+    )
+    return TrickFacts(
+        view.seat, hand, legal, view.legal[-1] == KNOCK, seen, winning,
+        NO_SUIT if view.led is None else view.led, trump, to_come,
+        view.tricks_won[view.seat], view.hand_size - view.trick_number + 1,
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize("rules", VARIANTS)
-def test_the_policy_decides_as_the_heuristic_bot(rules: Rules) -> None:
-    # Every play and trump decision of many games, heuristic and random bots mixed so
-    # that odd positions come up too.
+def test_the_facts_of_a_view_are_its_public_facts(rules: Rules) -> None:
+    # Every play of many games, heuristic and random bots mixed so that odd positions
+    # come up too: the facts the engine gives with each view (and to the policies of its
+    # trick loop) are those that the view's other fields imply.
     decisions = 0
     for seed in range(40):
         state = new_game(rules, seed)
         kinds = ["heuristic" if (s + seed) % 3 else "random" for s in range(rules.players)]
         bots = [make_bot(k, str(s), bots_rng(seed)) for s, k in enumerate(kinds)]
         judge = HeuristicBot("judge", random.Random(0))
-        while state.phase != OVER:
+        while state.phase != Phase.OVER:
             view = state.view()
-            if view.phase == PLAY:
-                assert heuristic_play(view) == judge.play(view), view
+            if view.phase == Phase.PLAY:
+                assert view.facts == facts_from_view(view) == state.facts(), view
+                assert view.hand_mask == mask_of(view.hand)
+                assert view.seen == view.facts.seen
+                assert view.winning_card == (None if view.facts.winning < 0 else view.facts.winning)
                 decisions += 1
-            elif view.phase == TRUMP:
+            elif view.phase == Phase.TRUMP:
                 hand = mask_of(view.hand)
                 assert heuristic_trump(hand, view.legal) == judge.choose_trump(view)
             state.apply(bots[state.turn].act(view))
     assert decisions > 400
+
+
+def facts(
+    hand: int,
+    *,
+    seen: int = 0,
+    winning: int = NO_CARD,
+    led: int = NO_SUIT,
+    trump: int = 2,
+    to_come: bool = True,
+    won: int = 0,
+    tricks_left: int = 3,
+    may_knock: bool = False,
+) -> TrickFacts:
+    """Return the facts of a play of seat 0 holding ``hand``, every card of it legal."""
+    return TrickFacts(
+        0, hand, hand, may_knock, seen, winning, led, trump, to_come, won, tricks_left
+    )
 
 
 def test_strength_orders_trumps_first_and_breaks_ties_by_suit() -> None:
@@ -62,28 +115,32 @@ def test_strength_orders_trumps_first_and_breaks_ties_by_suit() -> None:
 def test_needing_a_trick_it_keeps_the_top_trump() -> None:
     # Hearts trump, the Ah in hand and nothing higher unseen: keep it, play the 2c.
     hand = m("Ah 2c 9d")
-    unseen = (1 << 52) - 1 & ~hand
-    card = heuristic_card(hand, hand, unseen, -1, -1, 2, True, False, 3, False)
-    assert card == parse_card("2c")
+    assert heuristic_card(facts(hand)) == parse_card("2c")
     # With its trick in, it takes the sure trick at once.
-    card = heuristic_card(hand, hand, unseen, -1, -1, 2, True, True, 3, False)
-    assert card == parse_card("Ah")
-    # Without the top trump and with its trick in, it leads its highest side card.
-    hand = m("Qh 2c 9d")
-    card = heuristic_card(hand, hand, unseen & ~hand, -1, -1, 2, True, True, 3, False)
-    assert card == parse_card("9d")
+    assert heuristic_card(facts(hand, won=1)) == parse_card("Ah")
+    # Without the top trump (the Kh and Ah unseen) and with its trick in, it leads its
+    # highest side card.
+    assert heuristic_card(facts(m("Qh 2c 9d"), won=1)) == parse_card("9d")
+    # When the Ah and Kh are seen (played), the Qh is the top trump: it takes the trick.
+    assert heuristic_card(facts(m("Qh 2c 9d"), won=1, seen=m("Ah Kh"))) == parse_card("Qh")
+
+
+def test_a_single_legal_card_is_played() -> None:
+    only = parse_card("7s")
+    assert heuristic_card(facts(BIT[only], winning=parse_card("As"), led=3)) == only
 
 
 def test_a_dogs_life_card_knocks_unless_sure() -> None:
     hand = BIT[parse_card("Kc")]
-    everything = (1 << 52) - 1 & ~hand
     # The Ac is unseen: the Kc may lose, so knock; last to play over a 5c, play it.
-    assert heuristic_card(hand, hand, everything, -1, -1, 2, True, False, 3, True) == KNOCK
+    assert heuristic_card(facts(hand, may_knock=True)) == KNOCK
     five = parse_card("5c")
-    assert (
-        heuristic_card(hand, hand, everything, five, 0, 2, False, False, 3, True)
-        == hand.bit_length() - 1
-    )
+    played = facts(hand, winning=five, led=0, to_come=False, may_knock=True)
+    assert heuristic_card(played) == parse_card("Kc")
+    # The Ac and every heart seen: the Kc is sure to win even with seats to come.
+    hearts = m("2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah")
+    sure = facts(hand, seen=hearts | m("Ac"), may_knock=True)
+    assert heuristic_card(sure) == parse_card("Kc")
 
 
 def test_trump_is_the_longest_suit_ties_to_higher_ranks() -> None:

@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kow import log
-from kow.engine import Event, State
-from kow.game import bots_rng, drive, game_seed, new_game, run_game
+from kow.engine import State
+from kow.events import Event
+from kow.game import bots_rng, drive, game_seed, new_game, play_game
 from kow.players import Player, make_bot
 from kow.rules import MAX_SEED, Rules, max_start_cards
 from kow.verify import verify_game
@@ -56,7 +57,7 @@ def simulate(rules: Rules, seed: int, kinds: tuple[str, ...]) -> dict[str, Any]:
     players = [
         make_bot(kinds[s % len(kinds)], f"bot-{s}", rng) for s in range(rules.players)
     ]
-    state = run_game(rules, players, seed)
+    state = play_game(rules, players, seed)
     return log.build(seed, rules, players, state.events)
 
 
@@ -155,8 +156,9 @@ def _bots(kinds: tuple[str, ...], seed: int, players: int) -> list[Player]:
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_fast_loop_plays_the_same_game_as_apply(variant: str) -> None:
-    # State.run (the fast loop of simulate) against drive's general loop, which builds a
-    # view and calls apply for every decision: the same events and the same final state.
+    # The policies of the engine's trick loop (State.play_round, as in simulate) against
+    # drive's general loop, which builds a view and calls apply for every decision: the
+    # same events and the same final state.
     for players in range(2, 8):
         try:
             rules = Rules(players=players, **VARIANTS[variant])

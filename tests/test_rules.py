@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from conftest import apply_all, cards, deal, log_of, new_state, play_stacked, plays
 
-from kow.engine import PLAY, TRUMP, VOTE, IllegalActionError
-from kow.game import bots_rng, run_game
+from kow.engine import IllegalActionError
+from kow.events import Phase
+from kow.game import bots_rng, play_game
 from kow.log import build
 from kow.players import make_bot
 from kow.rules import DOGS_LIFE, LEADS, TRUMPS, Rules, RulesError, max_start_cards
@@ -117,7 +118,7 @@ def test_start_cards(start: int) -> None:
     assert r1["tricks_won"] == [1, start - 1]
     assert r2["hand_size"] == start - 1
     assert [len(h) for h in r2["hands"]] == [start - 1, start - 1]
-    assert (state.phase, state.turn, state.hand_size) == (TRUMP, 1, start - 1)
+    assert (state.phase, state.turn, state.hand_size) == (Phase.TRUMP, 1, start - 1)
 
 
 # --------------------------------------------------------------------------- trump
@@ -166,7 +167,7 @@ def test_trump_fixed_never_asks_for_a_choice() -> None:
     state = new_state(Rules(players=3, start_cards=3, trump="fixed"), 0,
                       [TIE3_DEAL, deal(1, ["As 4d", "Ad Kd", "2d 3d"]), *TIE3_CUT])
     apply_all(state, TIE3_PLAYS)
-    assert (state.phase, state.turn, state.trump) == (PLAY, 1, 3)
+    assert (state.phase, state.turn, state.trump) == (Phase.PLAY, 1, 3)
 
 
 # Three players, 2 cards, hearts turned up. Seat 1 takes trick 1; seat 2 trumps trick 2;
@@ -233,22 +234,22 @@ VOTE_ROUND_1 = "Ac 3c Qc 2c  Kd 4d Ad 2d  3s 2s 5s 5c"
 def test_vote_majority() -> None:
     state = new_state(Rules(players=4, start_cards=3, eliminated_vote=True), 3, VOTE_DECKS)
     apply_all(state, VOTE_ROUND_1)
-    assert (state.phase, state.turn) == (VOTE, 3)
+    assert (state.phase, state.turn) == (Phase.VOTE, 3)
     apply_all(state, "s")
-    assert (state.phase, state.turn) == (VOTE, 1)
+    assert (state.phase, state.turn) == (Phase.VOTE, 1)
     apply_all(state, "s")
     r1, r2 = log_of(state)["rounds"]
     assert r1["votes"] == []
     assert r1["eliminated"] == [1, 3]
     assert r2["votes"] == [{"seat": 3, "suit": "s"}, {"seat": 1, "suit": "s"}]
     assert (r2["trump"], r2["trump_method"], r2["trump_chosen_by"]) == ("s", "vote", None)
-    assert (state.phase, state.turn, r2["leader"]) == (PLAY, 0, 0)
+    assert (state.phase, state.turn, r2["leader"]) == (Phase.PLAY, 0, 0)
 
 
 def test_vote_tie_settled_by_most_tricks_player() -> None:
     state = new_state(Rules(players=4, start_cards=3, eliminated_vote=True), 3, VOTE_DECKS)
     apply_all(state, VOTE_ROUND_1 + " h s")
-    assert (state.phase, state.turn) == (TRUMP, 0)
+    assert (state.phase, state.turn) == (Phase.TRUMP, 0)
     assert state.legal_actions() == (2, 3)
     assert state.view().legal == (2, 3)
     with pytest.raises(IllegalActionError, match=r"seat 0 must name a suit \(h, s\)"):
@@ -256,13 +257,13 @@ def test_vote_tie_settled_by_most_tricks_player() -> None:
     apply_all(state, "s")
     r2 = log_of(state)["rounds"][1]
     assert (r2["trump"], r2["trump_method"], r2["trump_chosen_by"]) == ("s", "vote", 0)
-    assert (state.phase, state.turn) == (PLAY, 0)
+    assert (state.phase, state.turn) == (Phase.PLAY, 0)
 
 
 def test_vote_off_most_tricks_chooses() -> None:
     state = new_state(Rules(players=4, start_cards=3), 3, VOTE_DECKS)
     apply_all(state, VOTE_ROUND_1)
-    assert (state.phase, state.turn, state.legal_actions()) == (TRUMP, 0, (0, 1, 2, 3))
+    assert (state.phase, state.turn, state.legal_actions()) == (Phase.TRUMP, 0, (0, 1, 2, 3))
     assert log_of(state)["rounds"][1]["votes"] is None
 
 
@@ -272,7 +273,7 @@ def test_fixed_trump_takes_precedence_over_vote() -> None:
     apply_all(state, VOTE_ROUND_1)
     r2 = log_of(state)["rounds"][1]
     assert (r2["trump"], r2["trump_method"], r2["votes"]) == ("h", "fixed", [])
-    assert (state.phase, state.turn) == (PLAY, 0)
+    assert (state.phase, state.turn) == (Phase.PLAY, 0)
 
 
 # --------------------------------------------------------------------------- lead
@@ -291,9 +292,9 @@ def test_lead(lead: str, leader: int) -> None:
     state = new_state(Rules(players=4, start_cards=3, lead=lead), 0, LEAD_DECKS)  # type: ignore[arg-type]
     assert state.turn == 1  # round 1: the dealer's left, under either rule
     apply_all(state, LEAD_ROUND_1)
-    assert (state.phase, state.turn) == (TRUMP, 2)  # the most-tricks player chooses
+    assert (state.phase, state.turn) == (Phase.TRUMP, 2)  # the most-tricks player chooses
     apply_all(state, "s")
-    assert (state.phase, state.turn, state.leader) == (PLAY, leader, leader)
+    assert (state.phase, state.turn, state.leader) == (Phase.PLAY, leader, leader)
     assert log_of(state)["rounds"][1]["leader"] == leader
 
 
@@ -301,7 +302,7 @@ def test_dealer_left_tie_cut_only_for_trump() -> None:
     state = new_state(Rules(players=3, start_cards=3, lead="dealer-left"), 0,
                       [TIE3_DEAL, deal(1, ["As 4d", "Ad Kd", "2d 3d"]), *TIE3_CUT])
     apply_all(state, TIE3_PLAYS)
-    assert (state.phase, state.turn) == (TRUMP, 1)
+    assert (state.phase, state.turn) == (Phase.TRUMP, 1)
     apply_all(state, "d")
     r2 = log_of(state)["rounds"][1]
     assert len(r2["tie_cut"]) == 2
@@ -315,7 +316,7 @@ def test_dealer_left_and_fixed_trump_need_no_cut() -> None:
     apply_all(state, TIE3_PLAYS)
     r2 = log_of(state)["rounds"][1]
     assert (r2["tie_cut"], r2["trump"], r2["leader"]) == (None, "s", 2)
-    assert (state.phase, state.turn) == (PLAY, 2)
+    assert (state.phase, state.turn) == (Phase.PLAY, 2)
 
 
 # --------------------------------------------------------------------------- sweep_wins
@@ -351,7 +352,7 @@ def test_sweep_without_sweep_wins_grants_every_dogs_life(dogs_life: str) -> None
     assert (r1["eliminated"], r1["dogs_life_granted"]) == ([], [0, 2])
     assert r2["dogs_life"] == [0, 2]
     assert r2["hands"] == [["2d"], ["Ad", "Kd"], ["3d"]]
-    assert (state.phase, state.turn) == (TRUMP, 1)
+    assert (state.phase, state.turn) == (Phase.TRUMP, 1)
 
 
 def test_sweep_wins_off_without_dogs_life_changes_nothing_here() -> None:
@@ -369,7 +370,7 @@ def _bot_game(rules: Rules, seed: int, kinds: tuple[str, ...] = ("random", "heur
         make_bot(kinds[(seat + seed) % len(kinds)], f"b{seat}", rng)
         for seat in range(rules.players)
     ]
-    return build(seed, rules, bots, run_game(rules, bots, seed).events)
+    return build(seed, rules, bots, play_game(rules, bots, seed).events)
 
 
 def test_sweep_wins_off_without_dogs_life_changes_nothing() -> None:

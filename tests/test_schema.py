@@ -1,4 +1,4 @@
-"""The log's JSON Schema (``kow/log_schema.json``, :func:`kow.log.schema`).
+"""The log's JSON Schema (``kow/log/schema.json``, :func:`kow.log.schema`).
 
 The schema is a valid draft 2020-12 schema that documents every field of
 ``docs/log-format.md``. Every log kow writes validates against it: ``kow simulate`` over
@@ -23,10 +23,11 @@ from jsonschema import Draft202012Validator
 from kow import log
 from kow.cards import NAMES, SUITS
 from kow.cli import main
-from kow.engine import KNOCK, PLAY, View
+from kow.events import KNOCK, Phase
 from kow.game import drive, new_game
 from kow.players import BOT_KINDS, Player
 from kow.rules import DOGS_LIFE, LEADS, MAX_SEED, TRUMPS, Rules
+from kow.view import View
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = log.schema()
@@ -81,7 +82,7 @@ def test_schema_is_a_valid_draft_2020_12_schema() -> None:
 
 
 def test_schema_loads_the_shipped_file_afresh() -> None:
-    text = (ROOT / "kow" / "log_schema.json").read_text(encoding="utf-8")
+    text = (ROOT / "kow" / "log" / "schema.json").read_text(encoding="utf-8")
     assert text.isascii()
     first = log.schema()
     assert first == json.loads(text) == SCHEMA
@@ -291,11 +292,11 @@ class Scripted(Player):
         lines = [""] if self.shared["last"] != self.name else []  # Enter at "pass the keyboard"
         self.shared["last"] = self.name
         action = self.rng.choice(view.legal)
-        if view.phase != PLAY:
+        if view.phase != Phase.PLAY:
             lines.append(SUITS[action])
         else:
             lines.append("knock" if action == KNOCK else NAMES[action])
-        self.shared["decisions"].append((lines, len(self.game.state.events), view.phase))
+        self.shared["decisions"].append((lines, len(self.game.state.events), view.phase.value))
         return action
 
 

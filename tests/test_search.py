@@ -7,14 +7,18 @@ import random
 import pytest
 from conftest import deal
 
-from kow.cards import BIT, SUIT_MASK, SUIT_OF, mask_of, parse_card
-from kow.engine import E_ROUND_END, OVER, PLAY, State, View, stacked
+from kow.cards import BIT, SUIT_MASK, SUIT_OF, parse_card
+from kow.deal import StackedDeck
+from kow.engine import State
+from kow.events import Phase, RoundEnd
 from kow.game import bots_rng, drive, new_game
 from kow.players import Player, RandomBot, SearchBot, make_bot
 from kow.players.inference import decisions, likely_deals, misses, trump_chooser
+from kow.players.policy import heuristic_card
 from kow.players.sampling import Sampler, seen_cards, voids
-from kow.players.search import CHOOSER, chooser_win, estimate, rollout, round_value
+from kow.players.search import CHOOSER, chooser_win, estimate, round_value
 from kow.rules import Rules
+from kow.view import View
 
 
 class Checked(Player):
@@ -49,7 +53,7 @@ def test_search_bot_only_plays_legal_actions(rules: Rules) -> None:
             for s in range(1, rules.players)
         ]
         state = drive(new_game(rules, seed), players)
-        assert state.phase == OVER and state.winner is not None
+        assert state.phase == Phase.OVER and state.winner is not None
         assert players[0].decisions > 0
 
 
@@ -86,9 +90,9 @@ def test_samples_honour_every_known_fact(players: int) -> None:
         state = new_game(rules, seed)
         rng = random.Random(seed)
         bots = [RandomBot(str(s), bots_rng(seed)) for s in range(players)]
-        while state.phase != OVER:
+        while state.phase != Phase.OVER:
             view = state.view()
-            if view.phase == PLAY:
+            if view.phase == Phase.PLAY:
                 sampler = Sampler(view)
                 checked_voids += any(voids(view))
                 for _ in range(5):
@@ -103,7 +107,7 @@ def test_voids_come_from_failing_to_follow() -> None:
         Rules(players=3, start_cards=2),
         random.Random(0),
         dealer=0,
-        deck=stacked([deal(0, ["2s 3s", "4c 5c", "Ah Kh"], turned_up="7d")]),
+        deck=StackedDeck([deal(0, ["2s 3s", "4c 5c", "Ah Kh"], turned_up="7d")]),
     )
     state.apply(parse_card("4c"))
     state.apply(parse_card("Ah"))
@@ -137,7 +141,7 @@ def _two_deals_one_view() -> tuple[State, State]:
     states = []
     for others in (a, b):
         deck = deal(3, [mine, *others], turned_up="Jh")
-        states.append(State(Rules(), random.Random(0), dealer=3, deck=stacked([deck])))
+        states.append(State(Rules(), random.Random(0), dealer=3, deck=StackedDeck([deck])))
     return states[0], states[1]
 
 
@@ -164,7 +168,7 @@ def test_the_search_bot_never_peeks_after_seeing_plays() -> None:
     for turn in (0, 1):
         others = [f"{rest[(s + turn) % 3]} {played[s]}" for s in range(3)]
         deck = deal(0, [mine, *others], turned_up="Jh")
-        state = State(Rules(), random.Random(0), dealer=0, deck=stacked([deck]))
+        state = State(Rules(), random.Random(0), dealer=0, deck=StackedDeck([deck]))
         for text in played:
             state.apply(parse_card(text))
         states.append(state)
@@ -186,9 +190,9 @@ def test_estimates_cover_each_legal_action_and_the_trump_choice() -> None:
     assert all(0.0 <= e.survival <= 1.0 and e.deals == 10 for e in found)
     # Play round 1 out, then the chooser of round 2 tries every suit.
     bots = [RandomBot(str(s), bots_rng(11)) for s in range(3)]
-    while state.phase == PLAY:
+    while state.phase == Phase.PLAY:
         state.apply(bots[state.turn].act(state.view()))
-    if state.phase == "trump":
+    if state.phase is Phase.TRUMP:
         view = state.view()
         found = estimate(view, random.Random(0), 5)
         assert [e.action for e in found] == list(view.legal)
@@ -225,9 +229,9 @@ def test_likely_deals_honour_the_view_and_explain_the_plays() -> None:
     for seed in range(3):
         state = new_game(Rules(), seed)
         bots = [make_bot("heuristic", str(s), bots_rng(seed)) for s in range(4)]
-        while state.phase != OVER:
+        while state.phase != Phase.OVER:
             view = state.view()
-            if view.phase == PLAY and view.trick_number > 1:
+            if view.phase == Phase.PLAY and view.trick_number > 1:
                 deals = likely_deals(view, Sampler(view), random.Random(seed), 10)
                 assert len(deals) == 10
                 for hands in deals:
@@ -237,7 +241,7 @@ def test_likely_deals_honour_the_view_and_explain_the_plays() -> None:
                 chooser = trump_chooser(view)
                 played = [0] * 4
                 for d in found:
-                    played[d.seat] |= d.later
+                    played[d.facts.seat] |= d.later
                 trump = -1 if view.trump is None else view.trump
                 counts = [misses(h, found, trump, chooser, played) for h in deals]
                 assert counts == sorted(counts)
@@ -263,16 +267,17 @@ def test_rollouts_replay_heuristic_bots_exactly(rules: Rules) -> None:
         state = new_game(rules, seed)
         bots = [make_bot("heuristic", str(s), bots_rng(seed)) for s in range(rules.players)]
         pending: list[list[int]] = []
-        while state.phase != OVER:
+        while state.phase != Phase.OVER:
             view = state.view()
-            if view.phase == PLAY:
-                gone = seen_cards(view) & ~mask_of(view.hand)
-                pending.append(rollout(state.copy(), gone)[:])
+            if view.phase == Phase.PLAY:
+                rollout = state.copy()
+                rollout.play_round([heuristic_card] * rules.players)
+                pending.append(rollout.tricks_won[:])
             round_number = state.round
             state.apply(bots[state.turn].act(view))
-            if state.round != round_number or state.phase == OVER:
-                end = [e for e in state.events if e[0] == E_ROUND_END][-1]
-                tricks = [t or 0 for t in end[1]]
+            if state.round != round_number or state.phase == Phase.OVER:
+                end = [e for e in state.events if isinstance(e, RoundEnd)][-1]
+                tricks = [t or 0 for t in end.tricks_won]
                 assert pending and all(p == tricks for p in pending)
                 checked += len(pending)
                 pending = []

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from kow.cli import main
 from kow.rules import Rules
-from kow.tournament import play_game, run_tournament, wilson
+from kow.tournament import play_tournament, tournament_game, wilson
 
 
 @pytest.mark.parametrize(
@@ -36,7 +36,7 @@ def test_wilson_rejects_impossible_counts() -> None:
 def test_bots_rotate_through_the_seats_over_one_seed() -> None:
     rules = Rules(players=3)
     bots = ("random", "heuristic", "heuristic")
-    games = [play_game(rules, bots, 5, i) for i in range(6)]
+    games = [tournament_game(rules, bots, 5, i) for i in range(6)]
     assert [g.seed for g in games[:3]] == [5, 5, 5]
     assert games[3].seed == games[4].seed != 5
     assert [g.seats[0] for g in games] == [0, 1, 2, 0, 1, 2]
@@ -60,8 +60,8 @@ def _stable(result: dict[str, object]) -> dict[str, object]:
 def test_results_do_not_depend_on_jobs() -> None:
     rules = Rules(players=4, start_cards=4)
     bots = ("search", "heuristic", "random", "heuristic")
-    one = run_tournament(rules, bots, 12, seed=3, jobs=1, search_iterations=3)
-    two = run_tournament(rules, bots, 12, seed=3, jobs=2, search_iterations=3)
+    one = play_tournament(rules, bots, 12, seed=3, jobs=1, search_iterations=3)
+    two = play_tournament(rules, bots, 12, seed=3, jobs=2, search_iterations=3)
     strip = [(g.index, g.seed, g.seats, g.winner, g.rounds, g.decisions) for g in one.games]
     assert strip == [(g.index, g.seed, g.seats, g.winner, g.rounds, g.decisions) for g in two.games]
     assert _stable(one.to_dict()) == _stable(two.to_dict())
@@ -107,8 +107,8 @@ def test_totals_without_the_games_give_the_same_results() -> None:
     # kow tournament keeps only the totals, so its memory is flat in --games.
     rules = Rules(players=3, start_cards=3)
     bots = ("heuristic", "random", "heuristic")
-    kept = run_tournament(rules, bots, 9, seed=4)
-    lean = run_tournament(rules, bots, 9, seed=4, keep_games=False)
+    kept = play_tournament(rules, bots, 9, seed=4)
+    lean = play_tournament(rules, bots, 9, seed=4, keep_games=False)
     assert lean.games == () and len(kept.games) == 9 == lean.played == kept.played
     assert [t[:4] for t in lean.totals] == [t[:4] for t in kept.totals]  # not the seconds
     assert [(r.kind, r.games, r.wins, r.mean_round, r.decisions) for r in lean.results()] == [

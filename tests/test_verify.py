@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kow import log as kow_log
-from kow.game import bots_rng, game_seed, run_game
+from kow.game import bots_rng, game_seed, play_game
 from kow.players import make_bot
 from kow.rules import Rules
-from kow.verify import Fault, verify_game
+from kow.verify import Fault, GameFault, UnreadableInput, Verdict, verify_game
 
 Log = dict[str, Any]
 
@@ -33,7 +33,7 @@ def _log_text(players: int, seed: int, kind: str, options: tuple[tuple[str, Any]
     rules = Rules(players=players, **dict(options))
     rng = bots_rng(seed)
     bots = [make_bot(kind, f"b{s}", rng) for s in range(players)]
-    state = run_game(rules, bots, seed)
+    state = play_game(rules, bots, seed)
     return json.dumps(kow_log.build(seed, rules, bots, state.events))
 
 
@@ -295,6 +295,87 @@ def test_fault_str() -> None:
     assert str(Fault(3, 5, None, "z")) == "round 3, trick 5: z"
 
 
+# -- the verdict on a run of logs ---------------------------------------------------------------
+
+REVOKE = "seat 0 played 2c but holds Ah of the led suit h"
+
+
+def revoked_game() -> Log:
+    """Return :func:`tiny_game` with a revoke in round 1, trick 1 (seat 0 holds Ah)."""
+    lg = tiny_game()
+    lg["rounds"][0]["tricks"][0]["plays"][1]["card"] = "2c"
+    lg["rounds"][0]["tricks"][1]["plays"][0]["card"] = "Ah"
+    return lg
+
+
+def test_verdict_counts_legal_faulty_and_unreadable() -> None:
+    verdict = Verdict()
+    assert verdict.check(tiny_game(), file="g.jsonl", game=1, line=1) is None
+    entry = verdict.check(revoked_game(), file="g.jsonl", game=2, line=3)
+    assert entry == GameFault("g.jsonl", 2, 3, 42, Fault(1, 1, 0, REVOKE))
+    assert str(entry) == f"g.jsonl: game 2 (seed 42): round 1, trick 1: {REVOKE}"
+    bad = verdict.unreadable_input("bad.json", "line 1, column 2: not JSON")
+    assert bad == UnreadableInput("bad.json", "line 1, column 2: not JSON")
+    assert str(bad) == "bad.json: line 1, column 2: not JSON"
+    assert verdict.end_input("bad.json", 0) is None  # already unreadable
+    assert verdict.end_input("g.jsonl", 2) is None
+    assert (verdict.games, verdict.legal, verdict.faulty) == (2, 1, 1)
+    expected = {
+        "games": 2,
+        "legal": 1,
+        "faulty": 1,
+        "unreadable": [{"file": "bad.json", "message": "line 1, column 2: not JSON"}],
+        "faults": [
+            {
+                "file": "g.jsonl",
+                "game": 2,
+                "line": 3,
+                "seed": 42,
+                "round": 1,
+                "trick": 1,
+                "seat": 0,
+                "message": REVOKE,
+                "text": f"round 1, trick 1: {REVOKE}",
+            }
+        ],
+    }
+    got = verdict.to_dict()
+    assert got == expected
+    # The JSON keys come in this order, so --json output does not change with the dict.
+    assert json.dumps(got) == json.dumps(expected)
+    assert verdict.summary(2) == "2 games in 2 files: 1 legal, 1 faulty, 1 unreadable input"
+
+
+def test_verdict_summary_singular_and_empty_input() -> None:
+    verdict = Verdict()
+    verdict.check(tiny_game(), file="stdin", game=1, line=1)
+    assert verdict.summary(1) == "1 game in 1 file: 1 legal, 0 faulty"
+    assert verdict.end_input("empty.json", 0) == UnreadableInput(
+        "empty.json", "holds no game (empty input)"
+    )
+    assert verdict.end_input("empty.json", 0) is None  # recorded once per label
+    assert verdict.summary(2) == "1 game in 2 files: 1 legal, 0 faulty, 1 unreadable input"
+    assert Verdict().summary(0) == "0 games in 0 files: 0 legal, 0 faulty"
+
+
+@pytest.mark.parametrize(
+    ("log", "seed"),
+    [
+        ({**revoked_game(), "seed": True}, None),
+        ({**revoked_game(), "seed": "42"}, None),
+        ({**revoked_game(), "seed": 2**60}, 2**60),
+        ([1], None),
+        ({"seed": 7}, 7),
+    ],
+)
+def test_verdict_seed_is_an_int_or_none(log: object, seed: int | None) -> None:
+    entry = Verdict().check(log, file="f", game=1, line=1)
+    assert entry is not None and entry.seed == seed
+    assert entry.to_dict()["seed"] == seed
+    shown = "" if seed is None else f" (seed {seed})"
+    assert str(entry) == f"f: game 1{shown}: {entry.fault}"
+
+
 # -- (b) planted faults -------------------------------------------------------------------------
 
 POOL_OPTIONS: list[tuple[int, dict[str, Any]]] = [
@@ -308,13 +389,17 @@ POOL_OPTIONS: list[tuple[int, dict[str, Any]]] = [
 
 
 def pool() -> Iterator[Log]:
-    """Yield fresh copies of a varied set of legal engine logs."""
+    """Yield fresh copies of a varied set of legal engine logs.
+
+    A log the verifier rejects fails the test that draws it, naming the fault: an engine
+    fault must not shrink the pool unseen.
+    """
     for index in range(12):
         for players, options in POOL_OPTIONS:
             for kind in ("heuristic", "random"):
                 lg = make_log(players, game_seed(900 + players, index), kind, **options)
-                if verify_game(lg) is None:
-                    yield lg
+                assert_legal(lg)
+                yield lg
 
 
 def find(
@@ -606,7 +691,7 @@ def abandoned_log(players: int, seed: int, after: int, **options: Any) -> Log | 
     bots[seed % players] = _Quitter(bots[seed % players], after)
     events: list[Any] = []
     try:
-        run_game(rules, bots, seed, on_event=events.append)
+        play_game(rules, bots, seed, on_event=events.append)
     except _Quit:
         lg: Log = json.loads(json.dumps(kow_log.build(seed, rules, bots, events)))
         lg["abandoned"] = True

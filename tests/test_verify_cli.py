@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from kow.cli import main
-from kow.log import LogReadError, events, iter_games
+from kow.log import LoggedPlayer, LogReadError, iter_games, replay
 
 
 def invoke(*args: str, input: bytes | str | None = None) -> tuple[int, str, str]:
@@ -210,16 +210,14 @@ def test_iter_games_gives_lines() -> None:
         list(iter_games(io.BytesIO(b'{"a": 1}\n{"b": }')))
 
 
-def test_events_of_a_log_rebuild_the_log(games: list[dict[str, Any]]) -> None:
+def test_a_replayed_log_rebuilds_the_log(games: list[dict[str, Any]]) -> None:
     from kow import log
-    from kow.players import Player
     from kow.rules import Rules
 
     for game in games:
-        players = [Player(p["name"]) for p in game["players"]]
-        for p, entry in zip(players, game["players"], strict=True):
-            p.kind = entry["kind"]
-        rebuilt = log.build(game["seed"], Rules.from_dict(game["rules"]), players, events(game))
+        players = [LoggedPlayer(p["name"], p["kind"]) for p in game["players"]]
+        *_, state = replay(game)
+        rebuilt = log.build(game["seed"], Rules.from_dict(game["rules"]), players, state.events)
         assert rebuilt == game
 
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import random
 
-from ..cards import BIT, FULL_DECK, SUIT_MASK
-from ..engine import KNOCK, View
+from ..cards import Mask, Suit
+from ..events import Action
+from ..view import View
 from .base import Player
-from .policy import heuristic_card, heuristic_play, heuristic_trump
+from .policy import heuristic_card, heuristic_trump
 
 __all__ = ["HeuristicBot"]
 
@@ -53,57 +54,23 @@ class HeuristicBot(Player):
         super().__init__(name)
         self.rng = rng
 
-    def choose_trump(self, view: View) -> int:
-        """Return the allowed suit with the most cards in hand, ties to the higher ranks."""
-        hand = 0
-        for card in view.hand:
-            hand |= BIT[card]
-        return heuristic_trump(hand, view.legal)
+    card_policy = staticmethod(heuristic_card)
+    """Its card decisions: :func:`kow.players.policy.heuristic_card`."""
 
-    def choose_trump_fast(self, allowed: tuple[int, ...], hand: int) -> int:
+    def choose_trump(self, view: View) -> Suit:
+        """Return the allowed suit with the most cards in hand, ties to the higher ranks."""
+        return heuristic_trump(view.hand_mask, view.legal)
+
+    def trump_policy(self, allowed: tuple[Suit, ...], hand: Mask) -> Suit:
         """Return the suit of ``allowed`` with the most cards in ``hand`` (a mask), ties
         to the higher sum of ranks, then to the first allowed."""
         return heuristic_trump(hand, allowed)
 
-    def vote(self, view: View) -> int:
+    def vote(self, view: View) -> Suit:
         """Return a suit drawn uniformly from the allowed ones."""
         return view.legal[int(self.rng.random() * len(view.legal))]
 
-    def play(self, view: View) -> int:
+    def play(self, view: View) -> Action:
         """Return a card (or KNOCK) for ``view`` by the rules in the class docstring."""
-        return heuristic_play(view)
-
-    def play_fast(
-        self,
-        legal: tuple[int, ...],
-        hand: int,
-        seen: int,
-        best: int,
-        led: int,
-        to_come: bool,
-        won: int,
-        tricks_left: int,
-        trump: int,
-    ) -> int:
-        """Return a card (or KNOCK) by the rules in the class docstring, from these facts.
-
-        See :attr:`Player.play_fast <kow.players.base.Player.play_fast>` for the
-        arguments; the rules themselves are :func:`kow.players.policy.heuristic_card`.
-        """
-        knock = legal[-1] == KNOCK
-        if not knock and led >= 0 and hand & SUIT_MASK[led]:
-            playable = hand & SUIT_MASK[led]  # follow suit
-        else:
-            playable = hand
-        return heuristic_card(
-            hand,
-            playable,
-            FULL_DECK ^ (seen | hand),
-            best,
-            led,
-            trump,
-            to_come,
-            won > 0,
-            tricks_left,
-            knock,
-        )
+        assert view.facts is not None, "play is asked only in the play phase"
+        return heuristic_card(view.facts)

@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..cards import BIT, SUIT_MASK, SUIT_NAMES, CardError, card_name, parse_card, parse_suit
-from ..engine import KNOCK, PLAY, TRUMP, View
+from ..cards import SUIT_NAMES, SUIT_OF, Card, CardError, Suit, card_name, parse_card, parse_suit
+from ..events import KNOCK, Action, Phase
 from ..screen import Screen, sorted_hand
+from ..view import View
 from .base import Player
 
 __all__ = ["HotSeat", "HumanPlayer", "Quit"]
@@ -78,7 +79,7 @@ class HumanPlayer(Player):
 
     # ------------------------------------------------------------------ decisions
 
-    def play(self, view: View) -> int:
+    def play(self, view: View) -> Action:
         """Show the trick and the hand, and return the card (or KNOCK) typed."""
         self._start_turn(view)
         self._show_hand(view)
@@ -111,13 +112,13 @@ class HumanPlayer(Player):
                 return card
             self.write(reason)
 
-    def choose_trump(self, view: View) -> int:
+    def choose_trump(self, view: View) -> Suit:
         """Show the new hand and return the suit typed as trump."""
         self._start_turn(view)
         self._show_hand(view)
         return self._suit(view, "choose trump")
 
-    def vote(self, view: View) -> int:
+    def vote(self, view: View) -> Suit:
         """Return the suit this knocked-out person votes for."""
         self._start_turn(view)
         return self._suit(view, "vote for the next trump")
@@ -140,14 +141,14 @@ class HumanPlayer(Player):
             seat.last = self.name
 
     def _show_hand(self, view: View) -> None:
-        if view.phase == "trump":
+        if view.phase is Phase.TRUMP:
             trump = "to choose"
         else:
             trump = "none" if view.trump is None else self.screen.suit(view.trump)
         who = "Your" if self.name == "You" else f"{self.name}, your"
         self.write(f"{who} hand (trump {trump}):  " + self.screen.hand(view))
 
-    def _suit(self, view: View, what: str) -> int:
+    def _suit(self, view: View, what: str) -> Suit:
         options = "  ".join(
             f"{i} {self.screen.suit(s, long=True)}" for i, s in enumerate(view.legal, 1)
         )
@@ -196,18 +197,18 @@ class HumanPlayer(Player):
         """Return the search bot's choice for ``view``, with its chance of a trick."""
         from .search import DEFAULT_ITERATIONS, estimate
 
-        if view.phase not in (PLAY, TRUMP):
+        if view.phase is not Phase.PLAY and view.phase is not Phase.TRUMP:
             return "No hint here: a knocked-out player's vote changes nothing for them."
         iterations = self.hint_iterations or DEFAULT_ITERATIONS
         found = max(estimate(view, self.hint_rng, iterations), key=lambda e: e.value)
         chance = f"{found.survival:.0%}"
-        if view.phase == TRUMP:
+        if view.phase is Phase.TRUMP:
             what = f"name {self.screen.suit(found.action, long=True)} as trump"
         elif found.action == KNOCK:
             what = "knock"
         else:
             what = f"play {self.screen.card(found.action)}"
-        if view.phase == PLAY and view.tricks_won[view.seat]:
+        if view.phase is Phase.PLAY and view.tricks_won[view.seat]:
             return f"Hint: {what} (you already have your trick this round)."
         return f"Hint: {what}. Your chance of a trick this round: {chance} ({found.deals} deals)."
 
@@ -216,13 +217,13 @@ class HumanPlayer(Player):
             return "Only a player on a dog's life may knock."
         return "This is the round's last trick: you must play your dog's-life card."
 
-    def _why_not(self, card: int, view: View) -> str | None:
+    def _why_not(self, card: Card, view: View) -> str | None:
         """Return why ``card`` may not be played now, or None when it may."""
         if card in view.legal:
             return None
         if card not in view.hand:
             return f"You don't hold {self.screen.card(card)}."
         if view.led is not None:
-            mine = [c for c in sorted_hand(view.hand) if BIT[c] & SUIT_MASK[view.led]]
+            mine = [c for c in sorted_hand(view.hand) if SUIT_OF[c] == view.led]
             return f"You must follow {SUIT_NAMES[view.led]}: you hold {self.screen.cards(mine)}."
         return f"You can't play {card_name(card)} now."  # pragma: no cover

@@ -19,8 +19,10 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_OF, cards_in
-from ..engine import KNOCK, View
+from ..cards import BIT, NO_CARD, NO_SUIT, SUIT_OF, Mask, Suit, cards_in
+from ..events import KNOCK, Action, Knock, Seat
+from ..trick import BEATEN_BY, knock_allowed
+from ..view import TrickFacts, View
 from .policy import heuristic_card, heuristic_trump
 from .sampling import Sampler
 
@@ -35,39 +37,21 @@ __all__ = [
     "trump_chooser",
 ]
 
-_BEATS = tuple(
-    tuple(
-        (SUIT_MASK[SUIT_OF[b]] & ~((BIT[b] << 1) - 1))
-        | (SUIT_MASK[t] if t >= 0 and SUIT_OF[b] != t else 0)
-        for b in range(52)
-    )
-    for t in (0, 1, 2, 3, -1)
-)
-"""``_BEATS[trump][best]``: the cards that beat ``best``."""
-
 
 class Decision(NamedTuple):
     """One card or knock another seat played this round, with what it knew then.
 
-    ``seat``; ``action``: the card or :data:`~kow.engine.KNOCK`; ``later``: mask of the
-    cards ``seat`` played from this decision on (so its hand then is its hand now plus
-    ``later``); ``gone``: mask of the cards everyone had seen before it (played this
-    round, the turned-up card); ``best`` and ``led``: the trick's winning card and led
-    suit so far (-1 for none); ``to_come``: whether someone acted after it in the trick;
-    ``has_trick``: whether it had taken a trick; ``tricks_left``: tricks still to play,
-    that one included; ``knock``: whether it could knock (a dog's life).
+    ``facts``: the :class:`~kow.view.TrickFacts` of that decision as the table saw it;
+    its ``hand`` and ``legal`` are 0, since only that seat saw its hand (fill them in for
+    a guessed hand with :meth:`TrickFacts.with_hand <kow.view.TrickFacts.with_hand>`).
+    ``action``: the card or :data:`~kow.events.KNOCK` played; ``later``: the mask of the
+    cards the seat played from this decision on, so its hand then was its hand now plus
+    ``later``.
     """
 
-    seat: int
-    action: int
-    later: int
-    gone: int
-    best: int
-    led: int
-    to_come: bool
-    has_trick: bool
-    tricks_left: int
-    knock: bool
+    facts: TrickFacts
+    action: Action
+    later: Mask
 
 
 def decisions(view: View) -> list[Decision]:
@@ -77,81 +61,81 @@ def decisions(view: View) -> list[Decision]:
     so everyone before it had someone to come).
     """
     n = view.rules.players
-    trump = -1 if view.trump is None else view.trump
-    beats = _BEATS[trump]
-    gone = 0 if view.turned_up is None else BIT[view.turned_up]
+    trump = NO_SUIT if view.trump is None else view.trump
+    beaten_by = BEATEN_BY[trump]
+    seen = 0 if view.turned_up is None else BIT[view.turned_up]
     won = [0] * n
-    raw: list[tuple[int, int, int, int, int, bool, bool, int, bool]] = []
-    tricks = [(plays, winner) for _, plays, winner in view.tricks]
+    found: list[tuple[TrickFacts, Action]] = []
+    tricks = [(trick.plays, trick.winner) for trick in view.tricks]
     tricks.append((view.trick, -1))
     for number, (plays, winner) in enumerate(tricks, start=1):
-        best = -1
-        led = -1
+        winning = NO_CARD
+        led = NO_SUIT
         tricks_left = view.hand_size - number + 1
-        for i, (seat, action) in enumerate(plays):
+        for i, play in enumerate(plays):
+            seat = play.seat
             if seat != view.seat:
                 to_come = winner < 0 or i < len(plays) - 1
-                knock = seat in view.dogs_life and number < view.hand_size
-                raw.append(
-                    (seat, action, gone, best, led, to_come, won[seat] > 0, tricks_left, knock)
-                )
-            if action != KNOCK:
-                gone |= BIT[action]
-                if led < 0:
-                    led = SUIT_OF[action]
-                if best < 0 or BIT[action] & beats[best]:
-                    best = action
+                may_knock = seat in view.dogs_life and knock_allowed(number, view.hand_size)
+                facts = TrickFacts(
+                    seat, 0, 0, may_knock, seen, winning, led, trump, to_come, won[seat],
+                    tricks_left,
+                )  # fmt: skip
+                found.append((facts, play.action))
+            if isinstance(play, Knock):
+                continue
+            card = play.card
+            seen |= BIT[card]
+            if led < 0:
+                led = SUIT_OF[card]
+            if winning < 0 or BIT[card] & beaten_by[winning]:
+                winning = card
         if winner >= 0:
             won[winner] += 1
     later = [0] * n
     out = []
-    for seat, action, gone, best, led, to_come, has, left, knock in reversed(raw):
+    for facts, action in reversed(found):
         if action != KNOCK:
-            later[seat] |= BIT[action]
-        out.append(Decision(seat, action, later[seat], gone, best, led, to_come, has, left, knock))
+            later[facts.seat] |= BIT[action]
+        out.append(Decision(facts, action, later[facts.seat]))
     out.reverse()
     return out
 
 
-def trump_chooser(view: View) -> int:
+def trump_chooser(view: View) -> Seat:
     """Return the seat that named this round's trump from the four suits, or -1.
 
     -1 when trump was turned up, fixed, voted, tied after a vote, or named by
-    ``view.seat`` itself, or when the view cannot tell who named it (a tie for the most
-    tricks under ``lead="dealer-left"``). Rules text, "Mise en place" 5: the player with
-    the most tricks last round names it, and under ``lead="most-tricks"`` also leads.
+    ``view.seat`` itself. Also -1 when the chooser won a tie cut for the most tricks under
+    ``lead="dealer-left"``: kow 0.2.0's search bot could not tell who named trump then,
+    and this keeps its seeded games the same. Rules text, 'Mise en place' 5: the player
+    with the most tricks last round names trump.
     """
-    rules = view.rules
-    prev = view.previous_tricks_won
-    if view.trump is None or prev is None or rules.trump != "winner-chooses":
+    chooser = view.trump_chosen_by
+    if view.trump_method != "chosen" or chooser is None or chooser == view.seat:
         return -1
-    if rules.eliminated_vote and view.knocked_out:
-        return -1
-    top = max(prev)
-    tied = [s for s in range(rules.players) if prev[s] == top]
-    if len(tied) == 1:
-        chooser = tied[0]
-    elif rules.lead == "most-tricks" and view.leader is not None:
-        chooser = view.leader
-    else:
-        return -1
-    return -1 if chooser == view.seat else chooser
+    previous = view.previous_tricks_won
+    if view.rules.lead == "dealer-left" and previous is not None:
+        top = max(previous)
+        if previous.count(top) > 1:
+            return -1
+    return chooser
 
 
 def misses(
-    hands: Sequence[int],
+    hands: Sequence[Mask],
     found: Sequence[Decision],
-    trump: int,
-    chooser: int = -1,
-    played: Sequence[int] = (),
+    trump: Suit,
+    chooser: Seat = -1,
+    played: Sequence[Mask] = (),
     limit: int = 1 << 30,
 ) -> int:
     """Return how many of the decisions ``found`` the opponent model would not have made.
 
-    ``hands``: a guessed deal (masks by seat, as now); ``trump``: suit or -1; ``chooser``:
-    the seat that named trump (see :func:`trump_chooser`, -1 for none), whose hand at the
-    round's start is ``hands[chooser] | played[chooser]``, ``played`` being the mask of
-    cards each seat has played this round. Stops counting at ``limit``.
+    ``hands``: a guessed deal (masks by seat, as now); ``trump``: suit or NO_SUIT;
+    ``chooser``: the seat that named trump (see :func:`trump_chooser`, -1 for none), whose
+    hand at the round's start is ``hands[chooser] | played[chooser]``, ``played`` being
+    the mask of cards each seat has played this round. Stops counting at ``limit``.
     """
     count = 0
     if chooser >= 0 and heuristic_trump(hands[chooser] | played[chooser], (0, 1, 2, 3)) != trump:
@@ -159,31 +143,17 @@ def misses(
     for d in found:
         if count >= limit:
             break
-        count += _missed(d, hands[d.seat], trump)
+        count += _missed(d, hands[d.facts.seat])
     return count
 
 
-def _missed(d: Decision, now: int, trump: int) -> bool:
+def _missed(d: Decision, now: Mask) -> bool:
     """Return whether the opponent model, holding ``now`` (a mask) today, differs on ``d``."""
-    hand = now | d.later
-    legal = hand
-    if d.led >= 0 and hand & SUIT_MASK[d.led]:
-        legal = hand & SUIT_MASK[d.led]
-    if not d.knock and not legal & (legal - 1):
+    facts = d.facts.with_hand(now | d.later)
+    legal = facts.legal
+    if not facts.may_knock and not legal & (legal - 1):
         return False  # a single legal card says nothing
-    choice = heuristic_card(
-        hand,
-        legal,
-        FULL_DECK & ~(d.gone | hand),
-        d.best,
-        d.led,
-        trump,
-        d.to_come,
-        d.has_trick,
-        d.tricks_left,
-        d.knock,
-    )
-    return choice != d.action
+    return heuristic_card(facts) != d.action
 
 
 CANDIDATES = 4
@@ -207,15 +177,10 @@ class Model:
         self.chooser = trump_chooser(view)
         self.by_seat: list[list[Decision]] = [[] for _ in range(n)]
         self.played = [0] * n
-        for _, plays, _ in view.tricks:
-            for s, a in plays:
-                if a != KNOCK:
-                    self.played[s] |= BIT[a]
-        for s, a in view.trick:
-            if a != KNOCK:
-                self.played[s] |= BIT[a]
         for d in found:
-            self.by_seat[d.seat].append(d)
+            self.played[d.facts.seat] |= d.later
+        for d in found:
+            self.by_seat[d.facts.seat].append(d)
         self.seats = tuple(s for s in range(n) if self.by_seat[s] or s == self.chooser)
         """Seats with something to explain."""
         self._known: dict[int, int] = {}
@@ -233,7 +198,7 @@ class Model:
             if seat == self.chooser:
                 count = heuristic_trump(hand | self.played[seat], (0, 1, 2, 3)) != trump
             for d in self.by_seat[seat]:
-                count += _missed(d, hand, trump)
+                count += _missed(d, hand)
             self._known[key] = count
         return count
 

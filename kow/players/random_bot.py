@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import random
 
-from ..engine import View
+from ..cards import Mask, Suit, cards_in
+from ..events import KNOCK, Action
+from ..view import TrickFacts, View
 from .base import Player
 
 __all__ = ["RandomBot"]
+
+_KNOCK = (KNOCK,)
 
 
 class RandomBot(Player):
@@ -15,7 +19,8 @@ class RandomBot(Player):
 
     ``rng`` is the :class:`random.Random` it draws from: in games played by kow, the
     generator that the game's bots share, seeded from the game's seed (see
-    :func:`kow.game.bots_rng`); never the global one.
+    :func:`kow.game.bots_rng`); never the global one. Each decision draws once, over the
+    legal actions in sorted order (cards, then the knock).
     """
 
     kind = "random"
@@ -23,29 +28,22 @@ class RandomBot(Player):
     def __init__(self, name: str, rng: random.Random) -> None:
         super().__init__(name)
         self.rng = rng
+        self._random = rng.random
 
-    def act(self, view: View) -> int:
+    def act(self, view: View) -> Action:
         """Return a legal action of ``view``, each with equal chance."""
         legal = view.legal
-        return legal[int(self.rng.random() * len(legal))]
+        return legal[int(self._random() * len(legal))]
 
-    def play_fast(
-        self,
-        legal: tuple[int, ...],
-        hand: int,
-        seen: int,
-        best: int,
-        led: int,
-        to_come: bool,
-        won: int,
-        tricks_left: int,
-        trump: int,
-    ) -> int:
-        """Return an action of ``legal``, each with equal chance (see ``Player.play_fast``)."""
-        return legal[int(self.rng.random() * len(legal))]
+    def card_policy(self, facts: TrickFacts) -> Action:
+        """Return a legal card or the knock of ``facts``, each with equal chance, as :meth:`act`."""
+        legal = cards_in(facts.legal)
+        if facts.may_knock:
+            legal += _KNOCK
+        return legal[int(self._random() * len(legal))]
 
-    def choose_trump_fast(self, allowed: tuple[int, ...], hand: int) -> int:
+    def trump_policy(self, allowed: tuple[Suit, ...], hand: Mask) -> Suit:
         """Return a suit of ``allowed``, each with equal chance, drawn as :meth:`act` does."""
-        return allowed[int(self.rng.random() * len(allowed))]
+        return allowed[int(self._random() * len(allowed))]
 
     play = choose_trump = vote = act

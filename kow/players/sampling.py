@@ -18,34 +18,23 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_OF
-from ..engine import KNOCK, View
+from ..cards import BIT, SUIT_MASK, SUIT_OF, Mask
+from ..events import Knock, Play
+from ..view import View
 
-__all__ = ["Sampler", "deal_hidden", "seen_cards", "unseen_mask", "voids"]
+__all__ = ["Sampler", "seen_cards", "voids"]
 
 TRIES = 3
 """Plain deals tried before the careful one, when some seat has shown a void."""
 
 
-def seen_cards(view: View) -> int:
+def seen_cards(view: View) -> Mask:
     """Return the mask of cards ``view.seat`` knows are in no other hand.
 
-    Those are its own hand, the cards played in this round's tricks, and round 1's
-    turned-up card.
+    Those are its own hand and what the table has seen this round (``view.seen``: the
+    cards played, round 1's turned-up card).
     """
-    seen = 0
-    for c in view.hand:
-        seen |= BIT[c]
-    for _, plays, _ in view.tricks:
-        for _, a in plays:
-            if a != KNOCK:
-                seen |= BIT[a]
-    for _, a in view.trick:
-        if a != KNOCK:
-            seen |= BIT[a]
-    if view.turned_up is not None:
-        seen |= BIT[view.turned_up]
-    return seen
+    return view.seen | view.hand_mask
 
 
 def voids(view: View) -> list[int]:
@@ -56,30 +45,22 @@ def voids(view: View) -> list[int]:
     player must follow suit when able). Voids last for the rest of the round.
     """
     out = [0] * view.rules.players
-    for _, plays, _ in view.tricks:
-        _trick_voids(plays, out)
+    for trick in view.tricks:
+        _trick_voids(trick.plays, out)
     _trick_voids(view.trick, out)
     return out
 
 
-def _trick_voids(plays: tuple[tuple[int, int], ...], out: list[int]) -> None:
+def _trick_voids(plays: tuple[Play | Knock, ...], out: list[int]) -> None:
     led = -1
-    for seat, a in plays:
-        if a == KNOCK:
+    for play in plays:
+        if type(play) is Knock:
             continue
+        suit = SUIT_OF[play.card]  # type: ignore[union-attr]
         if led < 0:
-            led = SUIT_OF[a]
-        elif SUIT_OF[a] != led:
-            out[seat] |= 1 << led
-
-
-def deal_hidden(view: View, rng: random.Random) -> list[int]:
-    """Return hands (masks by seat) that agree with ``view``, drawing chance from ``rng``.
-
-    The same as ``Sampler(view).deal(rng)``; build one :class:`Sampler` to draw many
-    deals for one view. Raises :class:`ValueError` when no deal agrees with the view.
-    """
-    return Sampler(view).deal(rng)
+            led = suit
+        elif suit != led:
+            out[play.seat] |= 1 << led
 
 
 class Sampler:
@@ -111,10 +92,7 @@ class Sampler:
         for s in range(n):
             if not need[s]:
                 void[s] = 0
-        own = 0
-        for c in view.hand:
-            own |= BIT[c]
-        self.own = own
+        self.own = view.hand_mask
         self.me = me
         if sum(need) > len(self.pool):
             raise ValueError(f"{sum(need)} hidden cards to deal but only {len(self.pool)} unseen")
@@ -222,8 +200,3 @@ def _shuffle(cards: list[int], rnd: Callable[[], float]) -> None:
     for i in range(len(cards) - 1, 0, -1):
         j = int(rnd() * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
-
-
-def unseen_mask(view: View) -> int:
-    """Return the mask of cards ``view.seat`` has not seen (other hands and the undealt deck)."""
-    return FULL_DECK & ~seen_cards(view)

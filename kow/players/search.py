@@ -9,8 +9,11 @@ outcomes score best on average ("perfect-information Monte Carlo", as in Ginsber
 for bridge; the same deals serve every action, so their comparison is fair). A round's
 outcome is scored as the chance of winning the game that it leaves (:func:`round_value`).
 
-It works from its :class:`~kow.engine.View` alone: the engine state it searches is built
-by :meth:`State.from_view <kow.engine.State.from_view>` from its own guesses.
+It works from its :class:`~kow.view.View` alone, through the engine's public API: the
+state it searches is built by :meth:`State.from_view <kow.engine.State.from_view>` from
+its own guesses, and each playout is the engine's one trick loop,
+:meth:`State.play_round <kow.engine.State.play_round>`, asking
+:func:`~kow.players.policy.heuristic_card` for every seat's cards.
 """
 
 from __future__ import annotations
@@ -19,12 +22,14 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_OF
-from ..engine import KNOCK, PLAY, State, View
+from ..cards import BIT
+from ..engine import State
+from ..events import KNOCK, Action, Phase
+from ..view import Policy, TrickFacts, View
 from .base import Player
 from .inference import likely_deals
 from .policy import heuristic_card
-from .sampling import Sampler, seen_cards
+from .sampling import Sampler
 
 __all__ = [
     "CHOOSER",
@@ -118,147 +123,87 @@ def round_value(tricks: Sequence[int], seat: int, view: View) -> float:
     return (chooser + (tied - 1) * other) / tied
 
 
-def rollout(state: State, gone: int) -> list[int]:
-    """Play ``state`` (a search copy) to the end of the round; return tricks won by seat.
-
-    Every seat plays as the ``heuristic`` bot would (:func:`~kow.players.policy.heuristic_card`),
-    judging only from what it could see in this deal: its own hand and ``gone``, the
-    mask of cards everyone has seen (played this round, the turned-up card). The rules
-    are the engine's (as in :meth:`State.playout <kow.engine.State.playout>`), held in
-    locals for speed; ``state`` is used up (its hands and trick counts change).
-    """
-    won = state.tricks_won
-    if state.phase != PLAY:
-        return won
-    hands = state.hands
-    dogs = state.dogs
-    trump = state.trump
-    hand_size = state.hand_size
-    number = state.trick_number
-    actors = state.actors
-    pos = state.pos
-    led = state.led
-    best = state.best
-    best_seat = state.best_seat
-    rotations = _ROTATIONS[state.n]
-    unknown = FULL_DECK & ~gone
-    while True:
-        seat = actors[pos]
-        hand = hands[seat]
-        legal = hand
-        if led >= 0 and hand & SUIT_MASK[led]:
-            legal = hand & SUIT_MASK[led]
-        knock = dogs[seat] and number < hand_size
-        if not knock and not legal & (legal - 1):
-            card = legal.bit_length() - 1
-        else:
-            card = heuristic_card(
-                hand,
-                legal,
-                unknown & ~hand,
-                best,
-                led,
-                trump,
-                pos < len(actors) - 1,
-                won[seat] > 0,
-                hand_size - number + 1,
-                knock,
-            )
-        if card != KNOCK:
-            bit = BIT[card]
-            hands[seat] = hand ^ bit
-            unknown &= ~bit
-            if best < 0:
-                led = SUIT_OF[card]
-                best = card
-                best_seat = seat
-            else:
-                # Rules text, "Déroulement" 3: the highest trump, else the led suit's highest.
-                s = SUIT_OF[card]
-                b = SUIT_OF[best]
-                if (s == b and card > best) or (s == trump and b != s):
-                    best = card
-                    best_seat = seat
-        pos += 1
-        if pos < len(actors):
-            continue
-        won[best_seat] += 1
-        if number == hand_size:
-            return won
-        leader = best_seat
-        order = rotations[leader]
-        if dogs[leader]:
-            # Seed 002: when a dog's-life card wins, the player to its left leads.
-            leader = next(s for s in order[1:] if hands[s])
-            order = rotations[leader]
-        actors = tuple([s for s in order if hands[s]])
-        number += 1
-        pos = 0
-        led = best = best_seat = -1
-
-
-_ROTATIONS = tuple(
-    tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(8)
-)
-"""``_ROTATIONS[n][seat]``: the ``n`` seats clockwise from ``seat``."""
-
-
-def _first_leader(view: View) -> int:
-    """Return who leads the first trick once trump is named in ``view``'s round.
-
-    Rules text, "Déroulement" 1: the player who took most tricks last round, who is also
-    the one naming trump; under ``lead="dealer-left"``, the dealer's left.
-    """
-    if view.rules.lead == "dealer-left" or view.round == 1:
-        n = view.rules.players
-        for step in range(1, n + 1):
-            s = (view.dealer + step) % n
-            if s in view.in_round:
-                return s
-    return view.seat
-
-
 def estimate(view: View, rng: random.Random, iterations: int) -> list[ActionEstimate]:
     """Return an estimate for each legal action of ``view`` (play or trump phase).
 
     Samples ``iterations`` deals of the hidden cards from ``rng`` (in the play phase, those
     that best explain the plays seen: :func:`~kow.players.inference.likely_deals`) and
-    plays each legal action out in every deal with :func:`rollout`, scoring by
-    :func:`round_value`. Uses only ``view`` and ``rng``. Raises :class:`ValueError` in
-    the vote phase, or for ``iterations < 1``.
+    plays each legal action out in every deal to the end of the round, every seat then
+    playing as the ``heuristic`` bot would (judging only from what it could see in that
+    deal), and scores the round by :func:`round_value`. Uses only ``view`` and ``rng``.
+    Raises :class:`ValueError` in the vote phase, or for ``iterations < 1``.
     """
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
+    if view.phase is not Phase.PLAY and view.phase is not Phase.TRUMP:
+        raise ValueError(f"no search in phase {view.phase.value!r}")
     seat = view.seat
     legal = view.legal
     value = [0.0] * len(legal)
     survived = [0] * len(legal)
     sampler = Sampler(view)
-    gone = seen_cards(view) & ~sampler.own
-    if view.phase == PLAY:
-        for hands in likely_deals(view, sampler, rng, iterations):
-            root = State.from_view(view, hands)
-            for i, action in enumerate(legal):
-                state = root.copy()
-                state.apply(action)
-                won = rollout(state, gone)
-                value[i] += round_value(won, seat, view)
-                survived[i] += won[seat] > 0
-    elif view.phase == "trump":
-        leader = _first_leader(view)
-        for _ in range(iterations):
-            hands = sampler.deal(rng)
-            for i, suit in enumerate(legal):
-                state = State.from_view(view, hands, trump=suit, leader=leader)
-                won = rollout(state, gone)
-                value[i] += round_value(won, seat, view)
-                survived[i] += won[seat] > 0
+    if view.phase is Phase.PLAY:
+        deals = likely_deals(view, sampler, rng, iterations)
     else:
-        raise ValueError(f"no search in phase {view.phase!r}")
+        deals = [sampler.deal(rng) for _ in range(iterations)]
+    policies = [
+        [_rollout_policy(action if view.phase is Phase.PLAY else KNOCK)] * view.rules.players
+        for action in legal
+    ]
+    for hands in deals:
+        root = State.from_view(view, hands)
+        for i, action in enumerate(legal):
+            state = root.copy()
+            state.apply(action)
+            state.play_round(policies[i])
+            won = state.tricks_won
+            value[i] += round_value(won, seat, view)
+            survived[i] += won[seat] > 0
     return [
         ActionEstimate(a, value[i] / iterations, survived[i] / iterations, iterations)
         for i, a in enumerate(legal)
     ]
+
+
+def _rollout_policy(tried: Action) -> Policy:
+    """Return the policy of every seat in a playout after the searching seat plays ``tried``.
+
+    It is :func:`~kow.players.policy.heuristic_card`, except that the seats judge as if
+    the card ``tried`` were still unseen: kow 0.2.0's playouts did so, and keeping it
+    keeps every seeded game of the search bot the same. A knock (or a trump choice, given
+    as :data:`~kow.events.KNOCK`) hides nothing.
+    """
+    if tried == KNOCK:
+        return heuristic_card
+    hidden = ~BIT[tried]
+
+    def policy(facts: TrickFacts) -> Action:
+        legal = facts.legal
+        if not facts.may_knock and not legal & (legal - 1):
+            return legal.bit_length() - 1  # a single legal card: no need to judge
+        return heuristic_card(
+            _new(
+                TrickFacts,
+                (
+                    facts.seat,
+                    facts.hand,
+                    legal,
+                    facts.may_knock,
+                    facts.seen & hidden,
+                    facts.winning,
+                    facts.led,
+                    facts.trump,
+                    facts.to_come,
+                    facts.won,
+                    facts.tricks_left,
+                ),
+            )  # fmt: skip
+        )
+
+    return policy
+
+
+_new = tuple.__new__
 
 
 class SearchBot(Player):

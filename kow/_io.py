@@ -1,0 +1,248 @@
+"""The command line's plumbing: output files written whole, signals, progress, broken pipes.
+
+Nothing here knows the game: :mod:`kow.cli` uses it around every command.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import stat
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import IO, Any
+
+import click
+
+__all__ = [
+    "Progress",
+    "Stopped",
+    "atomic_output",
+    "progress_fits",
+    "quiet_broken_pipe",
+    "signals_ignored",
+    "silence_stdout",
+    "stop_signals",
+]
+
+
+def progress_fits(output: str | None) -> bool:
+    """Return whether a progress bar may show: stderr is a terminal that the output
+    (``output``: a path, or None or ``-`` for stdout) is not also written to."""
+    to_screen = output in (None, "-") and sys.stdout.isatty()
+    return sys.stderr.isatty() and not to_screen
+
+
+class Progress:
+    """A progress bar on stderr for ``total`` steps, shown once a run has taken a second.
+
+    ``show`` False (no terminal on stderr, or ``--quiet``) shows nothing. Use as a context
+    manager and call :meth:`advance` as steps are done; the bar is redrawn at most ten
+    times a second, so advancing costs next to nothing.
+    """
+
+    def __init__(self, total: int, show: bool, label: str) -> None:
+        import time
+
+        self.total = total
+        self.show = show
+        self.label = label
+        self.clock = time.monotonic
+        self.start = self.clock()
+        self.next_draw = self.start + 1.0
+        self.done = 0
+        self.drawn = 0
+        self.bar: Any = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def advance(self, steps: int) -> None:
+        """Count ``steps`` more steps done."""
+        self.done += steps
+        if not self.show or self.clock() < self.next_draw:
+            return
+        self.next_draw = self.clock() + 0.1
+        if self.bar is None:
+            self.bar = click.progressbar(
+                length=self.total, label=self.label, file=sys.stderr, show_pos=True
+            ).__enter__()
+        self.bar.update(self.done - self.drawn)
+        self.drawn = self.done
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            if exc[0] is None:
+                self.bar.update(self.done - self.drawn)
+            self.bar.__exit__(*exc)
+
+
+@contextmanager
+def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str]]:
+    """Yield a text stream for ``path``, or stdout for None or ``-``.
+
+    A regular file (or a link to one) is written to a temporary file in the same folder
+    and renamed over it only when the block ends without error, so an existing file is
+    never left half-written; it keeps its permissions. Anything else that exists there (a
+    device such as /dev/null, a pipe) is written to directly. Raises
+    :class:`click.BadParameter`, naming ``option``, for an empty path, a folder, or a
+    place that can't be written.
+    """
+    if path is None or path == "-":
+        yield sys.stdout
+        return
+    hint = f"'{option}'"
+    if not path.strip():
+        raise click.BadParameter("give a file path, not an empty string", param_hint=hint)
+    if path.endswith(("/", os.sep)) and not os.path.isdir(path):
+        raise click.BadParameter(
+            f"{path!r} ends with {path[-1]!r}, so it names a folder; give a file path",
+            param_hint=hint,
+        )
+    try:
+        found: os.stat_result | None = os.stat(path)  # through any link
+    except OSError:
+        found = None
+    if found is not None and stat.S_ISDIR(found.st_mode):
+        raise click.BadParameter(f"{path!r} is a folder, not a file", param_hint=hint)
+    if found is not None and not stat.S_ISREG(found.st_mode):
+        # A device or a pipe (/dev/null, /dev/stdout, a shell's >(...)): opened by the
+        # name given, since a pipe's resolved name ("pipe:[...]") cannot be opened.
+        try:
+            stream = open(path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+        except OSError as err:
+            raise click.BadParameter(
+                f"cannot write {path!r}: {err.strerror or err}", param_hint=hint
+            ) from None
+        with stream:
+            yield stream
+        return
+    target = os.path.realpath(path)
+    if os.path.isdir(target):
+        raise click.BadParameter(f"{path!r} is a folder, not a file", param_hint=hint)
+    folder, name = os.path.split(target)
+    try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # no such folder, or no pathconf here
+        longest = 255
+    if len(os.fsencode(name)) > longest:
+        raise click.BadParameter(
+            f"the file name is {len(os.fsencode(name))} bytes; this folder allows {longest}",
+            param_hint=hint,
+        )
+    try:
+        mode = os.stat(target).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    import tempfile  # here, not at the top: kow --help stays fast
+
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".kow-", suffix=".tmp", dir=os.path.dirname(target))
+    except OSError as err:
+        raise click.BadParameter(
+            f"cannot write {path!r}: {err.strerror or err}", param_hint=hint
+        ) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
+            yield stream
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:  # an error, Ctrl-C, or a signal (see Stopped): no half file
+        with contextlib.suppress(FileNotFoundError):  # gone if the signal came after
+            os.unlink(tmp)
+        raise
+
+
+class Stopped(BaseException):
+    """Raised in the main thread by SIGTERM or SIGHUP, so that cleanups run on the way out.
+
+    ``code`` is the exit code a shell gives a process ended by the signal (128 + its
+    number: 143 for SIGTERM, 129 for SIGHUP); ``name`` is the signal's name. A
+    :class:`BaseException`, like :class:`KeyboardInterrupt`, so that no ``except
+    Exception`` stops it.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.code = 128 + signum
+        self.name = signal.Signals(signum).name
+
+
+_STOP_NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+def _stop(signum: int, frame: object) -> None:
+    """End the command on the first stop signal; ignore any that follow while it cleans up."""
+    for name in _STOP_NAMES:
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _ignore)
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise Stopped(signum)
+
+
+def _ignore(signum: int, frame: object) -> None:
+    """Let a signal pass. Not SIG_IGN: one already caught then would print a warning."""
+
+
+@contextmanager
+def signals_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C, SIGTERM and SIGHUP in the block (main thread only), then restore them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    numbers = [getattr(signal, n) for n in _STOP_NAMES if hasattr(signal, n)]
+    previous = [(number, signal.signal(number, _ignore)) for number in numbers]
+    try:
+        yield
+    finally:
+        for number, handler in previous:
+            signal.signal(number, handler)
+
+
+@contextmanager
+def stop_signals() -> Iterator[None]:
+    """Turn Ctrl-C, SIGTERM and SIGHUP into exceptions while a command runs (main thread).
+
+    Ctrl-C raises :class:`KeyboardInterrupt`, the others :class:`Stopped`, so worker
+    processes are ended, temporary files removed and a game's log saved on the way out.
+    Only the first counts: the rest are ignored from then on (a closing terminal sends
+    several), so they cannot cut the cleanup short. Signals that were ignored when kow
+    started (``nohup``) stay ignored.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {}
+    for name in _STOP_NAMES:
+        handler = signal.getsignal(getattr(signal, name)) if hasattr(signal, name) else None
+        if handler is not None:  # None: set outside Python, left alone
+            previous[name] = handler
+    for name, handler in previous.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(getattr(signal, name), _stop)
+    try:
+        yield
+    finally:
+        for name, handler in previous.items():
+            signal.signal(getattr(signal, name), handler)
+
+
+def quiet_broken_pipe() -> None:
+    """Leave quietly after the reader of stdout went away (e.g. ``| head -n 1``)."""
+    silence_stdout()
+    sys.exit(0)
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null, so that nothing more fails on the way out."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass

@@ -1,0 +1,192 @@
+"""kow's own pool of worker processes: results in order, flat memory, and signals that end it.
+
+:func:`ordered_map` is what ``--jobs`` runs on (:mod:`kow.batch`, :mod:`kow.tournament`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from typing import Any, TypeVar
+
+__all__ = ["WorkerError", "ordered_map"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class WorkerError(RuntimeError):
+    """Raised when a worker process of a parallel run dies (killed, out of memory)."""
+
+
+def ordered_map(
+    func: Callable[[T], R], items: Iterable[T], jobs: int, ahead: int = 2
+) -> Iterator[R]:
+    """Yield ``func(item)`` for each item in order, computed by ``jobs`` processes.
+
+    Worker ``w`` (0-based) computes items ``w, w + jobs, w + 2*jobs, ...`` and sends each
+    result down a pipe of its own; this process reads them back in order. ``func`` and
+    the items must pickle (``func`` a module-level function or a partial of one). A
+    :class:`~collections.abc.Sequence` of items is not copied (a ``range`` of a billion
+    blocks costs nothing); other iterables are read into a list first. At most ``ahead``
+    results per worker wait here, plus one in its pipe, so a slow reader keeps memory
+    flat. An exception raised by ``func`` is raised here when its item's turn comes; so
+    is a :class:`WorkerError` naming the exit code of a worker that died (killed, out of
+    memory), at the turn of the first item it did not send.
+
+    The pool is kow's own, not :mod:`concurrent.futures`: this process runs no threads
+    and shares no queues, so an exception from a signal handler (Ctrl-C, or SIGTERM once
+    the caller turns it into one), an error, or the reader stopping early (closing this
+    generator) ends the pool at once: the workers are killed and reaped before the
+    exception goes on. Workers ignore Ctrl-C and SIGHUP (sent to the whole terminal's
+    process group, they are this process's to handle) and end with this process if it
+    is killed outright. Processes start by ``fork`` where the platform has it (fast,
+    nothing to re-import), else ``spawn``.
+    """
+    todo = items if isinstance(items, Sequence) else list(items)
+    jobs = max(1, min(jobs, len(todo)))
+    if jobs == 1:
+        yield from map(func, todo)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    fork = "fork" in methods and sys.platform != "darwin"
+    context = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
+    for stream in (sys.stdout, sys.stderr):  # a forked child must not write them again
+        if stream is not None:
+            stream.flush()
+    readers: list[Connection] = []
+    workers: list[BaseProcess] = []
+    try:
+        for worker in range(jobs):
+            reader, writer = context.Pipe(duplex=False)
+            # A forked child inherits the read ends made so far; it closes them, so
+            # that only this process holds them and a worker sees its parent go.
+            inherited = (*readers, reader) if fork else ()
+            process = context.Process(
+                target=_work,
+                args=(func, todo[worker::jobs], writer, inherited),
+                name=f"kow-worker-{worker}",
+                daemon=True,
+            )
+            readers.append(reader)
+            workers.append(process)  # before it starts: a signal held below lands after
+            with _signals_held():  # the worker sets its own handlers before taking any
+                process.start()
+            writer.close()  # the worker holds the write end; EOF here means it died
+        waiting: list[deque[tuple[bool, Any]]] = [deque() for _ in range(jobs)]
+        to_come = [len(todo[worker::jobs]) for worker in range(jobs)]  # results not yet read
+        for index in range(len(todo)):
+            worker = index % jobs
+            while not waiting[worker]:
+                ready = wait(
+                    [readers[w] for w in range(jobs) if to_come[w] and len(waiting[w]) < ahead]
+                )
+                for w, reader in enumerate(readers):
+                    if reader not in ready:
+                        continue
+                    try:
+                        ok, value = reader.recv()
+                    except EOFError:  # it died: raised at its next item's turn, as an error
+                        workers[w].join()
+                        code = workers[w].exitcode
+                        ok = False
+                        value = WorkerError(
+                            f"worker process {w} ended unexpectedly (exit code {code})"
+                        )
+                    waiting[w].append((ok, value))
+                    to_come[w] = to_come[w] - 1 if ok else 0  # after an error: nothing
+            ok, value = waiting[worker].popleft()
+            if not ok:
+                raise value
+            yield value
+    finally:
+        started = [each for each in workers if each.pid is not None]
+        for each in started:
+            if each.is_alive():
+                each.kill()
+        for each in started:
+            each.join()
+        for reader in readers:
+            reader.close()
+
+
+def _end_with(parent: BaseProcess) -> None:
+    """Wait (in a worker's thread) until the main process is gone, then end the worker."""
+    parent.join()
+    os._exit(1)
+
+
+def _work(
+    func: Callable[[T], R],
+    items: Sequence[T],
+    writer: Connection,
+    inherited: tuple[Connection, ...],
+) -> None:
+    """Run in a worker: send ``(True, func(item))`` for each item, or ``(False, error)``.
+
+    Ctrl-C and SIGHUP are left to the main process, which stops the run and kills its
+    workers; SIGTERM ends the worker. A worker also ends as soon as the main process is
+    gone (killed outright), and quietly when a result cannot be sent.
+    """
+    for signum in _STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL if signum == signal.SIGTERM else signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+    for connection in inherited:
+        connection.close()
+    parent = multiprocessing.parent_process()
+    if parent is not None:  # end with the main process, even mid-item, if it is killed
+        threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+    try:
+        for item in items:
+            try:
+                result: tuple[bool, Any] = (True, func(item))
+            except Exception as err:  # noqa: BLE001 - raised again in the parent
+                writer.send((False, _portable(err)))
+                return
+            writer.send(result)
+    except BaseException:  # the parent went away: nothing to report to
+        os._exit(1)
+    finally:
+        writer.close()
+
+
+_STOP_SIGNALS = {
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+}
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP back while a worker starts (where the platform can).
+
+    A worker is born with them blocked and unblocks them once it has set its own
+    handlers, so a signal in that moment never runs the main process's handler in the
+    worker; here a held signal arrives as soon as the block ends.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _portable(err: Exception) -> Exception:
+    """Return ``err`` if it survives pickling, else a RuntimeError with its text."""
+    try:
+        pickle.loads(pickle.dumps(err))
+    except Exception:  # noqa: BLE001 - any pickling failure
+        return RuntimeError(f"{type(err).__name__}: {err}")
+    return err

@@ -1,0 +1,334 @@
+"""The vocabulary of a game: seats, actions, phases, and one record per kind of event.
+
+The engine (:mod:`kow.engine`) appends an event to :attr:`State.events
+<kow.engine.State.events>` for every change it makes, and that one list feeds the log
+(:mod:`kow.log`), the screen (:mod:`kow.screen`), tournaments and replays. Each kind of
+event is a :class:`~typing.NamedTuple` with named fields; consumers read them by name,
+and walk a game's events with an :class:`EventVisitor` (python-chess's
+``pgn.BaseVisitor`` is the model) instead of testing kinds one by one.
+
+A game in events, in order: per round a :class:`Deal`; in round 1 a :class:`TurnedUp`
+card; the knocked-out players' :class:`Vote` s (a variant); a :class:`TieCut` when the
+most-tricks player must be found by cutting; a :class:`TrumpSet`; the :class:`Lead`;
+then per trick a :class:`Play` or :class:`Knock` per seat and a :class:`TrickWon`; a
+:class:`RoundEnd`; and last a :class:`GameEnd` with the game's :class:`Outcome`.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Literal, NamedTuple, TypeAlias
+
+from .cards import Card, Suit
+
+__all__ = [
+    "KNOCK",
+    "Action",
+    "CutCard",
+    "Deal",
+    "Event",
+    "EventVisitor",
+    "GameEnd",
+    "Knock",
+    "Lead",
+    "Outcome",
+    "Phase",
+    "Play",
+    "RoundEnd",
+    "Seat",
+    "Termination",
+    "TieCut",
+    "Trick",
+    "TrickWon",
+    "TrumpMethod",
+    "TrumpSet",
+    "TurnedUp",
+    "Vote",
+    "clockwise",
+]
+
+Seat: TypeAlias = int
+"""A seat at the table: 0-based, clockwise (seat 1 is seat 0's left)."""
+Action: TypeAlias = int
+"""A decision: a card 0..51 or :data:`KNOCK` in the play phase; a suit 0..3 in the vote and
+trump phases."""
+
+KNOCK: Action = 52
+"""The action of a player on a dog's life who passes this trick (seed 002: "frapper")."""
+
+TrumpMethod: TypeAlias = Literal["turned-up", "chosen", "fixed", "vote", "none"]
+"""How a round's trump was set; the log's ``trump_method``."""
+
+
+def clockwise(first: Seat, players: int) -> tuple[Seat, ...]:
+    """Return the ``players`` seats clockwise from ``first``, ``first`` included.
+
+    >>> clockwise(2, 4)
+    (2, 3, 0, 1)
+    """
+    return _CLOCKWISE[players][first]
+
+
+_CLOCKWISE: tuple[tuple[tuple[Seat, ...], ...], ...] = tuple(
+    tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(8)
+)
+
+
+class Phase(enum.Enum):
+    """The kind of decision a game awaits."""
+
+    VOTE = "vote"
+    """A knocked-out player votes for the next trump (``eliminated_vote``); action: a suit."""
+    TRUMP = "trump"
+    """The chooser names trump; action: a suit."""
+    PLAY = "play"
+    """The seat to act plays a card, or knocks on a dog's life."""
+    OVER = "over"
+    """The game is over (or, for a copy made for search, the round is)."""
+
+
+class Termination(enum.Enum):
+    """Why a game ended."""
+
+    LAST_STANDING = "last-standing"
+    """Every other player is knocked out (rules text, 'Victoire')."""
+    SWEEP = "sweep"
+    """The winner took every trick of a round (rules text, 'Déroulement du jeu' 6)."""
+    FINAL_TRICK = "final-trick"
+    """The winner took the only trick of the 1-card round (rules text, 'Victoire')."""
+
+
+class Outcome(NamedTuple):
+    """How a finished game ended: ``winner`` (a seat), ``termination`` and ``rounds_played``."""
+
+    winner: Seat
+    termination: Termination
+    rounds_played: int
+
+
+# ----------------------------------------------------------------------------- events
+
+
+class Deal(NamedTuple):
+    """A round begins: the deck is cut and dealt (rules text, 'Mise en place' 1-2).
+
+    ``round`` counts from 1; ``hand_size``: the cards of a full hand; ``cut_by``: the
+    dealer's right, who cut at ``cut_position`` (1..51); ``hands[seat]``: the cards dealt,
+    in the order dealt, or None for a seat out of the game; ``dogs_life``: the seats on a
+    dog's life, who get one card.
+    """
+
+    round: int
+    hand_size: int
+    dealer: Seat
+    cut_by: Seat
+    cut_position: int
+    hands: tuple[tuple[Card, ...] | None, ...]
+    dogs_life: tuple[Seat, ...]
+
+    def accept(self, visitor: EventVisitor) -> None:
+        """Call ``visitor.on_deal(self)``."""
+        visitor.on_deal(self)
+
+
+class TurnedUp(NamedTuple):
+    """Round 1's next card is turned up; its suit is trump (rules text, 'Mise en place' 3)."""
+
+    card: Card
+
+    def accept(self, visitor: EventVisitor) -> None:
+        """Call ``visitor.on_turned_up(self)``."""
+        visitor.on_turned_up(self)
+
+
+class CutCard(NamedTuple):
+    """One card of a tie cut: ``seat`` cut ``card``."""
+
+    seat: Seat
+    card: Card
+
+
+class TieCut(NamedTuple):
+    """Players tied for the most tricks cut for the highest card, again while tied.
+
+    ``passes``: each pass's cards, in the order cut (rules text, 'Mise en place' 5).
+    """
+
+    passes: tuple[tuple[CutCard, ...], ...]
+
+    def accept(self, visitor: EventVisitor) -> None:
+        """Call ``visitor.on_tie_cut(self)``."""
+        visitor.on_tie_cut(self)
+
+
+class Vote(NamedTuple):
+    """A knocked-out ``seat`` votes for ``suit`` as trump (rules text, 'Variantes')."""
+
+    seat: Seat
+    suit: Suit
+
+    def accept(self, visitor: EventVisitor) -> None:
+        """Call ``visitor.on_vote(self)``."""
+        visitor.on_vote(self)
+
+
+class TrumpSet(NamedTuple):
+    """The round's trump is set: ``suit`` (None: no trump), by ``method``.
+
+    ``chosen_by``: the seat that named it (a choice, or a tied vote settled), else None.
+    """
+
+    suit: Suit | None
+    method: TrumpMethod
+    chosen_by: Seat | None
+
+    def accept(self, visitor: EventVisitor) -> None:
+        """Call ``visitor.on_trump_set(self)``."""
+        visitor.on_trump_set(self)
+
+
+class Lead(NamedTuple):
+    """``seat`` leads the round's first trick."""
+
+    seat: Seat
+
+    def accept(self, visitor: EventVisitor) -> None:
+        """Call ``visitor.on_lead(self)``."""
+        visitor.on_lead(self)
+
+
+class Play(NamedTuple):
+    """``seat`` plays ``card`` to the trick."""
+
+    seat: Seat
+    card: Card
+
+    @property
+    def action(self) -> Action:
+        """The action: the card."""
+        return self.card
+
+    def accept(self, visitor: EventVisitor) -> None:
+        """Call ``visitor.on_play(self)``."""
+        visitor.on_play(self)
+
+
+class Knock(NamedTuple):
+    """``seat``, on a dog's life, knocks: it passes this trick and keeps its card."""
+
+    seat: Seat
+
+    @property
+    def action(self) -> Action:
+        """The action: :data:`KNOCK`."""
+        return KNOCK
+
+    def accept(self, visitor: EventVisitor) -> None:
+        """Call ``visitor.on_knock(self)``."""
+        visitor.on_knock(self)
+
+
+class TrickWon(NamedTuple):
+    """Trick ``number`` (from 1), led by ``leader``, is won by ``winner``.
+
+    ``next_leader`` leads the next trick: the winner, or the player to its left when it
+    won on a dog's life (seed 002); None after the round's last trick.
+    """
+
+    number: int
+    leader: Seat
+    winner: Seat
+    next_leader: Seat | None
+
+    def accept(self, visitor: EventVisitor) -> None:
+        """Call ``visitor.on_trick_won(self)``."""
+        visitor.on_trick_won(self)
+
+
+class RoundEnd(NamedTuple):
+    """A round ends.
+
+    ``tricks_won[seat]``: tricks taken (None for a seat not dealt in); ``eliminated``:
+    seats knocked out now; ``dogs_life_granted``: seats that play the next round on a
+    dog's life; ``revived``: seats on a dog's life that took a trick. Each ascending.
+    """
+
+    tricks_won: tuple[int | None, ...]
+    eliminated: tuple[Seat, ...]
+    dogs_life_granted: tuple[Seat, ...]
+    revived: tuple[Seat, ...]
+
+    def accept(self, visitor: EventVisitor) -> None:
+        """Call ``visitor.on_round_end(self)``."""
+        visitor.on_round_end(self)
+
+
+class GameEnd(NamedTuple):
+    """The game is over: its :class:`Outcome`."""
+
+    outcome: Outcome
+
+    def accept(self, visitor: EventVisitor) -> None:
+        """Call ``visitor.on_game_end(self)``."""
+        visitor.on_game_end(self)
+
+
+Event: TypeAlias = (
+    Deal | TurnedUp | TieCut | Vote | TrumpSet | Lead | Play | Knock | TrickWon | RoundEnd | GameEnd
+)
+"""Any event."""
+
+
+class Trick(NamedTuple):
+    """A finished trick: ``number`` (from 1), ``leader``, ``plays`` in turn order, ``winner``."""
+
+    number: int
+    leader: Seat
+    plays: tuple[Play | Knock, ...]
+    winner: Seat
+
+
+class EventVisitor:
+    """Receive a game's events one at a time; override the kinds of interest.
+
+    ``event.accept(visitor)`` calls the method for the event's kind; :meth:`visit` walks
+    a whole list. Every method does nothing here.
+    """
+
+    def visit(self, events: list[Event] | tuple[Event, ...]) -> None:
+        """Pass each event of ``events`` to its method, in order."""
+        for event in events:
+            event.accept(self)
+
+    def on_deal(self, event: Deal) -> None:
+        """A round's deal."""
+
+    def on_turned_up(self, event: TurnedUp) -> None:
+        """Round 1's turned-up card."""
+
+    def on_tie_cut(self, event: TieCut) -> None:
+        """A tie cut for the most tricks."""
+
+    def on_vote(self, event: Vote) -> None:
+        """A knocked-out player's vote."""
+
+    def on_trump_set(self, event: TrumpSet) -> None:
+        """The round's trump."""
+
+    def on_lead(self, event: Lead) -> None:
+        """The round's first leader."""
+
+    def on_play(self, event: Play) -> None:
+        """A card played."""
+
+    def on_knock(self, event: Knock) -> None:
+        """A knock on a dog's life."""
+
+    def on_trick_won(self, event: TrickWon) -> None:
+        """A trick's end."""
+
+    def on_round_end(self, event: RoundEnd) -> None:
+        """A round's end."""
+
+    def on_game_end(self, event: GameEnd) -> None:
+        """The game's end."""

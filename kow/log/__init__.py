@@ -1,0 +1,47 @@
+"""The JSON log format, version 1: build, dump, load, read many, and replay a game.
+
+- :func:`build` turns a game's events into its log (a JSON-ready dict); :func:`dumps` /
+  :func:`dump` write it, :func:`loads` / :func:`load` read one back (the json module's
+  verbs, as in pokerkit's hand histories).
+- :func:`iter_games` streams the games of a file (one game, JSON Lines, or concatenated
+  values) in flat memory, placing any fault by line and column (:class:`LogReadError`).
+- :func:`replay` steps through a logged game with the engine, yielding its state after
+  each action; its last state rebuilds the same log.
+- :func:`schema` is the JSON Schema of the format, shipped in the package.
+
+``docs/log-format.md`` documents every field. The module imports no bot: a log names its
+players by ``name`` and ``kind`` only.
+"""
+
+from ._format import (
+    FORMAT,
+    VERSION,
+    LogFormatError,
+    PlayerInfo,
+    build,
+    dump,
+    dumps,
+    load,
+    loads,
+    schema,
+)
+from ._reader import LogReadError, iter_games
+from ._replay import LoggedPlayer, ReplayError, replay
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "LogFormatError",
+    "LogReadError",
+    "LoggedPlayer",
+    "PlayerInfo",
+    "ReplayError",
+    "build",
+    "dump",
+    "dumps",
+    "iter_games",
+    "load",
+    "loads",
+    "replay",
+    "schema",
+]

@@ -1,0 +1,280 @@
+"""The log format, version 1, as JSON-ready values: build a game's log, dump and load it.
+
+``docs/log-format.md`` documents every field. Cards are two characters (``Th``), a suit on
+its own is one letter (``c d h s``) and no trump is ``null``. Keys come in a fixed order
+and the output is ASCII, so the same game always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable, Sequence
+from importlib import resources
+from typing import IO, Any, Protocol
+
+from .. import __version__
+from ..cards import NAMES, SUITS
+from ..events import (
+    Deal,
+    Event,
+    EventVisitor,
+    GameEnd,
+    Knock,
+    Lead,
+    Play,
+    RoundEnd,
+    TieCut,
+    TrickWon,
+    TrumpSet,
+    TurnedUp,
+    Vote,
+)
+from ..rules import Rules
+from ._reader import iter_games
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "LogFormatError",
+    "PlayerInfo",
+    "build",
+    "dump",
+    "dumps",
+    "load",
+    "loads",
+    "schema",
+]
+
+FORMAT = "kow-log"
+VERSION = 1
+
+
+class PlayerInfo(Protocol):
+    """What the log says of a player: its ``name`` and ``kind`` (any player has both)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+
+class LogFormatError(ValueError):
+    """Raised by :func:`loads` and :func:`load` for JSON that is not one kow log."""
+
+
+def build(
+    seed: int,
+    rules: Rules,
+    players: Sequence[PlayerInfo],
+    events: Iterable[Event],
+    abandoned: bool = False,
+) -> dict[str, Any]:
+    """Return the version-1 log (a JSON-ready dict) of a game from its events.
+
+    ``players[seat]`` gives each seat's ``name`` and ``kind``; ``events`` are the game's
+    (:attr:`State.events <kow.engine.State.events>`). A game cut short (``abandoned``)
+    has ``result.winner`` null and ``abandoned: true``; a trick cut short has ``winner``
+    null.
+    """
+    builder = _Builder(rules)
+    for event in events:
+        event.accept(builder)
+    rounds = builder.rounds
+    if builder.plays:
+        rnd = rounds[-1]
+        rnd["tricks"].append(
+            {
+                "number": len(rnd["tricks"]) + 1,
+                "leader": builder.plays[0]["seat"],
+                "plays": builder.plays,
+                "winner": None,
+            }
+        )
+    result = builder.result
+    if result["winner"] is None:
+        result["rounds_played"] = len(rounds)
+    game: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "kow_version": __version__,
+        "seed": seed,
+        "rules": rules.to_dict(),
+        "players": [
+            {"seat": seat, "name": p.name, "kind": p.kind} for seat, p in enumerate(players)
+        ],
+        "rounds": rounds,
+        "result": result,
+    }
+    if abandoned:
+        game["abandoned"] = True
+    return game
+
+
+class _Builder(EventVisitor):
+    """Gather a game's events into the log's rounds and result (see :func:`build`)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.rounds: list[dict[str, Any]] = []
+        self.round: dict[str, Any] = {}
+        self.plays: list[dict[str, Any]] = []
+        self.result: dict[str, Any] = {"winner": None, "rounds_played": 0}
+
+    def on_deal(self, event: Deal) -> None:
+        self.round = {
+            "number": event.round,
+            "hand_size": event.hand_size,
+            "dealer": event.dealer,
+            "cut": {"by": event.cut_by, "position": event.cut_position},
+            "hands": [None if h is None else [NAMES[c] for c in h] for h in event.hands],
+            "turned_up": None,
+            "trump": None,
+            "trump_method": None,
+            "trump_chosen_by": None,
+            "tie_cut": None,
+            "votes": [] if self.rules.eliminated_vote else None,
+            "leader": None,
+            "dogs_life": list(event.dogs_life),
+            "tricks": [],
+            "tricks_won": None,
+            "eliminated": [],
+            "dogs_life_granted": [],
+            "revived": [],
+        }
+        self.rounds.append(self.round)
+
+    def on_turned_up(self, event: TurnedUp) -> None:
+        self.round["turned_up"] = NAMES[event.card]
+
+    def on_tie_cut(self, event: TieCut) -> None:
+        self.round["tie_cut"] = [
+            [{"seat": cut.seat, "card": NAMES[cut.card]} for cut in cut_pass]
+            for cut_pass in event.passes
+        ]
+
+    def on_vote(self, event: Vote) -> None:
+        self.round["votes"].append({"seat": event.seat, "suit": SUITS[event.suit]})
+
+    def on_trump_set(self, event: TrumpSet) -> None:
+        self.round["trump"] = None if event.suit is None else SUITS[event.suit]
+        self.round["trump_method"] = event.method
+        self.round["trump_chosen_by"] = event.chosen_by
+
+    def on_lead(self, event: Lead) -> None:
+        self.round["leader"] = event.seat
+
+    def on_play(self, event: Play) -> None:
+        self.plays.append({"seat": event.seat, "card": NAMES[event.card]})
+
+    def on_knock(self, event: Knock) -> None:
+        self.plays.append({"seat": event.seat, "knock": True})
+
+    def on_trick_won(self, event: TrickWon) -> None:
+        self.round["tricks"].append(
+            {
+                "number": event.number,
+                "leader": event.leader,
+                "plays": self.plays,
+                "winner": event.winner,
+            }
+        )
+        self.plays = []
+
+    def on_round_end(self, event: RoundEnd) -> None:
+        self.round["tricks_won"] = list(event.tricks_won)
+        self.round["eliminated"] = list(event.eliminated)
+        self.round["dogs_life_granted"] = list(event.dogs_life_granted)
+        self.round["revived"] = list(event.revived)
+
+    def on_game_end(self, event: GameEnd) -> None:
+        self.result = {
+            "winner": event.outcome.winner,
+            "rounds_played": event.outcome.rounds_played,
+        }
+
+
+def dumps(log: dict[str, Any], pretty: bool = False) -> str:
+    """Return ``log`` as JSON text: one compact line, or indented for reading when ``pretty``.
+
+    Pretty text indents by 2 and keeps each list or object that fits in 100 columns on
+    one line (a hand, a play, a trick's plays). The text is ASCII (other characters
+    escaped) and has no trailing newline. Both forms load to the same value.
+    """
+    if pretty:
+        return _pretty(log, 0)
+    return json.dumps(log, separators=(",", ":"))
+
+
+def dump(log: dict[str, Any], stream: IO[str], pretty: bool = False) -> None:
+    """Write ``log`` to the text ``stream`` as :func:`dumps` gives it, then a newline."""
+    stream.write(dumps(log, pretty) + "\n")
+
+
+def loads(text: str | bytes) -> dict[str, Any]:
+    """Return the one game log held by ``text`` (JSON, ``str`` or UTF-8 ``bytes``).
+
+    Checks only that it is one JSON object with ``"format": "kow-log"`` and version 1:
+    :func:`kow.verify.verify_game` checks the rest. Raises
+    :class:`~kow.log.LogReadError` (with the line and column) for text that is not JSON,
+    and :class:`LogFormatError` for JSON that is not one kow log.
+    """
+    data = text.encode() if isinstance(text, str) else text
+    return load(io.BytesIO(data))
+
+
+def load(stream: IO[bytes]) -> dict[str, Any]:
+    """Return the one game log read from the binary ``stream``; see :func:`loads`."""
+    games = iter_games(stream)
+    found = next(games, None)
+    if found is None:
+        raise LogFormatError("the input holds no game")
+    line, game = found
+    if next(games, None) is not None:
+        raise LogFormatError("the input holds more than one value: read it with iter_games")
+    if not isinstance(game, dict):
+        raise LogFormatError(f"line {line}: a log is a JSON object, not {type(game).__name__}")
+    if game.get("format") != FORMAT or game.get("version") != VERSION:
+        raise LogFormatError(
+            f"line {line}: not a kow log of version {VERSION} "
+            f"(format {game.get('format')!r}, version {game.get('version')!r})"
+        )
+    return game
+
+
+def schema() -> dict[str, Any]:
+    """Return the JSON Schema (draft 2020-12) of log version 1, as a new dict.
+
+    It is ``kow/log/schema.json``, shipped in the package: every field of
+    ``docs/log-format.md`` with its type, allowed values and meaning. It checks a log's
+    shape, not the game (see :mod:`kow.verify`). kow itself does not need ``jsonschema``;
+    to validate with it: ``jsonschema.Draft202012Validator(schema()).validate(log)``.
+
+    >>> s = schema()
+    >>> s["$id"], s["properties"]["version"]["const"]
+    ('https://kow.invalid/log-v1.schema.json', 1)
+    """
+    text = resources.files("kow.log").joinpath("schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+_WIDTH = 100
+
+
+def _pretty(value: Any, indent: int, column: int = 0) -> str:
+    """Format ``value`` whose first character lands at ``column``, nested at ``indent``."""
+    flat = json.dumps(value, separators=(", ", ": "))
+    if not isinstance(value, (dict, list)) or not value or column + len(flat) <= _WIDTH:
+        return flat
+    inner = indent + 2
+    pad = " " * inner
+    if isinstance(value, dict):
+        items = []
+        for k, v in value.items():
+            key = json.dumps(k) + ": "
+            items.append(pad + key + _pretty(v, inner, inner + len(key)))
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [pad + _pretty(v, inner, inner) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"

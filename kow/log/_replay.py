@@ -1,0 +1,161 @@
+"""Step through a logged game with the engine: :func:`replay` (pokerkit's ``HandHistory``
+iteration is the model)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+from typing import Any, NamedTuple
+
+from ..cards import NAMES, SUITS, Card
+from ..deal import StackedDeck, deal_deck
+from ..engine import IllegalActionError, State
+from ..events import KNOCK, Action, Deal, RoundEnd
+from ..rules import Rules, RulesError
+from ._format import build
+
+__all__ = ["LoggedPlayer", "ReplayError", "replay"]
+
+_CARDS = {name: card for card, name in enumerate(NAMES)}
+_SUITS = {name: suit for suit, name in enumerate(SUITS)}
+_HEAD_KEYS = ("number", "hand_size", "dealer", "cut", "hands", "turned_up", "dogs_life")
+
+
+class LoggedPlayer(NamedTuple):
+    """A player as a log names it: ``name`` and ``kind``."""
+
+    name: str
+    kind: str
+
+
+class ReplayError(ValueError):
+    """Raised when a log is not the game the engine plays from its deals and actions.
+
+    ``round`` and ``trick`` (from 1, None when not tied to one) place the first
+    difference; the message says what the log holds and what the engine did.
+    """
+
+    def __init__(self, message: str, round: int | None = None, trick: int | None = None) -> None:
+        place = ", ".join(
+            f"{what} {n}" for what, n in (("round", round), ("trick", trick)) if n is not None
+        )
+        super().__init__(f"{place}: {message}" if place else message)
+        self.round = round
+        self.trick = trick
+
+
+def replay(game: Mapping[str, Any]) -> Iterator[State]:
+    """Replay a logged game through the engine, yielding its :class:`~kow.engine.State`.
+
+    ``game`` is a version-1 log (a parsed JSON object, as :func:`kow.log.loads` returns;
+    check it first with :func:`kow.verify.verify_game` for a message about any fault of
+    shape). The engine deals each round from the log's hands, cut and tie cuts (a
+    :class:`~kow.deal.StackedDeck`, round 1's dealer given), and is given the log's
+    votes, trump choices and plays in turn. The state is yielded once before the first
+    action and again after each action: one :class:`~kow.engine.State`, advanced in
+    place (copy what you keep). Its ``events`` are the game's, so the last state
+    rebuilds the same log: ``build(game["seed"], rules, players, state.events,
+    abandoned)``. A game cut short (``"abandoned": true``) stops where its log does.
+
+    Raises :class:`ReplayError` at the first place where the log and the engine differ:
+    an action the rules refuse, a deal, a trick or a round's end that is not what the
+    engine made of the log's cards and actions, or a log that stops before the game ends.
+    """
+    try:
+        rules = Rules.from_dict(dict(game["rules"]))
+        rounds = game["rounds"]
+        decks: list[list[Card]] = []
+        cuts: list[int] = []
+        for rnd in rounds:
+            hands = [None if h is None else [_CARDS[c] for c in h] for h in rnd["hands"]]
+            turned_up = None if rnd["turned_up"] is None else _CARDS[rnd["turned_up"]]
+            decks.append(deal_deck(rnd["dealer"], hands, turned_up))
+            cuts.append(rnd["cut"]["position"])
+            for cut_pass in rnd["tie_cut"] or ():
+                decks.append([_CARDS[cut["card"]] for cut in cut_pass])
+        first_dealer = rounds[0]["dealer"] if rounds else None
+        state = State(rules, random.Random(game["seed"]), first_dealer, StackedDeck(decks, cuts))
+    except (KeyError, TypeError, IndexError, RulesError) as err:
+        raise ReplayError(f"not a log that can be replayed: {type(err).__name__} {err}") from None
+    players = [LoggedPlayer(p["name"], p["kind"]) for p in game["players"]]
+    abandoned = bool(game.get("abandoned"))
+    checked = 0
+    yield state
+    for number, rnd in enumerate(rounds, start=1):
+        actions: list[tuple[Action, int | None]] = []
+        for vote in rnd["votes"] or ():
+            actions.append((_SUITS[vote["suit"]], None))
+        if rnd["trump_method"] in ("chosen", "vote") and rnd["trump_chosen_by"] is not None:
+            actions.append((_SUITS[rnd["trump"]], None))
+        for trick in rnd["tricks"]:
+            for play in trick["plays"]:
+                action = KNOCK if play.get("knock") else _CARDS[play["card"]]
+                actions.append((action, trick["number"]))
+        for action, trick_number in actions:
+            try:
+                state.apply(action)
+            except (IllegalActionError, ValueError) as err:
+                raise ReplayError(str(err), number, trick_number) from None
+            checked = _check(game, state, players, abandoned, checked)
+            yield state
+    if state.outcome is None and not abandoned:
+        raise ReplayError("the log ends before the game does", len(rounds) or None)
+    rebuilt = build(game["seed"], rules, players, state.events, abandoned)
+    rebuilt["kow_version"] = game["kow_version"]
+    where = _difference(rebuilt, game)
+    if where is not None:
+        raise ReplayError(where)
+
+
+def _check(
+    game: Mapping[str, Any],
+    state: State,
+    players: list[LoggedPlayer],
+    abandoned: bool,
+    checked: int,
+) -> int:
+    """Compare each deal and round's end new in ``state.events`` with the log; return how
+    many events are checked."""
+    events = state.events
+    made: list[dict[str, Any]] = []
+    for place in range(checked, len(events)):
+        event = events[place]
+        if not isinstance(event, (Deal, RoundEnd)):
+            continue
+        if not made:  # the rounds so far, as the engine made them
+            made = build(game["seed"], state.rules, players, events, abandoned)["rounds"]
+        # A round's end closes the round of the last deal before it.
+        number = sum(1 for e in events[: place + 1] if isinstance(e, Deal))
+        if number > len(game["rounds"]):
+            raise ReplayError("the engine deals a round that the log does not have", number)
+        logged = game["rounds"][number - 1]
+        keys = _HEAD_KEYS if isinstance(event, Deal) else tuple(logged)
+        for key in keys:
+            where = _difference(made[number - 1].get(key), logged.get(key), key)
+            if where is not None:
+                raise ReplayError(where, number)
+    return len(events)
+
+
+def _difference(made: Any, logged: Any, path: str = "") -> str | None:
+    """Return where ``made`` (by the engine) first differs from ``logged``, or None."""
+    if isinstance(made, dict) and isinstance(logged, dict):
+        for key in dict.fromkeys([*logged, *made]):
+            where = _difference(made.get(key), logged.get(key), f"{path}.{key}" if path else key)
+            if where is not None:
+                return where
+        return None
+    if isinstance(made, list) and isinstance(logged, list) and len(made) == len(logged):
+        for i, (a, b) in enumerate(zip(made, logged, strict=True)):
+            where = _difference(a, b, f"{path}[{i}]")
+            if where is not None:
+                return where
+        return None
+    if made == logged and type(made) is type(logged):
+        return None
+    return f"{path or 'the log'}: the log says {_short(logged)}, the engine made {_short(made)}"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

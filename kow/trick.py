@@ -1,0 +1,87 @@
+"""The rules of one trick, stated once: who plays, what may be played, what beats what.
+
+The engine (:mod:`kow.engine`) alone applies them: it plays each card, ends each trick and
+picks the next leader. Bots read them here to judge a trick without playing it (which
+cards would win it, which they may play), so that no bot states a rule of its own.
+
+Cards are ints and sets of cards are masks (see :mod:`kow.cards`); seats are 0-based and
+clockwise.
+
+>>> from kow.cards import mask_of, parse_card, parse_suit
+>>> beats(parse_card("2h"), parse_card("As"), parse_suit("h"))  # a trump beats a side suit
+True
+>>> beats(parse_card("Ac"), parse_card("2d"), parse_suit("h"))  # a discard never wins
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import ALL_CARDS, NO_SUIT, SUIT_MASK, SUIT_OF, Card, Mask, Suit, mask_of
+from .events import _CLOCKWISE, Seat
+
+__all__ = ["BEATEN_BY", "beats", "knock_allowed", "legal_cards", "trick_order"]
+
+
+def beats(card: Card, winning: Card, trump: Suit) -> bool:
+    """Return whether ``card`` takes the trick from ``winning``, the card winning it so far.
+
+    ``trump`` is a suit, or :data:`~kow.cards.NO_SUIT` for none. Rules text, 'Déroulement
+    du jeu' 3: the highest trump wins the trick, else the highest card of the led suit. So
+    a card beats the winning card when it is a higher card of the same suit, or a trump
+    played on a card that is not one. Any other card (a discard) cannot win.
+    """
+    suit = SUIT_OF[card]
+    other = SUIT_OF[winning]
+    return (suit == other and card > winning) or (suit == trump and other != trump)
+
+
+BEATEN_BY: tuple[tuple[Mask, ...], ...] = tuple(
+    tuple(mask_of(c for c in ALL_CARDS if beats(c, winning, trump)) for winning in ALL_CARDS)
+    for trump in (0, 1, 2, 3, NO_SUIT)
+)
+"""``BEATEN_BY[trump][winning]``: the mask of the cards that beat ``winning`` (see
+:func:`beats`, from which it is built); ``trump`` may be :data:`~kow.cards.NO_SUIT`."""
+
+
+def legal_cards(hand: Mask, led: Suit) -> Mask:
+    """Return the cards of ``hand`` that may be played to a trick whose led suit is ``led``.
+
+    Rules text, 'Déroulement du jeu' 2: a player must follow suit when able, and may
+    play any card otherwise (and when leading: ``led`` is :data:`~kow.cards.NO_SUIT`).
+
+    >>> from kow.cards import cards_in, card_name, mask_of, parse_card
+    >>> hand = mask_of(parse_card(c) for c in ("2c", "Kh", "9h"))
+    >>> [card_name(c) for c in cards_in(legal_cards(hand, 2))]
+    ['9h', 'Kh']
+    >>> [card_name(c) for c in cards_in(legal_cards(hand, 1))]
+    ['2c', '9h', 'Kh']
+    """
+    return hand & SUIT_MASK[led] or hand
+
+
+def knock_allowed(trick_number: int, hand_size: int) -> bool:
+    """Return whether a player on a dog's life may knock on trick ``trick_number`` (from 1).
+
+    Seed 002: a player on a dog's life may knock, passing the trick and keeping its one
+    card, on any trick of the round but the last, where it must play the card (the
+    last-trick rule is ours: seed 002 implies it, since the card must be played).
+
+    >>> knock_allowed(2, 3), knock_allowed(3, 3)
+    (True, False)
+    """
+    return trick_number < hand_size
+
+
+def trick_order(leader: Seat, hands: Sequence[Mask]) -> tuple[Seat, ...]:
+    """Return the seats that play a trick led by ``leader``, in the order they play.
+
+    ``hands[seat]`` is each seat's hand (a mask, 0 for none). Every seat that still holds
+    a card plays, clockwise from the leader (rules text, 'Déroulement du jeu' 2-3); a
+    knocked-out seat, or one whose dog's-life card is played, holds none and is skipped.
+
+    >>> trick_order(2, [1, 0, 4, 8])
+    (2, 3, 0)
+    """
+    return tuple([s for s in _CLOCKWISE[len(hands)][leader] if hands[s]])

@@ -1,0 +1,251 @@
+"""Check game logs against the rules, independently of the engine, and keep the verdict.
+
+This package is a second implementation of the rules, deliberately independent of the
+engine: it imports nothing from the rest of :mod:`kow` and shares no code with the engine,
+so that a bug in one is caught by the other. It walks a parsed log (``docs/log-format.md``,
+version 1) round by round, trick by trick and play by play, and reports the first fault as a
+:class:`Fault`. :class:`Verdict` counts the games of a run of logs as they are checked and
+gives the verdict as JSON or as a summary line.
+
+Rules text: seed 000 ("Mise en place et Distribution", "Déroulement du jeu", "Variantes
+courantes") and seed 002 (the dog's life, once per game); the variants are the fields of
+the log's ``rules`` object. Where the sources leave a choice open, this follows the rules
+as kow implements them (``docs/log-format.md``).
+
+The parts: :mod:`._shape` checks the shape of each value (types, keys, ranges, cards,
+seats) and holds the format's constants; :mod:`._table` holds the rules, who is still in,
+and seats around the table; :mod:`._walk` walks the game, its rounds, tricks and ends of
+round; :mod:`._trump` checks how each round's trump is set (votes, tie cut, suit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ._shape import Stop
+from ._walk import Checker
+
+__all__ = ["Fault", "GameFault", "UnreadableInput", "Verdict", "verify_game"]
+
+
+@dataclass(frozen=True)
+class Fault:
+    """The first thing in a log that breaks the format or the rules.
+
+    ``round`` and ``trick`` count from 1 (the round's place in ``rounds``, the trick's place
+    in its round); ``seat`` is 0-based, clockwise. Each is ``None`` when the fault is not
+    tied to one. ``message`` says in plain words what the log holds and what the rule
+    required.
+    """
+
+    round: int | None
+    trick: int | None
+    seat: int | None
+    message: str
+
+    def __str__(self) -> str:
+        """Return the message, prefixed by the round and trick where they are known.
+
+        >>> str(Fault(2, 4, 1, "seat 1 played 5c but holds Kh of the led suit h"))
+        'round 2, trick 4: seat 1 played 5c but holds Kh of the led suit h'
+        >>> str(Fault(None, None, None, "format: expected 'kow-log', got 'x'"))
+        "format: expected 'kow-log', got 'x'"
+        """
+        place = []
+        if self.round is not None:
+            place.append(f"round {self.round}")
+        if self.trick is not None:
+            place.append(f"trick {self.trick}")
+        if not place:
+            return self.message
+        return f"{', '.join(place)}: {self.message}"
+
+
+def verify_game(log: object) -> Fault | None:
+    """Check one game's log and return its first fault, or ``None`` when it is legal.
+
+    ``log`` is a parsed JSON value (``json.loads`` of one game; see ``docs/log-format.md``).
+    Raises nothing, whatever ``log`` holds: a wrong type, a missing key, ``true`` where an
+    int belongs, an unknown card or an out-of-range seat is a :class:`Fault` naming the key
+    path.
+
+    Checks, walking the game in order: the header (``format``, ``version``, ``seed``, the
+    eight ``rules`` and the ``players``); then per round the hand size, the dealer (passes
+    clockwise to the next seat still in the game), the cutter (the dealer's right), the
+    dealt hands (one card on a dog's life, none once knocked out, no card twice), the
+    turned-up card, the trump and how it was set (turned up, fixed, chosen by the last
+    round's most-tricks player, or voted by knocked-out seats), the tie cut, the leader; per
+    trick the leader, the turn order, that each card is held, follow suit, knocks (dog's
+    life only, never on the last trick) and the winner (highest trump, else highest card of
+    the led suit); at the end of a round the tricks won, eliminations, dog's lives granted,
+    revivals and sweeps; and last that the game ends where the rules end it, with the right
+    ``result``. A log with ``abandoned: true`` may stop anywhere.
+    """
+    try:
+        Checker().game(log)
+    except Stop as stop:
+        return Fault(stop.round, stop.trick, stop.seat, stop.message)
+    except Exception as error:  # a safety net: verify_game must never raise
+        return Fault(None, None, None, f"internal error in the verifier: {type(error).__name__}")
+    return None
+
+
+# -- the verdict on a run of logs ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameFault:
+    """One faulty game of a verdict: where it was read, its seed and its first fault.
+
+    ``file`` is the input's label (a path, or ``"stdin"``); ``game`` counts the games of
+    that input from 1; ``line`` (from 1) is the line where the game starts; ``seed`` is the
+    log's ``seed`` when it is an int (not a bool), else ``None``.
+    """
+
+    file: str
+    game: int
+    line: int
+    seed: int | None
+    fault: Fault
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the entry of ``faults`` in the verdict's JSON, keys in their order.
+
+        >>> GameFault("g.jsonl", 2, 5, None, Fault(1, None, 0, "x")).to_dict()
+        ... # doctest: +NORMALIZE_WHITESPACE
+        {'file': 'g.jsonl', 'game': 2, 'line': 5, 'seed': None, 'round': 1, 'trick': None,
+         'seat': 0, 'message': 'x', 'text': 'round 1: x'}
+        """
+        fault = self.fault
+        return {
+            "file": self.file,
+            "game": self.game,
+            "line": self.line,
+            "seed": self.seed,
+            "round": fault.round,
+            "trick": fault.trick,
+            "seat": fault.seat,
+            "message": fault.message,
+            "text": str(fault),
+        }
+
+    def __str__(self) -> str:
+        """Return the verdict's line for this game: ``FILE: game N (seed S): PLACE: message``.
+
+        The seed is left out when it is ``None``.
+
+        >>> str(GameFault("g.jsonl", 2, 5, 7, Fault(1, 4, 0, "x")))
+        'g.jsonl: game 2 (seed 7): round 1, trick 4: x'
+        >>> str(GameFault("stdin", 1, 1, None, Fault(None, None, None, "y")))
+        'stdin: game 1: y'
+        """
+        seed = f" (seed {self.seed})" if self.seed is not None else ""
+        return f"{self.file}: game {self.game}{seed}: {self.fault}"
+
+
+@dataclass(frozen=True)
+class UnreadableInput:
+    """An input of a verdict that could not be read as games: its label and why."""
+
+    file: str
+    message: str
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the entry of ``unreadable`` in the verdict's JSON, keys in their order.
+
+        >>> UnreadableInput("g.json", "holds no game (empty input)").to_dict()
+        {'file': 'g.json', 'message': 'holds no game (empty input)'}
+        """
+        return {"file": self.file, "message": self.message}
+
+    def __str__(self) -> str:
+        """Return the verdict's line for this input: ``FILE: message``.
+
+        >>> str(UnreadableInput("g.json", "holds no game (empty input)"))
+        'g.json: holds no game (empty input)'
+        """
+        return f"{self.file}: {self.message}"
+
+
+@dataclass
+class Verdict:
+    """The verdict on a run of logs, counted as each game is checked.
+
+    ``games`` counts every game checked, ``legal`` those without a fault; ``faults`` and
+    ``unreadable`` list the faulty games and the unreadable inputs in the order met.
+    """
+
+    games: int = 0
+    legal: int = 0
+    faults: list[GameFault] = field(default_factory=list)
+    unreadable: list[UnreadableInput] = field(default_factory=list)
+
+    @property
+    def faulty(self) -> int:
+        """Return the number of faulty games."""
+        return len(self.faults)
+
+    def check(self, log: object, *, file: str, game: int, line: int) -> GameFault | None:
+        """Verify one game's log, count it, and return its fault entry (``None`` if legal).
+
+        ``log`` is the parsed JSON value; ``file``, ``game`` and ``line`` say where it was
+        read (see :class:`GameFault`). Raises nothing, whatever ``log`` holds.
+        """
+        self.games += 1
+        fault = verify_game(log)
+        if fault is None:
+            self.legal += 1
+            return None
+        seed = log.get("seed") if isinstance(log, dict) else None
+        entry = GameFault(
+            file=file,
+            game=game,
+            line=line,
+            seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
+            fault=fault,
+        )
+        self.faults.append(entry)
+        return entry
+
+    def unreadable_input(self, file: str, message: str) -> UnreadableInput:
+        """Record an input that could not be read (``message`` says why) and return it."""
+        entry = UnreadableInput(file, message)
+        self.unreadable.append(entry)
+        return entry
+
+    def end_input(self, file: str, games: int) -> UnreadableInput | None:
+        """Close an input that held ``games`` games: one with none is recorded unreadable.
+
+        An input already recorded unreadable under the label ``file`` is not recorded
+        again. Returns the new entry, or ``None``.
+        """
+        if games or any(u.file == file for u in self.unreadable):
+            return None
+        return self.unreadable_input(file, "holds no game (empty input)")
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the verdict as a JSON object: counts, then unreadable inputs and faults.
+
+        >>> Verdict().to_dict()
+        {'games': 0, 'legal': 0, 'faulty': 0, 'unreadable': [], 'faults': []}
+        """
+        return {
+            "games": self.games,
+            "legal": self.legal,
+            "faulty": self.faulty,
+            "unreadable": [u.to_dict() for u in self.unreadable],
+            "faults": [f.to_dict() for f in self.faults],
+        }
+
+    def summary(self, files: int) -> str:
+        """Return the summary line for a run over ``files`` inputs.
+
+        >>> Verdict(games=3, legal=2).summary(1)
+        '3 games in 1 file: 2 legal, 0 faulty'
+        """
+        games = f"{self.games} game{'s' if self.games != 1 else ''}"
+        inputs = f"{files} file{'s' if files != 1 else ''}"
+        text = f"{games} in {inputs}: {self.legal} legal, {self.faulty} faulty"
+        if self.unreadable:
+            text += f", {len(self.unreadable)} unreadable input"
+        return text

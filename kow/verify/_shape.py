@@ -1,0 +1,277 @@
+"""Check the shape of a log's values: types, keys, ranges, cards and seats.
+
+Part of the verifier, which is deliberately independent of the engine: this module imports
+nothing from :mod:`kow` and states the log format (``docs/log-format.md``, version 1) on its
+own. It holds the format's constants (keys, ranks, suits, the names of each setting) and
+:class:`Shape`, the typed accessors the rules walk reads every value through. Each accessor
+returns the value with its type checked, or stops the walk with the first fault (a
+:class:`Stop`) naming the key path, so no wrong type or missing key can raise anything else.
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+__all__ = [
+    "DOGS_LIFE",
+    "END_KEYS",
+    "FORMAT",
+    "KINDS",
+    "LEADS",
+    "MAX_CUT",
+    "MAX_PLAYERS",
+    "MAX_SEED",
+    "MIN_PLAYERS",
+    "RANKS",
+    "ROUND_KEYS",
+    "RULE_KEYS",
+    "SUITS",
+    "TOP_KEYS",
+    "TRICK_KEYS",
+    "TRUMPS",
+    "TRUMP_METHODS",
+    "VERSION",
+    "Shape",
+    "Stop",
+    "rank_of",
+    "show",
+    "show_seats",
+    "suit_of",
+]
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+FORMAT = "kow-log"
+VERSION = 1
+MAX_SEED = 2**53 - 1  # every JSON tool reads such ints exactly
+MIN_PLAYERS = 2
+MAX_PLAYERS = 7
+MAX_CUT = 51
+DOGS_LIFE = ("off", "once-per-game", "once-per-player")
+TRUMPS = ("winner-chooses", "fixed")
+LEADS = ("most-tricks", "dealer-left")
+KINDS = ("random", "heuristic", "search", "human")
+TRUMP_METHODS = ("turned-up", "chosen", "fixed", "vote", "none")
+
+TOP_KEYS = ("format", "version", "kow_version", "seed", "rules", "players", "rounds", "result")
+RULE_KEYS = (
+    "players",
+    "start_cards",
+    "dogs_life",
+    "trump",
+    "final_round_trump",
+    "lead",
+    "eliminated_vote",
+    "sweep_wins",
+)
+ROUND_KEYS = (
+    "number",
+    "hand_size",
+    "dealer",
+    "cut",
+    "hands",
+    "turned_up",
+    "trump",
+    "trump_method",
+    "trump_chosen_by",
+    "tie_cut",
+    "votes",
+    "leader",
+    "dogs_life",
+    "tricks",
+)
+END_KEYS = ("tricks_won", "eliminated", "dogs_life_granted", "revived")
+TRICK_KEYS = ("number", "leader", "plays", "winner")
+
+
+class Stop(Exception):
+    """Carry the first fault out of the walk.
+
+    ``round`` and ``trick`` count from 1 and ``seat`` is 0-based, each ``None`` when the
+    fault is not tied to one; :func:`kow.verify.verify_game` turns them into a ``Fault``.
+    """
+
+    def __init__(
+        self, round: int | None, trick: int | None, seat: int | None, message: str
+    ) -> None:
+        super().__init__(message)
+        self.round = round
+        self.trick = trick
+        self.seat = seat
+        self.message = message
+
+
+def rank_of(card: str) -> int:
+    """Return the rank of a checked card, 0 (two) to 12 (ace).
+
+    >>> rank_of("Th"), rank_of("2c"), rank_of("As")
+    (8, 0, 12)
+    """
+    return RANKS.index(card[0])
+
+
+def suit_of(card: str) -> str:
+    """Return the suit letter of a checked card.
+
+    >>> suit_of("Th")
+    'h'
+    """
+    return card[1]
+
+
+def show(value: object) -> str:
+    """Describe a JSON value briefly, for a message (never raises, never long).
+
+    >>> show(None), show(True), show(7), show("x" * 30), show([1]), show(2**70)
+    ('null', 'true', '7', "'xxxxxxxxxxxxxxxxxxxx...'", 'a list', 'a 71-bit int')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if value.bit_length() > 64:
+            return f"a {value.bit_length()}-bit int"
+        return str(value)
+    if isinstance(value, str):
+        text = value if len(value) <= 20 else value[:20] + "..."
+        return repr(text)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
+
+
+def show_seats(seats: list[int]) -> str:
+    """Write a list of seats for a message.
+
+    >>> show_seats([0, 2])
+    '[0, 2]'
+    """
+    return "[" + ", ".join(str(s) for s in seats) + "]"
+
+
+def _at(path: str, message: str) -> str:
+    return f"{path}: {message}" if path else message
+
+
+class Shape:
+    """Read a log's values with their types checked; ``fail`` stops at the first fault.
+
+    ``round`` and ``trick`` are where the walk is (from 1, ``None`` outside one): every
+    fault is placed there. ``n`` is the number of seats, once ``rules.players`` is read.
+    """
+
+    def __init__(self) -> None:
+        self.round: int | None = None
+        self.trick: int | None = None
+        self.n = 0
+
+    def fail(self, message: str, seat: int | None = None) -> NoReturn:
+        """Stop the walk with a fault at the current round and trick.
+
+        Raises :class:`Stop`, always.
+        """
+        raise Stop(self.round, self.trick, seat, message)
+
+    def obj(
+        self, value: object, path: str, keys: tuple[str, ...], optional: tuple[str, ...] = ()
+    ) -> dict[str, object]:
+        """Return an object that has every key of ``keys``, and others only from ``optional``."""
+        if not isinstance(value, dict):
+            self.fail(_at(path, f"expected an object, got {show(value)}"))
+        out: dict[str, object] = {}
+        for key in keys:
+            if key not in value:
+                self.fail(_at(path, f"missing key {key!r}"))
+            out[key] = value[key]
+        for key in value:
+            if not isinstance(key, str) or (key not in keys and key not in optional):
+                self.fail(_at(path, f"unknown key {show(key)}"))
+            out[key] = value[key]
+        return out
+
+    def list_(self, value: object, path: str) -> list[object]:
+        """Return a copy of a list."""
+        if not isinstance(value, list):
+            self.fail(f"{path}: expected a list, got {show(value)}")
+        return list(value)
+
+    def int_(self, value: object, path: str, lo: int, hi: int) -> int:
+        """Return an int (not a bool) from ``lo`` to ``hi``, both included."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(f"{path}: expected an int from {lo} to {hi}, got {show(value)}")
+        if not lo <= value <= hi:
+            self.fail(f"{path}: {show(value)} is out of range {lo} to {hi}")
+        return value
+
+    def any_int(self, value: object, path: str) -> int:
+        """Return an int (not a bool) of any size."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(f"{path}: expected an int, got {show(value)}")
+        return value
+
+    def seat(self, value: object, path: str) -> int:
+        """Return a seat: an int from 0 to ``n - 1``."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(f"{path}: expected a seat (an int), got {show(value)}")
+        if not 0 <= value < self.n:
+            self.fail(f"{path}: {show(value)} is not a seat (0 to {self.n - 1})")
+        return value
+
+    def opt_seat(self, value: object, path: str) -> int | None:
+        """Return a seat, or ``None`` for null."""
+        return None if value is None else self.seat(value, path)
+
+    def bool_(self, value: object, path: str) -> bool:
+        """Return true or false."""
+        if not isinstance(value, bool):
+            self.fail(f"{path}: expected true or false, got {show(value)}")
+        return value
+
+    def str_(self, value: object, path: str) -> str:
+        """Return a string."""
+        if not isinstance(value, str):
+            self.fail(f"{path}: expected a string, got {show(value)}")
+        return value
+
+    def choice(self, value: object, path: str, allowed: tuple[str, ...]) -> str:
+        """Return a string that is one of ``allowed``."""
+        if not isinstance(value, str) or value not in allowed:
+            names = ", ".join(repr(a) for a in allowed)
+            self.fail(f"{path}: expected one of {names}, got {show(value)}")
+        return value
+
+    def card(self, value: object, path: str) -> str:
+        """Return a card in canonical notation: rank then suit (``"Th"``)."""
+        if (
+            not isinstance(value, str)
+            or len(value) != 2
+            or value[0] not in RANKS
+            or value[1] not in SUITS
+        ):
+            self.fail(f"{path}: {show(value)} is not a card")
+        return value
+
+    def opt_card(self, value: object, path: str) -> str | None:
+        """Return a card, or ``None`` for null."""
+        return None if value is None else self.card(value, path)
+
+    def opt_suit(self, value: object, path: str) -> str | None:
+        """Return a suit letter (``"c"``, ``"d"``, ``"h"``, ``"s"``), or ``None`` for null."""
+        if value is None:
+            return None
+        if not isinstance(value, str) or len(value) != 1 or value not in SUITS:
+            self.fail(f"{path}: {show(value)} is not a suit ('c', 'd', 'h', 's' or null)")
+        return value
+
+    def seat_list(self, value: object, path: str) -> list[int]:
+        """Return a list of seats, ascending without repeats."""
+        items = self.list_(value, path)
+        seats = [self.seat(item, f"{path}[{i}]") for i, item in enumerate(items)]
+        if any(a >= b for a, b in zip(seats, seats[1:], strict=False)):
+            self.fail(f"{path}: seats must be ascending without repeats, got {show_seats(seats)}")
+        return seats

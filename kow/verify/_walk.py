@@ -1,0 +1,511 @@
+"""Walk one game's log against the rules: the game, its rounds, tricks and ends of round.
+
+Part of the verifier, a second implementation of the rules that is deliberately independent
+of the engine: this package imports nothing from the rest of :mod:`kow` and shares no code
+with the engine, so that a bug in one is caught by the other. The walk goes through a parsed
+log (``docs/log-format.md``, version 1) round by round, trick by trick and play by play,
+reading every value through the typed accessors of :mod:`._shape`, and stops at the first
+fault. How each round's trump is set is checked in :mod:`._trump`.
+
+Rules text: seed 000 ("Mise en place et Distribution", "Déroulement du jeu", "Variantes
+courantes") and seed 002 (the dog's life, once per game); the variants are the fields of
+the log's ``rules`` object. Where the sources leave a choice open, this follows the rules
+as kow implements them (``docs/log-format.md``).
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from ._shape import (
+    DOGS_LIFE,
+    END_KEYS,
+    FORMAT,
+    KINDS,
+    LEADS,
+    MAX_CUT,
+    MAX_PLAYERS,
+    MAX_SEED,
+    MIN_PLAYERS,
+    ROUND_KEYS,
+    RULE_KEYS,
+    TOP_KEYS,
+    TRICK_KEYS,
+    TRUMPS,
+    VERSION,
+    Shape,
+    rank_of,
+    show,
+    show_seats,
+    suit_of,
+)
+from ._table import Game, Rules, after, before
+from ._trump import TrumpCheck
+
+__all__ = ["Checker"]
+
+
+class Checker(Shape):
+    """Walk one log, keeping the game's state; ``fail`` stops at the first fault."""
+
+    def game(self, log: object) -> None:
+        """Check the whole log: the header, every round, then the ``result``."""
+        if not isinstance(log, dict):
+            self.fail(f"the log is not a JSON object: got {show(log)}")
+        top = self.obj(log, "", TOP_KEYS, optional=("abandoned",))
+        if top["format"] != FORMAT or not isinstance(top["format"], str):
+            self.fail(f"format: expected {FORMAT!r}, got {show(top['format'])}")
+        version = top["version"]
+        if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
+            self.fail(f"version: expected {VERSION}, got {show(version)}")
+        self.str_(top["kow_version"], "kow_version")
+        self.int_(top["seed"], "seed", 0, MAX_SEED)
+        rules = self.rules(top["rules"])
+        self.n = rules.players
+        self.players(top["players"])
+        abandoned = False
+        if "abandoned" in top:
+            if top["abandoned"] is not True:
+                self.fail(f"abandoned: expected true or no key, got {show(top['abandoned'])}")
+            abandoned = True
+        winner = self.rounds(top["rounds"], rules, abandoned)
+        self.round = self.trick = None
+        rounds_played = len(self.list_(top["rounds"], "rounds"))
+        result = self.obj(top["result"], "result", ("winner", "rounds_played"))
+        got = self.opt_seat(result["winner"], "result.winner")
+        if abandoned:
+            if got is not None:
+                self.fail(f"result.winner is seat {got} but a game cut short has no winner", got)
+        elif got != winner:
+            shown = "null" if got is None else f"seat {got}"
+            self.fail(f"result.winner is {shown} but seat {winner} won the game", got)
+        played = self.any_int(result["rounds_played"], "result.rounds_played")
+        if played != rounds_played:
+            self.fail(f"result.rounds_played is {played} but the log has {rounds_played} rounds")
+
+    def rules(self, value: object) -> Rules:
+        """Read the ``rules`` object; ``start_cards`` must leave a card to turn up."""
+        data = self.obj(value, "rules", RULE_KEYS)
+        players = self.int_(data["players"], "rules.players", MIN_PLAYERS, MAX_PLAYERS)
+        most = (52 - 1) // players
+        return Rules(
+            players=players,
+            start_cards=self.int_(data["start_cards"], "rules.start_cards", 1, most),
+            dogs_life=self.choice(data["dogs_life"], "rules.dogs_life", DOGS_LIFE),
+            trump=self.choice(data["trump"], "rules.trump", TRUMPS),
+            final_round_trump=self.bool_(data["final_round_trump"], "rules.final_round_trump"),
+            lead=self.choice(data["lead"], "rules.lead", LEADS),
+            eliminated_vote=self.bool_(data["eliminated_vote"], "rules.eliminated_vote"),
+            sweep_wins=self.bool_(data["sweep_wins"], "rules.sweep_wins"),
+        )
+
+    def players(self, value: object) -> None:
+        """Check the ``players`` list: one per seat, in seat order, of a known kind."""
+        items = self.list_(value, "players")
+        if len(items) != self.n:
+            self.fail(f"players: expected {self.n} players (rules.players), got {len(items)}")
+        for i, item in enumerate(items):
+            path = f"players[{i}]"
+            player = self.obj(item, path, ("seat", "name", "kind"))
+            seat = self.seat(player["seat"], f"{path}.seat")
+            if seat != i:
+                self.fail(f"{path}.seat is {seat} but should be {i} (players are in seat order)")
+            self.str_(player["name"], f"{path}.name")
+            self.choice(player["kind"], f"{path}.kind", KINDS)
+
+    def rounds(self, value: object, rules: Rules, abandoned: bool) -> int | None:
+        """Walk the rounds; return the winning seat, or ``None`` if the game is unfinished."""
+        items = self.list_(value, "rounds")
+        game = Game(rules, self.n)
+        for index, item in enumerate(items):
+            self.round = index + 1
+            self.trick = None
+            if game.over:
+                self.fail(
+                    f"round {index + 1} follows the end of the game "
+                    f"(seat {game.winner} won in round {index})"
+                )
+            partial_ok = abandoned and index == len(items) - 1
+            Round(self, game, index, partial_ok).check(item)
+        self.round = self.trick = None
+        if not game.over and not abandoned:
+            still = [s for s in range(self.n) if game.in_game[s]]
+            if not items:
+                self.fail("rounds is empty but a game has at least one round")
+            self.fail(
+                f"the log ends after round {len(items)} but the game is not over: "
+                f"seats {show_seats(still)} are still in"
+            )
+        return game.winner
+
+
+class Round:
+    """Check one round against the game so far, then update the game."""
+
+    def __init__(self, checker: Checker, game: Game, index: int, partial_ok: bool) -> None:
+        self.c = checker
+        self.g = game
+        self.r = index + 1
+        self.path = f"rounds[{index}]"
+        self.partial_ok = partial_ok
+        self.n = checker.n
+        self.held: list[list[str]] = [[] for _ in range(self.n)]
+        self.seen: dict[str, int] = {}
+        self.dogs: list[int] = []
+        self.played = 0
+
+    def fail(self, message: str, seat: int | None = None) -> NoReturn:
+        """Stop the walk with a fault in this round (raises ``Stop``, always)."""
+        self.c.fail(message, seat)
+
+    def check(self, value: object) -> None:
+        """Check the round in the order it is played, then update the game."""
+        c, g, p, r = self.c, self.g, self.path, self.r
+        rules = g.rules
+        optional = END_KEYS if self.partial_ok else ()
+        keys = ROUND_KEYS if self.partial_ok else ROUND_KEYS + END_KEYS
+        rd = c.obj(value, p, keys, optional)
+
+        number = c.any_int(rd["number"], f"{p}.number")
+        if number != r:
+            self.fail(f"round number is {number} but should be {r}")
+        hand_size = c.any_int(rd["hand_size"], f"{p}.hand_size")
+        want = rules.start_cards - r + 1
+        if hand_size != want:
+            self.fail(
+                f"hand size is {hand_size} but should be {want} "
+                f"(start_cards {rules.start_cards}, one fewer each round)"
+            )
+
+        dealer = c.seat(rd["dealer"], f"{p}.dealer")
+        if g.dealer is not None:
+            want = after(g.dealer, g.in_game)
+            if dealer != want:
+                self.fail(
+                    f"dealer is seat {dealer} but should be seat {want}, the next seat "
+                    f"in the game after seat {g.dealer}",
+                    dealer,
+                )
+        cut = c.obj(rd["cut"], f"{p}.cut", ("by", "position"))
+        by = c.seat(cut["by"], f"{p}.cut.by")
+        want = before(dealer, g.in_game)
+        if by != want:
+            self.fail(f"cut by seat {by} but should be by seat {want}, the dealer's right", by)
+        c.int_(cut["position"], f"{p}.cut.position", 1, MAX_CUT)
+
+        dogs = c.seat_list(rd["dogs_life"], f"{p}.dogs_life")
+        if dogs != g.dogs:
+            self.fail(
+                f"dogs_life is {show_seats(dogs)} but should be {show_seats(g.dogs)}, "
+                "the seats granted a dog's life last round"
+            )
+        self.dogs = dogs
+        self.hands(rd["hands"], hand_size)
+        turned_up = self.turned_up(rd["turned_up"], hand_size)
+        trump_check = TrumpCheck(c, g, index=r - 1, dealer=dealer, hand_size=hand_size)
+        if self.partial_ok and trump_check.cut_short(rd):
+            self.end(rd, [0] * self.n, False, hand_size)
+            return
+        trump, mt = trump_check.check(rd, turned_up)
+
+        leader = c.seat(rd["leader"], f"{p}.leader")
+        if r == 1 or rules.lead == "dealer-left" or mt is None:
+            want, why = after(dealer, g.in_game), "the dealer's left"
+        else:
+            want, why = mt, "who took the most tricks last round"
+        if leader != want:
+            self.fail(f"leader is seat {leader} but should be seat {want} ({why})", leader)
+
+        won, complete = self.tricks(rd["tricks"], leader, hand_size, trump)
+        self.c.trick = None
+        if r == 1:
+            g.first_trump = trump
+        self.end(rd, won, complete, hand_size)
+        g.dealer = dealer
+
+    # -- the deal --------------------------------------------------------------------------
+
+    def hands(self, value: object, hand_size: int) -> None:
+        """Check the dealt hands: one card on a dog's life, none once out, no card twice."""
+        c, g, p = self.c, self.g, self.path
+        items = c.list_(value, f"{p}.hands")
+        if len(items) != self.n:
+            self.fail(f"{p}.hands: expected {self.n} hands (one per seat), got {len(items)}")
+        for seat, item in enumerate(items):
+            path = f"{p}.hands[{seat}]"
+            if not g.in_game[seat]:
+                if item is not None:
+                    self.fail(f"seat {seat} is knocked out but was dealt cards", seat)
+                continue
+            if item is None:
+                self.fail(f"seat {seat} is in the game but was dealt no hand", seat)
+            cards = c.list_(item, path)
+            want = 1 if seat in self.dogs else hand_size
+            if len(cards) != want:
+                why = " (on a dog's life)" if seat in self.dogs else ""
+                self.fail(
+                    f"seat {seat} was dealt {len(cards)} cards but should get {want}{why}", seat
+                )
+            for i, card_value in enumerate(cards):
+                card = c.card(card_value, f"{path}[{i}]")
+                if card in self.seen:
+                    self.fail(
+                        f"card {card} is dealt twice: to seat {self.seen[card]} and seat {seat}",
+                        seat,
+                    )
+                self.seen[card] = seat
+                self.held[seat].append(card)
+
+    def turned_up(self, value: object, hand_size: int) -> str | None:
+        """Check the turned-up card (round 1 only, unless it has no trump); return it."""
+        rules = self.g.rules
+        card = self.c.opt_card(value, f"{self.path}.turned_up")
+        no_trump = hand_size == 1 and not rules.final_round_trump
+        if self.r == 1 and not no_trump:
+            if card is None:
+                self.fail(
+                    "no card is turned up but round 1 takes its trump from the turned-up card"
+                )
+            if card in self.seen:
+                self.fail(f"turned-up card {card} is also dealt to seat {self.seen[card]}")
+            return card
+        if card is not None:
+            if self.r == 1:
+                self.fail(
+                    f"turned_up is {card} but the 1-card round has no trump "
+                    "(final_round_trump is false), so no card is turned up"
+                )
+            self.fail(f"turned_up is {card} but a card is turned up in round 1 only")
+        return None
+
+    # -- tricks --------------------------------------------------------------------------------
+
+    def tricks(
+        self, value: object, leader: int, hand_size: int, trump: str | None
+    ) -> tuple[list[int], bool]:
+        """Check the tricks; return tricks won per seat and whether the round is complete."""
+        c, p = self.c, self.path
+        items = c.list_(value, f"{p}.tricks")
+        won = [0] * self.n
+        last_winner: int | None = None
+        for t, item in enumerate(items):
+            c.trick = t + 1
+            path = f"{p}.tricks[{t}]"
+            if t >= hand_size:
+                self.fail(f"round has {len(items)} tricks but should have {hand_size}")
+            tr = c.obj(item, path, TRICK_KEYS)
+            number = c.any_int(tr["number"], f"{path}.number")
+            if number != t + 1:
+                self.fail(f"trick number is {number} but should be {t + 1}")
+            if last_winner is None:
+                want, why = leader, "the round's leader"
+            elif last_winner in self.dogs:
+                want = self.holder_after(last_winner)
+                why = f"left of seat {last_winner}, who won the last trick on a dog's life"
+            else:
+                want, why = last_winner, "winner of the last trick"
+            got = c.seat(tr["leader"], f"{path}.leader")
+            if got != want:
+                self.fail(f"trick leader is seat {got} but should be seat {want} ({why})", got)
+            order = [s for s in ((got + k) % self.n for k in range(self.n)) if self.held[s]]
+            cards = self.plays(tr["plays"], f"{path}.plays", order, t + 1 == hand_size)
+            if tr["winner"] is None and self.partial_ok and t == len(items) - 1:
+                return won, False  # a trick cut short
+            if self.played < len(order):
+                missing = order[self.played]
+                self.fail(
+                    f"seat {missing} did not play: the trick has {self.played} plays", missing
+                )
+            winner = c.seat(tr["winner"], f"{path}.winner")
+            self.check_winner(winner, cards, trump)
+            won[winner] += 1
+            last_winner = winner
+        c.trick = None
+        if len(items) < hand_size:
+            if self.partial_ok:
+                return won, False
+            self.fail(f"round has {len(items)} tricks but should have {hand_size}")
+        return won, True
+
+    def holder_after(self, seat: int) -> int:
+        """Return the next seat clockwise after ``seat`` that still holds a card."""
+        for step in range(1, self.n + 1):
+            other = (seat + step) % self.n
+            if self.held[other]:
+                return other
+        return seat
+
+    def plays(
+        self, value: object, path: str, order: list[int], last: bool
+    ) -> list[tuple[int, str]]:
+        """Check the plays of a trick; return the cards played, as (seat, card)."""
+        c = self.c
+        items = c.list_(value, path)
+        cards: list[tuple[int, str]] = []
+        led: str | None = None
+        self.played = 0
+        for j, item in enumerate(items):
+            ppath = f"{path}[{j}]"
+            play = c.obj(item, ppath, ("seat",), optional=("card", "knock"))
+            seat = c.seat(play["seat"], f"{ppath}.seat")
+            if j >= len(order):
+                self.fail(
+                    f"seat {seat} played out of turn: every seat holding a card has played",
+                    seat,
+                )
+            if seat != order[j]:
+                self.fail(f"seat {seat} played out of turn: seat {order[j]} was to play", seat)
+            if ("card" in play) == ("knock" in play):
+                self.fail(f"{ppath}: a play has either a 'card' or 'knock': true", seat)
+            self.played = j + 1
+            if "knock" in play:
+                if play["knock"] is not True:
+                    self.fail(f"{ppath}.knock: expected true, got {show(play['knock'])}", seat)
+                if seat not in self.dogs:
+                    self.fail(f"seat {seat} knocked but is not on a dog's life", seat)
+                if last:
+                    self.fail(
+                        f"seat {seat} knocked on the last trick: a player on a dog's life "
+                        "must play the card by then",
+                        seat,
+                    )
+                continue
+            card = c.card(play["card"], f"{ppath}.card")
+            hand = self.held[seat]
+            if card not in hand:
+                self.fail(f"seat {seat} played {card} but does not hold it", seat)
+            if led is None:
+                led = suit_of(card)
+            elif suit_of(card) != led:
+                follow = [h for h in hand if suit_of(h) == led]
+                if follow:
+                    self.fail(
+                        f"seat {seat} played {card} but holds {follow[0]} of the led suit {led}",
+                        seat,
+                    )
+            hand.remove(card)
+            cards.append((seat, card))
+        return cards
+
+    def check_winner(self, winner: int, cards: list[tuple[int, str]], trump: str | None) -> None:
+        """Check the trick's winner: the highest trump, else the highest card of the led suit."""
+        if not cards:
+            self.fail("no card was played in this trick")
+        led = suit_of(cards[0][1])
+        trumps = [(s, card) for s, card in cards if suit_of(card) == trump]
+        if trumps:
+            seat, card = max(trumps, key=lambda sc: rank_of(sc[1]))
+            what = f"the highest trump {card}"
+        else:
+            seat, card = max(
+                ((s, x) for s, x in cards if suit_of(x) == led), key=lambda sc: rank_of(sc[1])
+            )
+            what = f"{card}, the highest card of the led suit {led}"
+        if winner != seat:
+            self.fail(f"trick winner is seat {winner} but seat {seat} played {what}", winner)
+
+    # -- end of round ---------------------------------------------------------------------------
+
+    def end(self, rd: dict[str, object], won: list[int], complete: bool, hand_size: int) -> None:
+        """Check the end of the round: eliminations, dog's lives, revivals and sweeps."""
+        c, g, p = self.c, self.g, self.path
+        rules = g.rules
+        dealt = [s for s in range(self.n) if g.in_game[s]]
+        if self.partial_ok and all(rd.get(k) is None for k in END_KEYS):
+            return
+        if self.partial_ok and not complete:
+            # A round cut short: nothing is decided yet.
+            self.tricks_won(rd.get("tricks_won"), won, dealt, allow_null=True)
+            for key in END_KEYS[1:]:
+                if rd.get(key) is not None and c.seat_list(rd.get(key), f"{p}.{key}"):
+                    self.fail(f"{key} must be empty in a round cut short")
+            return
+        self.tricks_won(rd.get("tricks_won"), won, dealt, allow_null=False)
+
+        sweepers = [s for s in dealt if won[s] == hand_size]
+        eliminated: list[int] = []
+        granted: list[int] = []
+        revived: list[int] = []
+        reasons: dict[int, str] = {}
+        sweep = rules.sweep_wins and bool(sweepers)
+        # A dog's-life card that wins a trick revives its player, even in a sweep (the
+        # 1-card round, where the dog's card takes the only trick and wins the game).
+        revived = [s for s in self.dogs if won[s] > 0]
+        if sweep:
+            eliminated = [s for s in dealt if s != sweepers[0]]
+            for s in eliminated:
+                reasons[s] = f"seat {sweepers[0]} won every trick (rules.sweep_wins)"
+        else:
+            for s in dealt:
+                if won[s] > 0:
+                    continue
+                if s in self.dogs:
+                    reasons[s] = "it was on a dog's life"
+                elif hand_size == 1:
+                    reasons[s] = "in the 1-card round"
+                elif rules.dogs_life == "off":
+                    reasons[s] = "rules.dogs_life is 'off'"
+                elif rules.dogs_life == "once-per-game" and g.granted_ever:
+                    reasons[s] = "the one dog's life of the game was already granted"
+                elif rules.dogs_life == "once-per-player" and s in g.granted_ever:
+                    reasons[s] = "it already had its dog's life"
+                else:
+                    granted.append(s)
+                    continue
+                eliminated.append(s)
+
+        got = c.seat_list(rd.get("eliminated"), f"{p}.eliminated")
+        for s in sorted(set(got) ^ set(eliminated)):
+            if s in eliminated and sweep:
+                self.fail(f"seat {s} is not eliminated but {reasons[s]}", s)
+            if s in eliminated:
+                self.fail(f"seat {s} took no trick but is not eliminated ({reasons[s]})", s)
+            if s not in dealt:
+                self.fail(f"seat {s} is eliminated but was already out", s)
+            if won[s] > 0:
+                self.fail(f"seat {s} is eliminated but took {won[s]} tricks", s)
+            self.fail(f"seat {s} is eliminated but should be granted a dog's life", s)
+        got = c.seat_list(rd.get("dogs_life_granted"), f"{p}.dogs_life_granted")
+        for s in sorted(set(got) ^ set(granted)):
+            if s in granted:
+                self.fail(f"seat {s} took no trick and should be granted a dog's life", s)
+            if s in reasons:
+                self.fail(
+                    f"seat {s} is granted a dog's life but should be eliminated ({reasons[s]})", s
+                )
+            self.fail(f"seat {s} is granted a dog's life but does not qualify for one", s)
+        got = c.seat_list(rd.get("revived"), f"{p}.revived")
+        for s in sorted(set(got) ^ set(revived)):
+            if s in revived:
+                self.fail(f"seat {s} won a trick on a dog's life but is not listed as revived", s)
+            self.fail(f"seat {s} is listed as revived but was not a dog's life that won", s)
+
+        for s in eliminated:
+            g.in_game[s] = False
+        g.dogs = granted
+        g.granted_ever.update(granted)
+        g.won = [won[s] if s in dealt else None for s in range(self.n)]
+        remaining = [s for s in range(self.n) if g.in_game[s]]
+        if sweep:
+            g.over, g.winner = True, sweepers[0]
+        elif len(remaining) == 1:
+            g.over, g.winner = True, remaining[0]
+        elif hand_size == 1:
+            g.over = True
+
+    def tricks_won(self, value: object, won: list[int], dealt: list[int], allow_null: bool) -> None:
+        """Check ``tricks_won``: the tricks each seat dealt in won, null for the others."""
+        c, p = self.c, self.path
+        if value is None and allow_null:
+            return
+        items = c.list_(value, f"{p}.tricks_won")
+        if len(items) != self.n:
+            self.fail(f"{p}.tricks_won: expected {self.n} counts (one per seat), got {len(items)}")
+        for s, item in enumerate(items):
+            if s not in dealt:
+                if item is not None:
+                    self.fail(f"tricks_won[{s}] should be null: seat {s} was not dealt in", s)
+                continue
+            count = c.any_int(item, f"{p}.tricks_won[{s}]")
+            if count != won[s]:
+                self.fail(f"tricks_won[{s}] is {count} but seat {s} won {won[s]} tricks", s)

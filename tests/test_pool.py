@@ -1,0 +1,159 @@
+"""kow's worker pool (kow._pool): results in order, errors at their turn, workers that end."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from kow import _pool
+from kow._pool import ordered_map
+
+ROOT = Path(__file__).resolve().parent.parent
+
+needs_fork = pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(),
+    reason="these workers are forked: functions defined in a test are not importable anew",
+)
+
+
+def test_ordered_map_keeps_order_and_stops_early() -> None:
+    assert list(ordered_map(abs, range(-20, 0), jobs=2)) == list(range(20, 0, -1))
+    it = ordered_map(abs, range(-1000, 0), jobs=2)
+    assert next(it) == 1000
+    it.close()  # the pool shuts down without playing the rest
+    assert multiprocessing.active_children() == []
+
+
+def _fail_at_seven(x: int) -> int:
+    if x == 7:
+        raise ValueError("seven")
+    return x
+
+
+def _unpicklable_at_three(x: int) -> int:
+    if x == 3:
+        raise _Unpicklable("lambda inside")
+    return x
+
+
+class _Unpicklable(Exception):
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.hook = lambda: None  # lambdas do not pickle
+
+
+def _die_at_five(x: int) -> int:
+    if x == 5:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return x
+
+
+def _sleep_after_first(x: int) -> int:
+    if x:
+        time.sleep(120)  # only a kill ends this within the test's timeout
+    return x
+
+
+@needs_fork
+def test_ordered_map_raises_an_error_at_its_turn_after_the_results_before_it() -> None:
+    got: list[int] = []
+    with pytest.raises(ValueError, match="seven"):
+        for value in ordered_map(_fail_at_seven, range(20), jobs=3):
+            got.append(value)
+    assert got == [0, 1, 2, 3, 4, 5, 6]
+    assert multiprocessing.active_children() == []
+
+
+@needs_fork
+def test_ordered_map_sends_an_unpicklable_error_as_its_text() -> None:
+    with pytest.raises(RuntimeError, match="_Unpicklable: lambda inside"):
+        list(ordered_map(_unpicklable_at_three, range(8), jobs=2))
+
+
+@needs_fork
+def test_ordered_map_names_a_worker_that_died() -> None:
+    got: list[int] = []
+    with pytest.raises(RuntimeError, match=r"worker process 1 ended unexpectedly \(exit code -9\)"):
+        for value in ordered_map(_die_at_five, range(12), jobs=2):
+            got.append(value)
+    assert got == [0, 1, 2, 3, 4]
+    assert multiprocessing.active_children() == []
+
+
+@needs_fork
+def test_closing_ordered_map_kills_busy_workers() -> None:
+    it = ordered_map(_sleep_after_first, range(6), jobs=2)
+    assert next(it) == 0
+    it.close()  # both workers are asleep in items 1 and 2: killed, not awaited
+    assert multiprocessing.active_children() == []
+
+
+@needs_fork
+def test_a_signal_held_while_a_worker_starts_still_ends_that_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = _pool._signals_held
+
+    @contextmanager
+    def lands_when_let_in() -> Iterator[None]:
+        with real():
+            yield
+        raise KeyboardInterrupt  # as a Ctrl-C held back during the fork lands
+
+    monkeypatch.setattr(_pool, "_signals_held", lands_when_let_in)
+    with pytest.raises(KeyboardInterrupt):
+        list(ordered_map(_sleep_after_first, range(6), jobs=2))
+    assert multiprocessing.active_children() == []  # the worker just started was killed
+
+
+_WATCHED = """
+import os, sys, time
+from kow._pool import ordered_map
+from tests.test_pool import _sleep_after_first
+it = ordered_map(_sleep_after_first, range(6), jobs=2)
+next(it)
+import multiprocessing
+print(" ".join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+time.sleep(120)
+"""
+
+
+@needs_fork
+def test_workers_end_when_the_main_process_is_killed() -> None:
+    # SIGKILL runs no cleanup: each worker's thread sees the main process go, mid-item.
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _WATCHED], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    workers = [int(pid) for pid in proc.stdout.readline().split()]
+    assert len(workers) == 2
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 20
+    while any(_alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a worker outlived its main process"
+        time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_ordered_map_with_one_job_or_one_item_stays_in_this_process() -> None:
+    assert list(ordered_map(_fail_at_seven, [3], jobs=4)) == [3]
+    assert list(ordered_map(_fail_at_seven, range(7), jobs=1)) == list(range(7))
+
+
