@@ -1,4 +1,4 @@
-"""The rules engine: the state of one game, its legal actions, and the one trick loop.
+"""The state of one game: its legal actions, apply, views, and the one trick loop.
 
 The engine does no I/O and owns no global randomness: its cards come from a
 :class:`~kow.deal.Deck` (by default shuffled by the seeded :class:`random.Random` passed
@@ -23,45 +23,36 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import BIT, NAMES, NO_CARD, NO_SUIT, RANK_OF, SUIT_OF, SUITS, Card, Mask, Suit
-from .cards import cards_in as _cards_in
-from .deal import Deck, ShuffledDeck, left_of, round_seats
-from .events import (
+from ..cards import BIT, NAMES, NO_SUIT, SUIT_OF, SUITS, Card, Mask, Suit
+from ..cards import cards_in as _cards_in
+from ..deal import Deck, ShuffledDeck
+from ..events import (
     KNOCK,
     Action,
-    CutCard,
-    Deal,
     Event,
-    GameEnd,
     Knock,
-    Lead,
     Outcome,
     Phase,
     Play,
-    RoundEnd,
     Seat,
-    Termination,
-    TieCut,
     Trick,
     TrickWon,
     TrumpMethod,
-    TrumpSet,
-    TurnedUp,
     Vote,
-    clockwise,
 )
-from .rules import Rules
-from .trick import BEATEN_BY, knock_allowed, legal_cards, trick_order
-from .view import Policy, TrickFacts, View
+from ..rules import Rules
+from ..trick import BEATEN_BY, knock_allowed, legal_cards, trick_order
+from ..view import Policy, TrickFacts, View
+from ._round import ALL_SUITS, end_round, next_vote, set_trump, start_round
+from ._search import copy_state, state_from_view
 
 __all__ = ["IllegalActionError", "State", "action_name"]
 
-_ALL_SUITS: tuple[Suit, ...] = (0, 1, 2, 3)
 _new = tuple.__new__
 _PLAYS = tuple(tuple(Play(seat, card) for card in range(52)) for seat in range(7))
 """``_PLAYS[seat][card]``: the event of that play, made once and shared (it never changes)."""
 _KNOCKS = tuple(Knock(seat) for seat in range(7))
-_VOTES = tuple(tuple(Vote(seat, suit) for suit in _ALL_SUITS) for seat in range(7))
+_VOTES = tuple(tuple(Vote(seat, suit) for suit in ALL_SUITS) for seat in range(7))
 
 
 class IllegalActionError(ValueError):
@@ -104,13 +95,8 @@ class State:
     and after each action, :attr:`phase` is the kind of decision awaited and :attr:`turn`
     the seat that must make it.
 
-    The attributes are read-only outside the engine. Besides those below: :attr:`rules`,
-    :attr:`players` (the number of seats), :attr:`round`, :attr:`hand_size`,
-    :attr:`dealer`, :attr:`hands` (masks by seat), :attr:`in_game`, :attr:`in_round`,
-    :attr:`knocked_out`, :attr:`dogs_life` (seats on a dog's life this round),
-    :attr:`dogs_life_used` (by seat: granted one this game), :attr:`tricks_won`,
-    :attr:`previous_tricks_won`, :attr:`trump` (a suit, or NO_SUIT), :attr:`trump_method`,
-    :attr:`trump_chosen_by`, :attr:`turned_up`, :attr:`leader` (the round's first).
+    The attributes below are read-only outside the engine; players see a game only
+    through :meth:`view`.
 
     Raises :class:`~kow.rules.RulesError` when ``dealer`` is not a seat of the game.
     """
@@ -126,6 +112,9 @@ class State:
         "_pending_method", "_view_parts",
     )  # fmt: skip
 
+    rules: Rules
+    players: int
+    """The number of seats."""
     events: list[Event]
     """Every change so far, in order (empty for a copy made for search)."""
     recording: bool
@@ -136,6 +125,34 @@ class State:
     """The seat that must act (-1 when over)."""
     outcome: Outcome | None
     """How the game ended; None while it goes on."""
+    round: int
+    """The round's number, from 1."""
+    hand_size: int
+    """The cards of a full hand this round."""
+    dealer: Seat
+    hands: list[Mask]
+    """Each seat's cards (0 for a seat not in the round)."""
+    in_game: list[bool]
+    """By seat: not knocked out."""
+    in_round: tuple[Seat, ...]
+    """The seats dealt in this round, ascending."""
+    knocked_out: tuple[Seat, ...]
+    dogs_life: tuple[Seat, ...]
+    """The seats on a dog's life this round."""
+    dogs_life_used: list[bool]
+    """By seat: granted a dog's life earlier in the game."""
+    tricks_won: list[int]
+    """By seat, tricks won this round."""
+    previous_tricks_won: list[int] | None
+    """By seat, last round's tricks (None in round 1)."""
+    trump: Suit
+    """The round's trump suit, or NO_SUIT (none, or not set yet)."""
+    trump_method: TrumpMethod | None
+    trump_chosen_by: Seat | None
+    turned_up: Card | None
+    """Round 1's turned-up card (None in later rounds)."""
+    leader: Seat
+    """Who leads the round's first trick (-1 before trump is set)."""
     seen: Mask
     """The cards the whole table has seen this round: every card played, the turned-up card."""
     trick_number: int
@@ -155,6 +172,19 @@ class State:
     """This round's votes so far."""
     allowed: tuple[Suit, ...]
     """The suits that may be named in the vote or trump phase."""
+    _deck: Deck
+    _on_dogs_life: list[bool]
+    """By seat, on a dog's life this round (the trick loop's table)."""
+    _left: Seat
+    """The dealer's left this round."""
+    _most_tricks: Seat
+    """Last round's most-tricks player once found (-1 before)."""
+    _voters: list[Seat]
+    """The knocked-out seats still to vote, in turn."""
+    _fixed_suit: Suit
+    """Round 1's turned-up suit, kept for ``trump="fixed"``."""
+    _pending_method: TrumpMethod
+    """How the trump awaited will be set: ``"chosen"``, or ``"vote"`` after a tie."""
     _first_play: int
     """Where this round's first trick starts in :attr:`events`."""
     _trick_start: int
@@ -176,16 +206,16 @@ class State:
         self.outcome = None
         self.round = 0
         self.dealer = drawn if dealer is None else dealer
-        self.hands: list[Mask] = [0] * players
+        self.hands = [0] * players
         self.in_game = [True] * players
-        self.dogs_life: tuple[Seat, ...] = ()
+        self.dogs_life = ()
         self.dogs_life_used = [False] * players
         self.tricks_won = [0] * players
-        self.previous_tricks_won: list[int] | None = None
-        self.turned_up: Card | None = None
+        self.previous_tricks_won = None
+        self.turned_up = None
         self._fixed_suit = NO_SUIT
-        self._deck: Deck = deck if deck is not None else ShuffledDeck(rng)
-        self._start_round()
+        self._deck = deck if deck is not None else ShuffledDeck(rng)
+        start_round(self)
 
     # ----------------------------------------------------------------- queries
 
@@ -328,9 +358,9 @@ class State:
             self.votes.append(vote)
             if self.recording:
                 self.events.append(vote)
-            self._next_vote()
+            next_vote(self)
             return vote
-        return self._set_trump(action, self._pending_method, self.turn)
+        return set_trump(self, action, self._pending_method, self.turn)
 
     def play_round(self, policies: Sequence[Policy]) -> None:
         """Play the round's cards to its end, asking ``policies[seat]`` for each play.
@@ -452,7 +482,7 @@ class State:
                 self._store(number, leader, order, played + 1, led, winning, winning_seat, seen)
                 self._trick_start = trick_start
                 self._view_parts = None
-                self._end_round()
+                end_round(self)
                 return
             leader = order[0]
             last = len(order) - 1
@@ -488,241 +518,6 @@ class State:
         self.winning_seat = winning_seat
         self.seen = seen
 
-    # ----------------------------------------------------------------- rounds
-
-    def _start_round(self) -> None:
-        """Deal the next round and set up its first decision."""
-        rules = self.rules
-        in_game = self.in_game
-        self._view_parts = None
-        self.round += 1
-        hand_size = self.hand_size = rules.start_cards - self.round + 1
-        seats = round_seats(self.dealer, in_game)
-        self.in_round = seats.in_round
-        self.knocked_out = seats.knocked_out
-        self._left = seats.left
-        on_dogs_life = [False] * self.players
-        for s in self.dogs_life:
-            on_dogs_life[s] = True
-        self._on_dogs_life = on_dogs_life
-        # Rules text, 'Mise en place' 1-2: shuffle, the dealer's right cuts, then deal one
-        # card at a time clockwise from the dealer's left. A dog's life gets one card.
-        cut_position = self._deck.cut()
-        no_trump = hand_size == 1 and not rules.final_round_trump
-        turn_up = self.round == 1 and not no_trump
-        dealt: list[tuple[Card, ...] | None] = [None] * self.players
-        deal_order = seats.deal_order
-        if self.dogs_life:
-            sizes = [1 if on_dogs_life[s] else hand_size for s in range(self.players)]
-            deck = self._deck.draw(sum(sizes[s] for s in deal_order) + (1 if turn_up else 0))
-            cards: list[list[Card]] = [[] for _ in range(self.players)]
-            k = 0
-            for p in range(hand_size):
-                for s in deal_order:
-                    if sizes[s] > p:
-                        cards[s].append(deck[k])
-                        k += 1
-            for s in deal_order:
-                dealt[s] = tuple(cards[s])
-        else:
-            k = len(deal_order) * hand_size
-            deck = tuple(self._deck.draw(k + (1 if turn_up else 0)))
-            for i, s in enumerate(deal_order):
-                dealt[s] = deck[i : k : len(deal_order)]
-        hands = [0] * self.players
-        for s in deal_order:
-            hands[s] = sum(map(BIT.__getitem__, dealt[s] or ()))  # distinct bits: the union
-        self.hands = hands
-        self.tricks_won = [0] * self.players
-        self.votes = []
-        self.allowed = _ALL_SUITS
-        self.trick_number = 0
-        self.trick_leader = -1
-        self.trick_order = ()
-        self.trick_played = 0
-        self.led = self.winning_card = self.winning_seat = NO_CARD
-        self.leader = -1
-        self.trump = NO_SUIT
-        self.trump_method: TrumpMethod | None = None
-        self.trump_chosen_by: Seat | None = None
-        self.turned_up = None
-        self.seen = 0
-        self._most_tricks = -1
-        self._voters: list[Seat] = []
-        self._pending_method: TrumpMethod = "chosen"
-        # A round is dealt only in a game that records (a copy for search stops before).
-        events = self.events
-        events.append(
-            _new(Deal, (self.round, hand_size, self.dealer, seats.cutter, cut_position,
-                        tuple(dealt), self.dogs_life))
-        )  # fmt: skip
-        self._first_play = self._trick_start = len(events)  # no trick yet this round
-        if turn_up:
-            # Rules text, 'Mise en place' 3: the next card is turned up; its suit is trump.
-            card = deck[k]
-            self.turned_up = card
-            self.seen = BIT[card]
-            events.append(_new(TurnedUp, (card,)))
-            if self._fixed_suit < 0:
-                self._fixed_suit = SUIT_OF[card]
-            self._set_trump(SUIT_OF[card], "turned-up", None)
-        elif no_trump:
-            self._set_trump(NO_SUIT, "none", None)
-        elif rules.trump == "fixed":
-            self._set_trump(self._fixed_suit, "fixed", None)
-        elif rules.eliminated_vote and seats.knocked_out:
-            # Rules text, 'Variantes': knocked-out players vote for the next trump, in
-            # turn clockwise from the dealer's left.
-            self._voters = [s for s in clockwise(seats.left, self.players) if not in_game[s]]
-            self._next_vote()
-        else:
-            self._ask_trump(_ALL_SUITS, "chosen")
-
-    def _record(self, event: Event) -> None:
-        if self.recording:
-            self.events.append(event)
-
-    def _next_vote(self) -> None:
-        """Ask the next voter, or settle the vote: the most votes, a tie by the chooser."""
-        if self._voters:
-            self.turn = self._voters.pop(0)
-            self.phase = Phase.VOTE
-            self.allowed = _ALL_SUITS
-            return
-        counts = [0, 0, 0, 0]
-        for vote in self.votes:
-            counts[vote.suit] += 1
-        top = max(counts)
-        tied = tuple(s for s in _ALL_SUITS if counts[s] == top)
-        if len(tied) == 1:
-            self._set_trump(tied[0], "vote", None)
-        else:
-            # A tied vote is settled by the player who would otherwise choose.
-            self._ask_trump(tied, "vote")
-
-    def _ask_trump(self, allowed: tuple[Suit, ...], method: TrumpMethod) -> None:
-        """Await the trump choice of last round's most-tricks player, among ``allowed``.
-
-        Rules text, 'Mise en place' 5.
-        """
-        self._pending_method = method
-        self.allowed = allowed
-        self.turn = self._most_tricks_player()
-        self.phase = Phase.TRUMP
-
-    def _set_trump(self, suit: Suit, method: TrumpMethod, chosen_by: Seat | None) -> TrumpSet:
-        """Set the round's trump and start its first trick; return the event."""
-        self._view_parts = None
-        self.trump = suit
-        self.trump_method = method
-        self.trump_chosen_by = chosen_by
-        event = _new(TrumpSet, (None if suit < 0 else suit, method, chosen_by))
-        self._record(event)
-        # Rules text, 'Déroulement du jeu' 1: the dealer's left leads round 1; later rounds
-        # are led by last round's most-tricks player (or the dealer's left, a variant).
-        if self.round == 1 or self.rules.lead == "dealer-left":
-            leader = self._left
-        else:
-            leader = self._most_tricks_player()
-        self.leader = leader
-        self._record(_new(Lead, (leader,)))
-        self.trick_number = 1
-        self.trick_leader = leader
-        self._first_play = self._trick_start = len(self.events)
-        self.trick_order = trick_order(leader, self.hands)
-        self.trick_played = 0
-        self.turn = leader
-        self.phase = Phase.PLAY
-        return event
-
-    def _most_tricks_player(self) -> Seat:
-        """Return who won the most tricks last round, settling a tie by cutting (once a round).
-
-        Rules text, 'Mise en place' 5 and 'Déroulement du jeu' 1: each tied player cuts
-        for the highest card, clockwise from the dealer's left; players tied on the
-        highest rank cut again among themselves.
-        """
-        if self._most_tricks >= 0:
-            return self._most_tricks
-        previous = self.previous_tricks_won
-        assert previous is not None
-        top = max(previous)
-        tied = [s for s in clockwise(self._left, self.players) if previous[s] == top]
-        passes = []
-        while len(tied) > 1:
-            cut = [CutCard(s, c) for s, c in zip(tied, self._deck.draw(len(tied)), strict=True)]
-            passes.append(tuple(cut))
-            high = max(RANK_OF[c.card] for c in cut)
-            tied = [c.seat for c in cut if RANK_OF[c.card] == high]
-        if passes:
-            self._record(TieCut(tuple(passes)))
-        self._most_tricks = tied[0]
-        return tied[0]
-
-    def _end_round(self) -> None:
-        """End the round: knock-outs, dog's lives, the game's end, or the next deal.
-
-        A copy made for search (not :attr:`recording`) stops here, its phase OVER.
-        """
-        if not self.recording:
-            self.phase = Phase.OVER
-            self.turn = -1
-            return
-        rules = self.rules
-        won = self.tricks_won
-        in_round = self.in_round
-        hand_size = self.hand_size
-        sweeper = next((s for s in in_round if won[s] == hand_size), -1)
-        revived = tuple([s for s in self.dogs_life if won[s] > 0])
-        eliminated: list[Seat] = []
-        granted: list[Seat] = []
-        if rules.sweep_wins and sweeper >= 0:
-            # Rules text, 'Déroulement du jeu' 6: a sweep wins at once, before any dog's life.
-            eliminated = [s for s in in_round if s != sweeper]
-        else:
-            # Rules text, 'Déroulement du jeu' 4-5, and seed 002: a player without a trick
-            # is knocked out, unless granted a dog's life: never in the 1-card round, never
-            # twice in a row, once per game (seed 002) or once per player (rules text).
-            once_per_game_left = rules.dogs_life == "once-per-game" and not any(self.dogs_life_used)
-            for s in in_round:
-                if won[s]:
-                    continue
-                if (
-                    hand_size > 1
-                    and not self._on_dogs_life[s]
-                    and (
-                        once_per_game_left
-                        or (rules.dogs_life == "once-per-player" and not self.dogs_life_used[s])
-                    )
-                ):
-                    granted.append(s)
-                else:
-                    eliminated.append(s)
-            for s in granted:
-                self.dogs_life_used[s] = True
-        for s in eliminated:
-            self.in_game[s] = False
-        tricks_won = tuple([won[s] if s in in_round else None for s in range(self.players)])
-        self.events.append(_new(RoundEnd, (tricks_won, tuple(eliminated), tuple(granted), revived)))
-        self.dogs_life = tuple(granted)
-        remaining = self.in_game.count(True)
-        if remaining == 1 or hand_size == 1:
-            # After the 1-card round every other player took no trick and is out.
-            if hand_size == 1:
-                why = Termination.FINAL_TRICK
-            elif rules.sweep_wins and sweeper >= 0:
-                why = Termination.SWEEP
-            else:
-                why = Termination.LAST_STANDING
-            self.outcome = Outcome(self.in_game.index(True), why, self.round)
-            self.phase = Phase.OVER
-            self.turn = -1
-            self.events.append(GameEnd(self.outcome))
-            return
-        self.previous_tricks_won = list(won)
-        self.dealer = left_of(self.dealer, self.in_game)  # the deal passes to the left
-        self._start_round()
-
     # ----------------------------------------------------------------- search
 
     @property
@@ -755,54 +550,9 @@ class State:
 
         The copy has the same hands, trick and trick counts, records no events, and stops
         (:attr:`phase` OVER) when the round ends instead of dealing the next one. For the
-        play and trump phases.
+        play and trump phases. It shares no list that changes with this state.
         """
-        # One line per slot: several times faster than a loop over the slots, and copying
-        # is paid once per simulated deal. test_engine checks that no slot is left out.
-        other: State = object.__new__(State)
-        other.rules = self.rules
-        other.players = self.players
-        other.events = []
-        other.recording = False
-        other.phase = self.phase
-        other.turn = self.turn
-        other.outcome = self.outcome
-        other.round = self.round
-        other.hand_size = self.hand_size
-        other.dealer = self.dealer
-        other.trump = self.trump
-        other.trump_method = self.trump_method
-        other.trump_chosen_by = self.trump_chosen_by
-        other.turned_up = self.turned_up
-        other.leader = self.leader
-        other.hands = self.hands[:]
-        other.in_game = self.in_game[:]
-        other.in_round = self.in_round
-        other.knocked_out = self.knocked_out
-        other.dogs_life = self.dogs_life
-        other.dogs_life_used = self.dogs_life_used[:]
-        other.tricks_won = self.tricks_won[:]
-        other.previous_tricks_won = self.previous_tricks_won
-        other.allowed = self.allowed
-        other.votes = self.votes[:]
-        other.seen = self.seen
-        other.trick_number = self.trick_number
-        other.trick_leader = self.trick_leader
-        other.trick_order = self.trick_order
-        other.trick_played = self.trick_played
-        other.led = self.led
-        other.winning_card = self.winning_card
-        other.winning_seat = self.winning_seat
-        other._first_play = other._trick_start = 0
-        other._deck = self._deck
-        other._on_dogs_life = self._on_dogs_life[:]
-        other._left = self._left
-        other._most_tricks = self._most_tricks
-        other._voters = self._voters[:]
-        other._fixed_suit = self._fixed_suit
-        other._pending_method = self._pending_method
-        other._view_parts = None
-        return other
+        return copy_state(self)
 
     @classmethod
     def from_view(cls, view: View, hands: Sequence[Mask]) -> State:
@@ -815,59 +565,4 @@ class State:
 
         Raises :class:`ValueError` when a hand has the wrong size, or in another phase.
         """
-        if view.phase is not Phase.PLAY and view.phase is not Phase.TRUMP:
-            raise ValueError(f"no search in phase {view.phase.value!r}")
-        rules = view.rules
-        players = rules.players
-        for seat in range(players):
-            if hands[seat].bit_count() != view.hand_counts[seat]:
-                raise ValueError(
-                    f"seat {seat} holds {view.hand_counts[seat]} cards, "
-                    f"not {hands[seat].bit_count()}"
-                )
-        state: State = object.__new__(State)
-        state.rules = rules
-        state.players = players
-        state.events = []
-        state.recording = False
-        state.phase = view.phase
-        state.turn = view.seat
-        state.outcome = None
-        state.round = view.round
-        state.hand_size = view.hand_size
-        state.dealer = view.dealer
-        state.trump = NO_SUIT if view.trump is None else view.trump
-        state.trump_method = view.trump_method
-        state.trump_chosen_by = view.trump_chosen_by
-        state.turned_up = view.turned_up
-        state.leader = -1 if view.leader is None else view.leader
-        state.hands = list(hands)
-        state.in_game = [s in view.in_round for s in range(players)]
-        state.in_round = view.in_round
-        state.knocked_out = view.knocked_out
-        state.dogs_life = view.dogs_life
-        state.dogs_life_used = [False] * players
-        state.tricks_won = list(view.tricks_won)
-        state.previous_tricks_won = (
-            None if view.previous_tricks_won is None else list(view.previous_tricks_won)
-        )
-        state.allowed = view.legal if view.phase is Phase.TRUMP else _ALL_SUITS
-        state.votes = list(view.votes)
-        state.seen = view.seen
-        state.trick_number = view.trick_number
-        state.trick_leader = view.trick_order[0] if view.trick_order else -1
-        state.trick_order = view.trick_order
-        state.trick_played = len(view.trick)
-        state.led = NO_SUIT if view.led is None else view.led
-        state.winning_card = NO_CARD if view.winning_card is None else view.winning_card
-        state.winning_seat = -1 if view.winning_seat is None else view.winning_seat
-        state._first_play = state._trick_start = 0
-        state._deck = ShuffledDeck(random.Random(0))  # never drawn: a copy deals no round
-        state._on_dogs_life = [s in view.dogs_life for s in range(players)]
-        state._left = left_of(view.dealer, state.in_game)
-        state._most_tricks = view.seat if view.phase is Phase.TRUMP else -1
-        state._voters = []
-        state._fixed_suit = NO_SUIT
-        state._pending_method = "chosen"
-        state._view_parts = None
-        return state
+        return state_from_view(cls, view, hands)

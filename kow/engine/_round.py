@@ -1,0 +1,289 @@
+"""A round's set-up and end: the deal, trump, the first leader, knock-outs and the game's end.
+
+Part of the engine (:class:`~kow.engine.State` calls these; nothing else does). Each
+function takes the state it changes. Rules text, 'Mise en place et Distribution' 1-5 and
+'Déroulement du jeu' 1 and 4-7; seed 002 for the dog's life.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..cards import BIT, NO_CARD, NO_SUIT, RANK_OF, SUIT_OF, Card, Suit
+from ..deal import left_of, round_seats
+from ..events import (
+    CutCard,
+    Deal,
+    Event,
+    GameEnd,
+    Lead,
+    Outcome,
+    Phase,
+    RoundEnd,
+    Seat,
+    Termination,
+    TieCut,
+    TrumpMethod,
+    TrumpSet,
+    TurnedUp,
+    clockwise,
+)
+from ..trick import trick_order
+
+if TYPE_CHECKING:
+    from ._state import State
+
+__all__ = [
+    "ALL_SUITS",
+    "ask_trump",
+    "end_round",
+    "most_tricks_player",
+    "next_vote",
+    "record",
+    "set_trump",
+    "start_round",
+]
+
+ALL_SUITS: tuple[Suit, ...] = (0, 1, 2, 3)
+_new = tuple.__new__
+
+
+def start_round(state: State) -> None:
+    """Deal the next round and set up its first decision."""
+    rules = state.rules
+    in_game = state.in_game
+    state._view_parts = None
+    state.round += 1
+    hand_size = state.hand_size = rules.start_cards - state.round + 1
+    seats = round_seats(state.dealer, in_game)
+    state.in_round = seats.in_round
+    state.knocked_out = seats.knocked_out
+    state._left = seats.left
+    on_dogs_life = [False] * state.players
+    for s in state.dogs_life:
+        on_dogs_life[s] = True
+    state._on_dogs_life = on_dogs_life
+    # Rules text, 'Mise en place' 1-2: shuffle, the dealer's right cuts, then deal one
+    # card at a time clockwise from the dealer's left. A dog's life gets one card.
+    cut_position = state._deck.cut()
+    no_trump = hand_size == 1 and not rules.final_round_trump
+    turn_up = state.round == 1 and not no_trump
+    dealt: list[tuple[Card, ...] | None] = [None] * state.players
+    deal_order = seats.deal_order
+    if state.dogs_life:
+        sizes = [1 if on_dogs_life[s] else hand_size for s in range(state.players)]
+        deck = state._deck.draw(sum(sizes[s] for s in deal_order) + (1 if turn_up else 0))
+        cards: list[list[Card]] = [[] for _ in range(state.players)]
+        k = 0
+        for p in range(hand_size):
+            for s in deal_order:
+                if sizes[s] > p:
+                    cards[s].append(deck[k])
+                    k += 1
+        for s in deal_order:
+            dealt[s] = tuple(cards[s])
+    else:
+        k = len(deal_order) * hand_size
+        deck = tuple(state._deck.draw(k + (1 if turn_up else 0)))
+        for i, s in enumerate(deal_order):
+            dealt[s] = deck[i : k : len(deal_order)]
+    hands = [0] * state.players
+    for s in deal_order:
+        hands[s] = sum(map(BIT.__getitem__, dealt[s] or ()))  # distinct bits: the union
+    state.hands = hands
+    state.tricks_won = [0] * state.players
+    state.votes = []
+    state.allowed = ALL_SUITS
+    state.trick_number = 0
+    state.trick_leader = -1
+    state.trick_order = ()
+    state.trick_played = 0
+    state.led = state.winning_card = state.winning_seat = NO_CARD
+    state.leader = -1
+    state.trump = NO_SUIT
+    state.trump_method = None
+    state.trump_chosen_by = None
+    state.turned_up = None
+    state.seen = 0
+    state._most_tricks = -1
+    state._voters = []
+    state._pending_method = "chosen"
+    # A round is dealt only in a game that records (a copy for search stops before).
+    events = state.events
+    events.append(
+        _new(Deal, (state.round, hand_size, state.dealer, seats.cutter, cut_position,
+                    tuple(dealt), state.dogs_life))
+    )  # fmt: skip
+    state._first_play = state._trick_start = len(events)  # no trick yet this round
+    if turn_up:
+        # Rules text, 'Mise en place' 3: the next card is turned up; its suit is trump.
+        card = deck[k]
+        state.turned_up = card
+        state.seen = BIT[card]
+        events.append(_new(TurnedUp, (card,)))
+        if state._fixed_suit < 0:
+            state._fixed_suit = SUIT_OF[card]
+        set_trump(state, SUIT_OF[card], "turned-up", None)
+    elif no_trump:
+        set_trump(state, NO_SUIT, "none", None)
+    elif rules.trump == "fixed":
+        set_trump(state, state._fixed_suit, "fixed", None)
+    elif rules.eliminated_vote and seats.knocked_out:
+        # Rules text, 'Variantes': knocked-out players vote for the next trump, in
+        # turn clockwise from the dealer's left.
+        state._voters = [s for s in clockwise(seats.left, state.players) if not in_game[s]]
+        next_vote(state)
+    else:
+        ask_trump(state, ALL_SUITS, "chosen")
+
+
+def record(state: State, event: Event) -> None:
+    """Append ``event`` to the game's events, unless ``state`` is a copy for search."""
+    if state.recording:
+        state.events.append(event)
+
+
+def next_vote(state: State) -> None:
+    """Ask the next voter, or settle the vote: the most votes, a tie by the chooser."""
+    if state._voters:
+        state.turn = state._voters.pop(0)
+        state.phase = Phase.VOTE
+        state.allowed = ALL_SUITS
+        return
+    counts = [0, 0, 0, 0]
+    for vote in state.votes:
+        counts[vote.suit] += 1
+    top = max(counts)
+    tied = tuple(s for s in ALL_SUITS if counts[s] == top)
+    if len(tied) == 1:
+        set_trump(state, tied[0], "vote", None)
+    else:
+        # A tied vote is settled by the player who would otherwise choose.
+        ask_trump(state, tied, "vote")
+
+
+def ask_trump(state: State, allowed: tuple[Suit, ...], method: TrumpMethod) -> None:
+    """Await the trump choice of last round's most-tricks player, among ``allowed``.
+
+    Rules text, 'Mise en place' 5.
+    """
+    state._pending_method = method
+    state.allowed = allowed
+    state.turn = most_tricks_player(state)
+    state.phase = Phase.TRUMP
+
+
+def set_trump(state: State, suit: Suit, method: TrumpMethod, chosen_by: Seat | None) -> TrumpSet:
+    """Set the round's trump and start its first trick; return the event."""
+    state._view_parts = None
+    state.trump = suit
+    state.trump_method = method
+    state.trump_chosen_by = chosen_by
+    event = _new(TrumpSet, (None if suit < 0 else suit, method, chosen_by))
+    record(state, event)
+    # Rules text, 'Déroulement du jeu' 1: the dealer's left leads round 1; later rounds
+    # are led by last round's most-tricks player (or the dealer's left, a variant).
+    if state.round == 1 or state.rules.lead == "dealer-left":
+        leader = state._left
+    else:
+        leader = most_tricks_player(state)
+    state.leader = leader
+    record(state, _new(Lead, (leader,)))
+    state.trick_number = 1
+    state.trick_leader = leader
+    state._first_play = state._trick_start = len(state.events)
+    state.trick_order = trick_order(leader, state.hands)
+    state.trick_played = 0
+    state.turn = leader
+    state.phase = Phase.PLAY
+    return event
+
+
+def most_tricks_player(state: State) -> Seat:
+    """Return who won the most tricks last round, settling a tie by cutting (once a round).
+
+    Rules text, 'Mise en place' 5 and 'Déroulement du jeu' 1: each tied player cuts
+    for the highest card, clockwise from the dealer's left; players tied on the
+    highest rank cut again among themselves.
+    """
+    if state._most_tricks >= 0:
+        return state._most_tricks
+    previous = state.previous_tricks_won
+    assert previous is not None
+    top = max(previous)
+    tied = [s for s in clockwise(state._left, state.players) if previous[s] == top]
+    passes = []
+    while len(tied) > 1:
+        cut = [CutCard(s, c) for s, c in zip(tied, state._deck.draw(len(tied)), strict=True)]
+        passes.append(tuple(cut))
+        high = max(RANK_OF[c.card] for c in cut)
+        tied = [c.seat for c in cut if RANK_OF[c.card] == high]
+    if passes:
+        record(state, TieCut(tuple(passes)))
+    state._most_tricks = tied[0]
+    return tied[0]
+
+
+def end_round(state: State) -> None:
+    """End the round: knock-outs, dog's lives, the game's end, or the next deal.
+
+    A copy made for search (not :attr:`recording`) stops here, its phase OVER.
+    """
+    if not state.recording:
+        state.phase = Phase.OVER
+        state.turn = -1
+        return
+    rules = state.rules
+    won = state.tricks_won
+    in_round = state.in_round
+    hand_size = state.hand_size
+    sweeper = next((s for s in in_round if won[s] == hand_size), -1)
+    revived = tuple([s for s in state.dogs_life if won[s] > 0])
+    eliminated: list[Seat] = []
+    granted: list[Seat] = []
+    if rules.sweep_wins and sweeper >= 0:
+        # Rules text, 'Déroulement du jeu' 6: a sweep wins at once, before any dog's life.
+        eliminated = [s for s in in_round if s != sweeper]
+    else:
+        # Rules text, 'Déroulement du jeu' 4-5, and seed 002: a player without a trick
+        # is knocked out, unless granted a dog's life: never in the 1-card round, never
+        # twice in a row, once per game (seed 002) or once per player (rules text).
+        once_per_game_left = rules.dogs_life == "once-per-game" and not any(state.dogs_life_used)
+        for s in in_round:
+            if won[s]:
+                continue
+            if (
+                hand_size > 1
+                and not state._on_dogs_life[s]
+                and (
+                    once_per_game_left
+                    or (rules.dogs_life == "once-per-player" and not state.dogs_life_used[s])
+                )
+            ):
+                granted.append(s)
+            else:
+                eliminated.append(s)
+        for s in granted:
+            state.dogs_life_used[s] = True
+    for s in eliminated:
+        state.in_game[s] = False
+    tricks_won = tuple([won[s] if s in in_round else None for s in range(state.players)])
+    state.events.append(_new(RoundEnd, (tricks_won, tuple(eliminated), tuple(granted), revived)))
+    state.dogs_life = tuple(granted)
+    remaining = state.in_game.count(True)
+    if remaining == 1 or hand_size == 1:
+        # After the 1-card round every other player took no trick and is out.
+        if hand_size == 1:
+            why = Termination.FINAL_TRICK
+        elif rules.sweep_wins and sweeper >= 0:
+            why = Termination.SWEEP
+        else:
+            why = Termination.LAST_STANDING
+        state.outcome = Outcome(state.in_game.index(True), why, state.round)
+        state.phase = Phase.OVER
+        state.turn = -1
+        state.events.append(GameEnd(state.outcome))
+        return
+    state.previous_tricks_won = list(won)
+    state.dealer = left_of(state.dealer, state.in_game)  # the deal passes to the left
+    start_round(state)
