@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import functools
 import os
 import sys
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
@@ -27,9 +25,17 @@ from ._io import (
     silence_stdout,
     stop_signals,
 )
-from .rules import DOGS_LIFE, LEADS, MAX_PLAYERS, MAX_SEED, MIN_PLAYERS, Rules, RulesError
-
-F = TypeVar("F", bound=Callable[..., Any])
+from ._options import (
+    MAX_GAMES,
+    dealer_option,
+    draw_seed,
+    jobs_option,
+    parse_bots,
+    rule_options,
+    search_iterations_option,
+    seed_option,
+)
+from .rules import MAX_PLAYERS, Rules
 
 
 class _Kow(click.Group):
@@ -76,160 +82,6 @@ def main() -> None:
 
     Rules, with their sources: docs/rules.md. Log format: docs/log-format.md.
     """
-
-
-# ----------------------------------------------------------------------------- shared options
-
-
-def rule_options(f: F) -> F:
-    """Add every rule option to a command, and pass it a ``rules`` (a :class:`Rules`).
-
-    The options are ``--players``, ``--start-cards``, ``--dogs-life``, ``--fixed-trump``,
-    ``--no-final-round-trump``, ``--lead``, ``--eliminated-vote`` and ``--no-sweep-wins``;
-    ``docs/rules.md`` gives the source of each. :class:`Rules` checks them (a usage
-    error names the option), and a ``--dealer`` given to the command too.
-    """
-
-    @functools.wraps(f)
-    def wrapper(
-        *args: Any,
-        players: int,
-        start_cards: int,
-        dogs_life: str,
-        fixed_trump: bool,
-        final_round_trump: bool,
-        lead: str,
-        eliminated_vote: bool,
-        sweep_wins: bool,
-        **kwargs: Any,
-    ) -> Any:
-        with usage_errors():
-            rules = Rules(
-                players=players,
-                start_cards=start_cards,
-                dogs_life=dogs_life,  # type: ignore[arg-type]
-                trump="fixed" if fixed_trump else "winner-chooses",
-                final_round_trump=final_round_trump,
-                lead=lead,  # type: ignore[arg-type]
-                eliminated_vote=eliminated_vote,
-                sweep_wins=sweep_wins,
-            )
-            if kwargs.get("dealer") is not None:
-                rules.check_seat(kwargs["dealer"], "dealer")
-        return f(*args, rules=rules, **kwargs)
-
-    options = [
-        click.option(
-            "--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=4,
-            show_default=True, help="Number of players, each for themselves.",
-        ),
-        click.option(
-            "--start-cards", type=click.IntRange(min=1), default=7, show_default=True,
-            help="Cards dealt in round 1; one fewer each round (players x cards + 1 <= 52).",
-        ),
-        click.option(
-            "--dogs-life", type=click.Choice(DOGS_LIFE), default="off", show_default=True,
-            help="Dog's life: once per game (traditional) or once per player (rules text).",
-        ),
-        click.option(
-            "--fixed-trump", is_flag=True,
-            help="Round 1's turned-up suit stays trump all game; nobody chooses.",
-        ),
-        click.option(
-            "--final-round-trump/--no-final-round-trump", default=True, show_default=True,
-            help="Whether the final 1-card round has a trump.",
-        ),
-        click.option(
-            "--lead", type=click.Choice(LEADS), default="most-tricks", show_default=True,
-            help="Who leads rounds 2 on: last round's most tricks, or the dealer's left.",
-        ),
-        click.option(
-            "--eliminated-vote", is_flag=True,
-            help="Knocked-out players vote for the next trump.",
-        ),
-        click.option(
-            "--sweep-wins/--no-sweep-wins", default=True, show_default=True,
-            help="Whether winning every trick of a round wins the game at once.",
-        ),
-    ]  # fmt: skip
-    for option in reversed(options):
-        wrapper = option(wrapper)
-    return wrapper  # type: ignore[return-value]
-
-
-@contextlib.contextmanager
-def usage_errors() -> Any:
-    """Turn a :class:`~kow.rules.RulesError` raised in the block into a usage error (exit 2).
-
-    The error names the option of the setting at fault (``start_cards``: ``--start-cards``),
-    the value given and what is allowed.
-    """
-    try:
-        yield
-    except RulesError as err:
-        option = "--" + err.setting.replace("_", "-")
-        raise click.BadParameter(
-            f"{err.value!r} is not allowed: the rules allow {err.allowed}",
-            param_hint=f"'{option}'",
-        ) from None
-
-
-def parse_bots(text: str, seats: int, option: str = "--bots") -> list[str]:
-    """Return one bot kind per seat from ``KIND`` or ``KIND,KIND,...`` (one per seat).
-
-    Raises :class:`click.BadParameter` naming an unknown kind or a wrong count.
-    """
-    from .players import BOT_KINDS
-
-    kinds = [k.strip() for k in text.split(",")]
-    for kind in kinds:
-        if kind not in BOT_KINDS:
-            raise click.BadParameter(
-                f"{kind!r} is not a bot kind: choose from {', '.join(BOT_KINDS)}",
-                param_hint=f"'{option}'",
-            )
-    if len(kinds) == 1:
-        return kinds * seats
-    if len(kinds) != seats:
-        raise click.BadParameter(
-            f"{text!r} gives {len(kinds)} kinds for {seats} seats: "
-            f"give one kind for all seats, or {seats} separated by commas",
-            param_hint=f"'{option}'",
-        )
-    return kinds
-
-
-def draw_seed() -> int:
-    """Return a fresh seed from the operating system, for runs given no ``--seed``."""
-    import secrets
-
-    return secrets.randbelow(10**9)
-
-
-seed_option = click.option(
-    "--seed", type=click.IntRange(0, MAX_SEED), default=None, metavar="INT",
-    help="Seed of the run (0 to 2^53-1); drawn at random and recorded when omitted.",
-)  # fmt: skip
-search_iterations_option = click.option(
-    "--search-iterations", type=click.IntRange(min=1), default=None, metavar="N",
-    help="Deals a search bot samples per decision [default: the bot's own, 100].",
-)  # fmt: skip
-dealer_option = click.option(
-    "--dealer", type=click.IntRange(min=0), default=None, metavar="SEAT",
-    help="First dealer's seat (0-based, clockwise); drawn from the seed when omitted.",
-)  # fmt: skip
-
-
-MAX_JOBS = 4 * (os.cpu_count() or 1)
-"""The most processes ``--jobs`` may ask for: more than 4 per CPU only adds start-up."""
-MAX_GAMES = 10**12
-"""The most games one command plays, and the last --first-game (16 years at 2,000 games/s)."""
-
-jobs_option = click.option(
-    "--jobs", "-j", type=click.IntRange(min=1, max=MAX_JOBS), default=None,
-    show_default="one per CPU, fewer for short runs",
-    help="Processes playing games at once; the results do not depend on it.",
-)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- simulate

@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from kow import __version__
-from kow.cli import MAX_GAMES, main
+from kow._options import MAX_GAMES
+from kow.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

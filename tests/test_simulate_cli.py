@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kow.cli import MAX_JOBS, main
+from kow._options import MAX_JOBS
+from kow.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -193,7 +194,7 @@ def test_progress_bar_only_where_it_fits(
     monkeypatch: pytest.MonkeyPatch, stdout_tty: bool, stderr_tty: bool, output: str | None,
     fits: bool,
 ) -> None:  # fmt: skip
-    from kow.cli import progress_fits
+    from kow._io import progress_fits
 
     monkeypatch.setattr(sys, "stdout", _Stream(stdout_tty))
     monkeypatch.setattr(sys, "stderr", _Stream(stderr_tty))
