@@ -116,6 +116,7 @@ def drive(
         raise ValueError(f"{len(players)} players given for a {state.rules.players}-player game")
     policies = [p.card_policy for p in players]
     fast = on_event is None and all(policies)
+    ask_forced = any(p.card_policy_draws for p in players)
     shown = 0
     events = state.events
     while True:
@@ -131,7 +132,7 @@ def drive(
         action: Action | None = None
         try:
             if fast and phase is Phase.PLAY:
-                state.play_round(policies)  # type: ignore[arg-type]
+                state.play_round(policies, ask_forced=ask_forced)  # type: ignore[arg-type]
                 continue
             trump_policy = player.trump_policy
             if fast and phase is Phase.TRUMP and trump_policy is not None:

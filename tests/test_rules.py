@@ -375,8 +375,10 @@ def _bot_game(rules: Rules, seed: int, kinds: tuple[str, ...] = ("random", "heur
 
 def test_sweep_wins_off_without_dogs_life_changes_nothing() -> None:
     # Surprising consequence 2: with no dog's life, a player who sweeps leaves everyone
-    # else knocked out anyway. Same seed, same log, apart from the rules.
-    games = 0
+    # else knocked out anyway. Same seed, same log, apart from the rules; and the games
+    # that end before the 1-card round (a sweep) are many, so the two rules were compared
+    # where they could differ.
+    ended_early = 0
     for seed in range(60):
         players = 2 + seed % 6
         base = Rules(players=players, start_cards=min(7, max_start_cards(players)),
@@ -386,8 +388,8 @@ def test_sweep_wins_off_without_dogs_life_changes_nothing() -> None:
         off = _bot_game(dataclasses.replace(base, sweep_wins=False), seed)
         assert off["rules"]["sweep_wins"] is False
         assert {**off, "rules": None} == {**on, "rules": None}
-        games += 1
-    assert games == 60
+        ended_early += on["result"]["rounds_played"] < base.start_cards
+    assert ended_early >= 40
 
 
 ALL_SETTINGS = list(

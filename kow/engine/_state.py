@@ -348,7 +348,7 @@ class State:
         say). Raises :class:`IllegalActionError` (and changes nothing) when it is not legal.
         """
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is Phase.PLAY and action is not None:
             seat = self.turn
             self._play_cards(None, action)
             return _PLAYS[seat][action] if action != KNOCK else _KNOCKS[seat]
@@ -362,13 +362,19 @@ class State:
             return vote
         return set_trump(self, action, self._pending_method, self.turn)
 
-    def play_round(self, policies: Sequence[Policy]) -> None:
+    def play_round(
+        self, policies: Sequence[Policy], first: Action | None = None, ask_forced: bool = True
+    ) -> None:
         """Play the round's cards to its end, asking ``policies[seat]`` for each play.
 
         Each policy is given the :class:`~kow.view.TrickFacts` of its seat and returns a
-        card or a knock. The round then ends as :meth:`apply` would end it (for a copy made
-        for search, the state stops there, :attr:`phase` OVER). The game and its events are
-        exactly those of calling :meth:`apply` with the same choices.
+        card or a knock. ``first``, when given, is played for the seat to act before any
+        policy is asked (a search tries an action, then plays the round out). With
+        ``ask_forced`` false, a seat with a single legal action (one card, no knock) plays
+        it unasked: for policies that draw no chance, such as a search's playouts, the
+        same game, made faster. The round then ends as :meth:`apply` would end it (for a
+        copy made for search, the state stops there, :attr:`phase` OVER). The game and
+        its events are exactly those of calling :meth:`apply` with the same choices.
 
         Raises :class:`ValueError` outside the play phase, and
         :class:`IllegalActionError` for an illegal action, with the game as it was just
@@ -376,15 +382,18 @@ class State:
         """
         if self.phase is not Phase.PLAY:
             raise ValueError(f"no card to play in phase {self.phase.value!r}")
-        self._play_cards(policies, KNOCK)
+        self._play_cards(policies, first, ask_forced)
 
-    def _play_cards(self, policies: Sequence[Policy] | None, action: Action) -> None:
+    def _play_cards(
+        self, policies: Sequence[Policy] | None, action: Action | None, ask_forced: bool = True
+    ) -> None:
         """The one trick loop: play cards, end tricks, pick leaders, end the round.
 
-        With ``policies``, ask ``policies[seat]`` for each play until the round ends;
-        without, play ``action`` for the seat to act and return. The state is held in
-        local names while the loop runs (every play of a search passes here) and stored
-        back when it returns or raises.
+        Play ``action`` (when not None) for the seat to act; then, with ``policies``, ask
+        ``policies[seat]`` for each play until the round ends (a single legal card unasked
+        when not ``ask_forced``), and without, return. The state is held in local names
+        while the loop runs (every play of a search passes here) and stored back when it
+        returns or raises.
         """
         hands = self.hands
         on_dogs_life = self._on_dogs_life
@@ -413,30 +422,23 @@ class State:
         plays = _PLAYS
         facts_of = TrickFacts
         new = _new
+        asking = action is None
         while True:
             seat = order[played]
             hand = hands[seat]
             legal = legal_of(hand, led)
             may_knock = on_dogs_life[seat] and knock_allowed(number, hand_size)
-            if policies is not None:
-                action = policies[seat](
-                    new(
-                        facts_of,
-                        (
-                            seat,
-                            hand,
-                            legal,
-                            may_knock,
-                            seen,
-                            winning,
-                            led,
-                            trump,
-                            played < last,
-                            won[seat],
-                            hand_size - number + 1,
-                        ),
-                    )  # fmt: skip
-                )
+            if not asking:
+                pass  # the action is given
+            elif not ask_forced and not may_knock and not legal & (legal - 1):
+                action = legal.bit_length() - 1  # the one legal card, played unasked
+            else:
+                facts = new(
+                    facts_of,
+                    (seat, hand, legal, may_knock, seen, winning, led, trump, played < last,
+                     won[seat], hand_size - number + 1),
+                )  # fmt: skip
+                action = policies[seat](facts)  # type: ignore[index]
             if type(action) is int and 0 <= action < 52 and legal >> action & 1:
                 bit = bit_of[action]
                 hands[seat] = hand ^ bit
@@ -461,9 +463,10 @@ class State:
                 if new_trick:
                     self._view_parts = None
                 raise IllegalActionError(self._why_illegal(action), seat, action)
+            asking = policies is not None
             if played < last:
                 played += 1
-                if policies is None:
+                if not asking:
                     break
                 continue
             # The trick is over: its winner leads the next, and every seat holding a card
@@ -489,7 +492,7 @@ class State:
             number += 1
             played = 0
             led = winning = winning_seat = -1
-            if policies is None:
+            if not asking:
                 break
         self._store(number, leader, order, played, led, winning, winning_seat, seen)
         self._trick_start = trick_start

@@ -37,6 +37,12 @@ class Player:
     get a full :class:`~kow.view.View` for every decision.
     """
 
+    card_policy_draws: bool = True
+    """Whether :attr:`card_policy` draws chance (from a generator), so that it must be asked
+    even when its seat has a single legal card, to keep the game's draws. False for a
+    policy that is a function of the facts alone: the engine then plays a single legal
+    card without asking (see :meth:`State.play_round <kow.engine.State.play_round>`)."""
+
     trump_policy: TrumpPolicy | None = None
     """Optional: the same decision as :meth:`choose_trump`, from the allowed suits (sorted,
     0..3) and its own hand as a mask; used with :attr:`card_policy`."""

@@ -56,6 +56,7 @@ class HeuristicBot(Player):
 
     card_policy = staticmethod(heuristic_card)
     """Its card decisions: :func:`kow.players.policy.heuristic_card`."""
+    card_policy_draws = False
 
     def choose_trump(self, view: View) -> Suit:
         """Return the allowed suit with the most cards in hand, ties to the higher ranks."""

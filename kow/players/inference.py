@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from ..cards import BIT, NO_CARD, NO_SUIT, SUIT_OF, Mask, Suit, cards_in
 from ..events import KNOCK, Action, Knock, Seat
-from ..trick import BEATEN_BY, knock_allowed
+from ..trick import BEATEN_BY, knock_allowed, legal_cards
 from ..view import TrickFacts, View
 from .policy import heuristic_card, heuristic_trump
 from .sampling import Sampler
@@ -149,11 +149,21 @@ def misses(
 
 def _missed(d: Decision, now: Mask) -> bool:
     """Return whether the opponent model, holding ``now`` (a mask) today, differs on ``d``."""
-    facts = d.facts.with_hand(now | d.later)
-    legal = facts.legal
+    facts = d.facts
+    hand = now | d.later
+    legal = legal_cards(hand, facts.led)
     if not facts.may_knock and not legal & (legal - 1):
         return False  # a single legal card says nothing
-    return heuristic_card(facts) != d.action
+    # facts.with_hand(hand), made here at once: a search asks this many thousand times.
+    then = _new(
+        TrickFacts,
+        (facts.seat, hand, legal, facts.may_knock, facts.seen, facts.winning, facts.led,
+         facts.trump, facts.to_come, facts.won, facts.tricks_left),
+    )  # fmt: skip
+    return heuristic_card(then) != d.action
+
+
+_new = tuple.__new__
 
 
 CANDIDATES = 4

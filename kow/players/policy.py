@@ -76,20 +76,22 @@ def _bosses(cards: Mask, unseen: Mask) -> Mask:
     return out
 
 
-def heuristic_card(facts: TrickFacts) -> Action:
+def heuristic_card(facts: TrickFacts, forget: Mask = 0) -> Action:
     """Return the heuristic bot's card (or :data:`~kow.events.KNOCK`) for one decision.
 
     Judges from ``facts`` alone (see :class:`~kow.view.TrickFacts`): the cards it has
-    not seen are those not in its hand, not played this round and not turned up. The
-    rules are those of :class:`~kow.players.heuristic.HeuristicBot`. A single legal card
-    is played at once.
+    not seen are those not in its hand, not played this round and not turned up, and
+    those of ``forget`` (a mask of seen cards it judges as if unseen: the search bot's
+    playouts forget the card the searching seat tried, as kow 0.2.0's did). The rules are
+    those of :class:`~kow.players.heuristic.HeuristicBot`. A single legal card is played
+    at once.
     """
     legal = facts.legal
     may_knock = facts.may_knock
     if not may_knock and not legal & (legal - 1):
         return legal.bit_length() - 1
     hand = facts.hand
-    unseen = FULL_DECK ^ (facts.seen | hand)
+    unseen = FULL_DECK ^ (facts.seen | hand) | forget
     winning = facts.winning
     trump = facts.trump
     to_come = facts.to_come

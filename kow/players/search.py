@@ -18,6 +18,7 @@ its own guesses, and each playout is the engine's one trick loop,
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -25,7 +26,7 @@ from typing import NamedTuple
 from ..cards import BIT
 from ..engine import State
 from ..events import KNOCK, Action, Phase
-from ..view import Policy, TrickFacts, View
+from ..view import Policy, View
 from .base import Player
 from .inference import likely_deals
 from .policy import heuristic_card
@@ -146,16 +147,19 @@ def estimate(view: View, rng: random.Random, iterations: int) -> list[ActionEsti
         deals = likely_deals(view, sampler, rng, iterations)
     else:
         deals = [sampler.deal(rng) for _ in range(iterations)]
+    playing = view.phase is Phase.PLAY
     policies = [
-        [_rollout_policy(action if view.phase is Phase.PLAY else KNOCK)] * view.rules.players
-        for action in legal
+        [_rollout_policy(action if playing else KNOCK)] * view.rules.players for action in legal
     ]
     for hands in deals:
         root = State.from_view(view, hands)
         for i, action in enumerate(legal):
             state = root.copy()
-            state.apply(action)
-            state.play_round(policies[i])
+            if playing:
+                state.play_round(policies[i], first=action, ask_forced=False)
+            else:  # name trump, then play the round
+                state.apply(action)
+                state.play_round(policies[i], ask_forced=False)
             won = state.tricks_won
             value[i] += round_value(won, seat, view)
             survived[i] += won[seat] > 0
@@ -168,42 +172,14 @@ def estimate(view: View, rng: random.Random, iterations: int) -> list[ActionEsti
 def _rollout_policy(tried: Action) -> Policy:
     """Return the policy of every seat in a playout after the searching seat plays ``tried``.
 
-    It is :func:`~kow.players.policy.heuristic_card`, except that the seats judge as if
-    the card ``tried`` were still unseen: kow 0.2.0's playouts did so, and keeping it
-    keeps every seeded game of the search bot the same. A knock (or a trump choice, given
-    as :data:`~kow.events.KNOCK`) hides nothing.
+    It is :func:`~kow.players.policy.heuristic_card`, forgetting the card ``tried``: the
+    seats judge as if it were still unseen. kow 0.2.0's playouts did so, and keeping it
+    keeps every seeded game of the search bot the same. A knock (or a trump choice,
+    given as :data:`~kow.events.KNOCK`) has nothing to forget.
     """
     if tried == KNOCK:
         return heuristic_card
-    hidden = ~BIT[tried]
-
-    def policy(facts: TrickFacts) -> Action:
-        legal = facts.legal
-        if not facts.may_knock and not legal & (legal - 1):
-            return legal.bit_length() - 1  # a single legal card: no need to judge
-        return heuristic_card(
-            _new(
-                TrickFacts,
-                (
-                    facts.seat,
-                    facts.hand,
-                    legal,
-                    facts.may_knock,
-                    facts.seen & hidden,
-                    facts.winning,
-                    facts.led,
-                    facts.trump,
-                    facts.to_come,
-                    facts.won,
-                    facts.tricks_left,
-                ),
-            )  # fmt: skip
-        )
-
-    return policy
-
-
-_new = tuple.__new__
+    return functools.partial(heuristic_card, forget=BIT[tried])
 
 
 class SearchBot(Player):
