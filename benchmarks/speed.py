@@ -9,6 +9,30 @@ Every figure is for the whole process, start-up included, as a user sees it
 in-process the way the search bot uses it: copy a state at the start of a round and play
 random legal cards to the end of the round. Each figure is the median of several runs.
 See docs/performance.md for a recorded run and what the figures mean.
+
+Against an older kow: ``python benchmarks/speed.py --against REF`` (REF a tag such as
+``v0.2.0``, a branch or a commit) times that release and the working tree side by side,
+to tell whether a change made kow faster or slower:
+
+- REF is exported with ``git archive`` and ``pip install``-ed (with the Click version
+  this Python has) into a virtual environment made by the Python running this script.
+  The environment is kept in ``~/.cache/kow-bench/<commit>/<python>`` (or under
+  ``$XDG_CACHE_HOME``) and reused by later runs; stderr says where it is.
+- For random, heuristic and search bots (4 players, the default rules, ``--seed 1
+  --quiet --jobs 1``: one process), it first runs each kow once to a file and checks
+  that both wrote the same bytes but for the ``"kow_version"`` field: the working tree
+  must play the same games as the release. Then it times ``python -m kow simulate ...
+  > /dev/null`` for each, the old kow from a folder outside the checkout and the working
+  tree from the checkout's root, interleaved (old, new, new, old, old, new, ...) so
+  that other work on the machine slows both alike, ``--repeat`` times each (default 5,
+  3 with ``--quick``, which also plays fewer games).
+- It prints the median seconds and games/s of each and their ratio ("new/old": above 1
+  the working tree is faster), with the lowest and highest ratio of the runs taken side
+  by side as a guide to the noise. It exits with status 1 if the games differ.
+- ``--tree REF2`` times REF2, installed the same way, instead of the working tree: it
+  compares two commits, and ``--against v0.2.0 --tree v0.2.0`` shows the noise.
+- A kow that fails or runs past ``--timeout`` seconds ends the script with the command
+  and the end of its stderr. There is no engine-core figure in this mode.
 """
 
 from __future__ import annotations
@@ -19,13 +43,19 @@ import json
 import os
 import platform
 import random
+import re
+import shlex
+import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
+from dataclasses import dataclass
+from itertools import zip_longest
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -92,27 +122,39 @@ def bench_simulate(
 
 
 def bench_playout(players: int, seconds: float = 2.0) -> dict[str, Any]:
-    """Time copy + playout from round starts, as the search bot uses the engine."""
-    from kow.engine import PLAY
+    """Time copy + play_round from round starts, as the search bot uses the engine.
+
+    Every seat plays a uniformly random legal action (one draw each), through the
+    engine's one trick loop (``State.play_round``).
+    """
+    from kow.cards import cards_in
+    from kow.events import KNOCK, Phase
     from kow.game import new_game
     from kow.rules import Rules
+    from kow.view import TrickFacts
 
     rules = Rules(players=players)
     roots = []
     for seed in range(64):
         state = new_game(rules, seed)
-        while state.phase != PLAY:  # a trump choice or a vote first
+        while state.phase is not Phase.PLAY:  # a trump choice or a vote first
             state.apply(state.legal_actions()[0])
         roots.append(state)
     cards = [sum(h.bit_count() for h in root.hands) for root in roots]
     rnd = random.Random(5).random
+
+    def uniform(facts: TrickFacts) -> int:
+        actions = cards_in(facts.legal) + ((KNOCK,) if facts.may_knock else ())
+        return actions[int(rnd() * len(actions))]
+
+    policies = [uniform] * players
     best = 0.0
     for _ in range(3):
         plays = copies = 0
         start = time.perf_counter()
         while time.perf_counter() - start < seconds / 3:
             for root, n in zip(roots, cards, strict=True):
-                root.copy().playout(rnd)
+                root.copy().play_round(policies)
                 plays += n
             copies += len(roots)
         rate = plays / (time.perf_counter() - start)
@@ -163,12 +205,314 @@ def table(rows: list[dict[str, Any]], columns: list[tuple[str, str, str]]) -> st
     return "\n".join(lines)
 
 
+# --- --against REF: an older kow and the working tree, side by side -------------------
+
+AGAINST_GAMES = {"random": 10_000, "heuristic": 8_000, "search": 5}
+"""Games per ``simulate`` run of each bot kind: two to six seconds each on the machine of
+docs/performance.md (a search game takes about a second)."""
+AGAINST_GAMES_QUICK = {"random": 4_000, "heuristic": 4_000, "search": 2}
+CLEAN_ENV = {k: v for k, v in ENV.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+"""The environment of both kows in --against mode: nothing on the path but their own."""
+VERSION_FIELD = re.compile(rb'"kow_version":"[^"]*"')
+PROBE = """\
+import importlib.metadata, json, sys
+import kow
+try:
+    click = importlib.metadata.version("click")
+except importlib.metadata.PackageNotFoundError:
+    click = None
+print(json.dumps({"kow": getattr(kow, "__version__", "?"), "file": kow.__file__,
+                  "python": sys.version, "click": click}))
+"""
+"""Run by each kow's Python to say which kow and Click it imports."""
+
+
+@dataclass
+class Kow:
+    """One kow to time: ``python -m kow`` run from ``cwd``."""
+
+    label: str  # "v0.2.0 (8b000399)" or "working tree"
+    python: str
+    cwd: Path
+    home: Path  # the folder its kow package must be imported from
+    info: dict[str, Any] | None = None  # what PROBE printed
+
+    def command(self, args: list[str]) -> list[str]:
+        return [self.python, "-m", "kow", *args]
+
+
+def say(message: str) -> None:
+    print(f"speed.py: {message}", file=sys.stderr, flush=True)
+
+
+def fail(what: str, cmd: list[str], cwd: Path, why: str, stderr: str) -> NoReturn:
+    """End the script: name the command that failed and show the end of its stderr."""
+    tail = "\n".join(stderr.rstrip().splitlines()[-20:]) or "(nothing on stderr)"
+    raise SystemExit(
+        f"speed.py: {what} failed ({why}):\n  {shlex.join(cmd)}\n  (in {cwd})\n"
+        f"--- end of its stderr ---\n{tail}"
+    )
+
+
+def run_checked(what: str, cmd: list[str], cwd: Path, timeout: float, stdout: Any) -> float:
+    """Run ``cmd`` with stdout to ``stdout``; return its wall seconds, or :func:`fail`."""
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        try:
+            proc = subprocess.run(
+                cmd, stdout=stdout, stderr=err, cwd=cwd, env=CLEAN_ENV, timeout=timeout
+            )
+        except subprocess.TimeoutExpired:
+            proc = None
+        except OSError as e:
+            fail(what, cmd, cwd, str(e), "")
+        seconds = time.perf_counter() - start
+        if proc is None or proc.returncode != 0:
+            err.seek(0)
+            text = err.read().decode(errors="replace")
+            why = f"still running after {timeout:g} s, killed" if proc is None else (
+                f"exit code {proc.returncode}")  # fmt: skip
+            fail(what, cmd, cwd, why, text)
+    return seconds
+
+
+def time_kow(kow: Kow, args: list[str], timeout: float, output: str = os.devnull) -> float:
+    """Return the wall seconds of ``python -m kow ARGS > output``, or end the script."""
+    with open(output, "wb") as out:
+        return run_checked(kow.label, kow.command(args), kow.cwd, timeout, out)
+
+
+def probe(kow: Kow, timeout: float) -> dict[str, Any]:
+    """Return which kow (version, file), Python and Click ``kow`` runs, or end the script."""
+    with tempfile.TemporaryFile() as out:
+        cmd = [kow.python, "-c", PROBE]
+        run_checked(f"importing {kow.label}", cmd, kow.cwd, timeout, out)
+        out.seek(0)
+        info: dict[str, Any] = json.loads(out.read())
+    if not Path(info["file"]).resolve().is_relative_to(kow.home.resolve()):
+        raise SystemExit(
+            f"speed.py: {kow.label} imports kow from {info['file']}, not from {kow.home}"
+        )
+    return info
+
+
+def git(*args: str, error: str = "") -> str:
+    """Return the stdout of a read-only git command in the checkout, or end the script."""
+    proc = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"speed.py: {error or 'git ' + shlex.join(args) + ' failed'}\n"
+                         f"{proc.stderr.strip()}".strip())  # fmt: skip
+    return proc.stdout.strip()
+
+
+def cache_root() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    return Path(base) / "kow-bench"
+
+
+def install(ref: str, cwd: Path, timeout: float) -> Kow:
+    """Return a kow for git ref ``ref``, installed in a cached virtual environment.
+
+    The environment is ``cache_root()/<commit>/<python>``; a file ``kow-bench.json`` in
+    it marks a finished install (one without it is made again). It is made anew if its
+    Python no longer is the one running this script.
+    """
+    sha = git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}",
+              error=f"{ref!r} is no commit of the repository at {ROOT}")  # fmt: skip
+    label = f"{ref} ({sha[:10]})"
+    impl = sys.implementation.name
+    venv = cache_root() / sha / f"{impl}-{platform.python_version()}"
+    python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
+    kow = Kow(label, str(python), cwd, venv)
+    marker = venv / "kow-bench.json"
+    if marker.exists():
+        kow.info = probe(kow, timeout)
+        if kow.info["python"] == sys.version:
+            say(f"{label}: reusing the virtual environment {venv}")
+            return kow
+        say(f"{label}: {venv} was made by another Python; making it again")
+    if venv.exists():
+        shutil.rmtree(venv)
+    say(f"{label}: installing into a new virtual environment {venv}")
+    with tempfile.TemporaryDirectory(prefix="kow-bench-src-") as tmp:
+        with subprocess.Popen(["git", "archive", "--format=tar", sha], cwd=ROOT,
+                              stdout=subprocess.PIPE) as archive:  # fmt: skip
+            assert archive.stdout is not None
+            with tarfile.open(fileobj=archive.stdout, mode="r|") as tar:
+                if hasattr(tarfile, "data_filter"):  # Python 3.12, and fixes of 3.10 and 3.11
+                    tar.extractall(tmp, filter="data")
+                else:
+                    tar.extractall(tmp)  # the repository's own files: trusted
+        if archive.returncode != 0:
+            raise SystemExit(f"speed.py: git archive {sha} failed")
+        run_checked("making a virtual environment", [sys.executable, "-m", "venv", str(venv)],
+                    Path(tmp), timeout, subprocess.DEVNULL)  # fmt: skip
+        pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", tmp]
+        click = click_version()
+        if click is None:
+            run_checked(f"installing {label}", pip, Path(tmp), timeout, subprocess.DEVNULL)
+        else:  # the same Click as the working tree's, so that both start alike
+            run_checked(f"installing {label} with click=={click}", pip + [f"click=={click}"],
+                        Path(tmp), timeout, subprocess.DEVNULL)  # fmt: skip
+    kow.info = probe(kow, timeout)
+    marker.write_text(json.dumps({"ref": ref, "commit": sha, **kow.info}, indent=2) + "\n")
+    return kow
+
+
+def click_version() -> str | None:
+    """Return the version of Click installed for this Python, if any."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("click")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def working_tree(timeout: float) -> Kow:
+    """Return the checkout's kow, run from its root as the other modes do."""
+    kow = Kow("working tree", sys.executable, ROOT, ROOT / "kow")
+    kow.info = probe(kow, timeout)
+    head = git("rev-parse", "HEAD")[:10]
+    # --no-optional-locks: status must not write the index, which others are using.
+    changed = git("--no-optional-locks", "status", "--porcelain", "--untracked-files=no")
+    n = len(changed.splitlines())
+    kow.label = f"working tree (HEAD {head}" + (f", {n} files changed)" if n else ")")
+    return kow
+
+
+def first_difference(old: Path, new: Path) -> str | None:
+    """Compare two runs' logs line by line, ignoring ``"kow_version"``; None if the same."""
+    with open(old, "rb") as a, open(new, "rb") as b:
+        for n, (x, y) in enumerate(zip_longest(a, b), 1):
+            if x is None or y is None:
+                longer = "old" if y is None else "new"
+                return f"the {longer} kow wrote more games (game {n} on)"
+            if VERSION_FIELD.sub(b"", x, 1) != VERSION_FIELD.sub(b"", y, 1):
+                return f"game {n} differs"
+    return None
+
+
+def bench_against(
+    old: Kow, new: Kow, bots: str, games: int, repeat: int, timeout: float, tmp: Path
+) -> dict[str, Any]:
+    """Check that ``old`` and ``new`` play the same games, and time both; return the row."""
+    args = simulate_args(bots, 4, games) + ["--jobs", "1"]
+    say(f"{bots}, {games:,} games: one run each to compare the games, then {repeat} x 2 timed")
+    # The runs to files also compile and cache what each kow imports.
+    time_kow(old, args, timeout, str(tmp / "old.jsonl"))
+    time_kow(new, args, timeout, str(tmp / "new.jsonl"))
+    difference = first_difference(tmp / "old.jsonl", tmp / "new.jsonl")
+    times: dict[str, list[float]] = {"old": [], "new": []}
+    for i in range(repeat):  # old first, then new first, so that neither always leads
+        for side in ("old", "new") if i % 2 == 0 else ("new", "old"):
+            times[side].append(time_kow(old if side == "old" else new, args, timeout))
+    old_s, new_s = statistics.median(times["old"]), statistics.median(times["new"])
+    pairs = [o / n for o, n in zip(times["old"], times["new"], strict=True)]
+    return {
+        "bots": bots, "games": games, "old_seconds": old_s, "new_seconds": new_s,
+        "old_games_per_s": games / old_s, "new_games_per_s": games / new_s,
+        "speed_ratio": old_s / new_s, "pair_ratio_min": min(pairs), "pair_ratio_max": max(pairs),
+        "old_runs": times["old"], "new_runs": times["new"],
+        "same_games": difference is None, "difference": difference,
+    }  # fmt: skip
+
+
+def rate(games_per_s: float) -> str:
+    """Games per second, with decimals only when few (search bots)."""
+    return format(games_per_s, ",.0f" if games_per_s >= 100 else ".2f")
+
+
+def main_against(opts: argparse.Namespace) -> None:
+    """The --against mode: see the module's docstring."""
+    repeat = opts.repeat or (3 if opts.quick else 5)
+    plan = AGAINST_GAMES_QUICK if opts.quick else AGAINST_GAMES
+    out: dict[str, Any] = {"machine": machine()}
+    with tempfile.TemporaryDirectory(prefix="kow-bench-") as name:
+        tmp = Path(name)  # outside the checkout: the installed kows run from here
+        old = install(opts.against, tmp, opts.timeout)
+        new = install(opts.tree, tmp, opts.timeout) if opts.tree else working_tree(opts.timeout)
+        m = out["machine"]
+        load = "" if m["load"] is None else f", load {m['load']:.2f} at the start"
+        print(f"kow speed, {m['date']}: {m['cpu']}, {m['cores']} cores, {m['python']}{load}\n")
+        for side, kow in (("old", old), ("new", new)):
+            assert kow.info is not None
+            print(f"- {side}: kow {kow.info['kow']}, {kow.label}, Click {kow.info['click']}")
+        rows = [
+            bench_against(old, new, bots, games, repeat, opts.timeout, tmp)
+            for bots, games in plan.items()
+        ]
+    out["against"] = {
+        "repeat": repeat,
+        "old": {"label": old.label, **(old.info or {})},
+        "new": {"label": new.label, **(new.info or {})},
+        "simulate": rows,
+    }
+    runs = f"median of {repeat} runs" if repeat > 1 else "one run"
+    print(f"\n## kow simulate --players 4 --seed 1 --jobs 1, {runs} (stdout to /dev/null)\n")
+    shown = [{**r, "old_rate": rate(r["old_games_per_s"]), "new_rate": rate(r["new_games_per_s"]),
+              "same": "yes" if r["same_games"] else "NO"} for r in rows]  # fmt: skip
+    print(table(shown, [("bots", "bots", ""), ("games", "games", ",d"),
+                        ("old s", "old_seconds", ".2f"), ("new s", "new_seconds", ".2f"),
+                        ("old games/s", "old_rate", "s"), ("new games/s", "new_rate", "s"),
+                        ("new/old speed", "speed_ratio", ".3f"),
+                        ("lowest pair", "pair_ratio_min", ".3f"),
+                        ("highest pair", "pair_ratio_max", ".3f"),
+                        ("same games", "same", "")]))  # fmt: skip
+    print("\nnew/old above 1: the new kow is faster. 'Lowest/highest pair': the ratio of the")
+    print("runs taken side by side, a guide to the noise.")
+    if opts.json:
+        Path(opts.json).write_text(json.dumps(out, indent=2) + "\n")
+    differ = [r for r in rows if not r["same_games"]]
+    if differ:
+        for r in differ:
+            print(f"\nThe games differ with {r['bots']} bots: {r['difference']} "
+                  "(the kow_version field aside).")  # fmt: skip
+        raise SystemExit(1)
+    print("\nBoth kows played the same games (the same bytes but for the kow_version field).")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and runs")
     parser.add_argument("--million", action="store_true", help="add a 1,000,000-game run")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
+    parser.add_argument(
+        "--against",
+        metavar="REF",
+        help="time this git ref (tag, branch, commit) and the working tree",
+    )
+    parser.add_argument(
+        "--tree", metavar="REF", help="with --against: time this ref instead of the working tree"
+    )
+    parser.add_argument(
+        "--repeat",
+        metavar="N",
+        type=int,
+        help="with --against: runs of each (default 5, 3 with --quick)",
+    )
+    parser.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        type=float,
+        default=600,
+        help="with --against: longest time for one command (default 600)",
+    )
     opts = parser.parse_args()
+    if opts.against is None:
+        if opts.tree is not None or opts.repeat is not None:
+            parser.error("--tree and --repeat go with --against")
+    elif opts.million:
+        parser.error("--million does not go with --against")
+    elif opts.repeat is not None and opts.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    if opts.against is not None:
+        try:
+            main_against(opts)
+        except KeyboardInterrupt:
+            say("interrupted")
+            raise SystemExit(130) from None
+        return
     games = 4000 if opts.quick else 20000
     repeat = 1 if opts.quick else 3
     out: dict[str, Any] = {"machine": machine()}

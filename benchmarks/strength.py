@@ -16,7 +16,7 @@ import json
 import pathlib
 
 from kow.rules import Rules
-from kow.tournament import run_tournament
+from kow.tournament import play_tournament
 
 RUNS = {
     "heuristic-vs-random": (("heuristic", "random", "random", "random"), None),
@@ -41,7 +41,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for name in args.only:
         bots, iterations = RUNS[name]
-        result = run_tournament(Rules(), bots, args.games, SEED, args.jobs, iterations)
+        result = play_tournament(Rules(), bots, args.games, SEED, args.jobs, iterations)
         data = result.to_dict()
         (out / f"{name}.json").write_text(json.dumps(data, indent=2) + "\n")
         first = result.results()[0]
