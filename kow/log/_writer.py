@@ -57,7 +57,7 @@ def game_text(
     head = ""  # the round's keys from "number" to "hands", then its later facts:
     turned_up = trump = method = chosen_by = tie_cut = leader = _NULL
     votes: list[str] | None = None
-    dogs = ""
+    dogs_life = ""
     winner = None
     rounds_played = 0
     play_text = _PLAY_TEXT
@@ -77,7 +77,7 @@ def game_text(
             if head:
                 rounds.append(
                     _round(head, turned_up, trump, method, chosen_by, tie_cut, votes, leader,
-                           dogs, tricks, None)
+                           dogs_life, tricks, None)
                 )  # fmt: skip
                 tricks = []
             head = (
@@ -88,7 +88,7 @@ def game_text(
             )
             turned_up = trump = method = chosen_by = tie_cut = leader = _NULL
             votes = [] if rules.eliminated_vote else None
-            dogs = ",".join(map(str, ev.dogs_life))
+            dogs_life = ",".join(map(str, ev.dogs_life))
         elif isinstance(ev, TrumpSet):
             trump = _NULL if ev.suit is None else _QUOTED_SUITS[ev.suit]
             method = _string(ev.method)
@@ -98,7 +98,7 @@ def game_text(
         elif isinstance(ev, RoundEnd):
             rounds.append(
                 _round(head, turned_up, trump, method, chosen_by, tie_cut, votes, leader,
-                       dogs, tricks, ev)
+                       dogs_life, tricks, ev)
             )  # fmt: skip
             tricks = []
             head = ""
@@ -126,7 +126,7 @@ def game_text(
         )
     if head:
         rounds.append(
-            _round(head, turned_up, trump, method, chosen_by, tie_cut, votes, leader, dogs,
+            _round(head, turned_up, trump, method, chosen_by, tie_cut, votes, leader, dogs_life,
                    tricks, None)
         )  # fmt: skip
     if winner is None:
@@ -198,7 +198,7 @@ def _round(
     tie_cut: str,
     votes: list[str] | None,
     leader: str,
-    dogs: str,
+    dogs_life: str,
     tricks: list[str],
     end: RoundEnd | None,
 ) -> str:
@@ -215,7 +215,7 @@ def _round(
         f'{head},"turned_up":{turned_up},"trump":{trump},"trump_method":{method},'
         f'"trump_chosen_by":{chosen_by},"tie_cut":{tie_cut},'
         f'"votes":{"null" if votes is None else "[" + ",".join(votes) + "]"},'
-        f'"leader":{leader},"dogs_life":[{dogs}],"tricks":[{",".join(tricks)}],'
+        f'"leader":{leader},"dogs_life":[{dogs_life}],"tricks":[{",".join(tricks)}],'
         f'"tricks_won":{won}'
     )
 

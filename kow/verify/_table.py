@@ -33,8 +33,8 @@ class Game:
     def __init__(self, rules: Rules, n: int) -> None:
         self.rules = rules
         self.in_game = [True] * n
-        self.dogs: list[int] = []
-        self.granted_ever: set[int] = set()
+        self.dogs_life: list[int] = []
+        self.dogs_life_used: set[int] = set()
         self.dealer: int | None = None
         self.won: list[int | None] = []
         self.first_trump: str | None = None

@@ -151,7 +151,7 @@ class Round:
         self.n = checker.n
         self.held: list[list[str]] = [[] for _ in range(self.n)]
         self.seen: dict[str, int] = {}
-        self.dogs: list[int] = []
+        self.dogs_life: list[int] = []
         self.played = 0
 
     def fail(self, message: str, seat: int | None = None) -> NoReturn:
@@ -193,13 +193,13 @@ class Round:
             self.fail(f"cut by seat {by} but should be by seat {want}, the dealer's right", by)
         c.int_(cut["position"], f"{p}.cut.position", 1, MAX_CUT)
 
-        dogs = c.seat_list(rd["dogs_life"], f"{p}.dogs_life")
-        if dogs != g.dogs:
+        dogs_life = c.seat_list(rd["dogs_life"], f"{p}.dogs_life")
+        if dogs_life != g.dogs_life:
             self.fail(
-                f"dogs_life is {show_seats(dogs)} but should be {show_seats(g.dogs)}, "
+                f"dogs_life is {show_seats(dogs_life)} but should be {show_seats(g.dogs_life)}, "
                 "the seats granted a dog's life last round"
             )
-        self.dogs = dogs
+        self.dogs_life = dogs_life
         self.hands(rd["hands"], hand_size)
         turned_up = self.turned_up(rd["turned_up"], hand_size)
         trump_check = TrumpCheck(c, g, index=r - 1, dealer=dealer, hand_size=hand_size)
@@ -240,9 +240,9 @@ class Round:
             if item is None:
                 self.fail(f"seat {seat} is in the game but was dealt no hand", seat)
             cards = c.list_(item, path)
-            want = 1 if seat in self.dogs else hand_size
+            want = 1 if seat in self.dogs_life else hand_size
             if len(cards) != want:
-                why = " (on a dog's life)" if seat in self.dogs else ""
+                why = " (on a dog's life)" if seat in self.dogs_life else ""
                 self.fail(
                     f"seat {seat} was dealt {len(cards)} cards but should get {want}{why}", seat
                 )
@@ -299,7 +299,7 @@ class Round:
                 self.fail(f"trick number is {number} but should be {t + 1}")
             if last_winner is None:
                 want, why = leader, "the round's leader"
-            elif last_winner in self.dogs:
+            elif last_winner in self.dogs_life:
                 want = self.holder_after(last_winner)
                 why = f"left of seat {last_winner}, who won the last trick on a dog's life"
             else:
@@ -361,7 +361,7 @@ class Round:
             if "knock" in play:
                 if play["knock"] is not True:
                     self.fail(f"{ppath}.knock: expected true, got {show(play['knock'])}", seat)
-                if seat not in self.dogs:
+                if seat not in self.dogs_life:
                     self.fail(f"seat {seat} knocked but is not on a dog's life", seat)
                 if last:
                     self.fail(
@@ -430,7 +430,7 @@ class Round:
         sweep = rules.sweep_wins and bool(sweepers)
         # A dog's-life card that wins a trick revives its player, even in a sweep (the
         # 1-card round, where the dog's card takes the only trick and wins the game).
-        revived = [s for s in self.dogs if won[s] > 0]
+        revived = [s for s in self.dogs_life if won[s] > 0]
         if sweep:
             eliminated = [s for s in dealt if s != sweepers[0]]
             for s in eliminated:
@@ -439,15 +439,15 @@ class Round:
             for s in dealt:
                 if won[s] > 0:
                     continue
-                if s in self.dogs:
+                if s in self.dogs_life:
                     reasons[s] = "it was on a dog's life"
                 elif hand_size == 1:
                     reasons[s] = "in the 1-card round"
                 elif rules.dogs_life == "off":
                     reasons[s] = "rules.dogs_life is 'off'"
-                elif rules.dogs_life == "once-per-game" and g.granted_ever:
+                elif rules.dogs_life == "once-per-game" and g.dogs_life_used:
                     reasons[s] = "the one dog's life of the game was already granted"
-                elif rules.dogs_life == "once-per-player" and s in g.granted_ever:
+                elif rules.dogs_life == "once-per-player" and s in g.dogs_life_used:
                     reasons[s] = "it already had its dog's life"
                 else:
                     granted.append(s)
@@ -482,8 +482,8 @@ class Round:
 
         for s in eliminated:
             g.in_game[s] = False
-        g.dogs = granted
-        g.granted_ever.update(granted)
+        g.dogs_life = granted
+        g.dogs_life_used.update(granted)
         g.won = [won[s] if s in dealt else None for s in range(self.n)]
         remaining = [s for s in range(self.n) if g.in_game[s]]
         if sweep:
