@@ -50,10 +50,15 @@ class ShuffledDeck:
     a partial Fisher-Yates shuffle), so the same seed gives the same cards everywhere.
     """
 
-    __slots__ = ("_random",)
+    __slots__ = ("_rng", "_random")
 
     def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
         self._random = rng.random
+
+    def __reduce__(self) -> tuple[type[ShuffledDeck], tuple[random.Random]]:
+        """Copy and pickle the deck with its generator (compiled by mypyc, it needs this)."""
+        return (ShuffledDeck, (self._rng,))
 
     def cut(self) -> int:
         """Return a cut position drawn uniformly from 1..51."""
@@ -88,24 +93,27 @@ class StackedDeck:
     __slots__ = ("_decks", "_cuts")
 
     def __init__(self, decks: Iterable[Sequence[Card]], cuts: Iterable[int] | None = None) -> None:
-        self._decks = iter(decks)
-        self._cuts = None if cuts is None else iter(cuts)
+        self._decks = list(decks)[::-1]  # the next one last, so that pop() takes it
+        self._cuts = None if cuts is None else list(cuts)[::-1]
+
+    def __reduce__(self) -> tuple[type[StackedDeck], tuple[list[Sequence[Card]], list[int] | None]]:
+        """Copy and pickle the decks and cuts not yet used."""
+        cuts = None if self._cuts is None else self._cuts[::-1]
+        return (StackedDeck, (self._decks[::-1], cuts))
 
     def cut(self) -> int:
         """Return the next cut position given (26 when none were given)."""
         if self._cuts is None:
             return 26
-        try:
-            return next(self._cuts)
-        except StopIteration:
-            raise ValueError("the stacked cut positions ran out") from None
+        if not self._cuts:
+            raise ValueError("the stacked cut positions ran out")
+        return self._cuts.pop()
 
     def draw(self, count: int) -> Sequence[Card]:
         """Return the first ``count`` cards of the next deck."""
-        try:
-            deck = next(self._decks)
-        except StopIteration:
-            raise ValueError("the stacked decks ran out") from None
+        if not self._decks:
+            raise ValueError("the stacked decks ran out")
+        deck = self._decks.pop()
         if len(deck) < count:
             raise ValueError(f"a stacked deck holds {len(deck)} cards, {count} are drawn")
         return deck[:count]

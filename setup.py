@@ -1,0 +1,45 @@
+"""Build kow: its hot pure modules compiled by mypyc where a C compiler is at hand.
+
+The compiled modules are the rules of a trick and the deal (``kow/trick.py``,
+``kow/deal.py``), the bots' policy, deals and inference (``kow/players/policy.py``,
+``sampling.py``, ``inference.py``) and the log's fast writer (``kow/log/_writer.py``):
+the same source files, compiled, so there is still one statement of each rule. The
+engine itself stays Python, so bad input gets kow's own messages.
+
+Each module is compiled on its own and is optional: one that fails to build (no C
+compiler, say) stays pure Python, so ``pip install .`` works anywhere. Set
+``KOW_PURE_PYTHON=1`` to build pure Python only. ``python -c "import kow.trick;
+print(kow.trick.__file__)"`` tells which one is installed (``.so``: compiled).
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import setup
+
+COMPILED = [
+    "kow/trick.py",
+    "kow/deal.py",
+    "kow/players/policy.py",
+    "kow/players/sampling.py",
+    "kow/players/inference.py",
+    "kow/log/_writer.py",
+]
+
+
+def extensions() -> list:  # type: ignore[type-arg]
+    """Return the mypyc extensions to build, none when pure Python is asked or impossible."""
+    if os.environ.get("KOW_PURE_PYTHON", "") not in ("", "0"):
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        return []
+    built = mypycify(COMPILED, opt_level="3", separate=True)
+    for extension in built:
+        extension.optional = True  # a failed build leaves that module in pure Python
+    return built
+
+
+setup(ext_modules=extensions())
