@@ -11,4 +11,4 @@ and the one trick loop), :mod:`kow.game` (the game loop), :mod:`kow.screen` (tex
 :mod:`kow.tournament` (runs of games). :mod:`kow.cli` is the command line.
 """
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

@@ -438,7 +438,12 @@ class State:
                     (seat, hand, legal, may_knock, seen, winning, led, trump, played < last,
                      won[seat], hand_size - number + 1),
                 )  # fmt: skip
-                action = policies[seat](facts)  # type: ignore[index]
+                try:
+                    action = policies[seat](facts)  # type: ignore[index]
+                except BaseException:  # a player quits, say: the game stays at this decision
+                    self._store(number, leader, order, played, led, winning, winning_seat, seen,
+                                trick_start, seat, new_trick)  # fmt: skip
+                    raise
             if type(action) is int and 0 <= action < 52 and legal >> action & 1:
                 bit = bit_of[action]
                 hands[seat] = hand ^ bit
@@ -457,11 +462,8 @@ class State:
                 if recording:
                     record(_KNOCKS[seat])
             else:
-                self._store(number, leader, order, played, led, winning, winning_seat, seen)
-                self._trick_start = trick_start
-                self.turn = seat
-                if new_trick:
-                    self._view_parts = None
+                self._store(number, leader, order, played, led, winning, winning_seat, seen,
+                            trick_start, seat, new_trick)  # fmt: skip
                 raise IllegalActionError(self._why_illegal(action), seat, action)
             asking = policies is not None
             if played < last:
@@ -482,9 +484,8 @@ class State:
                 record(new(TrickWon, (number, leader, winning_seat, next_leader)))
                 trick_start = len(events)
             if last_trick:
-                self._store(number, leader, order, played + 1, led, winning, winning_seat, seen)
-                self._trick_start = trick_start
-                self._view_parts = None
+                self._store(number, leader, order, played + 1, led, winning, winning_seat, seen,
+                            trick_start, seat, True)  # fmt: skip
                 end_round(self)
                 return
             leader = order[0]
@@ -494,11 +495,8 @@ class State:
             led = winning = winning_seat = -1
             if not asking:
                 break
-        self._store(number, leader, order, played, led, winning, winning_seat, seen)
-        self._trick_start = trick_start
-        self.turn = order[played]
-        if new_trick:
-            self._view_parts = None
+        self._store(number, leader, order, played, led, winning, winning_seat, seen,
+                    trick_start, order[played], new_trick)  # fmt: skip
 
     def _store(
         self,
@@ -510,8 +508,12 @@ class State:
         winning: Card,
         winning_seat: Seat,
         seen: Mask,
+        trick_start: int,
+        turn: Seat,
+        new_trick: bool,
     ) -> None:
-        """Keep the trick loop's state (see :meth:`_play_cards`)."""
+        """Keep the trick loop's state (see :meth:`_play_cards`): on its way out, whether
+        the round goes on, ends, or an action is refused or a player raises."""
         self.trick_number = number
         self.trick_leader = leader
         self.trick_order = order
@@ -520,6 +522,10 @@ class State:
         self.winning_card = winning
         self.winning_seat = winning_seat
         self.seen = seen
+        self._trick_start = trick_start
+        self.turn = turn
+        if new_trick:
+            self._view_parts = None
 
     # ----------------------------------------------------------------- search
 
