@@ -1,0 +1,569 @@
+"""The text screen (kow.screen): hand-crafted events in, the exact lines out.
+
+Covers every event kind and branch of :class:`~kow.screen.Screen` (deal, turned-up card,
+tie cut, vote, each trump method, lead, play, knock, trick won, round end, game end for
+each termination), the second person for a player named "You", suit symbols against
+ASCII letters, colour codes only when asked, the hand with its legal cards marked, the
+table, a trick's plays, names holding braces, and :meth:`~kow.screen.Screen.narrate` on
+a whole logged game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import ScriptedPlayer, apply_all, cards, deal, new_state
+
+from kow import log
+from kow.cards import parse_card
+from kow.deal import StackedDeck
+from kow.engine import State
+from kow.events import (
+    CutCard,
+    Deal,
+    Event,
+    GameEnd,
+    Knock,
+    Lead,
+    Outcome,
+    Phase,
+    Play,
+    RoundEnd,
+    Termination,
+    TieCut,
+    TrickWon,
+    TrumpMethod,
+    TrumpSet,
+    TurnedUp,
+    Vote,
+)
+from kow.game import play_game
+from kow.rules import Rules
+from kow.screen import Screen
+
+NAMES = ["You", "Ada", "Ben"]
+RULES = Rules(players=3, start_cards=4)
+
+RED = "\x1b[31m"
+BOLD = "\x1b[1m"
+DIM = "\x1b[2m"
+RESET = "\x1b[0m"
+
+
+def c(text: str) -> int:
+    """Return the card written ``text``."""
+    return parse_card(text)
+
+
+def hands(*texts: str | None) -> tuple[tuple[int, ...] | None, ...]:
+    """Return a Deal's ``hands`` from text by seat (None: not dealt in)."""
+    return tuple(None if t is None else tuple(cards(t)) for t in texts)
+
+
+def screen(names: list[str] = NAMES, *, symbols: bool = True, color: bool = False) -> Screen:
+    return Screen(names, RULES, symbols=symbols, color=color)
+
+
+def shown(s: Screen, *events: Event) -> list[str]:
+    """Return the lines that ``s`` shows for ``events``, in order."""
+    lines: list[str] = []
+    for event in events:
+        lines += s.event(event)
+    return lines
+
+
+# Round 2 of a 3-player game: Ada (1) deals, You (0) cut, You play on a dog's life.
+DEAL_2 = Deal(2, 3, 1, 0, 17, hands("Ac", "2c 3c 4d", "5c Kd 7h"), (0,))
+
+
+# --------------------------------------------------------------------------- cards
+
+
+@pytest.mark.parametrize(
+    ("card", "pretty", "ascii"),
+    [("Th", "10♥", "10h"), ("Ac", "A♣", "Ac"), ("2d", "2♦", "2d"), ("Qs", "Q♠", "Qs")],
+)
+def test_card_with_symbols_and_in_ascii(card: str, pretty: str, ascii: str) -> None:
+    assert screen().card(c(card)) == pretty
+    assert screen(symbols=False).card(c(card)) == ascii
+
+
+def test_suits_lists_and_separators() -> None:
+    pretty, plain = screen(), screen(symbols=False)
+    assert [pretty.suit(s) for s in range(4)] == ["♣", "♦", "♥", "♠"]
+    assert [plain.suit(s) for s in range(4)] == ["c", "d", "h", "s"]
+    assert pretty.suit(2, long=True) == "♥ hearts"
+    assert plain.suit(3, long=True) == "s spades"
+    assert (pretty.trump_text(1), pretty.trump_text(None)) == ("♦ diamonds", "none")
+    assert pretty.cards(cards("9h")) == "9♥"
+    assert pretty.cards(cards("9h Kh")) == "9♥ and K♥"
+    assert plain.cards(cards("9h Kh Th As")) == "9h, Kh, 10h and As"
+    assert (pretty.between, plain.between) == (" · ", ", ")
+
+
+def test_no_colour_codes_unless_asked() -> None:
+    s = screen()
+    assert (s.card(c("Th")), s.suit(1, long=True)) == ("10♥", "♦ diamonds")
+    assert (s.bold("x"), s.dim("x")) == ("x", "x")
+    text = "\n".join(
+        shown(s, DEAL_2, TrickWon(1, 1, 2, 2), GameEnd(Outcome(2, Termination.SWEEP, 2)))
+    )
+    assert "\x1b" not in text
+
+
+def test_colour_codes_when_asked() -> None:
+    s = screen(color=True)
+    # Red suits are red; clubs and spades keep the terminal's colour.
+    assert s.card(c("Th")) == f"{RED}10♥{RESET}"
+    assert s.card(c("2d")) == f"{RED}2♦{RESET}"
+    assert s.card(c("As")) == "A♠"
+    assert s.suit(2, long=True) == f"{RED}♥{RESET} hearts"
+    assert s.suit(0, long=True) == "♣ clubs"
+    assert (s.bold("x"), s.dim("x")) == (f"{BOLD}x{RESET}", f"{DIM}x{RESET}")
+    assert s.event(DEAL_2)[1] == f"{BOLD}=== Round 2: 3 cards each ==={RESET}"
+    assert s.event(TrickWon(1, 1, 2, 2)) == [
+        f"  {BOLD}Ben wins{RESET} trick 1 of 3. Tricks: You 0 · Ada 0 · Ben 1"
+    ]
+    assert s.event(GameEnd(Outcome(2, Termination.SWEEP, 2))) == [
+        "",
+        f"{BOLD}*** Ben wins the game with a sweep of round 2. ***{RESET}",
+    ]
+
+
+# --------------------------------------------------------------------------- events
+
+
+def test_deal_with_a_dogs_life() -> None:
+    assert screen().event(DEAL_2) == [
+        "",
+        "=== Round 2: 3 cards each ===",
+        "Ada deals; You cut the deck.",
+        "You play this round on a dog's life, with 1 card.",
+    ]
+    s = screen()
+    assert s.event(Deal(3, 2, 2, 1, 5, hands("3c", "2c 3h", "4d 5d"), (0, 1))) == [
+        "",
+        "=== Round 3: 2 cards each ===",
+        "Ben deals; Ada cut the deck.",
+        "You play this round on a dog's life, with 1 card.",
+        "Ada plays this round on a dog's life, with 1 card.",
+    ]
+    assert (s.round, s.hand_size, s.tricks_won) == (3, 2, [0, 0, 0])
+
+
+def test_deal_by_you_of_one_card() -> None:
+    assert screen().event(Deal(4, 1, 0, 2, 30, hands("Ac", "2c", None), ())) == [
+        "",
+        "=== Round 4: 1 card each ===",
+        "You deal; Ben cut the deck.",
+    ]
+
+
+def test_turned_up() -> None:
+    assert screen().event(TurnedUp(c("Th"))) == ["Turned up: 10♥."]
+    assert screen(symbols=False).event(TurnedUp(c("Th"))) == ["Turned up: 10h."]
+
+
+def test_tie_cut_once_and_again() -> None:
+    once = TieCut(((CutCard(1, c("9c")), CutCard(2, c("Jd"))),))
+    assert screen().event(once) == ["Tie for most tricks last round; they cut: Ada 9♣, Ben J♦."]
+    twice = TieCut(
+        (
+            (CutCard(2, c("9c")), CutCard(0, c("9d"))),
+            (CutCard(2, c("4c")), CutCard(0, c("Td"))),
+        )
+    )
+    assert screen().event(twice) == [
+        "Tie for most tricks last round; they cut: Ben 9♣, You 9♦.",
+        "Tied again: Ben 4♣, You 10♦.",
+    ]
+
+
+def test_vote() -> None:
+    assert screen().event(Vote(1, 3)) == ["Ada votes ♠ spades (knocked out)."]
+    assert screen(symbols=False).event(Vote(0, 1)) == ["You vote d diamonds (knocked out)."]
+
+
+@pytest.mark.parametrize(
+    ("suit", "method", "chosen_by", "line"),
+    [
+        (2, "turned-up", None, "Trump: ♥ hearts (the turned-up card)."),
+        (0, "chosen", 1, "Ada chooses trump, for the most tricks last round: ♣ clubs."),
+        (3, "chosen", 0, "You choose trump, for the most tricks last round: ♠ spades."),
+        (1, "fixed", None, "Trump stays ♦ diamonds (fixed trump)."),
+        (2, "vote", None, "Trump: ♥ hearts, by the knocked-out players' vote."),
+        (
+            3,
+            "vote",
+            2,
+            "Trump: ♠ spades, by the knocked-out players' vote, the tie settled by Ben.",
+        ),
+        (None, "none", None, "No trump in this final round."),
+    ],
+)
+def test_trump_set(suit: int | None, method: TrumpMethod, chosen_by: int | None, line: str) -> None:
+    s = screen()
+    assert s.event(TrumpSet(suit, method, chosen_by)) == [line]
+    assert s.trump == suit
+
+
+def test_lead_play_and_knock() -> None:
+    s = screen()
+    assert s.event(Lead(1)) == ["Ada leads."]
+    assert s.event(Lead(0)) == ["You lead."]
+    assert s.event(Play(1, c("Th"))) == ["  Ada plays 10♥"]
+    assert s.event(Play(0, c("2c"))) == ["  You play 2♣"]
+    assert s.event(Knock(2)) == ["  Ben knocks (keeping the dog's-life card)"]
+    assert s.event(Knock(0)) == ["  You knock (keeping the dog's-life card)"]
+
+
+def test_trick_won_counts_the_seats_dealt_in() -> None:
+    # You (seat 0) are out; Ada and Ben play 2 cards. No "leads" line: the winner leads.
+    s = screen()
+    s.event(Deal(3, 2, 1, 2, 9, hands(None, "2c 3c", "4c 5c"), ()))
+    assert s.event(TrickWon(1, 2, 2, next_leader=2)) == [
+        "  Ben wins trick 1 of 2. Tricks: Ada 0 · Ben 1"
+    ]
+    assert s.event(TrickWon(2, 2, 1, next_leader=None)) == [
+        "  Ada wins trick 2 of 2. Tricks: Ada 1 · Ben 1"
+    ]
+    # The next deal starts the counts again.
+    s.event(Deal(4, 1, 2, 1, 9, hands(None, "2c", "4c"), ()))
+    assert s.event(TrickWon(1, 1, 1, None)) == ["  Ada wins trick 1 of 1. Tricks: Ada 1 · Ben 0"]
+
+
+def test_trick_won_on_a_dogs_life_names_the_next_leader() -> None:
+    # You win trick 1 with your one card, so Ada, on your left, leads trick 2 (seed 002).
+    s = screen(symbols=False)
+    s.event(DEAL_2)
+    assert s.event(TrickWon(1, 1, 0, next_leader=1)) == [
+        "  You win trick 1 of 3. Tricks: You 1, Ada 0, Ben 0",
+        "  Ada leads, on the dog's-life winner's left.",
+    ]
+    assert s.event(TrickWon(2, 1, 2, next_leader=2)) == [
+        "  Ben wins trick 2 of 3. Tricks: You 1, Ada 0, Ben 1"
+    ]
+
+
+def test_round_end_with_no_change() -> None:
+    s = screen()
+    s.event(DEAL_2)
+    assert s.event(RoundEnd((1, 1, 1), (), (), ())) == [
+        "Round 2 over. Tricks: You 1 · Ada 1 · Ben 1"
+    ]
+
+
+def test_round_end_revived_granted_and_knocked_out() -> None:
+    s = screen(["Ann", "Bo", "Cy", "Di"])
+    s.event(Deal(3, 3, 1, 0, 8, hands("2c", "3c 4c 5c", None, "6c 7c 8c"), (0,)))
+    event = RoundEnd((1, 0, None, 2), eliminated=(1,), dogs_life_granted=(), revived=(0,))
+    assert s.event(event) == [
+        "Round 3 over. Tricks: Ann 1 · Bo 0 · Di 2",
+        "Back in the game: Ann.",
+        "Knocked out: Bo.",
+    ]
+    event = RoundEnd((0, 3, 0, 0), eliminated=(), dogs_life_granted=(0, 2, 3), revived=())
+    assert s.event(event) == [
+        "Round 3 over. Tricks: Ann 0 · Bo 3 · Cy 0 · Di 0",
+        "Dog's life for Ann, Cy, Di.",
+    ]
+    event = RoundEnd((0, 3, 0, 0), eliminated=(0, 2), dogs_life_granted=(3,), revived=())
+    assert s.event(event)[1:] == ["Dog's life for Di.", "Knocked out: Ann, Cy."]
+
+
+@pytest.mark.parametrize(
+    ("winner", "termination", "rounds", "line"),
+    [
+        (1, Termination.FINAL_TRICK, 7,
+         "*** Ada wins the game by taking the only trick of the last round (round 7). ***"),
+        (2, Termination.SWEEP, 3, "*** Ben wins the game with a sweep of round 3. ***"),
+        (1, Termination.LAST_STANDING, 4,
+         "*** Ada wins the game as the last one left, after round 4. ***"),
+        (0, Termination.FINAL_TRICK, 7,
+         "*** You win the game by taking the only trick of the last round (round 7). ***"),
+        (0, Termination.SWEEP, 1, "*** You win the game with a sweep of round 1. ***"),
+        (0, Termination.LAST_STANDING, 2,
+         "*** You win the game as the last one left, after round 2. ***"),
+    ],
+)  # fmt: skip
+def test_game_end(winner: int, termination: Termination, rounds: int, line: str) -> None:
+    assert screen().event(GameEnd(Outcome(winner, termination, rounds))) == ["", line]
+
+
+def test_names_with_braces_come_out_literally() -> None:
+    s = screen(["{x}", "{0}", "{}"], symbols=False)
+    lines = shown(
+        s,
+        Deal(1, 2, 0, 2, 26, hands("2c 3c", "4c 5c", "6c 7c"), ()),
+        TrumpSet(0, "chosen", 1),
+        Play(1, c("Ac")),
+        TrickWon(1, 1, 1, 1),
+        RoundEnd((0, 2, 0), (0, 2), (), ()),
+        GameEnd(Outcome(1, Termination.SWEEP, 1)),
+    )
+    assert lines == [
+        "",
+        "=== Round 1: 2 cards each ===",
+        "{x} deals; {} cut the deck.",
+        "{0} chooses trump, for the most tricks last round: c clubs.",
+        "  {0} plays Ac",
+        "  {0} wins trick 1 of 2. Tricks: {x} 0, {0} 1, {} 0",
+        "Round 1 over. Tricks: {x} 0, {0} 2, {} 0",
+        "Knocked out: {x}, {}.",
+        "",
+        "*** {0} wins the game with a sweep of round 1. ***",
+    ]
+    assert s.plays([Play(0, c("2c")), Knock(2)]) == "{x} 2c, {} knocks"
+
+
+def test_event_returns_only_its_own_lines() -> None:
+    s = screen()
+    first = s.event(Lead(1))
+    assert s.event(TurnedUp(c("2h"))) == ["Turned up: 2♥."]
+    assert first == ["Ada leads."]
+
+
+# --------------------------------------------------------------------------- hands and table
+#
+# The dog's-life game of test_engine: three players, 4 cards. After round 1 You (seat 0)
+# play round 2 on a dog's life with 2h; Ada names hearts and leads.
+
+DOG_RULES = Rules(players=3, start_cards=4, dogs_life="once-per-game")
+DOG_DECKS = [
+    deal(0, ["2h 3h 4h 5h", "Ac Kc Qc 2d", "4c 5c 6c Ad"], "2s"),
+    deal(1, ["2h", "2c 3c 4d", "5c Kd 7h"]),
+]
+DOG_ROUND_1 = "Ac 4c 2h Kc 5c 3h Qc 6c 4h 2d Ad 5h"
+
+
+# The full game of test_engine, with names of different lengths. Four players, 3 cards,
+# first dealer Ann. Ann and Bo take no trick in round 1; Ben chooses hearts in round 2;
+# Ben and Dmitri tie and cut twice; Dmitri chooses diamonds and takes the last trick.
+
+FULL_RULES = Rules(players=4, start_cards=3)
+FULL_NAMES = ["Ann", "Bo", "Ben", "Dmitri"]
+FULL_DECKS = [
+    deal(0, ["7c 8d 9s", "3c 4c 5d", "Ac Kd As", "Qc 3h 4s"], "2h"),
+    deal(2, [None, None, "Kh Qh", "Ah 2s"]),
+    deal(3, [None, None, "Ac", "2d"]),
+    cards("9c 9d"),
+    cards("4c Jd"),
+]
+FULL_SCRIPTS = ["7c 8d 9s", "3c 5d 4c", "Ac Kd As h Kh Qh Ac", "Qc 3h 4s Ah 2s d 2d"]
+
+
+def followed(state: State, names: list[str] = NAMES, **options: Any) -> Screen:
+    """Return a screen for ``state``'s rules that has followed all its events."""
+    s = Screen(names, state.rules, **options)
+    for event in state.events:
+        s.event(event)
+    return s
+
+
+def test_hand_marks_the_legal_cards_in_play() -> None:
+    state = apply_all(new_state(DOG_RULES, 0, DOG_DECKS), DOG_ROUND_1 + " h 2c")
+    assert (state.phase, state.turn) == (Phase.PLAY, 2)
+    # Ben must follow clubs: only 5c is marked. Sorted by suit, then rank.
+    assert screen().hand(state.view()) == "*1 5♣   2 K♦   3 7♥"
+    assert screen(symbols=False).hand(state.view()) == "*1 5c   2 Kd   3 7h"
+    # Leading, every card is legal.
+    state = apply_all(new_state(DOG_RULES, 0, DOG_DECKS), DOG_ROUND_1 + " h")
+    assert screen().hand(state.view()) == "*1 2♣  *2 3♣  *3 4♦"
+
+
+def test_hand_in_colour_bolds_the_legal_cards_and_dims_the_rest() -> None:
+    state = apply_all(new_state(DOG_RULES, 0, DOG_DECKS), DOG_ROUND_1 + " h 2c")
+    assert screen(color=True).hand(state.view()) == (
+        f"{BOLD}*1 5♣{RESET}  {DIM} 2 {RED}K♦{RESET}{RESET}  {DIM} 3 {RED}7♥{RESET}{RESET}"
+    )
+
+
+def test_hand_unmarked_outside_play_or_out_of_turn() -> None:
+    state = apply_all(new_state(DOG_RULES, 0, DOG_DECKS), DOG_ROUND_1)
+    assert (state.phase, state.turn) == (Phase.TRUMP, 1)
+    assert screen().hand(state.view()) == " 1 2♣   2 3♣   3 4♦"
+    apply_all(state, "h")
+    # Ada leads; Ben's view has no legal cards, so nothing is marked, even in colour.
+    assert screen(color=True).hand(state.view(2)) == f" 1 5♣   2 {RED}K♦{RESET}   3 {RED}7♥{RESET}"
+
+
+def test_table_with_a_dogs_life_and_a_trick_under_way() -> None:
+    state = apply_all(new_state(DOG_RULES, 0, DOG_DECKS), DOG_ROUND_1 + " h 2c 5c")
+    assert state.turn == 0
+    assert followed(state).table(state.view()) == [
+        "Round 2 of at most 4, 3 cards each. Trump: ♥ hearts.",
+        "Tricks this round: You 0 · Ada 0 · Ben 0",
+        "On a dog's life: You",
+        "This trick: Ada 2♣, Ben 5♣",
+    ]
+
+
+def test_table_before_trump_and_with_no_trump() -> None:
+    state = apply_all(new_state(DOG_RULES, 0, DOG_DECKS), DOG_ROUND_1)
+    s = followed(state, symbols=False)
+    assert s.table(state.view()) == [
+        "Round 2 of at most 4, 3 cards each. Trump: to be chosen.",
+        "Tricks this round: You 0, Ada 0, Ben 0",
+        "On a dog's life: You",
+    ]
+    apply_all(state, "h")
+    assert s.table(state.view()._replace(trump=None))[0] == (
+        "Round 2 of at most 4, 3 cards each. Trump: none."
+    )
+
+
+def test_table_after_knock_outs_counts_tricks_won() -> None:
+    state = new_state(FULL_RULES, 0, FULL_DECKS)
+    apply_all(state, "3c Ac Qc 7c Kd 3h 8d 5d 4s 9s 4c As  h Kh Ah")
+    s = followed(state, FULL_NAMES)
+    assert s.table(state.view()) == [
+        "Round 2 of at most 3, 2 cards each. Trump: ♥ hearts.",
+        "Tricks this round: Ben 0 · Dmitri 1",
+        "Knocked out: Ann, Bo",
+    ]
+    apply_all(state, "2s Qh d")  # round 3: one card each, after two tie cuts
+    assert followed(state, FULL_NAMES).table(state.view())[:2] == [
+        "Round 3 of at most 3, 1 card each. Trump: ♦ diamonds.",
+        "Tricks this round: Ben 0 · Dmitri 0",
+    ]
+
+
+def test_plays() -> None:
+    trick: list[Play | Knock] = [Play(1, c("Ks")), Knock(2), Play(0, c("Ts"))]
+    assert screen().plays(trick) == "Ada K♠, Ben knocks, You 10♠"
+    assert screen(symbols=False).plays(trick) == "Ada Ks, Ben knocks, You 10s"
+    assert screen().plays([]) == ""
+
+
+# --------------------------------------------------------------------------- narrate
+
+
+@pytest.fixture(scope="module")
+def logged() -> tuple[dict[str, Any], list[Event]]:
+    """Return the full game's log, and its events as kow.log.replay gives them."""
+    players = [ScriptedPlayer(n, s) for n, s in zip(FULL_NAMES, FULL_SCRIPTS, strict=True)]
+    state = play_game(FULL_RULES, players, 11, dealer=0, deck=StackedDeck(FULL_DECKS))
+    game = log.loads(log.dumps(log.build(11, FULL_RULES, players, state.events)))
+    *_, last = log.replay(game)
+    assert last.events == state.events
+    return game, list(last.events)
+
+
+NARRATION = """\
+Game 1 of full.json, seed 11
+Seats, clockwise: 0 Ann (scripted), 1 Bo (scripted), 2 Ben (scripted), 3 Dmitri (scripted)
+
+=== Round 1: 3 cards each ===
+Ann deals; Dmitri cut the deck.
+  Ann     7c  8d  9s
+  Bo      3c  4c  5d
+  Ben     Ac  Kd  As
+  Dmitri  Qc  3h  4s
+Turned up: 2h.
+Trump: h hearts (the turned-up card).
+Bo leads.
+  Bo plays 3c
+  Ben plays Ac
+  Dmitri plays Qc
+  Ann plays 7c
+  Ben wins trick 1 of 3. Tricks: Ann 0, Bo 0, Ben 1, Dmitri 0
+  Ben plays Kd
+  Dmitri plays 3h
+  Ann plays 8d
+  Bo plays 5d
+  Dmitri wins trick 2 of 3. Tricks: Ann 0, Bo 0, Ben 1, Dmitri 1
+  Dmitri plays 4s
+  Ann plays 9s
+  Bo plays 4c
+  Ben plays As
+  Ben wins trick 3 of 3. Tricks: Ann 0, Bo 0, Ben 2, Dmitri 1
+Round 1 over. Tricks: Ann 0, Bo 0, Ben 2, Dmitri 1
+Knocked out: Ann, Bo.
+
+=== Round 2: 2 cards each ===
+Ben deals; Dmitri cut the deck.
+  Ben     Qh  Kh
+  Dmitri  Ah  2s
+Ben chooses trump, for the most tricks last round: h hearts.
+Ben leads.
+  Ben plays Kh
+  Dmitri plays Ah
+  Dmitri wins trick 1 of 2. Tricks: Ben 0, Dmitri 1
+  Dmitri plays 2s
+  Ben plays Qh
+  Ben wins trick 2 of 2. Tricks: Ben 1, Dmitri 1
+Round 2 over. Tricks: Ben 1, Dmitri 1
+
+=== Round 3: 1 card each ===
+Dmitri deals; Ben cut the deck.
+  Ben     Ac
+  Dmitri  2d
+Tie for most tricks last round; they cut: Ben 9c, Dmitri 9d.
+Tied again: Ben 4c, Dmitri Jd.
+Dmitri chooses trump, for the most tricks last round: d diamonds.
+Dmitri leads.
+  Dmitri plays 2d
+  Ben plays Ac
+  Dmitri wins trick 1 of 1. Tricks: Ben 0, Dmitri 1
+Round 3 over. Tricks: Ben 0, Dmitri 1
+Knocked out: Ben.
+
+*** Dmitri wins the game by taking the only trick of the last round (round 3). ***"""
+
+
+def test_narrate_a_whole_game(logged: tuple[dict[str, Any], list[Event]]) -> None:
+    game, events = logged
+    s = Screen(FULL_NAMES, FULL_RULES, symbols=False)
+    lines = s.narrate(game, events, "Game 1 of full.json, seed 11")
+    assert lines == NARRATION.split("\n")
+
+
+def test_narrate_one_round(logged: tuple[dict[str, Any], list[Event]]) -> None:
+    game, events = logged
+    s = Screen(FULL_NAMES, FULL_RULES)
+    assert s.narrate(game, events, "Round 2", round=2) == [
+        "Round 2",
+        "Seats, clockwise: 0 Ann (scripted), 1 Bo (scripted), 2 Ben (scripted), "
+        "3 Dmitri (scripted)",
+        "",
+        "=== Round 2: 2 cards each ===",
+        "Ben deals; Dmitri cut the deck.",
+        "  Ben     Q♥  K♥",
+        "  Dmitri  A♥  2♠",
+        "Ben chooses trump, for the most tricks last round: ♥ hearts.",
+        "Ben leads.",
+        "  Ben plays K♥",
+        "  Dmitri plays A♥",
+        "  Dmitri wins trick 1 of 2. Tricks: Ben 0 · Dmitri 1",
+        "  Dmitri plays 2♠",
+        "  Ben plays Q♥",
+        "  Ben wins trick 2 of 2. Tricks: Ben 1 · Dmitri 1",
+        "Round 2 over. Tricks: Ben 1 · Dmitri 1",
+    ]
+    # The last round ends with the game's end.
+    assert s.narrate(game, events, "Round 3", round=3)[-2:] == [
+        "",
+        "*** Dmitri wins the game by taking the only trick of the last round (round 3). ***",
+    ]
+
+
+def test_narrate_bolds_the_title_in_colour(logged: tuple[dict[str, Any], list[Event]]) -> None:
+    game, events = logged
+    lines = Screen(FULL_NAMES, FULL_RULES, color=True).narrate(game, events, "Title", round=1)
+    assert lines[0] == f"{BOLD}Title{RESET}"
+    assert lines[3] == f"{BOLD}=== Round 1: 3 cards each ==={RESET}"
+
+
+def test_narrate_an_abandoned_game(logged: tuple[dict[str, Any], list[Event]]) -> None:
+    game, events = logged
+    cut = events.index(Lead(1)) + 1  # abandoned before Bo's first card
+    lines = Screen(FULL_NAMES, FULL_RULES, symbols=False).narrate(
+        {**game, "abandoned": True}, events[:cut], "Abandoned"
+    )
+    assert lines[-4:] == [
+        "Turned up: 2h.",
+        "Trump: h hearts (the turned-up card).",
+        "Bo leads.",
+        "The game was abandoned here.",
+    ]
