@@ -137,9 +137,13 @@ class Screen(EventVisitor):
         """Return what separates items of a list on one line: `` · `` (``, `` in ASCII)."""
         return " · " if self.symbols else ", "
 
-    def counts(self, seats: Sequence[Seat]) -> str:
-        """Return the trick counts of ``seats`` this round: ``Ada 2 · Ben 0``."""
-        return self.between.join(f"{self.names[s]} {self.tricks_won[s]}" for s in seats)
+    def counts(self, seats: Sequence[Seat], tricks_won: Sequence[int] | None = None) -> str:
+        """Return the trick counts of ``seats`` this round: ``Ada 2 · Ben 0``.
+
+        ``tricks_won[seat]`` gives them (default: those the screen has followed).
+        """
+        won = self.tricks_won if tricks_won is None else tricks_won
+        return self.between.join(f"{self.names[s]} {won[s]}" for s in seats)
 
     # ------------------------------------------------------------------ hands
 
@@ -165,7 +169,7 @@ class Screen(EventVisitor):
             f"Round {view.round} of at most {self.rules.start_cards}, "
             f"{view.hand_size} card{'s' if view.hand_size != 1 else ''} each. "
             f"Trump: {trump}.",
-            "Tricks this round: " + self.counts(view.in_round),
+            "Tricks this round: " + self.counts(view.in_round, view.tricks_won),
         ]
         if view.dogs_life:
             lines.append("On a dog's life: " + ", ".join(self.names[s] for s in view.dogs_life))
