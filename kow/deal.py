@@ -22,6 +22,7 @@ from .events import Seat, clockwise
 
 __all__ = [
     "Deck",
+    "DeckRanOut",
     "RoundSeats",
     "ShuffledDeck",
     "StackedDeck",
@@ -79,6 +80,10 @@ _SPANS = tuple(enumerate(range(52, 0, -1)))
 """``(i, 52 - i)`` for each position of the deck, for :meth:`ShuffledDeck.draw`."""
 
 
+class DeckRanOut(ValueError):
+    """Raised by a :class:`StackedDeck` asked for more decks or cuts than it was given."""
+
+
 class StackedDeck:
     """Decks written in advance, handed out in turn: for tests and for replays.
 
@@ -86,8 +91,9 @@ class StackedDeck:
     :func:`deal_deck`, then each tie-cut pass); ``cuts``: each round's cut position, in
     order (26 for every round when not given).
 
-    :meth:`draw` raises :class:`ValueError` when the game draws more decks than given, or
-    more cards than the next deck holds; :meth:`cut` when the cuts run out.
+    :meth:`draw` raises :class:`DeckRanOut` when the game draws more decks than given, and
+    :class:`ValueError` for more cards than the next deck holds; :meth:`cut` raises
+    :class:`DeckRanOut` when the cuts run out.
     """
 
     __slots__ = ("_decks", "_cuts")
@@ -106,13 +112,13 @@ class StackedDeck:
         if self._cuts is None:
             return 26
         if not self._cuts:
-            raise ValueError("the stacked cut positions ran out")
+            raise DeckRanOut("the stacked cut positions ran out")
         return self._cuts.pop()
 
     def draw(self, count: int) -> Sequence[Card]:
         """Return the first ``count`` cards of the next deck."""
         if not self._decks:
-            raise ValueError("the stacked decks ran out")
+            raise DeckRanOut("the stacked decks ran out")
         deck = self._decks.pop()
         if len(deck) < count:
             raise ValueError(f"a stacked deck holds {len(deck)} cards, {count} are drawn")

@@ -8,10 +8,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 from ..cards import NAMES, SUITS, Card
-from ..deal import StackedDeck, deal_deck
+from ..deal import DeckRanOut, StackedDeck, deal_deck
 from ..engine import IllegalActionError, State
-from ..events import KNOCK, Action, Deal, RoundEnd
-from ..rules import Rules, RulesError
+from ..events import KNOCK, Action, Deal, RoundEnd, Seat
+from ..rules import Rules
 from ._format import build
 
 __all__ = ["LoggedPlayer", "ReplayError", "replay"]
@@ -58,8 +58,9 @@ def replay(game: Mapping[str, Any]) -> Iterator[State]:
     abandoned)``. A game cut short (``"abandoned": true``) stops where its log does.
 
     Raises :class:`ReplayError` at the first place where the log and the engine differ:
-    an action the rules refuse, a deal, a trick or a round's end that is not what the
-    engine made of the log's cards and actions, or a log that stops before the game ends.
+    a seat acting out of turn, an action the rules refuse, a deal, a trick or a round's
+    end that is not what the engine made of the log's cards and actions, or a log that
+    stops before the game ends (or cannot be read).
     """
     try:
         rules = Rules.from_dict(dict(game["rules"]))
@@ -75,25 +76,24 @@ def replay(game: Mapping[str, Any]) -> Iterator[State]:
                 decks.append([_CARDS[cut["card"]] for cut in cut_pass])
         first_dealer = rounds[0]["dealer"] if rounds else None
         state = State(rules, random.Random(game["seed"]), first_dealer, StackedDeck(decks, cuts))
-    except (KeyError, TypeError, IndexError, RulesError) as err:
+        players = [LoggedPlayer(p["name"], p["kind"]) for p in game["players"]]
+    except (KeyError, TypeError, IndexError, ValueError) as err:
         raise ReplayError(f"not a log that can be replayed: {type(err).__name__} {err}") from None
-    players = [LoggedPlayer(p["name"], p["kind"]) for p in game["players"]]
     abandoned = bool(game.get("abandoned"))
-    checked = 0
+    checked = _check(game, state, players, abandoned, 0)
     yield state
     for number, rnd in enumerate(rounds, start=1):
-        actions: list[tuple[Action, int | None]] = []
-        for vote in rnd["votes"] or ():
-            actions.append((_SUITS[vote["suit"]], None))
-        if rnd["trump_method"] in ("chosen", "vote") and rnd["trump_chosen_by"] is not None:
-            actions.append((_SUITS[rnd["trump"]], None))
-        for trick in rnd["tricks"]:
-            for play in trick["plays"]:
-                action = KNOCK if play.get("knock") else _CARDS[play["card"]]
-                actions.append((action, trick["number"]))
-        for action, trick_number in actions:
+        for action, seat, place, trick_number in _actions(rnd, number):
+            if seat != state.turn:  # the first difference: who acts
+                made = f"{place}: the log says {seat}, the engine made {state.turn}"
+                raise ReplayError(made, number, trick_number)
             try:
                 state.apply(action)
+            except DeckRanOut:
+                raise ReplayError(
+                    f"the log ends before the game does: the engine deals round {number + 1}",
+                    number,
+                ) from None
             except (IllegalActionError, ValueError) as err:
                 raise ReplayError(str(err), number, trick_number) from None
             checked = _check(game, state, players, abandoned, checked)
@@ -105,6 +105,30 @@ def replay(game: Mapping[str, Any]) -> Iterator[State]:
     where = _difference(rebuilt, game)
     if where is not None:
         raise ReplayError(where)
+
+
+def _actions(
+    rnd: Mapping[str, Any], number: int
+) -> list[tuple[Action, Seat | None, str, int | None]]:
+    """Return a logged round's actions: ``(action, seat, where in the log, trick number)``.
+
+    Raises :class:`ReplayError` for a round whose actions cannot be read.
+    """
+    out: list[tuple[Action, Seat | None, str, int | None]] = []
+    try:
+        for i, vote in enumerate(rnd["votes"] or ()):
+            out.append((_SUITS[vote["suit"]], vote["seat"], f"votes[{i}].seat", None))
+        if rnd["trump_method"] in ("chosen", "vote") and rnd["trump_chosen_by"] is not None:
+            out.append((_SUITS[rnd["trump"]], rnd["trump_chosen_by"], "trump_chosen_by", None))
+        for t, trick in enumerate(rnd["tricks"]):
+            for j, play in enumerate(trick["plays"]):
+                action = KNOCK if play.get("knock") else _CARDS[play["card"]]
+                where = f"tricks[{t}].plays[{j}].seat"
+                out.append((action, play["seat"], where, trick["number"]))
+    except (KeyError, TypeError, IndexError, AttributeError) as err:
+        why = f"not a log that can be replayed: {type(err).__name__} {err}"
+        raise ReplayError(why, number) from None
+    return out
 
 
 def _check(
