@@ -19,6 +19,7 @@ from .rules import DOGS_LIFE, LEADS, MAX_PLAYERS, MAX_SEED, MIN_PLAYERS, Rules, 
 __all__ = [
     "MAX_GAMES",
     "MAX_JOBS",
+    "MAX_SEARCH_ITERATIONS",
     "dealer_option",
     "draw_seed",
     "jobs_option",
@@ -128,7 +129,8 @@ def usage_errors() -> Iterator[None]:
 def parse_bots(text: str, seats: int, option: str = "--bots") -> list[str]:
     """Return one bot kind per seat from ``KIND`` or ``KIND,KIND,...`` (one per seat).
 
-    Raises :class:`click.BadParameter` naming an unknown kind or a wrong count.
+    With no seat for a bot (every player human), the kinds are checked and none is
+    returned. Raises :class:`click.BadParameter` naming an unknown kind or a wrong count.
     """
     from .players import BOT_KINDS
 
@@ -139,8 +141,8 @@ def parse_bots(text: str, seats: int, option: str = "--bots") -> list[str]:
                 f"{kind!r} is not a bot kind: choose from {', '.join(BOT_KINDS)}",
                 param_hint=f"'{option}'",
             )
-    if len(kinds) == 1:
-        return kinds * seats
+    if len(kinds) == 1 or not seats:
+        return kinds * seats if len(kinds) == 1 else []
     if len(kinds) != seats:
         raise click.BadParameter(
             f"{text!r} gives {len(kinds)} kinds for {seats} seats: "
@@ -161,9 +163,12 @@ seed_option = click.option(
     "--seed", type=click.IntRange(0, MAX_SEED), default=None, metavar="INT",
     help="Seed of the run (0 to 2^53-1); drawn at random and recorded when omitted.",
 )  # fmt: skip
+MAX_SEARCH_ITERATIONS = 100_000
+"""The most deals per decision ``--search-iterations`` allows (near a minute a decision)."""
 search_iterations_option = click.option(
-    "--search-iterations", type=click.IntRange(min=1), default=None, metavar="N",
-    help="Deals a search bot samples per decision [default: the bot's own, 100].",
+    "--search-iterations", type=click.IntRange(1, MAX_SEARCH_ITERATIONS), default=None,
+    metavar="N",
+    help="Deals a search bot samples per decision, 1 to 100000 [default: the bot's own, 100].",
 )  # fmt: skip
 dealer_option = click.option(
     "--dealer", type=click.IntRange(min=0), default=None, metavar="SEAT",

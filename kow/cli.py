@@ -91,7 +91,8 @@ def main() -> None:
 @seed_option
 @click.option(
     "--games", type=click.IntRange(1, MAX_GAMES), default=1, show_default=True,
-    help="Number of games; more than one gives JSON Lines, one game per line.",
+    help="Number of games; more than one gives JSON Lines, one game per line (with --pretty,"
+    " indented objects one after another).",
 )  # fmt: skip
 @click.option(
     "--first-game", type=click.IntRange(0, MAX_GAMES), default=0, show_default=True,
@@ -163,6 +164,13 @@ def simulate(
 # ----------------------------------------------------------------------------- play
 
 BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus")
+PIPED_PATIENCE = 20
+"""Entries read for one decision from piped input before the game is left (a script
+that repeats a refused entry would otherwise loop forever)."""
+_QUIT_REASONS = {
+    "quit": "you quit",
+    "refused": f"{PIPED_PATIENCE} entries in a row were refused",
+}
 
 
 @main.command()
@@ -241,7 +249,7 @@ def play(
                 param_hint="'--name'",
             )
     bot_seats = rules.players - humans
-    kinds = parse_bots(bots, bot_seats) if bot_seats else []
+    kinds = parse_bots(bots, bot_seats)
     if seed is None:
         seed = draw_seed()
     if log_path == "-":
@@ -287,6 +295,7 @@ def play(
         HumanPlayer(
             n, screen, read, write, hot_seat,
             hint_rng=random.Random(f"kow-hint:{seed}:{i}"), hint_iterations=search_iterations,
+            patience=None if interactive else PIPED_PATIENCE,
         )
         for i, n in enumerate(human_names)
     ]  # fmt: skip
@@ -327,7 +336,10 @@ def play(
         try:
             drive(state, players, on_event)
         except Quit as err:
-            code, reason = 1, "you quit" if str(err) == "quit" else "end of input"
+            code, reason = 1, _QUIT_REASONS.get(str(err), "end of input")
+        except BrokenPipeError:  # the screen went away: keep the game so far
+            silence_stdout()
+            code, reason = 1, "the screen's output closed"
         except KeyboardInterrupt:
             code, reason = 130, "interrupted"
         except Stopped as err:
@@ -378,33 +390,44 @@ def verify(files: tuple[str, ...], as_json: bool) -> None:
         )
     verdict = Verdict()
     missing = False
-    for name in files:
-        try:
-            stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
-        except OSError as err:
-            verdict.unreadable_input(name, f"cannot open: {err.strerror or err}")
-            missing = True
-            continue
-        label = "stdin" if name == "-" else name
-        count = 0
-        try:
-            with stream:
-                for line, game in iter_games(stream):
-                    count += 1
-                    fault = verdict.check(game, file=label, game=count, line=line)
-                    if fault is not None and not as_json:
-                        click.echo(str(fault))
-        except LogReadError as err:
-            verdict.unreadable_input(label, str(err))
-        except OSError as err:
-            verdict.unreadable_input(label, f"cannot read: {err.strerror or err}")
-        verdict.end_input(label, count)
-    if as_json:
-        click.echo(json.dumps(verdict.to_dict(), indent=2))
-    else:
-        for unreadable in verdict.unreadable:
-            click.echo(str(unreadable), err=True)
-        click.echo(verdict.summary(len(files)))
+    try:
+        for name in files:
+            try:
+                stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+            except OSError as err:
+                verdict.unreadable_input(name, f"cannot open: {err.strerror or err}")
+                missing = True
+                continue
+            label = "stdin" if name == "-" else name
+            count = 0
+            faults: list[str] = []
+            try:
+                with stream:
+                    for line, game in iter_games(stream):
+                        count += 1
+                        fault = verdict.check(game, file=label, game=count, line=line)
+                        if fault is not None and not as_json:
+                            faults.append(str(fault))
+                            if len(faults) >= 100:  # shown as found, a few at a time
+                                click.echo("\n".join(faults))
+                                faults = []
+            except LogReadError as err:
+                verdict.unreadable_input(label, str(err))
+            except BrokenPipeError:  # writing the faults found, not reading
+                raise
+            except OSError as err:
+                verdict.unreadable_input(label, f"cannot read: {err.strerror or err}")
+            if faults:
+                click.echo("\n".join(faults))
+            verdict.end_input(label, count)
+        if as_json:
+            click.echo(json.dumps(verdict.to_dict(), indent=2))
+        else:
+            for unreadable in verdict.unreadable:
+                click.echo(str(unreadable), err=True)
+            click.echo(verdict.summary(len(files)))
+    except BrokenPipeError:  # the reader of stdout went away: the verdict still decides
+        silence_stdout()
     if missing:
         sys.exit(2)  # a FILE argument that can't be opened is a usage error
     if verdict.unreadable or verdict.faults:

@@ -464,3 +464,33 @@ def test_a_worker_killed_alone_is_one_error_line(command: str, tmp_path: Path) -
     assert re.fullmatch(r"Error: worker process [01] ended unexpectedly \(exit code -9\)\n", err)
     assert _running_with(marker) == []
     assert list(tmp_path.iterdir()) == []
+
+
+def _closed_early(command: str, tmp_path: Path) -> tuple[int, str]:
+    """Run ``kow COMMAND | head -n 1`` in a shell; return kow's exit code and its stderr."""
+    err = tmp_path / "err.txt"
+    result = subprocess.run(
+        ["bash", "-c", f"{sys.executable} -m kow {command} 2>{err} | head -n 1 > /dev/null;"
+                       " echo ${PIPESTATUS[0]}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    return int(result.stdout), err.read_text()
+
+
+def test_verify_with_stdout_closed_early_keeps_its_verdict(tmp_path: Path) -> None:
+    # A closed stdout is not a fault of an input, and never turns a verdict into success.
+    games = tmp_path / "games.jsonl"
+    code, out, _ = run("simulate", "--seed", "1", "--games", "300", "-o", str(games))
+    assert code == 0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(games.read_text().replace('"winner":0}', '"winner":1}'))
+    code, err = _closed_early(f"verify {bad} {bad}", tmp_path)
+    assert code == 1 and "cannot read" not in err and "Traceback" not in err
+    code, err = _closed_early(f"verify {games}", tmp_path)
+    assert code == 0 and err == ""
+
+
+def test_search_iterations_have_a_ceiling() -> None:
+    code, out, err = run("simulate", "--bots", "search", "--search-iterations", "100001")
+    assert code == 2 and out == ""
+    assert "100001 is not in the range 1<=x<=100000" in err

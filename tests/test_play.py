@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -386,3 +387,33 @@ def test_the_first_of_two_signals_counts_and_the_log_is_still_saved(
     assert "Traceback" not in (child.before or "")
     assert json.loads(saved.read_text())["abandoned"] is True
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_piped_entries_refused_again_and_again_end_the_game(tmp_path: Path) -> None:
+    # `yes 1 | kow play`: "1" is refused forever once only other cards may be played.
+    path = tmp_path / "game.json"
+    code, out, err = play("--seed", "3", "--log", str(path), entries=["1"] * 500)
+    assert code == 1
+    assert "Game abandoned (20 entries in a row were refused)" in err
+    assert out.count("You must follow") <= 20
+    assert json.loads(path.read_text())["abandoned"] is True
+
+
+def test_a_closed_screen_keeps_the_log(tmp_path: Path) -> None:
+    # The screen's reader goes away (`kow play ... | head -n 3`): the game so far is saved.
+    path = tmp_path / "game.json"
+    result = subprocess.run(
+        ["bash", "-c", f"for i in $(seq 300); do seq 1 7; done | {sys.executable} -m kow play"
+                       f" --seed 1 --delay 0 --log {path} | head -n 3 > /dev/null;"
+                       " echo ${PIPESTATUS[1]}"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.stdout.strip() == "1"
+    assert "Game abandoned (the screen's output closed)" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert json.loads(path.read_text())["abandoned"] is True
+
+
+def test_unknown_bot_kinds_are_refused_at_a_table_of_people() -> None:
+    code, _, err = play("--players", "2", "--humans", "2", "--bots", "foo,bar", entries=[])
+    assert code == 2 and "'foo' is not a bot kind" in err

@@ -52,9 +52,12 @@ class HumanPlayer(Player):
     ``write(text)`` shows a line. ``screen`` draws cards and hands. ``hot_seat`` is given
     when several people share the keyboard. ``hint_rng`` and ``hint_iterations`` drive
     the ``hint`` command: the search bot's choice from this player's view alone (see
-    :func:`kow.players.search.estimate`).
+    :func:`kow.players.search.estimate`). ``patience``, when given, is the most entries
+    read for one decision: past it the player is taken to have left (for piped input,
+    where an entry refused once is refused forever).
 
-    Raises :class:`Quit` on ``quit`` or end of input.
+    Raises :class:`Quit` on ``quit``, end of input, or entries past ``patience``
+    (``str(err)`` is then ``"quit"``, ``"end of input"`` or ``"refused"``).
     """
 
     kind = "human"
@@ -68,8 +71,11 @@ class HumanPlayer(Player):
         hot_seat: HotSeat | None = None,
         hint_rng: random.Random | None = None,
         hint_iterations: int | None = None,
+        patience: int | None = None,
     ) -> None:
         super().__init__(name)
+        self.patience = patience
+        self._entries = 0
         self.hint_rng = hint_rng if hint_rng is not None else random.Random(f"kow-hint:{name}")
         self.hint_iterations = hint_iterations
         self.screen = screen
@@ -78,6 +84,11 @@ class HumanPlayer(Player):
         self.hot_seat = hot_seat
 
     # ------------------------------------------------------------------ decisions
+
+    def act(self, view: View) -> Action:
+        """Return the action typed for ``view`` (see :meth:`Player.act`)."""
+        self._entries = 0
+        return super().act(view)
 
     def play(self, view: View) -> Action:
         """Show the trick and the hand, and return the card (or KNOCK) typed."""
@@ -171,6 +182,9 @@ class HumanPlayer(Player):
 
     def _entry(self, prompt: str, view: View, help_text: str = HELP) -> str | None:
         """Read one entry; handle commands shared by every prompt (None when handled)."""
+        self._entries += 1
+        if self.patience is not None and self._entries > self.patience:
+            raise Quit("refused")
         try:
             entry = self.read(prompt).strip()
         except EOFError:
