@@ -305,14 +305,16 @@ def play(
         for i, kind in enumerate(kinds)
     ]
 
-    write(screen.bold(f"Knock-Out Whist, seed {seed}"))
     seats = ", ".join(
         f"{s} {p.name}" + ("" if p.kind == "human" else f" ({p.kind})")
         for s, p in enumerate(players)
     )
     width = min(shutil.get_terminal_size((80, 24)).columns, 100)
-    write(click.wrap_text(f"Seats, clockwise: {seats}", width, subsequent_indent="  "))
-    write("Type help at any prompt for how to play; quit to leave.")
+    opening = [
+        screen.bold(f"Knock-Out Whist, seed {seed}"),
+        click.wrap_text(f"Seats, clockwise: {seats}", width, subsequent_indent="  "),
+        "Type help at any prompt for how to play; quit to leave.",
+    ]
     humans_in = set(range(humans))
 
     def on_event(event: Event) -> None:
@@ -334,6 +336,8 @@ def play(
     reason = ""
     with contextlib.ExitStack() as calm, log_file:  # calm ends after the log is saved
         try:
+            for line in opening:
+                write(line)
             drive(state, players, on_event)
         except Quit as err:
             code, reason = 1, _QUIT_REASONS.get(str(err), "end of input")
