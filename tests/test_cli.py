@@ -467,14 +467,18 @@ def test_a_worker_killed_alone_is_one_error_line(command: str, tmp_path: Path) -
 
 
 def _closed_early(command: str, tmp_path: Path) -> tuple[int, str]:
-    """Run ``kow COMMAND | head -n 1`` in a shell; return kow's exit code and its stderr."""
-    err = tmp_path / "err.txt"
-    result = subprocess.run(
-        ["bash", "-c", f"{sys.executable} -m kow {command} 2>{err} | head -n 1 > /dev/null;"
-                       " echo ${PIPESTATUS[0]}"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    return int(result.stdout), err.read_text()
+    """Run ``kow COMMAND`` with stdout a pipe nobody reads any more (as after ``| head``,
+    once head has left); return the exit code and stderr."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "kow", *command.split()], stdout=write_end,
+            stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120,
+        )  # fmt: skip
+    finally:
+        os.close(write_end)
+    return result.returncode, result.stderr
 
 
 def test_verify_with_stdout_closed_early_keeps_its_verdict(tmp_path: Path) -> None:
