@@ -24,6 +24,7 @@ __all__ = [
     "draw_seed",
     "jobs_option",
     "parse_bots",
+    "people",
     "rule_options",
     "search_iterations_option",
     "seed_option",
@@ -150,6 +151,40 @@ def parse_bots(text: str, seats: int, option: str = "--bots") -> list[str]:
             param_hint=f"'{option}'",
         )
     return kinds
+
+
+def people(names: tuple[str, ...], humans: int, seats: int) -> list[str]:
+    """Return the names of ``humans`` people at the keyboard: ``names`` given, then defaults.
+
+    The defaults are "You" for one person, else "Player 1", "Player 2", .... Raises
+    :class:`click.BadParameter` for more people than ``seats``, more names than people,
+    or names that are blank, repeated or hold a control character.
+    """
+    if humans > seats:
+        raise click.BadParameter(
+            f"{humans} humans do not fit {seats} seats: allowed 1 to {seats}",
+            param_hint="'--humans'",
+        )
+    if len(names) > humans:
+        raise click.BadParameter(
+            f"{len(names)} names given for {humans} human(s): give at most one per human",
+            param_hint="'--name'",
+        )
+    out = list(names) + [
+        "You" if humans == 1 else f"Player {i + 1}" for i in range(len(names), humans)
+    ]
+    if any(not name.strip() for name in out) or len(out) != len(set(out)):
+        raise click.BadParameter(
+            f"names must be distinct and not blank: {', '.join(map(repr, out))}",
+            param_hint="'--name'",
+        )
+    for name in out:
+        if not name.isprintable():
+            raise click.BadParameter(
+                f"{name!r} has a control character; names are printable text",
+                param_hint="'--name'",
+            )
+    return out
 
 
 def draw_seed() -> int:

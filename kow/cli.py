@@ -31,6 +31,7 @@ from ._options import (
     draw_seed,
     jobs_option,
     parse_bots,
+    people,
     rule_options,
     search_iterations_option,
     seed_option,
@@ -229,25 +230,7 @@ def play(
     from .players.human import HotSeat, HumanPlayer, Quit
     from .screen import Screen, symbols_fit
 
-    if humans > rules.players:
-        raise click.BadParameter(
-            f"{humans} humans do not fit {rules.players} seats: allowed 1 to {rules.players}",
-            param_hint="'--humans'",
-        )
-    if len(names) > humans:
-        raise click.BadParameter(
-            f"{len(names)} names given for {humans} human(s): give at most one per human",
-            param_hint="'--name'",
-        )
-    human_names = list(names) + [
-        "You" if humans == 1 else f"Player {i + 1}" for i in range(len(names), humans)
-    ]
-    for name in human_names:
-        if not name.strip() or len(human_names) != len(set(human_names)):
-            raise click.BadParameter(
-                f"names must be distinct and not blank: {', '.join(map(repr, human_names))}",
-                param_hint="'--name'",
-            )
+    human_names = people(names, humans, rules.players)
     bot_seats = rules.players - humans
     kinds = parse_bots(bots, bot_seats)
     if seed is None:
@@ -256,12 +239,6 @@ def play(
         raise click.BadParameter("give a file path; stdout shows the game", param_hint="'--log'")
     if delay is not None and delay != delay:  # NaN passes FloatRange
         raise click.BadParameter("nan is not a number of seconds", param_hint="'--delay'")
-    for name in human_names:
-        if not name.isprintable():
-            raise click.BadParameter(
-                f"{name!r} has a control character; names are printable text",
-                param_hint="'--name'",
-            )
     log_file = contextlib.ExitStack()
     out = log_file.enter_context(atomic_output(log_path, "--log")) if log_path is not None else None
     interactive = sys.stdin.isatty()
