@@ -114,3 +114,34 @@ def play_stacked(
 def plays(trick: dict[str, Any]) -> list[tuple[int, str]]:
     """Return a log trick's plays as ``(seat, card or "knock")`` pairs."""
     return [(p["seat"], "knock" if p.get("knock") else p["card"]) for p in trick["plays"]]
+
+
+def random_variants(
+    count: int, seed: int, iterations: str
+) -> list[tuple[str, list[str], int, set[str]]]:
+    """Return ``count`` seeded random combinations of every rule option (2 games each).
+
+    Each is ``(name, simulate arguments, games, features expected)``; ``iterations`` is the
+    search bots' ``--search-iterations`` (a draw from ``iterations`` split on commas).
+    """
+    from kow.players import BOT_KINDS
+    from kow.rules import DOGS_LIFE, LEADS
+
+    rng = random.Random(seed)
+    out: list[tuple[str, list[str], int, set[str]]] = []
+    for i in range(count):
+        players = rng.randint(2, 7)
+        args = ["--players", str(players), "--start-cards", str(rng.randint(1, 51 // players))]
+        args += ["--dogs-life", rng.choice(DOGS_LIFE), "--lead", rng.choice(LEADS)]
+        args += ["--bots", ",".join(rng.choice(list(BOT_KINDS)) for _ in range(players))]
+        choices = iterations.split(",")
+        args += [
+            "--search-iterations",
+            choices[0] if len(choices) == 1 else str(rng.randint(int(choices[0]), int(choices[1]))),
+        ]
+        for flag in ("--fixed-trump", "--no-final-round-trump", "--eliminated-vote",
+                     "--no-sweep-wins"):  # fmt: skip
+            if rng.random() < 0.5:
+                args.append(flag)
+        out.append((f"random-{i}", args, 2, set()))
+    return out

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import apply_all, cards, deal, log_of, new_state, play_stacked
+from conftest import apply_all, cards, deal, log_of, new_state, play_stacked, random_variants
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -182,25 +182,7 @@ VARIANTS: list[tuple[str, list[str], int, set[str]]] = [
 ]  # fmt: skip
 
 
-def random_variants(count: int) -> list[tuple[str, list[str], int, set[str]]]:
-    """Return ``count`` seeded random combinations of every rule option (2 games each)."""
-    rng = random.Random(4107)
-    out: list[tuple[str, list[str], int, set[str]]] = []
-    for i in range(count):
-        players = rng.randint(2, 7)
-        args = ["--players", str(players), "--start-cards", str(rng.randint(1, 51 // players))]
-        args += ["--dogs-life", rng.choice(DOGS_LIFE), "--lead", rng.choice(LEADS)]
-        args += ["--bots", ",".join(rng.choice(list(BOT_KINDS)) for _ in range(players))]
-        args += ["--search-iterations", str(rng.randint(1, 3))]
-        for flag in ("--fixed-trump", "--no-final-round-trump", "--eliminated-vote",
-                     "--no-sweep-wins"):  # fmt: skip
-            if rng.random() < 0.5:
-                args.append(flag)
-        out.append((f"random-{i}", args, 2, set()))
-    return out
-
-
-ALL_VARIANTS = VARIANTS + random_variants(24)
+ALL_VARIANTS = VARIANTS + random_variants(24, 4107, "1,3")
 
 
 @pytest.mark.parametrize(

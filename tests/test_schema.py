@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import random_variants
 from jsonschema import Draft202012Validator
 
 from kow import log
@@ -212,25 +213,7 @@ VARIANTS: list[tuple[str, list[str], int, set[str]]] = [
 ]  # fmt: skip
 
 
-def random_variants(count: int) -> list[tuple[str, list[str], int, set[str]]]:
-    """Return ``count`` seeded random combinations of every rule option (2 games each)."""
-    rng = random.Random(2053)
-    out: list[tuple[str, list[str], int, set[str]]] = []
-    for i in range(count):
-        players = rng.randint(2, 7)
-        args = ["--players", str(players), "--start-cards", str(rng.randint(1, 51 // players))]
-        args += ["--dogs-life", rng.choice(DOGS_LIFE), "--lead", rng.choice(LEADS)]
-        args += ["--bots", ",".join(rng.choice(list(BOT_KINDS)) for _ in range(players))]
-        args += ["--search-iterations", "1"]  # enough for a valid log, and fast
-        for flag in ("--fixed-trump", "--no-final-round-trump", "--eliminated-vote",
-                     "--no-sweep-wins"):  # fmt: skip
-            if rng.random() < 0.5:
-                args.append(flag)
-        out.append((f"random-{i}", args, 2, set()))
-    return out
-
-
-ALL_VARIANTS = VARIANTS + random_variants(25)
+ALL_VARIANTS = VARIANTS + random_variants(25, 2053, "1")
 
 
 @pytest.mark.parametrize(
