@@ -10,7 +10,8 @@ Within one suit a higher int is a higher card. A hand is a bit mask with bit ``c
 set for each card held; suit ``s`` occupies bits ``13*s .. 13*s+12``.
 
 The canonical notation is two characters, rank then suit: ``Th`` is the ten of hearts.
-Input is lenient (``10h``, ``TH``, ``10♥``, ``q♠``); see :func:`parse_card`.
+Input is lenient (``10h``, ``TH``, ``10♥``, ``h10``, ``ten of hearts``): see
+:func:`parse_card` and :data:`CARD_FORMS`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import TypeAlias
 
 __all__ = [
     "ALL_CARDS",
+    "CARD_FORMS",
     "Card",
     "CardError",
     "DECK_SIZE",
@@ -28,6 +30,7 @@ __all__ = [
     "NO_CARD",
     "NO_SUIT",
     "RANKS",
+    "RANK_WORDS",
     "SUITS",
     "SUIT_MASK",
     "SUIT_CARDS",
@@ -82,13 +85,32 @@ NAMES: tuple[str, ...] = tuple(RANKS[c % 13] + SUITS[c // 13] for c in ALL_CARDS
 BIT: tuple[Mask, ...] = tuple(1 << c for c in ALL_CARDS)
 """``1 << card``, indexed by card."""
 
-_RANK_WORDS = {r.lower(): i for i, r in enumerate(RANKS)}
-_RANK_WORDS["10"] = 8
-_SUIT_WORDS: dict[str, int] = {}
-for _s in range(4):
-    for _w in (SUITS[_s], SUIT_NAMES[_s], SUIT_NAMES[_s][:-1], SUIT_SYMBOLS[_s]):
-        _SUIT_WORDS[_w] = _s
-_SUIT_WORDS.update({"♧": 0, "♢": 1, "♡": 2, "♤": 3})
+_RANK_SHORT = {r.lower(): i for i, r in enumerate(RANKS)}
+_RANK_SHORT["10"] = 8
+RANK_WORDS = (
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "jack", "queen", "king", "ace",
+)  # fmt: skip
+"""Rank names, lowest first: index is the rank (0 = two, 12 = ace)."""
+_RANKS_ANY = {**_RANK_SHORT, **{w: i for i, w in enumerate(RANK_WORDS)}}
+_SYMBOLS = "♣♦♥♠♧♢♡♤"
+"""The suit symbols, filled then outline: index modulo 4 is the suit."""
+_SUIT_SHORT = {letter: i for i, letter in enumerate(SUITS)}
+_SUIT_SHORT.update({symbol: i % 4 for i, symbol in enumerate(_SYMBOLS)})
+_SUIT_WORDS = {**_SUIT_SHORT, **{n: i for i, n in enumerate(SUIT_NAMES)}}
+_SUIT_WORDS.update({n[:-1]: i for i, n in enumerate(SUIT_NAMES)})  # club, heart, ...
+_SPACED_SYMBOLS = str.maketrans({s: f" {s} " for s in _SYMBOLS} | {"\ufe0f": "", "\ufe0e": ""})
+"""Stand each suit symbol apart (``10♥`` reads as ``10 ♥``) and drop the variation
+selectors that emoji keyboards add after a symbol (``♥️``)."""
+
+CARD_FORMS: tuple[str, ...] = (
+    "rank then suit: Th, 10h, 10♥, qs, 10 h, ten h, ten hearts, ten of hearts",
+    "suit then rank: h10, ♥10, sq, h 10, s queen, spades q, hearts ten",
+    "ranks: 2 to 10 (or T), J, Q, K, A, or two to ten, jack, queen, king, ace",
+    "suits: c d h s, ♣ ♦ ♥ ♠, or clubs, diamonds, hearts, spades; any case",
+    "a word stands apart: ten h and queen s, not tenh or queens",
+)
+"""Every way :func:`parse_card` reads a card, one line each, with examples (for ``help``)."""
 
 
 class CardError(ValueError):
@@ -147,25 +169,70 @@ def suit_name(s: Suit) -> str:
 def parse_card(text: str) -> Card:
     """Parse a card written any common way and return it.
 
-    Accepted: rank ``2``-``9``, ``T``/``10``, ``J Q K A`` (any case), then a suit letter
-    ``c d h s`` (any case) or symbol ``♣ ♦ ♥ ♠`` (or their outline forms).
+    Rank and suit, in either order (see :data:`CARD_FORMS`): a rank is ``2``-``10``,
+    ``T J Q K A`` or a word (``two`` .. ``ten``, ``jack``, ``queen``, ``king``, ``ace``);
+    a suit is a letter ``c d h s``, a symbol ``♣ ♦ ♥ ♠`` (or its outline form) or a name
+    (``hearts``, ``heart``). Letters, digits and symbols may touch (``10h``, ``h10``,
+    ``♥10``, ``sq``); a word stands apart (``ten h``, ``hearts 10``), and rank first may
+    put ``of`` between (``ten of hearts``). Any case; spaces around are ignored.
 
-    >>> [card_name(parse_card(t)) for t in ("Th", "10h", "10H", "th", "10♥", "Q♠", "qs")]
-    ['Th', 'Th', 'Th', 'Th', 'Th', 'Qs', 'Qs']
+    >>> [card_name(parse_card(t)) for t in ("Th", "10h", "10♥", "h10", "♥ 10", "ten of hearts")]
+    ['Th', 'Th', 'Th', 'Th', 'Th', 'Th']
+    >>> [card_name(parse_card(t)) for t in ("qs", "Q♠", "sq", "q s", "queen spades", "S Queen")]
+    ['Qs', 'Qs', 'Qs', 'Qs', 'Qs', 'Qs']
 
+    Suit letters and rank letters share no letter, so no entry reads as two cards. ``a``
+    before a suit's name is refused: ``a heart`` reads as any heart as well as the ace.
     Raises :class:`CardError` naming the text when it is not a card.
     """
-    t = text.strip()
-    low = t.lower()
-    if len(low) >= 2:
-        rank = _RANK_WORDS.get(low[:-1])
-        suit = _SUIT_WORDS.get(low[-1])
+    low = text.strip().lower()
+    if len(low) in (2, 3):  # the common case first: 10h, Th, Q♠
+        rank = _RANK_SHORT.get(low[:-1])
+        suit = _SUIT_SHORT.get(low[-1])
         if rank is not None and suit is not None:
             return suit * 13 + rank
-    raise CardError(
-        f"{text!r} is not a card: write rank then suit, such as Th, 10h, Q♠ "
-        f"(ranks {' '.join(RANKS)}, suits {' '.join(SUITS)})"
-    )
+    words = low.translate(_SPACED_SYMBOLS).split()
+    if len(words) == 2 and words[0] == "a" and len(words[1]) > 1 and words[1] in _SUIT_WORDS:
+        suit = _SUIT_WORDS[words[1]]
+        raise CardError(
+            f"{text!r} could mean any {SUIT_NAMES[suit][:-1]}: for the ace, write "
+            f"ace of {SUIT_NAMES[suit]} or A{SUITS[suit]}"
+        )
+    found = _read_card(words)
+    if found is None:
+        raise CardError(
+            f"{text!r} is not a card: write a rank and a suit, such as Th, 10h, h10, Q♠, "
+            f"10 h or queen of spades (ranks {' '.join(RANKS)}, suits {' '.join(SUITS)})"
+        )
+    return found
+
+
+def _read_card(words: list[str]) -> Card | None:
+    """Return the card that ``words`` (lowercased, symbols standing apart) name, or None.
+
+    One word: a short rank and a short suit touching, in either order (``10h``, ``sq``);
+    None if it could be cut two ways (none can today: the letters differ). Two words: a
+    rank and a suit, in either order. Three words: rank, ``of``, suit.
+    """
+    if len(words) == 1:
+        word = words[0]
+        readings = set()
+        for cut in range(1, len(word)):
+            head, tail = word[:cut], word[cut:]
+            if head in _RANK_SHORT and tail in _SUIT_SHORT:
+                readings.add(_SUIT_SHORT[tail] * 13 + _RANK_SHORT[head])
+            if head in _SUIT_SHORT and tail in _RANK_SHORT:
+                readings.add(_SUIT_SHORT[head] * 13 + _RANK_SHORT[tail])
+        return readings.pop() if len(readings) == 1 else None
+    if len(words) == 3 and words[1] == "of":
+        rank, suit = _RANKS_ANY.get(words[0]), _SUIT_WORDS.get(words[2])
+    elif len(words) == 2 and words[0] in _RANKS_ANY:
+        rank, suit = _RANKS_ANY[words[0]], _SUIT_WORDS.get(words[1])
+    elif len(words) == 2:
+        rank, suit = _RANKS_ANY.get(words[1]), _SUIT_WORDS.get(words[0])
+    else:
+        return None
+    return None if rank is None or suit is None else suit * 13 + rank
 
 
 def parse_suit(text: str) -> Suit:
@@ -176,7 +243,7 @@ def parse_suit(text: str) -> Suit:
 
     Raises :class:`CardError` naming the text when it is not a suit.
     """
-    s = _SUIT_WORDS.get(text.strip().lower())
+    s = _SUIT_WORDS.get(text.strip().lower().translate(_SPACED_SYMBOLS).strip())
     if s is None:
         raise CardError(f"{text!r} is not a suit: use c, d, h or s (or clubs, ♣, ...)")
     return s

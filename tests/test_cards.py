@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kow.cards import (
     ALL_CARDS,
+    CARD_FORMS,
     FULL_DECK,
+    RANK_WORDS,
     SUIT_MASK,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
     CardError,
     card,
     card_name,
@@ -43,12 +51,127 @@ def test_parse_other_cards(text: str, name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["1h", "11h", "", " ", "Tx", "hh", "T", "h", "10", "0h", "1", "Thh", "AA", "♥T"]
-)
+    "text",
+    [
+        "1h", "11h", "", " ", "Tx", "hh", "T", "h", "10", "0h", "1", "Thh", "AA", "1♥",
+        # two ranks, two suits, or a part missing
+        "10 10", "h s", "hearts spades", "ten queen", "10 of", "of hearts", "ten of",
+        # a word touching a letter or another word: "queens" reads as plural queens too
+        "queens", "tenh", "hten", "hearts10", "10hearts", "tenofhearts", "ten ofhearts",
+        # "of" only between rank and suit, once
+        "hearts of ten", "h of 10", "ten of of hearts", "ten hearts of",
+        # no such rank or suit
+        "one of hearts", "ten of stars", "jack queen hearts", "10 h h", "1 0h", "♥♥10",
+    ],
+)  # fmt: skip
 def test_parse_rejects(text: str) -> None:
     with pytest.raises(CardError) as err:
         parse_card(text)
-    assert repr(text) in str(err.value)
+    assert str(err.value).startswith(f"{text!r} is not a card: write a rank and a suit")
+
+
+@pytest.mark.parametrize(
+    ("text", "meaning"),
+    [("a heart", "any heart"), ("A Spades", "any spade"), ("a club", "any club"),
+     ("a diamonds", "any diamond")],
+)  # fmt: skip
+def test_parse_refuses_a_before_a_suit_name(text: str, meaning: str) -> None:
+    # "a heart" is any heart in English as well as the ace: refused rather than guessed.
+    with pytest.raises(CardError) as err:
+        parse_card(text)
+    suit = meaning.removeprefix("any ")
+    assert str(err.value) == (
+        f"{text!r} could mean {meaning}: for the ace, write ace of {suit}s or A{suit[0]}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("a h", "Ah"), ("a♥", "Ah"), ("a of hearts", "Ah"), ("hearts a", "Ah"), ("ace heart", "Ah"),
+     ("as", "As"), ("sa", "As")],
+)  # fmt: skip
+def test_parse_ace_with_a(text: str, name: str) -> None:
+    assert card_name(parse_card(text)) == name
+
+
+# Every way of writing a rank and a suit, and every way of putting them together. The
+# short forms may touch (10h, h10, sq); a word stands apart; a symbol touches anything.
+SHORT_RANKS = {r: [n, n.lower()] for r, n in enumerate("23456789TJQKA")}
+SHORT_RANKS[8] += ["10"]
+RANKS_ANY = {r: [*SHORT_RANKS[r], RANK_WORDS[r], RANK_WORDS[r].title()] for r in range(13)}
+LETTERS = {s: ["cdhs"[s], "CDHS"[s]] for s in range(4)}
+SYMBOLS = {s: [SUIT_SYMBOLS[s], "♧♢♡♤"[s], SUIT_SYMBOLS[s] + "\ufe0f"] for s in range(4)}
+NAMES = {s: [SUIT_NAMES[s], SUIT_NAMES[s][:-1], SUIT_NAMES[s].upper()] for s in range(4)}
+FORMS: dict[str, Callable[[int, int], list[str]]] = {
+    "rank suit, touching": lambda r, s: [
+        a + b for a in SHORT_RANKS[r] for b in LETTERS[s] + SYMBOLS[s]
+    ] + [a + b for a in RANKS_ANY[r] for b in SYMBOLS[s]],
+    "suit rank, touching": lambda r, s: [
+        b + a for a in SHORT_RANKS[r] for b in LETTERS[s] + SYMBOLS[s]
+    ] + [b + a for a in RANKS_ANY[r] for b in SYMBOLS[s]],
+    "rank suit, spaced": lambda r, s: [
+        f"{a} {b}"
+        for a in RANKS_ANY[r]
+        for b in LETTERS[s] + SYMBOLS[s] + NAMES[s]
+        if not (a.lower() == "a" and b in NAMES[s])  # "a heart" is refused: see above
+    ],
+    "suit rank, spaced": lambda r, s: [
+        f"{b}  {a}" for a in RANKS_ANY[r] for b in LETTERS[s] + SYMBOLS[s] + NAMES[s]
+    ],
+    "rank of suit": lambda r, s: [
+        f"{a} OF {b}" for a in RANKS_ANY[r] for b in LETTERS[s] + SYMBOLS[s] + NAMES[s]
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_every_form_of_every_card(form: str) -> None:
+    # 52 cards, every spelling of rank and suit: each parses to its card, so no two
+    # forms collide (a string with two readings would be refused).
+    count = 0
+    for c in ALL_CARDS:
+        for text in FORMS[form](rank_of(c), suit_of(c)):
+            assert parse_card(text) == c, text
+            count += 1
+    assert count >= 52 * 6
+
+
+@given(
+    st.sampled_from(ALL_CARDS),
+    st.sampled_from(sorted(FORMS)),
+    st.data(),
+    st.sampled_from(["", " ", "\t", "  \n"]),
+)
+def test_any_case_and_surrounding_space(c: int, form: str, data: st.DataObject, pad: str) -> None:
+    text = data.draw(st.sampled_from(FORMS[form](rank_of(c), suit_of(c))))
+    flips = data.draw(st.lists(st.booleans(), min_size=len(text), max_size=len(text)))
+    text = "".join(ch.swapcase() if flip else ch for ch, flip in zip(text, flips, strict=True))
+    assert parse_card(pad + text + pad) == c
+
+
+def test_card_forms_examples_parse() -> None:
+    # The help's examples (the text after "rank then suit:" and "suit then rank:") are the
+    # ten of hearts or the queen of spades; every line is short enough for help.
+    examples = [e.strip() for line in CARD_FORMS[:2] for e in line.split(":", 1)[1].split(",")]
+    assert len(examples) == 15
+    assert {e: card_name(parse_card(e)) for e in examples} == {
+        "Th": "Th", "10h": "Th", "10♥": "Th", "qs": "Qs", "10 h": "Th", "ten h": "Th",
+        "ten hearts": "Th", "ten of hearts": "Th", "h10": "Th", "♥10": "Th", "sq": "Qs",
+        "h 10": "Th", "s queen": "Qs", "spades q": "Qs", "hearts ten": "Th",
+    }  # fmt: skip
+    for bad in ("tenh", "queens"):
+        assert bad in CARD_FORMS[-1]
+        with pytest.raises(CardError):
+            parse_card(bad)
+    assert all(len(line) <= 76 for line in CARD_FORMS)
+
+
+@pytest.mark.parametrize("command", ["help", "hand", "table", "hint", "knock", "quit", "last",
+                                     "rules", "?", "yes", "no", "y", "n"])  # fmt: skip
+def test_no_command_word_is_a_card(command: str) -> None:
+    # play reads a card or a command from the same prompt.
+    with pytest.raises(CardError):
+        parse_card(command)
 
 
 def test_card_error_is_value_error() -> None:
@@ -81,14 +204,25 @@ def test_higher_int_is_higher_card_within_suit() -> None:
 
 @pytest.mark.parametrize(
     ("text", "suit"),
-    [("c", 0), ("D", 1), ("h", 2), ("s", 3), ("Hearts", 2), ("heart", 2), ("♥", 2),
-     ("♠", 3), ("clubs", 0), ("♢", 1)],
+    [
+        ("c", 0),
+        ("D", 1),
+        ("h", 2),
+        ("s", 3),
+        ("Hearts", 2),
+        ("heart", 2),
+        ("♥", 2),
+        ("♠", 3),
+        ("clubs", 0),
+        ("♢", 1),
+        (" ♥\ufe0f ", 2),
+    ],
 )
 def test_parse_suit(text: str, suit: int) -> None:
     assert parse_suit(text) == suit
 
 
-@pytest.mark.parametrize("text", ["", "x", "hh", "Th", "5"])
+@pytest.mark.parametrize("text", ["", "x", "hh", "Th", "5", "♥♥", "h s"])
 def test_parse_suit_rejects(text: str) -> None:
     with pytest.raises(CardError):
         parse_suit(text)
