@@ -2,6 +2,7 @@
 
 The library never imports Click. Its layers, bottom first (``docs/architecture.md``):
 :mod:`kow.cards` (cards and their notation), :mod:`kow.rules` (the settings),
+:mod:`kow.rulebook` (the rules in force as text, with their sources),
 :mod:`kow.events` (seats, actions, phases, one record per kind of event),
 :mod:`kow.trick` (the rules of one trick), :mod:`kow.deal` (shuffle, cut, deal),
 :mod:`kow.view` (what a seat may know), :mod:`kow.engine` (the state, its legal actions

@@ -6,7 +6,9 @@ source of each rule and the option that changes it.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, replace
+from types import MappingProxyType
 from typing import Any, Literal
 
 __all__ = [
@@ -15,9 +17,11 @@ __all__ = [
     "MAX_PLAYERS",
     "MAX_SEED",
     "MIN_PLAYERS",
+    "PRESETS",
     "Rules",
     "RulesError",
     "TRUMPS",
+    "preset_of",
 ]
 
 MAX_SEED = 2**53 - 1
@@ -134,6 +138,43 @@ class Rules:
         if missing:
             raise RulesError(missing[0], None, None, f"missing rule setting {missing[0]!r}")
         return cls(**data)
+
+
+PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
+    {
+        "traditional": MappingProxyType({"dogs_life": "once-per-game", "sweep_wins": False}),
+        "rules-text": MappingProxyType({}),
+    }
+)
+"""Named sets of rule settings: preset name to the fields of :class:`Rules` it sets.
+
+A field a preset does not name keeps its default. ``--preset`` on the command line starts
+from one, and options given explicitly override it.
+
+- ``"traditional"``: the rules of seeds 002 and 004, a dog's life once per game (seed 002,
+  'Elimination'; seed 004) and no sweep rule (neither seed has one). Everything else they
+  state agrees with the defaults: 7 cards down to 1, round 1's trump turned up, the
+  most-tricks player choosing trump after looking at the new hand (ties cut), the dealer's
+  left leading round 1, the game won by the last player left or by the 1-card round's
+  trick (seed 004). They do not say who leads later rounds, so the default stays.
+- ``"rules-text"``: the defaults, those of the rules text (seeds 000/001/003).
+"""
+
+
+def preset_of(rules: Rules) -> str | None:
+    """Return the name of the preset in :data:`PRESETS` that ``rules`` follow, or None.
+
+    The number of players is not part of a preset: any count matches.
+
+    >>> preset_of(Rules(players=3, dogs_life="once-per-game", sweep_wins=False))
+    'traditional'
+    >>> preset_of(Rules()), preset_of(Rules(dogs_life="once-per-player"))
+    ('rules-text', None)
+    """
+    for name, settings in PRESETS.items():
+        if rules == replace(Rules(players=rules.players), **settings):
+            return name
+    return None
 
 
 def max_start_cards(players: int) -> int:
