@@ -356,6 +356,8 @@ def test_verdict_summary_singular_and_empty_input() -> None:
     assert verdict.end_input("empty.json", 0) is None  # recorded once per label
     assert verdict.summary(2) == "1 game in 2 files: 1 legal, 0 faulty, 1 unreadable input"
     assert Verdict().summary(0) == "0 games in 0 files: 0 legal, 0 faulty"
+    verdict.unreadable_input("bad.json", "not JSON")
+    assert verdict.summary(3) == "1 game in 3 files: 1 legal, 0 faulty, 2 unreadable inputs"
 
 
 @pytest.mark.parametrize(
@@ -516,7 +518,9 @@ def test_plant_extra_elimination() -> None:
     rnd = lg["rounds"][0]
     seat = max(range(4), key=lambda s: rnd["tricks_won"][s])
     rnd["eliminated"] = sorted(rnd["eliminated"] + [seat])
-    check(lg, 1, None, seat, f"seat {seat} is eliminated but took {rnd['tricks_won'][seat]} tricks")
+    took = rnd["tricks_won"][seat]
+    tricks = f"{took} trick" + "s" * (took != 1)
+    check(lg, 1, None, seat, f"seat {seat} is eliminated but took {tricks}")
 
 
 def test_plant_wrong_tie_cut() -> None:
@@ -582,7 +586,8 @@ def test_plant_tricks_won_altered() -> None:
     won = lg["rounds"][0]["tricks_won"]
     real = won[3]
     won[3] = real + 1
-    check(lg, 1, None, 3, f"tricks_won[3] is {real + 1} but seat 3 won {real} tricks")
+    tricks = f"{real} trick" + "s" * (real != 1)
+    check(lg, 1, None, 3, f"tricks_won[3] is {real + 1} but seat 3 won {tricks}")
 
 
 def test_plant_rounds_played_altered() -> None:

@@ -247,5 +247,6 @@ class Verdict:
         inputs = f"{files} file{'s' if files != 1 else ''}"
         text = f"{games} in {inputs}: {self.legal} legal, {self.faulty} faulty"
         if self.unreadable:
-            text += f", {len(self.unreadable)} unreadable input"
+            count = len(self.unreadable)
+            text += f", {count} unreadable input{'s' if count != 1 else ''}"
         return text

@@ -45,6 +45,15 @@ from ._trump import TrumpCheck
 __all__ = ["Checker"]
 
 
+def _count(n: int, noun: str) -> str:
+    """Return ``n`` with ``noun``, plural unless ``n`` is 1.
+
+    >>> _count(1, "trick"), _count(0, "trick")
+    ('1 trick', '0 tricks')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 class Checker(Shape):
     """Walk one log, keeping the game's state; ``fail`` stops at the first fault."""
 
@@ -81,7 +90,9 @@ class Checker(Shape):
             self.fail(f"result.winner is {shown} but seat {winner} won the game", got)
         played = self.any_int(result["rounds_played"], "result.rounds_played")
         if played != rounds_played:
-            self.fail(f"result.rounds_played is {played} but the log has {rounds_played} rounds")
+            self.fail(
+                f"result.rounds_played is {played} but the log has {_count(rounds_played, 'round')}"
+            )
 
     def rules(self, value: object) -> Rules:
         """Read the ``rules`` object; ``start_cards`` must leave a card to turn up."""
@@ -243,9 +254,8 @@ class Round:
             want = 1 if seat in self.dogs_life else hand_size
             if len(cards) != want:
                 why = " (on a dog's life)" if seat in self.dogs_life else ""
-                self.fail(
-                    f"seat {seat} was dealt {len(cards)} cards but should get {want}{why}", seat
-                )
+                dealt = _count(len(cards), "card")
+                self.fail(f"seat {seat} was dealt {dealt} but should get {want}{why}", seat)
             for i, card_value in enumerate(cards):
                 card = c.card(card_value, f"{path}[{i}]")
                 if card in self.seen:
@@ -292,7 +302,7 @@ class Round:
             c.trick = t + 1
             path = f"{p}.tricks[{t}]"
             if t >= hand_size:
-                self.fail(f"round has {len(items)} tricks but should have {hand_size}")
+                self.fail(f"round has {_count(len(items), 'trick')} but should have {hand_size}")
             tr = c.obj(item, path, TRICK_KEYS)
             number = c.any_int(tr["number"], f"{path}.number")
             if number != t + 1:
@@ -314,7 +324,8 @@ class Round:
             if self.played < len(order):
                 missing = order[self.played]
                 self.fail(
-                    f"seat {missing} did not play: the trick has {self.played} plays", missing
+                    f"seat {missing} did not play: the trick has {_count(self.played, 'play')}",
+                    missing,
                 )
             winner = c.seat(tr["winner"], f"{path}.winner")
             self.check_winner(winner, cards, trump)
@@ -324,7 +335,7 @@ class Round:
         if len(items) < hand_size:
             if self.partial_ok:
                 return won, False
-            self.fail(f"round has {len(items)} tricks but should have {hand_size}")
+            self.fail(f"round has {_count(len(items), 'trick')} but should have {hand_size}")
         return won, True
 
     def holder_after(self, seat: int) -> int:
@@ -463,7 +474,7 @@ class Round:
             if s not in dealt:
                 self.fail(f"seat {s} is eliminated but was already out", s)
             if won[s] > 0:
-                self.fail(f"seat {s} is eliminated but took {won[s]} tricks", s)
+                self.fail(f"seat {s} is eliminated but took {_count(won[s], 'trick')}", s)
             self.fail(f"seat {s} is eliminated but should be granted a dog's life", s)
         got = c.seat_list(rd.get("dogs_life_granted"), f"{p}.dogs_life_granted")
         for s in sorted(set(got) ^ set(granted)):
@@ -508,4 +519,6 @@ class Round:
                 continue
             count = c.any_int(item, f"{p}.tricks_won[{s}]")
             if count != won[s]:
-                self.fail(f"tricks_won[{s}] is {count} but seat {s} won {won[s]} tricks", s)
+                self.fail(
+                    f"tricks_won[{s}] is {count} but seat {s} won {_count(won[s], 'trick')}", s
+                )
