@@ -1,32 +1,149 @@
-"""The command line's plumbing: output files written whole, signals, progress, broken pipes.
+"""The command line's plumbing: output files written whole, signals, progress, broken pipes,
+terminals that cannot show every character, and when to use colour.
 
-Nothing here knows the game: :mod:`kow.cli` uses it around every command.
+Nothing here knows the game beyond the four suit symbols: :mod:`kow.cli` uses it around
+every command.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
+import io
 import os
 import signal
 import stat
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import IO, Any
 
 import click
 
 __all__ = [
+    "FALLBACK",
     "Progress",
     "Stopped",
     "atomic_output",
+    "color_fits",
+    "fit_streams",
     "progress_fits",
     "quiet_broken_pipe",
     "signals_ignored",
     "silence_stdout",
     "stop_signals",
 ]
+
+
+FALLBACK = "kow-fallback"
+"""The codec error handler that :func:`fit_streams` gives a stream that cannot show ♠.
+
+It writes a suit symbol (``♣ ♦ ♥ ♠`` or the outline ``♧ ♢ ♡ ♤``) as its letter
+``c d h s``, and any other character the encoding lacks as a JSON escape: ``\\u5f20``,
+and a surrogate pair such as ``\\ud83d\\ude00`` beyond U+FFFF. Within a JSON string
+such an escape is the same character, so JSON stays valid and means the same (kow's
+JSON is all ASCII anyway); in prose it reads as backslashreplace would.
+"""
+_SUITS = "♣♦♥♠"
+_LETTERS = dict(zip(_SUITS + "♧♢♡♤", "cdhscdhs", strict=True))
+_ASCII = "kow_ascii"
+"""ASCII under another name: Click takes a stream named ``ascii`` for a misconfigured
+locale and writes UTF-8 around it, which would bypass :data:`FALLBACK`."""
+
+
+def _fallback(err: UnicodeError) -> tuple[str, int]:
+    """Return what to write for the characters ``err`` could not encode: see :data:`FALLBACK`."""
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    out = []
+    for char in err.object[err.start : err.end]:
+        code = ord(char)
+        if char in _LETTERS:
+            out.append(_LETTERS[char])
+        elif code > 0xFFFF:
+            code -= 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{code:04x}")
+    return "".join(out), err.end
+
+
+def _find_ascii(name: str) -> codecs.CodecInfo | None:
+    """Return the ASCII codec under the name :data:`_ASCII` (a codec search function)."""
+    if name != _ASCII:
+        return None
+    ascii_codec = codecs.lookup("ascii")
+    return codecs.CodecInfo(
+        ascii_codec.encode,
+        ascii_codec.decode,
+        ascii_codec.streamreader,
+        ascii_codec.streamwriter,
+        ascii_codec.incrementalencoder,
+        ascii_codec.incrementaldecoder,
+        name=_ASCII,
+    )
+
+
+codecs.register_error(FALLBACK, _fallback)
+codecs.register(_find_ascii)
+
+
+def _shows_suits(encoding: str) -> bool:
+    """Return whether ``encoding`` encodes the four suit symbols (True for one Python
+    does not know: a stream in it is left alone)."""
+    try:
+        _SUITS.encode(encoding)
+    except UnicodeEncodeError:
+        return False
+    except LookupError:
+        return True
+    return True
+
+
+def fit_streams() -> None:
+    """Let stdout and stderr write any text, even where their encoding cannot show ♠.
+
+    Call once, before a command writes anything. A stream whose encoding cannot encode
+    the suit symbols (cp1252, latin-1, ascii: what a redirect on Windows or
+    ``PYTHONIOENCODING`` gives) keeps its encoding and writes through :data:`FALLBACK`:
+    ``Q♠`` as ``Qs``, a name it cannot show escaped, never a ``UnicodeEncodeError``. Its
+    stdin, in the same encoding, reads what it cannot decode as U+FFFD. Streams that can
+    show the suits (UTF-8), or that are not text files (None, a test's stand-in), are
+    left alone.
+    """
+    streams = [(sys.stdout, FALLBACK), (sys.stderr, FALLBACK), (sys.stdin, "replace")]
+    for stream, errors in streams:
+        encoding = getattr(stream, "encoding", None)
+        if not isinstance(stream, io.TextIOWrapper) or not encoding or _shows_suits(encoding):
+            continue
+        if codecs.lookup(encoding).name == "ascii" and stream is not sys.stdin:
+            encoding = _ASCII
+        with contextlib.suppress(OSError, ValueError):
+            stream.reconfigure(encoding=encoding, errors=errors)
+
+
+def color_fits(
+    stream: IO[str], *, no_color: bool = False, environ: Mapping[str, str] | None = None
+) -> bool:
+    """Return whether to write colour and bold escapes to ``stream``.
+
+    Only to a terminal (``stream.isatty()``), and never when ``no_color`` (a
+    ``--no-color`` option) is set, when ``NO_COLOR`` is set and not empty
+    (https://no-color.org), or when ``TERM`` is ``dumb``. ``environ`` is the
+    environment (default ``os.environ``).
+
+    >>> import io
+    >>> color_fits(io.StringIO(), environ={})
+    False
+    """
+    env = os.environ if environ is None else environ
+    if no_color or env.get("NO_COLOR") or env.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
 
 
 def progress_fits(output: str | None) -> bool:

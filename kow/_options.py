@@ -14,7 +14,16 @@ from typing import Any, TypeVar
 
 import click
 
-from .rules import DOGS_LIFE, LEADS, MAX_PLAYERS, MAX_SEED, MIN_PLAYERS, Rules, RulesError
+from .rules import (
+    DOGS_LIFE,
+    LEADS,
+    MAX_PLAYERS,
+    MAX_SEED,
+    MIN_PLAYERS,
+    PRESETS,
+    Rules,
+    RulesError,
+)
 
 __all__ = [
     "MAX_GAMES",
@@ -37,15 +46,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 def rule_options(f: F) -> F:
     """Add every rule option to a command, and pass it a ``rules`` (a :class:`Rules`).
 
-    The options are ``--players``, ``--start-cards``, ``--dogs-life``, ``--fixed-trump``,
-    ``--no-final-round-trump``, ``--lead``, ``--eliminated-vote`` and ``--no-sweep-wins``;
-    ``docs/rules.md`` gives the source of each. :class:`Rules` checks them (a usage
-    error names the option), and a ``--dealer`` given to the command too.
+    The options are ``--preset``, ``--players``, ``--start-cards``, ``--dogs-life``,
+    ``--fixed-trump``, ``--no-final-round-trump``, ``--lead``, ``--eliminated-vote`` and
+    ``--no-sweep-wins``; ``kow rules`` (and ``docs/rules.md``) gives the source of each.
+    ``--preset NAME`` sets the fields of ``PRESETS[NAME]`` (:data:`kow.rules.PRESETS`)
+    that no option given on the command line sets. :class:`Rules` checks the result (a
+    usage error names the option), and a ``--dealer`` given to the command too.
     """
 
     @functools.wraps(f)
     def wrapper(
         *args: Any,
+        preset: str | None,
         players: int,
         start_cards: int,
         dogs_life: str,
@@ -56,22 +68,33 @@ def rule_options(f: F) -> F:
         sweep_wins: bool,
         **kwargs: Any,
     ) -> Any:
-        with usage_errors():
-            rules = Rules(
-                players=players,
-                start_cards=start_cards,
-                dogs_life=dogs_life,  # type: ignore[arg-type]
-                trump="fixed" if fixed_trump else "winner-chooses",
-                final_round_trump=final_round_trump,
-                lead=lead,  # type: ignore[arg-type]
-                eliminated_vote=eliminated_vote,
-                sweep_wins=sweep_wins,
+        settings: dict[str, Any] = {
+            "players": players,
+            "start_cards": start_cards,
+            "dogs_life": dogs_life,
+            "trump": "fixed" if fixed_trump else "winner-chooses",
+            "final_round_trump": final_round_trump,
+            "lead": lead,
+            "eliminated_vote": eliminated_vote,
+            "sweep_wins": sweep_wins,
+        }
+        if preset is not None:
+            settings.update(
+                (name, value)
+                for name, value in PRESETS[preset].items()
+                if not _given(_OPTION_OF.get(name, name))
             )
+        with usage_errors():
+            rules = Rules(**settings)
             if kwargs.get("dealer") is not None:
                 rules.check_seat(kwargs["dealer"], "dealer")
         return f(*args, rules=rules, **kwargs)
 
     options = [
+        click.option(
+            "--preset", type=click.Choice(tuple(PRESETS)), default=None,
+            help=f"Start from a named set of rules; options given override it. {_preset_help()}.",
+        ),
         click.option(
             "--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=4,
             show_default=True, help="Number of players, each for themselves.",
@@ -110,6 +133,44 @@ def rule_options(f: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+_OPTION_OF = {"trump": "fixed_trump"}
+"""The parameter of a :class:`Rules` field whose option has another name."""
+
+
+def _given(param: str) -> bool:
+    """Return whether the option of ``param`` was given (on the command line or from the
+    environment), so that it overrides a preset; outside a Click command, True.
+
+    A value passed by ``ctx.invoke`` has no source and counts as not given: to run a
+    command again with the same rules, pass on the resolved :class:`Rules`, not the raw
+    option values beside ``preset``.
+    """
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return True
+    source = ctx.get_parameter_source(param)
+    return source is not None and source is not click.ParameterSource.DEFAULT
+
+
+def _preset_help() -> str:
+    """Return what each preset sets, as options: "traditional: --dogs-life ...; ..."."""
+
+    def option(name: str, value: Any) -> str:
+        if name == "trump":  # the one field whose option is a flag of another name
+            return "--fixed-trump" if value == "fixed" else ""
+        flag = name.replace("_", "-")
+        if isinstance(value, bool):
+            return f"--{flag}" if value else f"--no-{flag}"
+        return f"--{flag} {value}"
+
+    parts = []
+    for name, settings in PRESETS.items():
+        sets = " ".join(filter(None, (option(k, v) for k, v in settings.items())))
+        source = "seeds 002, 004" if name == "traditional" else "seeds 000/001/003"
+        parts.append(f"{name}: {sets or 'the defaults'} ({source})")
+    return "; ".join(parts)
+
+
 @contextlib.contextmanager
 def usage_errors() -> Iterator[None]:
     """Turn a :class:`~kow.rules.RulesError` raised in the block into a usage error (exit 2).
@@ -145,9 +206,14 @@ def parse_bots(text: str, seats: int, option: str = "--bots") -> list[str]:
     if len(kinds) == 1 or not seats:
         return kinds * seats if len(kinds) == 1 else []
     if len(kinds) != seats:
+        wanted = (
+            "give one kind"
+            if seats == 1
+            else f"give one kind for all seats, or {seats} separated by commas"
+        )
         raise click.BadParameter(
-            f"{text!r} gives {len(kinds)} kinds for {seats} seats: "
-            f"give one kind for all seats, or {seats} separated by commas",
+            f"{text!r} gives {len(kinds)} kinds for {seats} seat{'s' if seats != 1 else ''}: "
+            + wanted,
             param_hint=f"'{option}'",
         )
     return kinds

@@ -16,12 +16,14 @@ import click
 
 from . import __version__
 from ._io import (
+    FALLBACK,
     Progress,
     Stopped,
     atomic_output,
+    color_fits,
+    fit_streams,
     progress_fits,
     quiet_broken_pipe,
-    signals_ignored,
     silence_stdout,
     stop_signals,
 )
@@ -40,9 +42,11 @@ from .rules import MAX_PLAYERS, Rules
 
 
 class _Kow(click.Group):
-    """The ``kow`` group: Ctrl-C exits 130, and a failed write to stdout is one line."""
+    """The ``kow`` group: Ctrl-C exits 130, a failed write to stdout is one line, and a
+    terminal that cannot show ♠ gets letters and escapes, never a traceback."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
+        fit_streams()  # before anything is written: --help and errors included
         try:
             return super().main(*args, **kwargs)
         except OSError as err:  # writing --help or --version, before any command runs
@@ -80,8 +84,10 @@ def main() -> None:
     kow verify      check logs against the rules
     kow replay      tell a logged game trick by trick
     kow schema      the JSON Schema of the log format
+    kow rules       the rules in force, each with its source
 
-    Rules, with their sources: docs/rules.md. Log format: docs/log-format.md.
+    The rules, with their sources: kow rules (takes play's rule options, --preset too).
+    The log format: kow schema.
     """
 
 
@@ -165,13 +171,6 @@ def simulate(
 # ----------------------------------------------------------------------------- play
 
 BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus")
-PIPED_PATIENCE = 20
-"""Entries read for one decision from piped input before the game is left (a script
-that repeats a refused entry would otherwise loop forever)."""
-_QUIT_REASONS = {
-    "quit": "you quit",
-    "refused": f"{PIPED_PATIENCE} entries in a row were refused",
-}
 
 
 @main.command()
@@ -216,19 +215,15 @@ def play(
 ) -> None:
     """Play a game at this keyboard against bots, or with friends (hot seat).
 
-    Type a card as 10h, Th, Q♠ or qs, or by its number in your hand. Commands: help,
-    hand, table, hint (the search bot's suggestion), knock (on a dog's life), quit.
+    Type a card as 10h, Th, h10, 10 h, Q♠ or queen of spades, or by its number in your
+    hand. Commands at every prompt: help, hand, table, last, hint (the search bot's
+    suggestion), knock (on a dog's life), rules, quit. After a game, play again with a
+    new seed and the same options.
     """
-    import random
-    import shutil
-    import time
-
-    from . import log
-    from .events import Event, Knock, Phase, Play, RoundEnd, TrickWon
-    from .game import PlayerError, bots_rng, drive, new_game
-    from .players import Player, make_bot
-    from .players.human import HotSeat, HumanPlayer, Quit
-    from .screen import Screen, symbols_fit
+    from .game import PlayerError
+    from .rulebook import rule_lines
+    from .screen import symbols_fit
+    from .session import Sitting, Terminal
 
     human_names = people(names, humans, rules.players)
     bot_seats = rules.players - humans
@@ -239,109 +234,32 @@ def play(
         raise click.BadParameter("give a file path; stdout shows the game", param_hint="'--log'")
     if delay is not None and delay != delay:  # NaN passes FloatRange
         raise click.BadParameter("nan is not a number of seconds", param_hint="'--delay'")
-    log_file = contextlib.ExitStack()
-    out = log_file.enter_context(atomic_output(log_path, "--log")) if log_path is not None else None
     interactive = sys.stdin.isatty()
-    if delay is None:
-        delay = 0.6 if interactive else 0.0
-    color = not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
+    color = color_fits(sys.stdout, no_color=no_color)
     symbols = not ascii_only and symbols_fit(
         sys.stdout.encoding, os.environ if os.name == "posix" else None
     )
     free_names = [n for n in BOT_NAMES if n not in human_names]
-    all_names = human_names + [free_names[i] for i in range(bot_seats)]
-    screen = Screen(all_names, rules, symbols=symbols, color=color)
-
-    def write(text: str) -> None:
-        click.echo(text, color=color)
-
-    def read(prompt: str) -> str:
-        line = input(prompt)
-        if not interactive:
-            click.echo(line)  # show piped entries, so the transcript reads as typed
-        return line
-
-    def clear() -> None:
-        if sys.stdout.isatty():
-            click.clear()
-        else:
-            click.echo("-" * 40)
-
-    hot_seat = HotSeat(clear) if humans > 1 else None
-    players: list[Player] = [
-        HumanPlayer(
-            n, screen, read, write, hot_seat,
-            hint_rng=random.Random(f"kow-hint:{seed}:{i}"), hint_iterations=search_iterations,
-            patience=None if interactive else PIPED_PATIENCE,
-        )
-        for i, n in enumerate(human_names)
-    ]  # fmt: skip
-    rng = bots_rng(seed)
-    players += [
-        make_bot(kind, all_names[humans + i], rng, search_iterations=search_iterations)
-        for i, kind in enumerate(kinds)
-    ]
-
-    seats = ", ".join(
-        f"{s} {p.name}" + ("" if p.kind == "human" else f" ({p.kind})")
-        for s, p in enumerate(players)
+    terminal = Terminal(
+        sys.stdin, sys.stdout, interactive=interactive, screen=sys.stdout.isatty(), color=color
     )
-    width = min(shutil.get_terminal_size((80, 24)).columns, 100)
-    opening = [
-        screen.bold(f"Knock-Out Whist, seed {seed}"),
-        click.wrap_text(f"Seats, clockwise: {seats}", width, subsequent_indent="  "),
-        "Type help at any prompt for how to play; quit to leave.",
-    ]
-    humans_in = set(range(humans))
-
-    def on_event(event: Event) -> None:
-        for line in screen.event(event):
-            write(line)
-        if isinstance(event, RoundEnd) and humans_in & set(event.eliminated):
-            humans_in.difference_update(event.eliminated)
-            if not humans_in and state.phase is not Phase.OVER:
-                who = "You are" if humans == 1 else "Every person is"
-                write(f"{who} out of the game. The bots play on; quit with Ctrl-C.")
-        if delay and (
-            isinstance(event, TrickWon)
-            or (isinstance(event, (Play, Knock)) and players[event.seat].kind != "human")
-        ):
-            time.sleep(delay)
-
-    state = new_game(rules, seed, dealer)
-    code = 0
-    reason = ""
-    with contextlib.ExitStack() as calm, log_file:  # calm ends after the log is saved
-        try:
-            for line in opening:
-                write(line)
-            drive(state, players, on_event)
-        except Quit as err:
-            code, reason = 1, _QUIT_REASONS.get(str(err), "end of input")
-        except BrokenPipeError:  # the screen went away: keep the game so far
-            silence_stdout()
-            code, reason = 1, "the screen's output closed"
-        except KeyboardInterrupt:
-            code, reason = 130, "interrupted"
-        except Stopped as err:
-            code, reason = err.code, f"ended by {err.name}"
-        except PlayerError as err:
-            raise click.ClickException(str(err)) from None
-        # A second signal (a closing terminal sends several) must not cut the save short.
-        calm.enter_context(signals_ignored())
-        if out is not None:
-            game = log.build(seed, rules, players, state.events, abandoned=code != 0)
-            out.write(log.dumps(game) + "\n")
+    sitting = Sitting(
+        rules, human_names, kinds, free_names[:bot_seats], terminal,
+        dealer=dealer, search_iterations=search_iterations, log_path=log_path,
+        delay=(0.6 if interactive else 0.0) if delay is None else delay, symbols=symbols,
+        rulebook=lambda: rule_lines(rules, min(terminal.width, 100)),
+    )  # fmt: skip
+    try:
+        code, reason = sitting.play(seed, draw_seed)
+    except PlayerError as err:
+        raise click.ClickException(str(err)) from None
     if code:
         with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
-            write("")
+            terminal.write("")
         saved = f"; the game so far is saved in {log_path}" if log_path else ""
         with contextlib.suppress(OSError):
             click.echo(f"Game abandoned ({reason}){saved}. Seed {seed}.", err=True)
         sys.exit(code)
-    write(f"Seed {seed}: play this deal again with --seed {seed}.")
-    if log_path:
-        write(f"Log saved to {log_path}.")
 
 
 # ----------------------------------------------------------------------------- verify
@@ -418,6 +336,25 @@ def verify(files: tuple[str, ...], as_json: bool) -> None:
 # ----------------------------------------------------------------------------- replay
 
 
+def table_names(players: list[dict[str, Any]]) -> list[str]:
+    """Return the name a replay shows for each of a log's ``players`` (seat order).
+
+    A bot logged under ``kow simulate``'s name for it, ``KIND-SEAT`` (``heuristic-0``),
+    takes the first name of :data:`BOT_NAMES` that no other seat holds, as at ``kow play``'s
+    table; every other player keeps the name logged. The log itself is not changed.
+
+    >>> table_names([{"seat": 0, "name": "heuristic-0", "kind": "heuristic"},
+    ...              {"seat": 1, "name": "Ada", "kind": "human"},
+    ...              {"seat": 2, "name": "random-2", "kind": "random"}])
+    ['Ben', 'Ada', 'Cleo']
+    """
+    logged = [p["name"] for p in players]
+    renamed = [p["kind"] != "human" and p["name"] == f"{p['kind']}-{p['seat']}" for p in players]
+    kept = {name for name, new in zip(logged, renamed, strict=True) if not new}
+    free = iter([n for n in BOT_NAMES if n not in kept])
+    return [next(free, name) if new else name for name, new in zip(logged, renamed, strict=True)]
+
+
 @main.command()
 @click.argument("file", metavar="FILE")
 @click.option(
@@ -429,7 +366,9 @@ def verify(files: tuple[str, ...], as_json: bool) -> None:
     help="Show only round R.",
 )  # fmt: skip
 @click.option("--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s.")
-@click.option("--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set).")
+@click.option(
+    "--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set or TERM is dumb)."
+)
 def replay(
     file: str, game_number: int, round_number: int | None, ascii_only: bool, no_color: bool
 ) -> None:
@@ -487,7 +426,7 @@ def replay(
             f"so there is no round {round_number}",
             param_hint="'--round'",
         )
-    color = not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
+    color = color_fits(sys.stdout, no_color=no_color)
     symbols = not ascii_only and symbols_fit(
         sys.stdout.encoding, os.environ if os.name == "posix" else None
     )
@@ -498,13 +437,17 @@ def replay(
         raise click.ClickException(
             f"{label}: game {game_number} can't be replayed: {err}"
         ) from None
-    names = [p["name"] for p in game["players"]]
+    names = table_names(game["players"])
+    logged = game["players"]
+    shown = {**game, "players": [{**p, "name": n} for p, n in zip(logged, names, strict=True)]}
     screen = Screen(names, Rules.from_dict(game["rules"]), symbols=symbols, color=color)
     title = f"Game {game_number} of {label}, seed {game['seed']}"
-    lines = screen.narrate(game, state.events, title, round_number)
+    lines = screen.narrate(shown, state.events, title, round_number)
     text = "\n".join(lines)
     if sys.stdout.isatty():
         os.environ.setdefault("LESS", "-R")  # let less show the colours, not their codes
+        encoding = sys.stdout.encoding  # the pager's: it would write "?" for what it lacks
+        text = text.encode(encoding, FALLBACK).decode(encoding)
         click.echo_via_pager(text + "\n", color=color)
     else:
         click.echo(text, color=color)
@@ -521,6 +464,44 @@ def schema() -> None:
     from .log import schema as log_schema
 
     click.echo(json.dumps(log_schema(), indent=2))
+
+
+# ----------------------------------------------------------------------------- rules
+
+
+@main.command("rules")
+@rule_options
+@click.option(
+    "--json", "as_json", is_flag=True,
+    help="Print the settings and the rules as one JSON object: {rules, preset, rulebook}.",
+)  # fmt: skip
+def rules_command(rules: Rules, as_json: bool) -> None:
+    """Print the rules in force with the options given, each with its source.
+
+    Takes the rule options of play and simulate, so `kow rules --preset traditional`
+    shows the rules that `kow play --preset traditional` plays. Sources: the rules text
+    (seeds 000/001/003), seeds 002 and 004 (the traditional rules), or kow's choice where
+    they are silent. Wrapped to the terminal's width (40 to 100 columns).
+    """
+    import json
+    import shutil
+    import unicodedata
+
+    from .rulebook import rule_lines, rulebook
+    from .rules import preset_of
+
+    if as_json:
+        book = [rule._asdict() for rule in rulebook(rules)]
+        data = {"rules": rules.to_dict(), "preset": preset_of(rules), "rulebook": book}
+        click.echo(json.dumps(data, indent=2))  # ASCII: json escapes the accents
+        return
+    width = min(shutil.get_terminal_size((80, 24)).columns, 100)
+    text = "\n".join(rule_lines(rules, width))
+    try:
+        text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):  # e.g. ASCII: drop the accents, é becomes e
+        text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    click.echo(text)
 
 
 # ----------------------------------------------------------------------------- tournament
@@ -564,9 +545,10 @@ def tournament(
 
     kinds = parse_bots(bots, rules.players)
     jobs = jobs or auto_jobs(games)
+    counted = f"{games} game{'s' if games != 1 else ''}"
     if games % rules.players and len(set(kinds)) > 1:
         click.echo(
-            f"Note: {games} games is not a multiple of {rules.players} players, so the bots "
+            f"Note: {counted} is not a multiple of {rules.players} players, so the bots "
             "do not sit in every seat equally often.",
             err=True,
         )
@@ -587,7 +569,7 @@ def tournament(
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
         return
-    click.echo(f"{games} games, seed {seed}, bots {','.join(kinds)}")
+    click.echo(f"{counted}, seed {seed}, bots {','.join(kinds)}")
     click.echo(
         f"{'kind':<10} {'games':>6} {'wins':>6} {'win rate':>8}  {'95% interval':<15} "
         f"{'round':>5} {'ms/decision':>11}"

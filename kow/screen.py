@@ -6,9 +6,11 @@ Click; it returns strings, styled with ANSI colour only when asked.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import RANK_OF, RANKS, SUIT_NAMES, SUIT_OF, SUIT_SYMBOLS, SUITS, Card, Suit
 from .events import (
@@ -24,6 +26,7 @@ from .events import (
     Seat,
     Termination,
     TieCut,
+    Trick,
     TrickWon,
     TrumpSet,
     TurnedUp,
@@ -32,7 +35,7 @@ from .events import (
 from .rules import Rules
 from .view import View
 
-__all__ = ["Screen", "sorted_hand", "symbols_fit"]
+__all__ = ["GLUE", "RoundSummary", "Screen", "sorted_hand", "symbols_fit", "visible_width", "wrap"]
 
 _RED = "\x1b[31m"
 _BOLD = "\x1b[1m"
@@ -67,23 +70,99 @@ def symbols_fit(encoding: str | None, environ: Mapping[str, str] | None = None) 
     return False
 
 
+GLUE = "\u00a0"
+"""Joins words that a line is never broken between (a hand's number and card, a name and
+its trick count); :func:`wrap` writes it as a space."""
+
+_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def visible_width(text: str) -> int:
+    r"""Return the columns ``text`` takes on a terminal.
+
+    Colour escapes take none, combining marks none, wide (East Asian) characters two.
+
+    >>> visible_width("\x1b[1m10♥\x1b[0m"), visible_width("张伟")
+    (3, 4)
+    """
+    width = 0
+    for ch in _ESCAPE.sub("", text):
+        if not unicodedata.combining(ch):
+            width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def wrap(line: str, width: int | None) -> list[str]:
+    """Return ``line`` broken at spaces into lines of at most ``width`` columns.
+
+    Never breaks inside a word, a card, or words joined by :data:`GLUE` (a word wider
+    than ``width`` stands alone); a run of spaces where the line breaks is dropped.
+    Later lines keep the line's indent plus two spaces. ``width`` None: no breaks. GLUE
+    is written as a space.
+
+    >>> wrap(f"Tricks: Ada{GLUE}2 Ben{GLUE}0 Cleo{GLUE}1", 16)
+    ['Tricks: Ada 2', '  Ben 0 Cleo 1']
+    """
+    if width is None or visible_width(line) <= width:
+        return [line.replace(GLUE, " ")]
+    body = line.lstrip(" ")
+    indent = line[: len(line) - len(body)]
+    tokens = re.split(r"( +)", body)  # words at even places, runs of spaces between
+    lines = []
+    current = indent + tokens[0]
+    for i in range(1, len(tokens) - 1, 2):
+        gap, word = tokens[i], tokens[i + 1]
+        if visible_width(current + gap + word) <= width:
+            current += gap + word
+        else:
+            lines.append(current)
+            current = indent + "  " + word
+    lines.append(current)
+    return [x.replace(GLUE, " ") for x in lines]
+
+
+class RoundSummary(NamedTuple):
+    """One finished round, for the end-of-game summary of ``kow play``.
+
+    ``round`` from 1; ``hand_size`` cards each; ``trump`` (None: no trump) set by
+    ``method`` (as :class:`~kow.events.TrumpSet`) and ``chosen_by`` (a seat, or None);
+    ``tricks_won[seat]`` (None for a seat not dealt in); ``eliminated``: seats knocked out.
+    """
+
+    round: int
+    hand_size: int
+    trump: Suit | None
+    method: str
+    chosen_by: Seat | None
+    tricks_won: tuple[int | None, ...]
+    eliminated: tuple[Seat, ...]
+
+
 @dataclass
 class Screen(EventVisitor):
     """Turn cards, hands and game events into lines of text.
 
     ``names[seat]`` are the players' names; ``symbols`` shows suits as ♣ ♦ ♥ ♠ (else
     letters ``c d h s``); ``color`` adds ANSI colour (red suits red, legal cards bold).
-    The screen follows the game through :meth:`event` to keep the trick counts it shows.
+    The screen follows the game through :meth:`event` to keep what it shows: the trick
+    counts, the current ``trick``'s plays and the finished ``rounds``
+    (:class:`RoundSummary`).
+    Words that belong together are joined by :data:`GLUE`; write lines through
+    :func:`wrap`.
     """
 
     names: Sequence[str]
     rules: Rules
     symbols: bool = True
     color: bool = False
+    trick_number: int = 0
     tricks_won: list[int] = field(default_factory=list)
     hand_size: int = 0
     round: int = 0
     trump: Suit | None = None
+    trick: list[Play | Knock] = field(default_factory=list)
+    rounds: list[RoundSummary] = field(default_factory=list)
+    _trump_set: TrumpSet | None = None
     _in_round: list[bool] = field(default_factory=list)
     _lines: list[str] = field(default_factory=list)
 
@@ -94,7 +173,7 @@ class Screen(EventVisitor):
         text = SUIT_SYMBOLS[s] if self.symbols else SUITS[s]
         if self.color and s in (1, 2):
             text = _RED + text + _RESET
-        return f"{text} {SUIT_NAMES[s]}" if long else text
+        return f"{text}{GLUE}{SUIT_NAMES[s]}" if long else text
 
     def card(self, c: Card) -> str:
         """Return card ``c`` for the screen: ``10♥`` (``10h`` without symbols)."""
@@ -135,7 +214,7 @@ class Screen(EventVisitor):
     @property
     def between(self) -> str:
         """Return what separates items of a list on one line: `` · `` (``, `` in ASCII)."""
-        return " · " if self.symbols else ", "
+        return f"{GLUE}· " if self.symbols else ", "
 
     def counts(self, seats: Sequence[Seat], tricks_won: Sequence[int] | None = None) -> str:
         """Return the trick counts of ``seats`` this round: ``Ada 2 · Ben 0``.
@@ -143,7 +222,7 @@ class Screen(EventVisitor):
         ``tricks_won[seat]`` gives them (default: those the screen has followed).
         """
         won = self.tricks_won if tricks_won is None else tricks_won
-        return self.between.join(f"{self.names[s]} {won[s]}" for s in seats)
+        return self.between.join(f"{self.names[s]}{GLUE}{won[s]}" for s in seats)
 
     # ------------------------------------------------------------------ hands
 
@@ -156,15 +235,21 @@ class Screen(EventVisitor):
         legal = set(view.legal) if view.phase is Phase.PLAY else set()
         for i, c in enumerate(sorted_hand(view.hand), 1):
             mark = "*" if c in legal else " "
-            text = f"{mark}{i} {self.card(c)}"
+            text = f"{mark}{i}{GLUE}{self.card(c)}"
             if legal:
                 text = self.bold(text) if c in legal else self.dim(text)
             parts.append(text)
         return "  ".join(parts)
 
     def table(self, view: View) -> list[str]:
-        """Return the table as ``view``'s seat may see it: trump, trick counts, who is out."""
-        trump = "to be chosen" if view.phase is Phase.TRUMP else self.trump_text(view.trump)
+        """Return the table as ``view``'s seat may see it: trump, trick counts, who is on a
+        dog's life and who is out, and the current trick's plays."""
+        if view.phase is Phase.TRUMP:
+            trump = "to be chosen"
+        elif view.phase is Phase.VOTE:
+            trump = "to be voted on"
+        else:
+            trump = self.trump_text(view.trump)
         lines = [
             f"Round {view.round} of at most {self.rules.start_cards}, "
             f"{view.hand_size} card{'s' if view.hand_size != 1 else ''} each. "
@@ -175,16 +260,20 @@ class Screen(EventVisitor):
             lines.append("On a dog's life: " + ", ".join(self.names[s] for s in view.dogs_life))
         if view.knocked_out:
             lines.append("Knocked out: " + ", ".join(self.names[s] for s in view.knocked_out))
-        if view.trick:
-            lines.append("This trick: " + self.plays(view.trick))
+        if view.phase is Phase.PLAY:
+            if view.trick:
+                played = self.plays(view.trick)
+            else:
+                played = self.does(view.trick_order[0], "leads") if view.trick_order else "none"
+            lines.append(f"Trick {view.trick_number} of {view.hand_size}: {played}.")
         return lines
 
     def plays(self, trick: Sequence[Play | Knock]) -> str:
         """Return a trick's plays so far: ``Ada K♠, Ben knocks, Cy 2♠``."""
         return ", ".join(
-            f"{self.names[p.seat]} knocks"
+            f"{self.names[p.seat]}{GLUE}knocks"
             if isinstance(p, Knock)
-            else f"{self.names[p.seat]} {self.card(p.card)}"
+            else f"{self.names[p.seat]}{GLUE}{self.card(p.card)}"
             for p in trick
         )
 
@@ -201,29 +290,78 @@ class Screen(EventVisitor):
         return self._lines
 
     def on_play(self, event: Play) -> None:
+        self.trick.append(event)
         self._lines.append(f"  {self.does(event.seat, 'plays')} {self.card(event.card)}")
 
     def on_knock(self, event: Knock) -> None:
+        self.trick.append(event)
         self._lines.append(f"  {self.does(event.seat, 'knocks')} (keeping the dog's-life card)")
 
     def on_trick_won(self, event: TrickWon) -> None:
         winner = event.winner
         self.tricks_won[winner] += 1
+        self.trick_number = event.number
+        trick = Trick(event.number, event.leader, tuple(self.trick), winner)
+        self.trick = []
         seats = [s for s, dealt in enumerate(self._in_round) if dealt]
-        self._lines.append(
-            f"  {self.bold(self.does(winner, 'wins'))} trick {event.number} of {self.hand_size}. "
-            f"Tricks: {self.counts(seats)}"
-        )
+        self._lines.append(f"  {self.won_with(trick)}. Tricks: {self.counts(seats)}")
         if event.next_leader is not None and event.next_leader != winner:
             self._lines.append(
                 f"  {self.does(event.next_leader, 'leads')}, on the dog's-life winner's left."
             )
+
+    def won_with(self, trick: Trick) -> str:
+        """Return who won ``trick``, with which card and why: ``Ben wins trick 3 with 5♠
+        (trump)``. The trump is the screen's (the round of the trick).
+
+        Why: ``trump`` (the only trump, on another led suit), ``highest trump``,
+        ``highest spade`` (of the led suit, others followed), ``nobody else played
+        spades`` (the led suit, nor trumped), or ``the only card`` (the others knocked).
+        """
+        size = f" of {self.hand_size}" if self.hand_size else ""
+        won = f"{self.bold(self.does(trick.winner, 'wins'))} trick {trick.number}{size}"
+        cards = [p.card for p in trick.plays if isinstance(p, Play)]
+        card = next(
+            (p.card for p in trick.plays if isinstance(p, Play) and p.seat == trick.winner), None
+        )
+        if card is None:  # the plays were not followed
+            return won
+        led = SUIT_OF[cards[0]]
+        trump = self.trump
+        trumps = sum(SUIT_OF[c] == trump for c in cards)
+        if len(cards) == 1:
+            why = "the only card"
+        elif trump is not None and SUIT_OF[card] == trump and trumps > 1:
+            why = "highest trump"
+        elif trump is not None and SUIT_OF[card] == trump:
+            why = "trump"
+        elif sum(SUIT_OF[c] == led for c in cards) > 1:
+            why = f"highest {SUIT_NAMES[led][:-1]}"
+        else:
+            why = f"nobody else played {SUIT_NAMES[led]}"
+        return f"{won} with {self.card(card)} ({why})"
+
+    def they(self, seats: Sequence[Seat], singular: str, plural: str) -> str:
+        """Return "NAMES verb" for ``seats``, the verb agreeing: ``Ada is``, ``Ada and
+        you are``, ``You are``.
+
+        >>> Screen(["You", "Ada"], Rules(players=2)).they([1, 0], "is", "are")
+        'Ada and you are'
+        """
+        names = [self.names[s] for s in seats]
+        names = [n if i == 0 or n != "You" else "you" for i, n in enumerate(names)]
+        if len(names) == 1:
+            return f"{names[0]} {plural if names[0] == 'You' else singular}"
+        return f"{', '.join(names[:-1])} and {names[-1]} {plural}"
 
     def on_deal(self, event: Deal) -> None:
         names = self.names
         self.round = event.round
         self.hand_size = event.hand_size
         self.tricks_won = [0] * len(names)
+        self.trick = []
+        self.trick_number = 0
+        self._trump_set = None
         self._in_round = [h is not None for h in event.hands]
         cards = f"{event.hand_size} card{'s' if event.hand_size != 1 else ''} each"
         self._lines += [
@@ -250,6 +388,7 @@ class Screen(EventVisitor):
 
     def on_trump_set(self, event: TrumpSet) -> None:
         self.trump = event.suit
+        self._trump_set = event
         trump = self.trump_text(event.suit)
         chosen_by = event.chosen_by
         if event.method == "turned-up":
@@ -276,20 +415,52 @@ class Screen(EventVisitor):
         seats = [s for s, n in enumerate(tricks_won) if n is not None]
         self._lines.append(
             f"Round {self.round} over. Tricks: "
-            + self.between.join(f"{names[s]} {tricks_won[s]}" for s in seats)
+            + self.between.join(f"{names[s]}{GLUE}{tricks_won[s]}" for s in seats)
         )
         if event.revived:
-            self._lines.append(
-                "Back in the game: " + ", ".join(names[s] for s in event.revived) + "."
-            )
+            self._lines.append(self.they(event.revived, "is", "are") + " back in the game.")
         if event.dogs_life_granted:
             self._lines.append(
-                "Dog's life for " + ", ".join(names[s] for s in event.dogs_life_granted) + "."
+                self.they(event.dogs_life_granted, "gets", "get")
+                + " a dog's life: one card next round."
             )
         if event.eliminated:
-            self._lines.append(
-                "Knocked out: " + ", ".join(names[s] for s in event.eliminated) + "."
+            self._lines.append(self.they(event.eliminated, "is", "are") + " knocked out.")
+        trump_set = self._trump_set
+        self.rounds.append(
+            RoundSummary(
+                self.round,
+                self.hand_size,
+                self.trump if trump_set is not None else None,
+                str(trump_set.method) if trump_set is not None else "none",
+                trump_set.chosen_by if trump_set is not None else None,
+                tuple(tricks_won),
+                tuple(event.eliminated),
             )
+        )
+
+    def summary(self) -> list[str]:
+        """Return the finished rounds, one line each: trump and who named it, the tricks
+        each player took, who was knocked out."""
+        how = {"turned-up": "turned up", "fixed": "fixed", "vote": "voted"}
+        lines = [self.bold("The game, round by round:")]
+        for r in self.rounds:
+            if r.trump is None:
+                trump = "no trump"
+            else:
+                by = how.get(r.method, r.method)
+                if r.method == "chosen" and r.chosen_by is not None:
+                    by = f"named by {self.names[r.chosen_by]}"
+                trump = f"trump {self.suit(r.trump)} ({by})"
+            seats = [s for s, n in enumerate(r.tricks_won) if n is not None]
+            line = f"  {r.round}. {r.hand_size} card{'s' if r.hand_size != 1 else ''}, {trump}. "
+            line += "Tricks: " + self.between.join(
+                f"{self.names[s]}{GLUE}{r.tricks_won[s]}" for s in seats
+            )
+            if r.eliminated:
+                line += ". Out: " + ", ".join(self.names[s] for s in r.eliminated)
+            lines.append(line + ".")
+        return lines
 
     def on_game_end(self, event: GameEnd) -> None:
         outcome = event.outcome
@@ -329,7 +500,7 @@ class Screen(EventVisitor):
                         lines.append(f"  {names[seat]:<{width}}  {cards}")
         if game.get("abandoned"):
             lines.append("The game was abandoned here.")
-        return lines
+        return [x.replace(GLUE, " ") for x in lines]
 
 
 _HOW = {

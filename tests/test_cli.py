@@ -130,13 +130,17 @@ def test_rule_options_reach_the_log() -> None:
     [
         (["--players", "1"], "1"),
         (["--players", "8"], "8"),
-        (["--players", "7", "--start-cards", "8"],
-         "'--start-cards': 8 is not allowed: the rules allow 1 to 7 with 7 players"),
+        (
+            ["--players", "7", "--start-cards", "8"],
+            "'--start-cards': 8 is not allowed: the rules allow 1 to 7 with 7 players",
+        ),
         (["--start-cards", "0"], "0"),
         (["--bots", "clever"], "'clever' is not a bot kind: choose from random, heuristic"),
         (["--bots", "random,random"], "gives 2 kinds for 4 seats"),
-        (["--dealer", "4"],
-         "'--dealer': 4 is not allowed: the rules allow a seat 0 to 3 with 4 players"),
+        (
+            ["--dealer", "4"],
+            "'--dealer': 4 is not allowed: the rules allow a seat 0 to 3 with 4 players",
+        ),
         (["--seed", "-3"], "-3"),
         (["--seed", "abc"], "abc"),
         (["--games", "0"], "0"),
@@ -349,6 +353,32 @@ def test_tournament_notes_an_uneven_rotation_on_stderr() -> None:
     )
     code, out, err = run(*args, "--games", "8")
     assert (code, err) == (0, "")
+
+
+def test_one_game_is_one_game_not_one_games() -> None:
+    args = ["tournament", "--bots", "heuristic,random,random", "--players", "3", "--seed", "1"]
+    code, out, err = run(*args, "--games", "1")
+    assert code == 0
+    assert err.startswith("Note: 1 game is not a multiple of 3 players,")
+    assert out.splitlines()[0] == "1 game, seed 1, bots heuristic,random,random"
+    code, out, _ = run(*args, "--games", "2")
+    assert code == 0 and out.splitlines()[0] == "2 games, seed 1, bots heuristic,random,random"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "--players", "2", "--bots", "random,heuristic"],
+         "'random,heuristic' gives 2 kinds for 1 seat: give one kind\n"),
+        (["play", "--players", "4", "--bots", "random,heuristic"],
+         "'random,heuristic' gives 2 kinds for 3 seats: give one kind for all seats, "
+         "or 3 separated by commas\n"),
+    ],
+)  # fmt: skip
+def test_bot_count_mismatch_counts_seats_rightly(args: list[str], message: str) -> None:
+    code, out, err = run(*args, "--seed", "1")
+    assert (code, out) == (2, "")
+    assert err.endswith(message)
 
 
 def test_readme_table_lists_every_command() -> None:

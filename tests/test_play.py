@@ -93,7 +93,10 @@ def test_whole_game_against_bots(players: int, tmp_path: Path) -> None:
     for number, rnd in enumerate(expected["rounds"], 1):
         assert f"=== Round {number}: " in out
         for seat in rnd["eliminated"]:
-            assert "Knocked out: " in out and expected["players"][seat]["name"] in out
+            name = expected["players"][seat]["name"]
+            assert any(
+                name in line for line in out.splitlines() if line.endswith(" knocked out.")
+            ), name
 
 
 def test_hot_seat_hides_hands_between_people() -> None:
@@ -121,16 +124,10 @@ def test_dogs_life_game_announces_dogs_lives() -> None:
                           entries=entries)  # fmt: skip
     assert code == 0, err
     names = ["You", *BOT_NAMES]
-    assert (
-        "Dog's life for "
-        + ", ".join(
-            names[s]
-            for s in expected["rounds"][
-                next(i for i, r in enumerate(expected["rounds"]) if r["dogs_life_granted"])
-            ]["dogs_life_granted"]
-        )
-        in out
-    )
+    first = next(r for r in expected["rounds"] if r["dogs_life_granted"])
+    (seat,) = first["dogs_life_granted"]  # once per game: the first knock-out is one player
+    verb = "get" if seat == 0 else "gets"
+    assert f"{names[seat]} {verb} a dog's life: one card next round." in out
     assert "on a dog's life, with 1 card." in out
 
 
@@ -245,6 +242,8 @@ def test_full_game_in_a_real_terminal() -> None:
     child.expect(r"\*\*\* (\w+) wins? the game")
     winner = expected["players"][expected["result"]["winner"]]["name"]
     assert child.match.group(1) == winner
+    child.expect(r"Play again, with a new seed\? \[y/n\] ")
+    child.sendline("n")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -256,8 +255,9 @@ def test_knocked_out_human_is_told_the_bots_play_on() -> None:
     assert out_round < expected["result"]["rounds_played"]
     code, out, _ = play("--seed", "0", entries=entries)
     assert code == 0
-    assert out.count("You are out of the game. The bots play on; quit with Ctrl-C.") == 1
-    assert out.index(f"Round {out_round} over.") < out.index("You are out of the game")
+    note = "You are knocked out: the bots play the game out now."
+    assert out.count(note) == 1
+    assert out.index(f"Round {out_round} over.") < out.index(note)
 
 
 def test_hint_names_a_legal_card_and_the_chance_of_a_trick() -> None:
@@ -330,7 +330,7 @@ def test_screen_says_who_leads_after_a_dogs_life_card_wins() -> None:
         TrickWon(1, 1, 0, next_leader=1),
     ]:
         lines += screen.event(ev)
-    assert lines[-2].strip().startswith("You win trick 1 of 2.")
+    assert lines[-2].strip().startswith("You win trick 1 of 2 with Ac (highest club).")
     assert lines[-1] == "  Ada leads, on the dog's-life winner's left."
 
 
@@ -424,3 +424,143 @@ def test_a_closed_screen_keeps_the_log(tmp_path: Path) -> None:
 def test_unknown_bot_kinds_are_refused_at_a_table_of_people() -> None:
     code, _, err = play("--players", "2", "--humans", "2", "--bots", "foo,bar", entries=[])
     assert code == 2 and "'foo' is not a bot kind" in err
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def test_quit_at_the_hand_over_quits_and_shows_no_hand() -> None:
+    code, out, err = play("--seed", "8", "--humans", "3", "--bots", "random", entries=["quit"])
+    assert code == 1
+    assert "your hand" not in out
+    assert "Game abandoned (you quit)" in err
+
+
+def test_after_the_hand_over_a_person_sees_what_they_missed() -> None:
+    entries, expected = script(Rules(players=3), 3, humans=2)
+    code, out, err = play("--seed", "3", "--humans", "2", "--players", "3", entries=entries)
+    assert code == 0, err
+    # Player 2 leads trick 1; the first hand-over to Player 2 after that trick shows it.
+    first = expected["rounds"][0]["tricks"][0]
+    assert first["leader"] == 1
+    recap = out.split("Since your last turn:\n")[1]  # Player 2's second turn
+    recap = recap[: recap.index("\n\n")].splitlines()
+    names = ["Player 1", "Player 2", "Ada"]
+    played = [f"  {names[p['seat']]} plays " for p in first["plays"]]
+    assert [line[: len(p)] for line, p in zip(recap, played, strict=False)] == played
+    winner = names[first["winner"]]
+    assert any(line.startswith(f"  {winner} wins trick 1 of 7 with ") for line in recap)
+
+
+def test_help_lists_every_command_and_last_names_the_last_trick() -> None:
+    from kow.players.human import COMMANDS
+
+    entries, _ = script(Rules(players=3), 21, humans=1)
+    code, out, _ = play(
+        "--seed", "21", "--players", "3", entries=["last", "help", entries[0], "last", *entries[1:]]
+    )
+    assert code == 0
+    assert "No trick is finished yet this round." in out
+    for name, what in COMMANDS:
+        assert f"  {name:<5}  {what}" in out
+    from kow.cards import CARD_FORMS
+
+    for form in CARD_FORMS:
+        assert f"\n  {form}\n" in out
+    (last,) = [x for x in out.splitlines() if x.startswith("Last trick: ")]
+    assert " wins trick 1 of 7 with " in last or " win trick 1 of 7 with " in last
+
+
+def test_rules_at_a_prompt_prints_the_rulebook_of_the_game() -> None:
+    from kow.rulebook import rule_lines
+
+    entries, _ = script(Rules(players=3, dogs_life="once-per-game"), 21, humans=1)
+    code, out, _ = play(
+        "--seed", "21", "--players", "3", "--preset", "traditional", entries=["rules", *entries]
+    )
+    assert code == 0
+    book = rule_lines(Rules(players=3, dogs_life="once-per-game", sweep_wins=False), 80)
+    assert "\n".join(book) in out
+
+
+def test_the_end_sums_up_the_game_and_offers_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kow.cli
+
+    monkeypatch.setattr(kow.cli, "draw_seed", lambda: 5)  # the seed of the second game
+    first, expected = script(Rules(players=3), 21, humans=1)
+    second, _ = script(Rules(players=3), 5, humans=1)
+    path = tmp_path / "games.jsonl"
+    code, out, err = play(
+        "--seed", "21", "--players", "3", "--log", str(path), entries=[*first, "y", *second, "n"]
+    )
+    assert code == 0, err
+    summary = out.split("The game, round by round:\n")[1].splitlines()
+    rounds = expected["rounds"]
+    assert [line.split(".")[0] for line in summary[: len(rounds)]] == [
+        f"  {r['number']}" for r in rounds
+    ]
+    assert "Knock-Out Whist, seed 5" in out
+    assert out.count("Play again, with a new seed? [y/n] ") == 2
+    games = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [g["seed"] for g in games] == [21, 5] and games[0] == expected
+    assert f"Logs of the 2 games saved to {path}." in out.replace("\n  ", " ")
+
+
+def test_a_knocked_out_person_waits_no_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kow.session
+
+    slept: list[str] = []
+    monkeypatch.setattr(kow.session.time, "sleep", lambda s: slept.append("sleep"))
+    real_write = kow.session.Terminal.write
+
+    def write(self: kow.session.Terminal, text: str) -> None:
+        if "knocked out: the bots play the game out now" in text:
+            slept.append("note")
+        real_write(self, text)
+
+    monkeypatch.setattr(kow.session.Terminal, "write", write)
+    entries, _ = script(Rules(), 0, humans=1)
+    code, out, _ = play("--seed", "0", "--delay", "0.01", entries=entries)
+    assert code == 0
+    assert slept.count("note") == 1 and slept.index("note") > 10
+    assert slept[slept.index("note") + 1 :] == []  # no pause once you are out
+
+
+def test_a_knocked_out_person_who_votes_is_told_so() -> None:
+    rules = Rules(players=4, eliminated_vote=True)
+    for seed in range(50):
+        entries, expected = script(rules, seed, humans=1)
+        out_round = next((r["number"] for r in expected["rounds"] if 0 in r["eliminated"]), None)
+        if out_round is not None and out_round < expected["result"]["rounds_played"] - 1:
+            break
+    code, out, _ = play("--seed", str(seed), "--eliminated-vote", entries=entries)
+    assert code == 0
+    assert "You are knocked out, but you still vote for each round's trump" in out
+    assert "you are knocked out, but you vote for the next round's trump:" in out
+    assert "trump none" not in out and "bots play on" not in out
+
+
+def test_a_slow_hint_says_it_is_thinking() -> None:
+    import random
+
+    from kow.game import new_game
+    from kow.players.human import HumanPlayer, Quit
+    from kow.screen import Screen
+
+    rules = Rules()
+    view = new_game(rules, 5).view()
+    screen = Screen(["You", "Ada", "Ben", "Cleo"], rules, symbols=False)
+    for after, thinking in [(0.0, True), (60.0, False)]:
+        lines: list[str] = []
+        answers = iter(["hint", "quit"])
+        human = HumanPlayer(
+            "You", screen, lambda _, a=answers: next(a), lines.append,
+            hint_rng=random.Random(1), hint_iterations=200, thinking_after=after,
+        )  # fmt: skip
+        with pytest.raises(Quit):
+            human.play(view)
+        hints = [i for i, x in enumerate(lines) if x.startswith("Hint:")]
+        assert len(hints) == 1
+        assert (lines[hints[0] - 1] == "Thinking...") is thinking

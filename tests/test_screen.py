@@ -40,7 +40,7 @@ from kow.events import (
 )
 from kow.game import play_game
 from kow.rules import Rules
-from kow.screen import Screen
+from kow.screen import GLUE, Screen, wrap
 
 NAMES = ["You", "Ada", "Ben"]
 RULES = Rules(players=3, start_cards=4)
@@ -61,8 +61,27 @@ def hands(*texts: str | None) -> tuple[tuple[int, ...] | None, ...]:
     return tuple(None if t is None else tuple(cards(t)) for t in texts)
 
 
+class Written(Screen):
+    """A screen whose lines read as the terminal shows them: :data:`GLUE` as a space."""
+
+    def suit(self, s: int, long: bool = False) -> str:
+        return super().suit(s, long).replace(GLUE, " ")
+
+    def event(self, event: Event) -> list[str]:
+        return [x.replace(GLUE, " ") for x in super().event(event)]
+
+    def table(self, view: Any) -> list[str]:
+        return [x.replace(GLUE, " ") for x in super().table(view)]
+
+    def hand(self, view: Any) -> str:
+        return super().hand(view).replace(GLUE, " ")
+
+    def plays(self, trick: Any) -> str:
+        return super().plays(trick).replace(GLUE, " ")
+
+
 def screen(names: list[str] = NAMES, *, symbols: bool = True, color: bool = False) -> Screen:
-    return Screen(names, RULES, symbols=symbols, color=color)
+    return Written(names, RULES, symbols=symbols, color=color)
 
 
 def shown(s: Screen, *events: Event) -> list[str]:
@@ -99,7 +118,7 @@ def test_suits_lists_and_separators() -> None:
     assert pretty.cards(cards("9h")) == "9♥"
     assert pretty.cards(cards("9h Kh")) == "9♥ and K♥"
     assert plain.cards(cards("9h Kh Th As")) == "9h, Kh, 10h and As"
-    assert (pretty.between, plain.between) == (" · ", ", ")
+    assert (pretty.between, plain.between) == (f"{GLUE}· ", ", ")  # never starts a line
 
 
 def test_no_colour_codes_unless_asked() -> None:
@@ -260,16 +279,19 @@ def test_round_end_revived_granted_and_knocked_out() -> None:
     event = RoundEnd((1, 0, None, 2), eliminated=(1,), dogs_life_granted=(), revived=(0,))
     assert s.event(event) == [
         "Round 3 over. Tricks: Ann 1 · Bo 0 · Di 2",
-        "Back in the game: Ann.",
-        "Knocked out: Bo.",
+        "Ann is back in the game.",
+        "Bo is knocked out.",
     ]
     event = RoundEnd((0, 3, 0, 0), eliminated=(), dogs_life_granted=(0, 2, 3), revived=())
     assert s.event(event) == [
         "Round 3 over. Tricks: Ann 0 · Bo 3 · Cy 0 · Di 0",
-        "Dog's life for Ann, Cy, Di.",
+        "Ann, Cy and Di get a dog's life: one card next round.",
     ]
     event = RoundEnd((0, 3, 0, 0), eliminated=(0, 2), dogs_life_granted=(3,), revived=())
-    assert s.event(event)[1:] == ["Dog's life for Di.", "Knocked out: Ann, Cy."]
+    assert s.event(event)[1:] == [
+        "Di gets a dog's life: one card next round.",
+        "Ann and Cy are knocked out.",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -308,9 +330,9 @@ def test_names_with_braces_come_out_literally() -> None:
         "{x} deals; {} cut the deck.",
         "{0} chooses trump, for the most tricks last round: c clubs.",
         "  {0} plays Ac",
-        "  {0} wins trick 1 of 2. Tricks: {x} 0, {0} 1, {} 0",
+        "  {0} wins trick 1 of 2 with Ac (the only card). Tricks: {x} 0, {0} 1, {} 0",
         "Round 1 over. Tricks: {x} 0, {0} 2, {} 0",
-        "Knocked out: {x}, {}.",
+        "{x} and {} are knocked out.",
         "",
         "*** {0} wins the game with a sweep of round 1. ***",
     ]
@@ -355,7 +377,7 @@ FULL_SCRIPTS = ["7c 8d 9s", "3c 5d 4c", "Ac Kd As h Kh Qh Ac", "Qc 3h 4s Ah 2s d
 
 def followed(state: State, names: list[str] = NAMES, **options: Any) -> Screen:
     """Return a screen for ``state``'s rules that has followed all its events."""
-    s = Screen(names, state.rules, **options)
+    s = Written(names, state.rules, **options)
     for event in state.events:
         s.event(event)
     return s
@@ -395,7 +417,7 @@ def test_table_with_a_dogs_life_and_a_trick_under_way() -> None:
         "Round 2 of at most 4, 3 cards each. Trump: ♥ hearts.",
         "Tricks this round: You 0 · Ada 0 · Ben 0",
         "On a dog's life: You",
-        "This trick: Ada 2♣, Ben 5♣",
+        "Trick 1 of 3: Ada 2♣, Ben 5♣.",
     ]
 
 
@@ -421,6 +443,7 @@ def test_table_after_knock_outs_counts_tricks_won() -> None:
         "Round 2 of at most 3, 2 cards each. Trump: ♥ hearts.",
         "Tricks this round: Ben 0 · Dmitri 1",
         "Knocked out: Ann, Bo",
+        "Trick 2 of 2: Dmitri leads.",
     ]
     apply_all(state, "2s Qh d")  # round 3: one card each, after two tie cuts
     assert followed(state, FULL_NAMES).table(state.view())[:2] == [
@@ -467,19 +490,19 @@ Bo leads.
   Ben plays Ac
   Dmitri plays Qc
   Ann plays 7c
-  Ben wins trick 1 of 3. Tricks: Ann 0, Bo 0, Ben 1, Dmitri 0
+  Ben wins trick 1 of 3 with Ac (highest club). Tricks: Ann 0, Bo 0, Ben 1, Dmitri 0
   Ben plays Kd
   Dmitri plays 3h
   Ann plays 8d
   Bo plays 5d
-  Dmitri wins trick 2 of 3. Tricks: Ann 0, Bo 0, Ben 1, Dmitri 1
+  Dmitri wins trick 2 of 3 with 3h (trump). Tricks: Ann 0, Bo 0, Ben 1, Dmitri 1
   Dmitri plays 4s
   Ann plays 9s
   Bo plays 4c
   Ben plays As
-  Ben wins trick 3 of 3. Tricks: Ann 0, Bo 0, Ben 2, Dmitri 1
+  Ben wins trick 3 of 3 with As (highest spade). Tricks: Ann 0, Bo 0, Ben 2, Dmitri 1
 Round 1 over. Tricks: Ann 0, Bo 0, Ben 2, Dmitri 1
-Knocked out: Ann, Bo.
+Ann and Bo are knocked out.
 
 === Round 2: 2 cards each ===
 Ben deals; Dmitri cut the deck.
@@ -489,10 +512,10 @@ Ben chooses trump, for the most tricks last round: h hearts.
 Ben leads.
   Ben plays Kh
   Dmitri plays Ah
-  Dmitri wins trick 1 of 2. Tricks: Ben 0, Dmitri 1
+  Dmitri wins trick 1 of 2 with Ah (highest trump). Tricks: Ben 0, Dmitri 1
   Dmitri plays 2s
   Ben plays Qh
-  Ben wins trick 2 of 2. Tricks: Ben 1, Dmitri 1
+  Ben wins trick 2 of 2 with Qh (trump). Tricks: Ben 1, Dmitri 1
 Round 2 over. Tricks: Ben 1, Dmitri 1
 
 === Round 3: 1 card each ===
@@ -505,9 +528,9 @@ Dmitri chooses trump, for the most tricks last round: d diamonds.
 Dmitri leads.
   Dmitri plays 2d
   Ben plays Ac
-  Dmitri wins trick 1 of 1. Tricks: Ben 0, Dmitri 1
+  Dmitri wins trick 1 of 1 with 2d (trump). Tricks: Ben 0, Dmitri 1
 Round 3 over. Tricks: Ben 0, Dmitri 1
-Knocked out: Ben.
+Ben is knocked out.
 
 *** Dmitri wins the game by taking the only trick of the last round (round 3). ***"""
 
@@ -535,10 +558,10 @@ def test_narrate_one_round(logged: tuple[dict[str, Any], list[Event]]) -> None:
         "Ben leads.",
         "  Ben plays K♥",
         "  Dmitri plays A♥",
-        "  Dmitri wins trick 1 of 2. Tricks: Ben 0 · Dmitri 1",
+        "  Dmitri wins trick 1 of 2 with A♥ (highest trump). Tricks: Ben 0 · Dmitri 1",
         "  Dmitri plays 2♠",
         "  Ben plays Q♥",
-        "  Ben wins trick 2 of 2. Tricks: Ben 1 · Dmitri 1",
+        "  Ben wins trick 2 of 2 with Q♥ (trump). Tricks: Ben 1 · Dmitri 1",
         "Round 2 over. Tricks: Ben 1 · Dmitri 1",
     ]
     # The last round ends with the game's end.
@@ -567,3 +590,95 @@ def test_narrate_an_abandoned_game(logged: tuple[dict[str, Any], list[Event]]) -
         "Bo leads.",
         "The game was abandoned here.",
     ]
+
+
+# --------------------------------------------------------------------------- trick results
+
+
+@pytest.mark.parametrize(
+    ("trump", "plays", "winner", "why"),
+    [
+        # Others follow the led suit: the highest card of it wins.
+        ("s", "You 9h, Ada Kh, Ben 2h", "Ada", "with K♥ (highest heart)"),
+        # One trump on another led suit.
+        ("s", "You 9h, Ada Kh, Ben 2s", "Ben", "with 2♠ (trump)"),
+        # Two trumps: the higher.
+        ("s", "You 9h, Ada 3s, Ben 2s", "Ada", "with 3♠ (highest trump)"),
+        # Trump led, and followed.
+        ("h", "You 9h, Ada Kh, Ben 2h", "Ada", "with K♥ (highest trump)"),
+        # Nobody else follows or trumps: the led card wins, however low.
+        ("s", "You 2h, Ada Kd, Ben Ac", "You", "with 2♥ (nobody else played hearts)"),
+        # No trump this round.
+        (None, "You 2h, Ada Kd, Ben 3h", "Ben", "with 3♥ (highest heart)"),
+        # On a dog's life the others knock: the one card played wins.
+        ("s", "Ada knocks, Ben 4c, You knocks", "Ben", "with 4♣ (the only card)"),
+    ],
+)
+def test_a_trick_result_names_the_winning_card_and_why(
+    trump: str | None, plays: str, winner: str, why: str
+) -> None:
+    s = screen()
+    s.event(Deal(2, 3, 1, 0, 9, hands("2c 3c 4c", "5c 6c 7c", "8c 9c Tc"), ()))
+    s.event(TrumpSet(None if trump is None else "cdhs".index(trump), "chosen", 1))
+    seat = {n: i for i, n in enumerate(NAMES)}
+    trick: list[Event] = []
+    for play in plays.split(", "):
+        name, what = play.split(" ")
+        trick.append(Knock(seat[name]) if what == "knocks" else Play(seat[name], c(what)))
+    first = trick[0].seat  # type: ignore[attr-defined]
+    lines = shown(s, *trick, TrickWon(1, first, seat[winner], seat[winner]))
+    verb = "win" if winner == "You" else "wins"
+    assert lines[-1].startswith(f"  {winner} {verb} trick 1 of 3 {why}. Tricks: ")
+
+
+def test_they_agrees_the_verb_and_puts_you_in_the_second_person() -> None:
+    s = screen(["You", "Ada", "Ben"])
+    assert s.they([1], "is", "are") == "Ada is"
+    assert s.they([0], "is", "are") == "You are"
+    assert s.they([1, 0], "gets", "get") == "Ada and you get"
+    assert s.they([0, 1, 2], "is", "are") == "You, Ada and Ben are"
+
+
+def test_summary_has_one_line_a_round() -> None:
+    # The full game: round 1 turned up, round 2 and 3 chosen (round 3 after tie cuts).
+    state = new_state(FULL_RULES, 0, FULL_DECKS)
+    apply_all(state, "3c Ac Qc 7c Kd 3h 8d 5d 4s 9s 4c As  h Kh Ah 2s Qh d 2d Ac")
+    s = followed(state, FULL_NAMES, symbols=False)
+    assert state.phase is Phase.OVER
+    assert [x.replace(GLUE, " ") for x in s.summary()] == [
+        "The game, round by round:",
+        "  1. 3 cards, trump h (turned up). Tricks: Ann 0, Bo 0, Ben 2, Dmitri 1. Out: Ann, Bo.",
+        "  2. 2 cards, trump h (named by Ben). Tricks: Ben 1, Dmitri 1.",
+        "  3. 1 card, trump d (named by Dmitri). Tricks: Ben 0, Dmitri 1. Out: Ben.",
+    ]
+
+
+# --------------------------------------------------------------------------- wrapping
+
+
+def test_wrap_breaks_between_words_never_inside_glued_ones() -> None:
+    line = f"  You{GLUE}1 · Ada{GLUE}0 · Bartholomew{GLUE}3 · Cleo{GLUE}2"
+    assert wrap(line, 20) == ["  You 1 · Ada 0 ·", "    Bartholomew 3 ·", "    Cleo 2"]
+    assert wrap(line, None) == [line.replace(GLUE, " ")]
+    # A word wider than the width stands alone, whole.
+    assert wrap("ab Supercalifragilistic cd", 10) == ["ab", "  Supercalifragilistic", "  cd"]
+
+
+def test_wrap_measures_what_shows_not_the_escapes_and_wide_characters_as_two() -> None:
+    bold = f"{BOLD}Ada wins{RESET} trick 1"
+    assert wrap(bold, 16) == [bold]  # 16 columns shown, though 24 characters
+    assert wrap("张伟 plays 10♥", 12) == ["张伟 plays", "  10♥"]
+
+
+def test_a_hand_wraps_between_cards_only() -> None:
+    from kow.game import new_game
+
+    view = new_game(Rules(players=2), 0).view()
+    hand = Screen(["You", "Ada"], Rules(players=2)).hand(view)
+    for width in range(12, 60):
+        for line in wrap("Your hand (trump ♠):  " + hand, width):
+            for item in line.split("  "):
+                item = item.strip()
+                if item and item[0] in "*0123456789":
+                    number, card = item.lstrip("*").split(" ")
+                    assert number.isdigit() and card[-1] in "♣♦♥♠", (width, line)

@@ -228,14 +228,30 @@ def test_replay_tells_the_game(tmp_path: Path, games: list[dict[str, Any]]) -> N
     game = games[1]
     assert f"seed {game['seed']}" in out
     assert out.count("=== Round ") == len(game["rounds"])
+    # simulate's bots (heuristic-0 ...) are shown by the names they have at play's table
+    assert [p["name"] for p in game["players"]] == [f"heuristic-{s}" for s in range(4)]
+    names = ["Ada", "Ben", "Cleo", "Dev"]
+    seats = ", ".join(f"{s} {n} (heuristic)" for s, n in enumerate(names))
+    assert out.splitlines()[1] == f"Seats, clockwise: {seats}"
+    assert "heuristic-" not in out
     first_play = game["rounds"][0]["tricks"][0]["plays"][0]
-    name = game["players"][first_play["seat"]]["name"]
     card = first_play["card"].replace("T", "10")
-    assert f"  {name} plays {card}" in out
-    winner = game["players"][game["result"]["winner"]]["name"]
-    assert f"*** {winner} wins the game" in out
+    assert f"  {names[first_play['seat']]} plays {card}" in out
+    assert f"*** {names[game['result']['winner']]} wins the game" in out
     code, out, _ = invoke("replay", path, "--game", "2", "--round", "2", "--ascii")
     assert code == 0 and "=== Round 2:" in out and "=== Round 1:" not in out
+
+
+def test_replay_names_only_simulates_bots(tmp_path: Path, games: list[dict[str, Any]]) -> None:
+    # A play log's names are kept; a bot under simulate's name takes a name nobody holds.
+    game = games[0]
+    game["players"][0].update(name="Ada", kind="human")
+    game["players"][2]["name"] = "Ben"
+    code, out, _ = invoke("replay", write(tmp_path / "g.json", [game]), "--ascii")
+    assert code == 0
+    assert out.splitlines()[1] == (
+        "Seats, clockwise: 0 Ada (human), 1 Cleo (heuristic), 2 Ben (heuristic), 3 Dev (heuristic)"
+    )
 
 
 def test_replay_errors(tmp_path: Path, games: list[dict[str, Any]]) -> None:

@@ -1,32 +1,59 @@
 """A person at the keyboard: the prompt for ``kow play``.
 
-Reads one line per entry. A card may be written any common way (``Th``, ``10h``, ``10♥``,
-``qs``) or by its number in the shown hand; a suit by letter, name, symbol or number.
-Commands: ``help`` (or ``?``), ``hand``, ``table``, ``hint``, ``knock``, ``quit``. Every bad entry
+Reads one line per entry. A card may be written any common way (``Th``, ``10h``, ``h10``,
+``10 h``, ``10♥``, ``queen of spades``) or by its number in the shown hand; a suit by letter,
+name, symbol or number. Commands (:data:`COMMANDS`): ``hand``, ``table``, ``last``, ``hint``,
+``knock``, ``rules``, ``help`` (or ``?``), ``quit``; ``quit`` at every prompt. Every bad entry
 gets exactly one line saying why, and the prompt again.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Sequence
 
-from ..cards import SUIT_NAMES, SUIT_OF, Card, CardError, Suit, card_name, parse_card, parse_suit
+from ..cards import (
+    CARD_FORMS,
+    SUIT_NAMES,
+    SUIT_OF,
+    Card,
+    CardError,
+    Suit,
+    card_name,
+    parse_card,
+    parse_suit,
+)
 from ..events import KNOCK, Action, Phase
-from ..screen import Screen, sorted_hand
+from ..screen import GLUE, Screen, sorted_hand
 from ..view import View
 from .base import Player
 
 __all__ = ["HotSeat", "HumanPlayer", "Quit"]
 
-HELP = (
-    "Type a card (10h, Th, Q♠, qs) or its number in your hand.\n"
-    "Commands: hand, table, hint (a suggestion), knock (dog's life only), help, quit."
+COMMANDS = (
+    ("hand", "your hand again"),
+    ("table", "the trick so far, the trump, tricks won, who is out"),
+    ("last", "the last trick finished this round, and why it was won"),
+    ("hint", "the search bot's suggestion, with your chance of a trick"),
+    ("knock", "on a dog's life: pass this trick and keep your card"),
+    ("rules", "the rules of this game, each with its source"),
+    ("help", "this list (also ?)"),
+    ("quit", "leave the game (--log keeps the game so far)"),
 )
-SUIT_HELP = (
-    "Type a suit: c, d, h or s, its name (hearts), its symbol (♥) or its number.\n"
-    "Commands: hand, table, hint (a suggestion), help, quit."
+"""The commands every prompt takes, with what each does (``knock`` at a card prompt)."""
+
+CARD_HELP = (
+    "Type a card, or its number in your hand. A card may be written",
+    *(f"  {form}" for form in CARD_FORMS),
 )
+SUIT_HELP = ("Type a suit: c, d, h or s, its name (hearts), its symbol (\u2665) or its number.",)
+
+
+def help_lines(first: Sequence[str]) -> list[str]:
+    """Return the help shown at a prompt: ``first`` (how to answer it), then the commands."""
+    width = max(len(name) for name, _ in COMMANDS)
+    return [*first, "Commands:"] + [f"  {name:<{width}}  {what}" for name, what in COMMANDS]
 
 
 class Quit(Exception):
@@ -34,15 +61,22 @@ class Quit(Exception):
 
 
 class HotSeat:
-    """Shared by the humans of one game: who acted last, to hide a hand between people.
+    """Shared by the people of one game, to keep each hand private and tell what was missed.
 
-    Before a human's turn, unless that human acted last, the screen is cleared and the
-    game waits for Enter ("pass the keyboard to NAME"), the first turn included.
+    ``clear()`` hides the screen (and its scrollback) from the next person; ``transcript``
+    holds the lines that told the game so far (public: plays, tricks, rounds). Before a
+    person's turn, unless that person acted last, the game waits for Enter ("pass the
+    keyboard to NAME"), having first cleared any hand on screen; then clears again and
+    shows the lines that person missed since their last turn (from the start, for the
+    first). ``last`` is who acted last, ``seen[name]`` how many transcript lines that
+    person has seen.
     """
 
-    def __init__(self, clear: Callable[[], None]) -> None:
+    def __init__(self, clear: Callable[[], None], transcript: list[str] | None = None) -> None:
         self.clear = clear
+        self.transcript: list[str] = [] if transcript is None else transcript
         self.last: str | None = None
+        self.seen: dict[str, int] = {}
 
 
 class HumanPlayer(Player):
@@ -52,7 +86,9 @@ class HumanPlayer(Player):
     ``write(text)`` shows a line. ``screen`` draws cards and hands. ``hot_seat`` is given
     when several people share the keyboard. ``hint_rng`` and ``hint_iterations`` drive
     the ``hint`` command: the search bot's choice from this player's view alone (see
-    :func:`kow.players.search.estimate`). ``patience``, when given, is the most entries
+    :func:`kow.players.search.estimate`); a hint that takes more than ``thinking_after``
+    seconds first says it is thinking. ``rulebook()`` gives the lines of the ``rules``
+    command. ``patience``, when given, is the most entries
     read for one decision: past it the player is taken to have left (for piped input,
     where an entry refused once is refused forever).
 
@@ -72,8 +108,12 @@ class HumanPlayer(Player):
         hint_rng: random.Random | None = None,
         hint_iterations: int | None = None,
         patience: int | None = None,
+        rulebook: Callable[[], Sequence[str]] | None = None,
+        thinking_after: float = 0.5,
     ) -> None:
         super().__init__(name)
+        self.rulebook = rulebook
+        self.thinking_after = thinking_after
         self.patience = patience
         self._entries = 0
         self.hint_rng = hint_rng if hint_rng is not None else random.Random(f"kow-hint:{name}")
@@ -132,26 +172,40 @@ class HumanPlayer(Player):
     def vote(self, view: View) -> Suit:
         """Return the suit this knocked-out person votes for."""
         self._start_turn(view)
-        return self._suit(view, "vote for the next trump")
+        return self._suit(view, "you are knocked out, but you vote for the next round's trump")
 
     # ------------------------------------------------------------------ helpers
 
     def _start_turn(self, view: View) -> None:
         seat = self.hot_seat
-        if seat is not None and seat.last != self.name:
-            # Also before the first turn of all: whoever holds the keyboard then has not
-            # been told whose hand is about to show.
-            seat.clear()
+        if seat is None:
+            return
+        if seat.last != self.name:
+            if seat.last is not None:
+                seat.clear()  # someone's hand is on screen
             try:
-                self.read(f"Pass the keyboard to {self.name}, then press Enter. ")
+                entry = self.read(f"Pass the keyboard to {self.name}, then press Enter. ")
             except EOFError:
                 raise Quit("end of input") from None
+            if entry.strip().lower() in ("quit", "exit"):
+                raise Quit("quit")
             seat.clear()
+            missed = seat.transcript[seat.seen.get(self.name, 0) :]
+            if missed:
+                first = self.name not in seat.seen
+                self.write(f"{'So far' if first else 'Since your last turn'}:")
+                for line in missed:
+                    self.write(line)
+                self.write("")
             for line in self.screen.table(view):
                 self.write(line)
             seat.last = self.name
+        seat.seen[self.name] = len(seat.transcript)
 
     def _show_hand(self, view: View) -> None:
+        if view.phase is Phase.VOTE:
+            self.write("You hold no cards: you are knocked out.")
+            return
         if view.phase is Phase.TRUMP:
             trump = "to choose"
         else:
@@ -161,7 +215,7 @@ class HumanPlayer(Player):
 
     def _suit(self, view: View, what: str) -> Suit:
         options = "  ".join(
-            f"{i} {self.screen.suit(s, long=True)}" for i, s in enumerate(view.legal, 1)
+            f"{i}{GLUE}{self.screen.suit(s, long=True)}" for i, s in enumerate(view.legal, 1)
         )
         self.write(f"{self.name}, {what}:  {options}")
         while True:
@@ -173,14 +227,14 @@ class HumanPlayer(Player):
             try:
                 suit = parse_suit(entry)
             except CardError:
-                self.write(f"{entry!r} is not a suit. {SUIT_HELP}")
+                self.write(f"{entry!r} is not a suit or a command. {SUIT_HELP[0]}")
                 continue
             if suit in view.legal:
                 return suit
             allowed = ", ".join(SUIT_NAMES[s] for s in view.legal)
             self.write(f"You may only name {allowed} (the tied suits of the vote).")
 
-    def _entry(self, prompt: str, view: View, help_text: str = HELP) -> str | None:
+    def _entry(self, prompt: str, view: View, help_text: Sequence[str] = CARD_HELP) -> str | None:
         """Read one entry; handle commands shared by every prompt (None when handled)."""
         self._entries += 1
         if self.patience is not None and self._entries > self.patience:
@@ -192,20 +246,32 @@ class HumanPlayer(Player):
         low = entry.lower()
         if low in ("quit", "exit"):
             raise Quit("quit")
+        lines: Sequence[str]
         if low in ("help", "?", ""):
-            self.write(help_text)
-            return None
-        if low == "hand":
+            lines = help_lines(help_text)
+        elif low == "hand":
             self._show_hand(view)
             return None
-        if low == "hint":
-            self.write(self._hint(view))
-            return None
-        if low == "table":
-            for line in self.screen.table(view):
-                self.write(line)
-            return None
-        return entry
+        elif low == "hint":
+            lines = [self._hint(view)]
+        elif low == "table":
+            lines = self.screen.table(view)
+        elif low == "last":
+            lines = [self._last(view)]
+        elif low == "rules":
+            lines = self.rulebook() if self.rulebook is not None else ["No rules text here."]
+        else:
+            return entry
+        for line in lines:
+            self.write(line)
+        return None
+
+    def _last(self, view: View) -> str:
+        """Return the last trick finished this round: its plays, who won it and why."""
+        if not view.tricks:
+            return "No trick is finished yet this round."
+        trick = view.tricks[-1]
+        return f"Last trick: {self.screen.plays(trick.plays)}. {self.screen.won_with(trick)}."
 
     def _hint(self, view: View) -> str:
         """Return the search bot's choice for ``view``, with its chance of a trick."""
@@ -214,7 +280,14 @@ class HumanPlayer(Player):
         if view.phase is not Phase.PLAY and view.phase is not Phase.TRUMP:
             return "No hint here: a knocked-out player's vote changes nothing for them."
         iterations = self.hint_iterations or DEFAULT_ITERATIONS
-        found = max(estimate(view, self.hint_rng, iterations), key=lambda e: e.value)
+        timer = threading.Timer(self.thinking_after, self.write, ["Thinking..."])
+        timer.daemon = True
+        timer.start()
+        try:
+            found = max(estimate(view, self.hint_rng, iterations), key=lambda e: e.value)
+        finally:
+            timer.cancel()
+            timer.join()  # a "Thinking..." being written is done before the hint is
         chance = f"{found.survival:.0%}"
         if view.phase is Phase.TRUMP:
             what = f"name {self.screen.suit(found.action, long=True)} as trump"

@@ -1,0 +1,308 @@
+"""A sitting at the keyboard: the games of ``kow play``, one after another.
+
+:class:`Terminal` is the screen and keyboard: lines wrapped to the width, entries read
+with line editing, a private clear between people. :class:`Sitting` plays a game with
+people and bots on it, keeps the log, shows the end-of-game summary and offers another
+game. The command line (:func:`kow.cli.play`) only reads the options and the exit code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import shutil
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import IO
+
+from . import log
+from ._io import Stopped, atomic_output, signals_ignored, silence_stdout
+from .events import Event, Knock, Phase, Play, RoundEnd, TrickWon
+from .game import bots_rng, drive, new_game
+from .players import Player, make_bot
+from .players.human import HotSeat, HumanPlayer, Quit
+from .rules import Rules
+from .screen import GLUE, Screen, wrap
+
+__all__ = ["PIPED_PATIENCE", "Sitting", "Terminal"]
+
+PIPED_PATIENCE = 20
+"""Entries read for one decision from piped input before the game is left (a script
+that repeats a refused entry would otherwise loop forever)."""
+
+_QUIT_REASONS = {
+    "quit": "you quit",
+    "refused": f"{PIPED_PATIENCE} entries in a row were refused",
+    "end of input": "end of input",
+}
+
+PRIVATE_CLEAR = "\x1b[H\x1b[2J\x1b[3J"
+"""Home, erase the screen, erase the scrollback: the hand shown before is gone from both
+(a terminal that moves an erased screen into its scrollback erases it there too)."""
+
+
+class Terminal:
+    """The terminal of ``kow play``: lines out, entries in, and a private clear.
+
+    ``stdin``/``stdout`` are text streams; ``interactive`` when a person types at
+    ``stdin`` (a terminal), ``screen`` when ``stdout`` is a terminal. ``color`` keeps
+    ANSI escapes in the lines written (else they are removed). Lines are wrapped to the
+    terminal's width at each write (:func:`kow.screen.wrap`; ``COLUMNS`` overrides it, as
+    for any program; 80 when unknown).
+    """
+
+    def __init__(
+        self, stdin: IO[str], stdout: IO[str], *, interactive: bool, screen: bool, color: bool
+    ) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+        self.interactive = interactive
+        self.screen = screen
+        self.color = color
+        self.moved = False
+        """Set when the game has moved on since the last entry (see :meth:`read`)."""
+        self.readline = None
+        if interactive and stdin is sys.stdin:
+            with contextlib.suppress(ImportError):  # not on Windows: keys work as they do
+                import readline  # noqa: F401  input() now has line editing and history
+
+                self.readline = readline
+
+    @property
+    def width(self) -> int:
+        """The terminal's width in columns, at least 20."""
+        return max(20, shutil.get_terminal_size((80, 24)).columns)
+
+    def write(self, text: str) -> None:
+        """Write ``text`` (one line or several), each line wrapped to the width."""
+        if not self.color:
+            text = _strip_escapes(text)
+        width = self.width
+        out = [part for line in text.split("\n") for part in wrap(line, width)]
+        self.stdout.write("\n".join(out) + "\n")
+        self.stdout.flush()
+
+    def read(self, prompt: str) -> str:
+        """Show ``prompt`` and return the line typed, without its newline.
+
+        Keys typed while the game moved on (:attr:`moved` set: others played) are dropped
+        first, so they never count as an entry; keys typed ahead after a command are kept.
+        Piped entries are echoed, so a transcript reads as typed. Raises
+        :class:`EOFError` at the end of input.
+        """
+        if self.moved:
+            self.discard_typed()
+            self.moved = False
+        if self.stdin is sys.stdin and self.stdout is sys.stdout:
+            line = input(prompt)  # with readline's editing when it is loaded
+        else:
+            self.stdout.write(prompt)
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                raise EOFError
+            line = line.rstrip("\n")
+        if not self.interactive:
+            self.stdout.write(line + "\n")
+        return line
+
+    def discard_typed(self) -> None:
+        """Drop the keys typed and not yet read (a terminal only)."""
+        if not self.interactive:
+            return
+        with contextlib.suppress(OSError, ValueError):
+            if sys.platform == "win32":  # pragma: no cover
+                import msvcrt
+
+                while msvcrt.kbhit():
+                    msvcrt.getwch()
+            else:
+                import termios
+
+                termios.tcflush(self.stdin.fileno(), termios.TCIFLUSH)
+
+    def clear(self) -> None:
+        """Hide what is on screen from the next person: screen and scrollback erased, and
+        the entries' history forgotten. Without a terminal, a dashed line; on a terminal
+        that cannot erase (``TERM=dumb``), blank lines push the screen up first."""
+        if self.readline is not None:
+            self.readline.clear_history()
+        if not self.screen:
+            self.write("-" * 40)
+        elif os.environ.get("TERM") == "dumb":  # it cannot erase: push the hand off screen
+            rows = shutil.get_terminal_size((80, 24)).lines
+            self.write("\n" * rows + "-" * 40)
+        elif sys.platform == "win32":  # pragma: no cover - cls erases the buffer too
+            os.system("cls")
+        else:
+            self.stdout.write(PRIVATE_CLEAR)
+            self.stdout.flush()
+
+
+def _strip_escapes(text: str) -> str:
+    import re
+
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+@dataclass
+class Sitting:
+    """The games of one ``kow play``: people at one keyboard and bots, one game at a time.
+
+    ``humans`` are the people's names, in seats 0, 1, ...; ``bots`` the bot kinds of the
+    other seats, named ``bot_names`` in order. ``dealer`` is the first dealer's seat (None:
+    drawn from each game's seed). ``log_path``: the file that keeps every game of the
+    sitting, one JSON log per line, rewritten whole after each game (and when a game is
+    abandoned). ``delay`` seconds pass after each bot's card and each trick; none once
+    every person is knocked out. ``symbols``: suits as ♣ ♦ ♥ ♠, else letters.
+    ``rulebook``: the lines that ``rules`` shows at a prompt.
+    """
+
+    rules: Rules
+    humans: Sequence[str]
+    bots: Sequence[str]
+    bot_names: Sequence[str]
+    terminal: Terminal
+    dealer: int | None = None
+    search_iterations: int | None = None
+    log_path: str | None = None
+    delay: float = 0.0
+    symbols: bool = True
+    rulebook: Callable[[], Sequence[str]] | None = None
+    logs: list[str] = field(default_factory=list)
+
+    def play(self, seed: int, new_seed: Callable[[], int]) -> tuple[int, str]:
+        """Play games from ``seed`` until the people stop; return (exit code, reason).
+
+        After each finished game the people are asked whether to play again, with a seed
+        from ``new_seed()`` and the same options. The exit code is 0 when the last game
+        ended or the people declined another; 1 when a game was left (quit, end of input,
+        a closed screen), 130 on Ctrl-C, and the signal's code on SIGTERM or SIGHUP; the
+        reason says which. Raises :class:`~kow.game.PlayerError` (a bot's fault) and
+        :class:`click.BadParameter` for a ``log_path`` that can't be written.
+        """
+        while True:
+            code, reason = self.play_game(seed)
+            if code:
+                return code, reason
+            if not self._again():
+                return 0, ""
+            seed = new_seed()
+
+    def play_game(self, seed: int) -> tuple[int, str]:
+        """Play one game with ``seed``; return (exit code, reason) as :meth:`play`."""
+        terminal = self.terminal
+        names = [*self.humans, *self.bot_names]
+        screen = Screen(names, self.rules, symbols=self.symbols, color=terminal.color)
+        transcript: list[str] = []
+        hot_seat = HotSeat(terminal.clear, transcript) if len(self.humans) > 1 else None
+        players: list[Player] = [
+            HumanPlayer(
+                name, screen, terminal.read, terminal.write, hot_seat,
+                hint_rng=random.Random(f"kow-hint:{seed}:{i}"),
+                hint_iterations=self.search_iterations,
+                patience=None if terminal.interactive else PIPED_PATIENCE,
+                rulebook=self.rulebook,
+            )
+            for i, name in enumerate(self.humans)
+        ]  # fmt: skip
+        rng = bots_rng(seed)
+        players += [
+            make_bot(kind, name, rng, search_iterations=self.search_iterations)
+            for kind, name in zip(self.bots, self.bot_names, strict=True)
+        ]
+        seats = ", ".join(
+            f"{s}{GLUE}{p.name}" + ("" if p.kind == "human" else f"{GLUE}({p.kind})")
+            for s, p in enumerate(players)
+        )
+        opening = [
+            screen.bold(f"Knock-Out Whist, seed {seed}"),
+            f"Seats, clockwise: {seats}",
+            "Type help at any prompt for the commands, rules for the rules, quit to leave.",
+        ]
+        humans_in = set(range(len(self.humans)))
+        delay = self.delay
+
+        def on_event(event: Event) -> None:
+            nonlocal delay
+            lines = screen.event(event)
+            terminal.moved = True
+            for line in lines:
+                terminal.write(line)
+            transcript.extend(lines)
+            if isinstance(event, RoundEnd) and humans_in & set(event.eliminated):
+                humans_in.difference_update(event.eliminated)
+                if not humans_in and state.phase is not Phase.OVER:
+                    delay = 0.0  # nobody to keep waiting: the game plays out at once
+                    terminal.write(self._knocked_out_note())
+            if delay and (
+                isinstance(event, TrickWon)
+                or (isinstance(event, (Play, Knock)) and players[event.seat].kind != "human")
+            ):
+                time.sleep(delay)
+
+        out = contextlib.ExitStack()
+        if self.log_path is not None:  # checked (and a usage error) before the game starts
+            stream = out.enter_context(atomic_output(self.log_path, "--log"))
+        state = new_game(self.rules, seed, self.dealer)
+        code, reason = 0, ""
+        with contextlib.ExitStack() as calm, out:  # calm ends after the log is saved
+            try:
+                for line in opening:
+                    terminal.write(line)
+                drive(state, players, on_event)
+                for line in ["", *screen.summary()]:
+                    terminal.write(line)
+            except Quit as err:
+                code, reason = 1, _QUIT_REASONS.get(str(err), "end of input")
+            except BrokenPipeError:  # the screen went away: keep the game so far
+                silence_stdout()
+                code, reason = 1, "the screen's output closed"
+            except KeyboardInterrupt:
+                code, reason = 130, "interrupted"
+            except Stopped as err:
+                code, reason = err.code, f"ended by {err.name}"
+            # A second signal (a closing terminal sends several) must not cut the save short.
+            calm.enter_context(signals_ignored())
+            if self.log_path is not None:
+                game = log.build(seed, self.rules, players, state.events, abandoned=code != 0)
+                self.logs.append(log.dumps(game) + "\n")
+                stream.write("".join(self.logs))
+        terminal.discard_typed()  # nothing typed during the game reaches the shell
+        if code:
+            return code, reason
+        terminal.write(f"Seed {seed}: play this deal again with --seed {seed}.")
+        if self.log_path:
+            games = len(self.logs)
+            what = "Log" if games == 1 else f"Logs of the {games} games"
+            terminal.write(f"{what} saved to {self.log_path}.")
+        return 0, ""
+
+    def _knocked_out_note(self) -> str:
+        """Return what the people are told when the last of them is knocked out."""
+        who = "You are" if len(self.humans) == 1 else "Everyone at the keyboard is"
+        if self.rules.eliminated_vote:
+            return (
+                f"{who} knocked out, but you still vote for each round's trump; "
+                "the bots play the tricks."
+            )
+        return f"{who} knocked out: the bots play the game out now."
+
+    def _again(self) -> bool:
+        """Ask whether to play another game; end of input or ``quit`` is no."""
+        terminal = self.terminal
+        while True:
+            try:
+                answer = terminal.read("Play again, with a new seed? [y/n] ").strip().lower()
+            except EOFError:
+                return False
+            if answer in ("y", "yes"):
+                return True
+            if answer in ("n", "no", "quit", "exit", "q"):
+                return False
+            if not terminal.interactive:
+                return False
+            terminal.write("Type y to play again, n to stop.")

@@ -1,0 +1,212 @@
+"""The command line's plumbing (kow._io): output encodings that cannot show ♠, and colour.
+
+Every command is run with stdout and stderr in cp1252, latin-1 and ascii (what a redirect
+on Windows or ``PYTHONIOENCODING`` gives): no traceback, suits as letters, names that
+cannot be shown escaped, and data (JSON) byte for byte what a UTF-8 terminal gets.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kow._io import FALLBACK, color_fits
+from kow.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+NARROW = ["cp1252", "latin-1", "ascii"]
+"""Encodings that cannot show ♠."""
+
+
+def kow(*args: str, encoding: str, stdin: str = "") -> subprocess.CompletedProcess[bytes]:
+    """Run ``python -m kow`` with stdin, stdout and stderr in ``encoding``; bytes out."""
+    env = {**os.environ, "PYTHONIOENCODING": encoding, "LC_ALL": "C.UTF-8"}
+    env.pop("NO_COLOR", None)
+    return subprocess.run(
+        [sys.executable, "-m", "kow", *args],
+        input=stdin.encode(encoding),
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        check=False,
+        timeout=120,
+    )
+
+
+# ----------------------------------------------------------------------------- the handler
+
+
+def test_fallback_writes_suits_as_letters_and_escapes_the_rest() -> None:
+    text = "Q♠ 10♥ ♧♢ 张伟 é 😀"
+    assert text.encode("ascii", FALLBACK) == b"Qs 10h cd \\u5f20\\u4f1f \\u00e9 \\ud83d\\ude00"
+    assert text.encode("cp1252", FALLBACK) == (
+        "Qs 10h cd \\u5f20\\u4f1f é \\ud83d\\ude00".encode("cp1252")
+    )
+    assert "ok".encode("ascii", FALLBACK) == b"ok"
+    with pytest.raises(UnicodeDecodeError):  # it only encodes
+        b"\xff".decode("ascii", FALLBACK)
+
+
+@given(st.text(), st.sampled_from(NARROW))
+def test_json_written_through_the_fallback_is_the_same_value(value: str, encoding: str) -> None:
+    # A JSON writer with ensure_ascii=False, through the handler, still gives valid JSON
+    # with the same value (characters beyond U+FFFF as surrogate pairs): suit symbols
+    # aside, which become letters.
+    value = value.translate({ord(c): None for c in "♣♦♥♠♧♢♡♤"})
+    written = json.dumps({"name": value}, ensure_ascii=False).encode(encoding, FALLBACK)
+    assert json.loads(written.decode(encoding)) == {"name": value}
+
+
+# ----------------------------------------------------------------------------- every command
+
+
+COMMANDS = [[], *([c] for c in sorted(main.commands))]
+
+
+@pytest.mark.parametrize("encoding", NARROW)
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "kow")
+def test_help_in_a_narrow_encoding(encoding: str, command: list[str]) -> None:
+    # In-process: Click's runner gives stdout in the encoding, and kow's main fits it.
+    wide = CliRunner().invoke(main, [*command, "--help"])
+    narrow = CliRunner(charset=encoding).invoke(main, [*command, "--help"])
+    assert (wide.exit_code, narrow.exit_code) == (0, 0), narrow.output
+    assert narrow.exception is None
+    # The same text, with what the encoding lacks written as letters or escapes.
+    assert narrow.stdout_bytes == wide.stdout.encode(encoding, FALLBACK)
+    if "Q♠" in wide.stdout:
+        assert "Q♠" not in narrow.stdout and "Qs" in narrow.stdout
+
+
+@pytest.mark.parametrize("encoding", NARROW)
+def test_play_help_shows_suits_as_letters(encoding: str) -> None:
+    done = kow("play", "--help", encoding=encoding)
+    assert (done.returncode, done.stderr) == (0, b"")
+    utf8 = kow("play", "--help", encoding="utf-8")
+    assert done.stdout == utf8.stdout.decode("utf-8").encode(encoding, FALLBACK)
+    assert b"Traceback" not in done.stdout and b"\xe2" not in done.stdout  # no UTF-8 ♠
+
+
+@pytest.mark.parametrize("encoding", NARROW)
+def test_data_on_stdout_is_the_same_bytes(encoding: str, tmp_path: Path) -> None:
+    utf8 = kow("simulate", "--seed", "1", "--players", "3", encoding="utf-8")
+    done = kow("simulate", "--seed", "1", "--players", "3", encoding=encoding)
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout == utf8.stdout
+    assert json.loads(done.stdout) == json.loads(utf8.stdout)
+    assert kow("schema", encoding=encoding).stdout == kow("schema", encoding="utf-8").stdout
+    log = tmp_path / "g.json"
+    log.write_bytes(done.stdout)
+    verdict = kow("verify", "--json", str(log), encoding=encoding)
+    assert verdict.returncode == 0 and json.loads(verdict.stdout)["legal"] == 1
+
+
+@pytest.mark.parametrize("encoding", NARROW)
+def test_replay_in_a_narrow_encoding(encoding: str, tmp_path: Path) -> None:
+    log = tmp_path / "g.json"
+    log.write_bytes(kow("simulate", "--seed", "1", "--players", "3", encoding="utf-8").stdout)
+    done = kow("replay", str(log), encoding=encoding)
+    assert (done.returncode, done.stderr) == (0, b"")
+    # What a UTF-8 terminal shows with --ascii: suits as letters, c d h s.
+    assert done.stdout == kow("replay", str(log), "--ascii", encoding="utf-8").stdout
+    assert b"Seats, clockwise: 0 Ada (heuristic)" in done.stdout
+
+
+@pytest.mark.parametrize("encoding", NARROW)
+def test_play_with_a_name_the_encoding_lacks(encoding: str, tmp_path: Path) -> None:
+    log = tmp_path / "game.json"
+    args = ["play", "--seed", "1", "--name", "张伟", "--log", str(log)]
+    done = kow(*args, encoding=encoding, stdin="quit\n")
+    assert done.returncode == 1  # quitting leaves the game unfinished, as always
+    assert done.stderr.decode(encoding) == (
+        f"Game abandoned (you quit); the game so far is saved in {log}. Seed 1.\n"
+    )
+    out = done.stdout.decode(encoding)
+    assert "Traceback" not in out
+    assert "\\u5f20\\u4f1f, your hand" in out
+    # The screen is the one a UTF-8 terminal gets with --ascii, escapes aside.
+    utf8 = kow(*args, "--ascii", encoding="utf-8", stdin="quit\n")
+    assert done.stdout == utf8.stdout.decode("utf-8").encode(encoding, FALLBACK)
+    game = json.loads(log.read_text(encoding="utf-8"))
+    assert game["players"][0]["name"] == "张伟"
+    assert game["abandoned"] is True
+
+
+@pytest.mark.parametrize("encoding", NARROW)
+def test_usage_error_naming_a_symbol(encoding: str) -> None:
+    # Error messages go to stderr, which gets the same handling.
+    done = kow("replay", "♠.json", encoding=encoding)
+    assert done.returncode == 2
+    err = done.stderr.decode(encoding)
+    assert "cannot open 's.json'" in err and "Traceback" not in err
+
+
+def test_utf8_streams_are_left_alone() -> None:
+    done = kow("replay", "♠.json", encoding="utf-8")
+    assert "cannot open '♠.json'" in done.stderr.decode("utf-8")
+
+
+# ----------------------------------------------------------------------------- colour
+
+
+class Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("environ", "no_color", "expected"),
+    [
+        ({"TERM": "xterm-256color"}, False, True),
+        ({}, False, True),
+        ({"TERM": "xterm"}, True, False),
+        ({"TERM": "dumb"}, False, False),
+        ({"TERM": "xterm", "NO_COLOR": "1"}, False, False),
+        ({"TERM": "xterm", "NO_COLOR": ""}, False, True),  # no-color.org: empty is unset
+    ],
+)
+def test_color_fits(environ: dict[str, str], no_color: bool, expected: bool) -> None:
+    assert color_fits(Tty(), no_color=no_color, environ=environ) is expected
+    assert color_fits(io.StringIO(), no_color=no_color, environ=environ) is False
+
+
+def test_color_fits_a_closed_stream() -> None:
+    with open(os.devnull, "w") as stream:
+        pass
+    assert color_fits(stream, environ={}) is False  # isatty raises ValueError
+
+
+@pytest.mark.parametrize(("term", "escapes"), [("xterm", True), ("dumb", False)])
+def test_replay_on_a_terminal_follows_term(term: str, escapes: bool, tmp_path: Path) -> None:
+    log = tmp_path / "g.json"
+    log.write_bytes(kow("simulate", "--seed", "1", "--players", "3", encoding="utf-8").stdout)
+    main_fd, screen_fd = pty.openpty()
+    env = {**os.environ, "TERM": term, "PAGER": "cat", "LC_ALL": "C.UTF-8"}
+    env.pop("NO_COLOR", None)
+    with subprocess.Popen(
+        [sys.executable, "-m", "kow", "replay", str(log), "--round", "1"],
+        stdin=subprocess.DEVNULL, stdout=screen_fd, stderr=screen_fd, env=env, cwd=ROOT,
+    ) as proc:  # fmt: skip
+        os.close(screen_fd)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(main_fd, 65536)
+            except OSError:  # the terminal closed: the replay is over
+                break
+            if not chunk:
+                break
+            shown += chunk
+        assert proc.wait(timeout=60) == 0
+    os.close(main_fd)
+    assert b"=== Round 1: 7 cards each ===" in shown
+    assert (b"\x1b[" in shown) is escapes
