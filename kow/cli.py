@@ -250,16 +250,16 @@ def play(
         rulebook=lambda: rule_lines(rules, min(terminal.width, 100)),
     )  # fmt: skip
     try:
-        code, reason = sitting.play(seed, draw_seed)
+        ending = sitting.play(seed, draw_seed)
     except PlayerError as err:
         raise click.ClickException(str(err)) from None
-    if code:
+    if ending.code:
         with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
             terminal.write("")
         saved = f"; the game so far is saved in {log_path}" if log_path else ""
         with contextlib.suppress(OSError):
-            click.echo(f"Game abandoned ({reason}){saved}. Seed {seed}.", err=True)
-        sys.exit(code)
+            click.echo(f"Game abandoned ({ending.reason}){saved}. Seed {ending.seed}.", err=True)
+        sys.exit(ending.code)
 
 
 # ----------------------------------------------------------------------------- verify

@@ -234,7 +234,7 @@ class Screen(EventVisitor):
         parts = []
         legal = set(view.legal) if view.phase is Phase.PLAY else set()
         for i, c in enumerate(sorted_hand(view.hand), 1):
-            mark = "*" if c in legal else " "
+            mark = "*" if c in legal else GLUE  # a space, never a break
             text = f"{mark}{i}{GLUE}{self.card(c)}"
             if legal:
                 text = self.bold(text) if c in legal else self.dim(text)

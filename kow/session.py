@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, NamedTuple
 
 from . import log
 from ._io import Stopped, atomic_output, signals_ignored, silence_stdout
@@ -27,7 +27,7 @@ from .players.human import HotSeat, HumanPlayer, Quit
 from .rules import Rules
 from .screen import GLUE, Screen, wrap
 
-__all__ = ["PIPED_PATIENCE", "Sitting", "Terminal"]
+__all__ = ["PIPED_PATIENCE", "Ending", "Sitting", "Terminal"]
 
 PIPED_PATIENCE = 20
 """Entries read for one decision from piped input before the game is left (a script
@@ -42,6 +42,15 @@ _QUIT_REASONS = {
 PRIVATE_CLEAR = "\x1b[H\x1b[2J\x1b[3J"
 """Home, erase the screen, erase the scrollback: the hand shown before is gone from both
 (a terminal that moves an erased screen into its scrollback erases it there too)."""
+
+
+class Ending(NamedTuple):
+    """How a game of a sitting ended: the exit ``code`` (0: played to the end), the
+    ``reason`` it was left (empty for 0), and the ``seed`` of that game."""
+
+    code: int
+    reason: str
+    seed: int
 
 
 class Terminal:
@@ -174,26 +183,24 @@ class Sitting:
     rulebook: Callable[[], Sequence[str]] | None = None
     logs: list[str] = field(default_factory=list)
 
-    def play(self, seed: int, new_seed: Callable[[], int]) -> tuple[int, str]:
-        """Play games from ``seed`` until the people stop; return (exit code, reason).
+    def play(self, seed: int, new_seed: Callable[[], int]) -> Ending:
+        """Play games from ``seed`` until the people stop; return how the last one ended.
 
         After each finished game the people are asked whether to play again, with a seed
-        from ``new_seed()`` and the same options. The exit code is 0 when the last game
-        ended or the people declined another; 1 when a game was left (quit, end of input,
-        a closed screen), 130 on Ctrl-C, and the signal's code on SIGTERM or SIGHUP; the
-        reason says which. Raises :class:`~kow.game.PlayerError` (a bot's fault) and
+        from ``new_seed()`` and the same options. The :class:`Ending`'s code is 0 when the
+        last game was played to the end (and no other wanted); 1 when a game was left
+        (quit, end of input, a closed screen), 130 on Ctrl-C, and the signal's code on
+        SIGTERM or SIGHUP. Raises :class:`~kow.game.PlayerError` (a bot's fault) and
         :class:`click.BadParameter` for a ``log_path`` that can't be written.
         """
         while True:
-            code, reason = self.play_game(seed)
-            if code:
-                return code, reason
-            if not self._again():
-                return 0, ""
+            ending = self.play_game(seed)
+            if ending.code or not self._again():
+                return ending
             seed = new_seed()
 
-    def play_game(self, seed: int) -> tuple[int, str]:
-        """Play one game with ``seed``; return (exit code, reason) as :meth:`play`."""
+    def play_game(self, seed: int) -> Ending:
+        """Play one game with ``seed``; return how it ended (see :meth:`play`)."""
         terminal = self.terminal
         names = [*self.humans, *self.bot_names]
         screen = Screen(names, self.rules, symbols=self.symbols, color=terminal.color)
@@ -273,13 +280,13 @@ class Sitting:
                 stream.write("".join(self.logs))
         terminal.discard_typed()  # nothing typed during the game reaches the shell
         if code:
-            return code, reason
+            return Ending(code, reason, seed)
         terminal.write(f"Seed {seed}: play this deal again with --seed {seed}.")
         if self.log_path:
             games = len(self.logs)
             what = "Log" if games == 1 else f"Logs of the {games} games"
             terminal.write(f"{what} saved to {self.log_path}.")
-        return 0, ""
+        return Ending(0, "", seed)
 
     def _knocked_out_note(self) -> str:
         """Return what the people are told when the last of them is knocked out."""
