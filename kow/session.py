@@ -164,9 +164,10 @@ class Sitting:
     ``humans`` are the people's names, in seats 0, 1, ...; ``bots`` the bot kinds of the
     other seats, named ``bot_names`` in order. ``dealer`` is the first dealer's seat (None:
     drawn from each game's seed). ``log_path``: the file that keeps every game of the
-    sitting, one JSON log per line, rewritten whole after each game (and when a game is
-    abandoned). ``delay`` seconds pass after each bot's card and each trick; none once
-    every person is knocked out. ``symbols``: suits as ♣ ♦ ♥ ♠, else letters.
+    sitting, one JSON log per line (``logs``), rewritten whole after each game (and when
+    a game is abandoned); a device or a pipe there gets each game once, as it ends.
+    ``delay`` seconds pass after each bot's card and each trick; none once every person
+    is knocked out. ``symbols``: suits as ♣ ♦ ♥ ♠, else letters.
     ``rulebook``: the lines that ``rules`` shows at a prompt.
     """
 
@@ -182,6 +183,7 @@ class Sitting:
     symbols: bool = True
     rulebook: Callable[[], Sequence[str]] | None = None
     logs: list[str] = field(default_factory=list)
+    _rewrite: bool = True
 
     def play(self, seed: int, new_seed: Callable[[], int]) -> Ending:
         """Play games from ``seed`` until the people stop; return how the last one ended.
@@ -253,6 +255,9 @@ class Sitting:
 
         out = contextlib.ExitStack()
         if self.log_path is not None:  # checked (and a usage error) before the game starts
+            if not self.logs:  # a device or a pipe is written game by game, not rewritten
+                path = self.log_path
+                self._rewrite = not os.path.exists(path) or os.path.isfile(path)
             stream = out.enter_context(atomic_output(self.log_path, "--log"))
         state = new_game(self.rules, seed, self.dealer)
         code, reason = 0, ""
@@ -277,7 +282,7 @@ class Sitting:
             if self.log_path is not None:
                 game = log.build(seed, self.rules, players, state.events, abandoned=code != 0)
                 self.logs.append(log.dumps(game) + "\n")
-                stream.write("".join(self.logs))
+                stream.write("".join(self.logs if self._rewrite else self.logs[-1:]))
         terminal.discard_typed()  # nothing typed during the game reaches the shell
         if code:
             return Ending(code, reason, seed)

@@ -564,3 +564,33 @@ def test_a_slow_hint_says_it_is_thinking() -> None:
         hints = [i for i, x in enumerate(lines) if x.startswith("Hint:")]
         assert len(hints) == 1
         assert (lines[hints[0] - 1] == "Thinking...") is thinking
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a named pipe")
+def test_a_pipe_given_to_log_gets_each_game_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    import kow.cli
+
+    monkeypatch.setattr(kow.cli, "draw_seed", lambda: 5)
+    first, _ = script(Rules(players=3), 21, humans=1)
+    second, _ = script(Rules(players=3), 5, humans=1)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[str] = []
+
+    def read() -> None:  # each game opens the pipe anew: read until two games came
+        while len(got) < 2:
+            with open(fifo, encoding="utf-8") as stream:
+                got.extend(stream.read().splitlines())
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    code, _, err = play(
+        "--seed", "21", "--players", "3", "--log", str(fifo), entries=[*first, "y", *second, "n"]
+    )
+    reader.join(timeout=10)
+    assert code == 0, err
+    assert [json.loads(line)["seed"] for line in got] == [21, 5]
