@@ -224,7 +224,8 @@ def people(names: tuple[str, ...], humans: int, seats: int) -> list[str]:
 
     The defaults are "You" for one person, else "Player 1", "Player 2", .... Raises
     :class:`click.BadParameter` for more people than ``seats``, more names than people,
-    or names that are blank, repeated or hold a control character.
+    or names that are blank, repeated (in any case), longer than :data:`MAX_NAME` or hold
+    a control character.
     """
     if humans > seats:
         raise click.BadParameter(
@@ -239,9 +240,10 @@ def people(names: tuple[str, ...], humans: int, seats: int) -> list[str]:
     out = list(names) + [
         "You" if humans == 1 else f"Player {i + 1}" for i in range(len(names), humans)
     ]
-    if any(not name.strip() for name in out) or len(out) != len(set(out)):
+    folded = [name.strip().casefold() for name in out]
+    if not all(folded) or len(folded) != len(set(folded)):
         raise click.BadParameter(
-            f"names must be distinct and not blank: {', '.join(map(repr, out))}",
+            f"names must be distinct (in any case) and not blank: {', '.join(map(repr, out))}",
             param_hint="'--name'",
         )
     for name in out:
@@ -250,7 +252,16 @@ def people(names: tuple[str, ...], humans: int, seats: int) -> list[str]:
                 f"{name!r} has a control character; names are printable text",
                 param_hint="'--name'",
             )
+        if len(name) > MAX_NAME:
+            raise click.BadParameter(
+                f"{name!r} has {len(name)} characters; a name has at most {MAX_NAME}",
+                param_hint="'--name'",
+            )
     return out
+
+
+MAX_NAME = 20
+"""The most characters in a player's name (so that a line of the table fits 40 columns)."""
 
 
 def draw_seed() -> int:

@@ -35,7 +35,16 @@ from .events import (
 from .rules import Rules
 from .view import View
 
-__all__ = ["GLUE", "RoundSummary", "Screen", "sorted_hand", "symbols_fit", "visible_width", "wrap"]
+__all__ = [
+    "GLUE",
+    "FinishedTrick",
+    "RoundSummary",
+    "Screen",
+    "sorted_hand",
+    "symbols_fit",
+    "visible_width",
+    "wrap",
+]
 
 _RED = "\x1b[31m"
 _BOLD = "\x1b[1m"
@@ -121,12 +130,23 @@ def wrap(line: str, width: int | None) -> list[str]:
     return [x.replace(GLUE, " ") for x in lines]
 
 
+class FinishedTrick(NamedTuple):
+    """The last trick finished: in ``round`` (from 1) of ``hand_size`` tricks, the
+    :class:`~kow.events.Trick`, and that round's ``trump`` (None: no trump)."""
+
+    round: int
+    hand_size: int
+    trick: Trick
+    trump: Suit | None
+
+
 class RoundSummary(NamedTuple):
     """One finished round, for the end-of-game summary of ``kow play``.
 
     ``round`` from 1; ``hand_size`` cards each; ``trump`` (None: no trump) set by
     ``method`` (as :class:`~kow.events.TrumpSet`) and ``chosen_by`` (a seat, or None);
-    ``tricks_won[seat]`` (None for a seat not dealt in); ``eliminated``: seats knocked out.
+    ``tricks_won[seat]`` (None for a seat not dealt in); ``eliminated``: seats knocked out;
+    ``dogs_life_granted``: seats given a dog's life for the next round.
     """
 
     round: int
@@ -136,6 +156,7 @@ class RoundSummary(NamedTuple):
     chosen_by: Seat | None
     tricks_won: tuple[int | None, ...]
     eliminated: tuple[Seat, ...]
+    dogs_life_granted: tuple[Seat, ...] = ()
 
 
 @dataclass
@@ -145,7 +166,8 @@ class Screen(EventVisitor):
     ``names[seat]`` are the players' names; ``symbols`` shows suits as ♣ ♦ ♥ ♠ (else
     letters ``c d h s``); ``color`` adds ANSI colour (red suits red, legal cards bold).
     The screen follows the game through :meth:`event` to keep what it shows: the trick
-    counts, the current ``trick``'s plays and the finished ``rounds``
+    counts, the current ``trick``'s plays, the ``last_trick`` finished
+    (:class:`FinishedTrick`) and the finished ``rounds``
     (:class:`RoundSummary`).
     Words that belong together are joined by :data:`GLUE`; write lines through
     :func:`wrap`.
@@ -161,6 +183,7 @@ class Screen(EventVisitor):
     round: int = 0
     trump: Suit | None = None
     trick: list[Play | Knock] = field(default_factory=list)
+    last_trick: FinishedTrick | None = None
     rounds: list[RoundSummary] = field(default_factory=list)
     _trump_set: TrumpSet | None = None
     _in_round: list[bool] = field(default_factory=list)
@@ -302,23 +325,26 @@ class Screen(EventVisitor):
         self.tricks_won[winner] += 1
         self.trick_number = event.number
         trick = Trick(event.number, event.leader, tuple(self.trick), winner)
+        self.last_trick = FinishedTrick(self.round, self.hand_size, trick, self.trump)
         self.trick = []
         seats = [s for s, dealt in enumerate(self._in_round) if dealt]
-        self._lines.append(f"  {self.won_with(trick)}. Tricks: {self.counts(seats)}")
+        self._lines.append(f"  {self.won_with(trick, self.trump)}. Tricks: {self.counts(seats)}")
         if event.next_leader is not None and event.next_leader != winner:
             self._lines.append(
                 f"  {self.does(event.next_leader, 'leads')}, on the dog's-life winner's left."
             )
 
-    def won_with(self, trick: Trick) -> str:
-        """Return who won ``trick``, with which card and why: ``Ben wins trick 3 with 5♠
-        (trump)``. The trump is the screen's (the round of the trick).
+    def won_with(self, trick: Trick, trump: Suit | None, hand_size: int | None = None) -> str:
+        """Return who won ``trick``, with which card and why: ``Ben wins trick 3 of 7 with
+        5♠ (trump)``. ``trump`` is the trump of the trick's round (None: no trump),
+        ``hand_size`` its tricks (default: the round the screen follows).
 
         Why: ``trump`` (the only trump, on another led suit), ``highest trump``,
         ``highest spade`` (of the led suit, others followed), ``nobody else played
         spades`` (the led suit, nor trumped), or ``the only card`` (the others knocked).
         """
-        size = f" of {self.hand_size}" if self.hand_size else ""
+        hand_size = self.hand_size if hand_size is None else hand_size
+        size = f" of {hand_size}" if hand_size else ""
         won = f"{self.bold(self.does(trick.winner, 'wins'))} trick {trick.number}{size}"
         cards = [p.card for p in trick.plays if isinstance(p, Play)]
         card = next(
@@ -327,7 +353,6 @@ class Screen(EventVisitor):
         if card is None:  # the plays were not followed
             return won
         led = SUIT_OF[cards[0]]
-        trump = self.trump
         trumps = sum(SUIT_OF[c] == trump for c in cards)
         if len(cards) == 1:
             why = "the only card"
@@ -436,6 +461,7 @@ class Screen(EventVisitor):
                 trump_set.chosen_by if trump_set is not None else None,
                 tuple(tricks_won),
                 tuple(event.eliminated),
+                tuple(event.dogs_life_granted),
             )
         )
 
@@ -457,6 +483,8 @@ class Screen(EventVisitor):
             line += "Tricks: " + self.between.join(
                 f"{self.names[s]}{GLUE}{r.tricks_won[s]}" for s in seats
             )
+            if r.dogs_life_granted:
+                line += ". Dog's life: " + ", ".join(self.names[s] for s in r.dogs_life_granted)
             if r.eliminated:
                 line += ". Out: " + ", ".join(self.names[s] for s in r.eliminated)
             lines.append(line + ".")

@@ -11,23 +11,25 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import re
 import shutil
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import IO, NamedTuple
+from typing import IO, Any, NamedTuple
 
 from . import log
 from ._io import Stopped, atomic_output, signals_ignored, silence_stdout
-from .events import Event, Knock, Phase, Play, RoundEnd, TrickWon
+from .engine import State
+from .events import Event, Knock, Phase, Play, RoundEnd, TrickWon, Vote
 from .game import bots_rng, drive, new_game
 from .players import Player, make_bot
 from .players.human import HotSeat, HumanPlayer, Quit
 from .rules import Rules
 from .screen import GLUE, Screen, wrap
 
-__all__ = ["PIPED_PATIENCE", "Ending", "Sitting", "Terminal"]
+__all__ = ["PIPED_PATIENCE", "Ending", "LogWriteError", "Sitting", "Terminal"]
 
 PIPED_PATIENCE = 20
 """Entries read for one decision from piped input before the game is left (a script
@@ -53,6 +55,15 @@ class Ending(NamedTuple):
     seed: int
 
 
+class LogWriteError(OSError):
+    """Raised when the file given to ``--log`` cannot be written (a full disk, a device
+    that refuses); ``path`` names it, ``strerror`` says why."""
+
+    def __init__(self, path: str, err: OSError) -> None:
+        super().__init__(err.errno, err.strerror or str(err))
+        self.path = path
+
+
 class Terminal:
     """The terminal of ``kow play``: lines out, entries in, and a private clear.
 
@@ -73,12 +84,59 @@ class Terminal:
         self.color = color
         self.moved = False
         """Set when the game has moved on since the last entry (see :meth:`read`)."""
+        self._hushed: tuple[int, list[Any]] | None = None
         self.readline = None
         if interactive and stdin is sys.stdin:
             with contextlib.suppress(ImportError):  # not on Windows: keys work as they do
                 import readline  # noqa: F401  input() now has line editing and history
 
                 self.readline = readline
+
+    @property
+    def private(self) -> bool:
+        """Whether :meth:`clear` erases what was shown, scrollback included: a terminal
+        that understands erasing (not ``TERM=dumb``, not a file or a pipe)."""
+        return self.screen and os.environ.get("TERM") != "dumb"
+
+    @contextlib.contextmanager
+    def hushed(self) -> Iterator[None]:
+        """Within the block, keys typed are not shown, except while an entry is read.
+
+        So keys pressed while the bots play leave nothing on screen (:meth:`read` drops
+        them). The terminal's settings are restored on the way out, however the block
+        ends. Does nothing without a terminal, or on Windows.
+        """
+        if not self.interactive or sys.platform == "win32":
+            yield
+            return
+        import termios
+
+        try:
+            fd = self.stdin.fileno()
+            old = termios.tcgetattr(fd)
+        except (OSError, ValueError, termios.error):
+            yield
+            return
+        self._hushed = (fd, old)
+        self._echo(False)
+        try:
+            yield
+        finally:
+            self._echo(True)
+            self._hushed = None
+
+    def _echo(self, on: bool) -> None:
+        """Show typed keys (``on``) or not, within :meth:`hushed`."""
+        if self._hushed is None or sys.platform == "win32":
+            return
+        import termios
+
+        fd, old = self._hushed
+        settings = list(old)
+        if not on:
+            settings[3] = settings[3] & ~termios.ECHO
+        with contextlib.suppress(OSError, termios.error):
+            termios.tcsetattr(fd, termios.TCSANOW, settings)
 
     @property
     def width(self) -> int:
@@ -105,17 +163,21 @@ class Terminal:
         if self.moved:
             self.discard_typed()
             self.moved = False
-        if self.stdin is sys.stdin and self.stdout is sys.stdout:
-            line = input(prompt)  # with readline's editing when it is loaded
-        else:
-            self.stdout.write(prompt)
-            self.stdout.flush()
-            line = self.stdin.readline()
-            if not line:
-                raise EOFError
-            line = line.rstrip("\n")
-        if not self.interactive:
-            self.stdout.write(line + "\n")
+        self._echo(True)
+        try:
+            if self.stdin is sys.stdin and self.stdout is sys.stdout:
+                line = input(prompt)  # with readline's editing when it is loaded
+            else:
+                self.stdout.write(prompt)
+                self.stdout.flush()
+                line = self.stdin.readline()
+                if not line:
+                    raise EOFError
+                line = line.rstrip("\n")
+        finally:
+            self._echo(False)
+        if not self.interactive:  # control characters shown escaped, never sent as such
+            self.stdout.write(_CONTROL.sub(lambda m: repr(m.group())[1:-1], line) + "\n")
         return line
 
     def discard_typed(self) -> None:
@@ -137,6 +199,7 @@ class Terminal:
         """Hide what is on screen from the next person: screen and scrollback erased, and
         the entries' history forgotten. Without a terminal, a dashed line; on a terminal
         that cannot erase (``TERM=dumb``), blank lines push the screen up first."""
+        self.moved = True  # keys typed at the hand-over (a second Enter) are not entries
         if self.readline is not None:
             self.readline.clear_history()
         if not self.screen:
@@ -151,9 +214,10 @@ class Terminal:
             self.stdout.flush()
 
 
-def _strip_escapes(text: str) -> str:
-    import re
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
+
+def _strip_escapes(text: str) -> str:
     return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
@@ -192,14 +256,16 @@ class Sitting:
         from ``new_seed()`` and the same options. The :class:`Ending`'s code is 0 when the
         last game was played to the end (and no other wanted); 1 when a game was left
         (quit, end of input, a closed screen), 130 on Ctrl-C, and the signal's code on
-        SIGTERM or SIGHUP. Raises :class:`~kow.game.PlayerError` (a bot's fault) and
-        :class:`click.BadParameter` for a ``log_path`` that can't be written.
+        SIGTERM or SIGHUP. Raises :class:`~kow.game.PlayerError` (a bot's fault),
+        :class:`click.BadParameter` for a ``log_path`` that can't be opened and
+        :class:`LogWriteError` when writing it fails (the games so far are shown).
         """
-        while True:
-            ending = self.play_game(seed)
-            if ending.code or not self._again():
-                return ending
-            seed = new_seed()
+        with self.terminal.hushed():
+            while True:
+                ending = self.play_game(seed)
+                if ending.code or not self._again():
+                    return ending
+                seed = new_seed()
 
     def play_game(self, seed: int) -> Ending:
         """Play one game with ``seed``; return how it ended (see :meth:`play`)."""
@@ -232,6 +298,11 @@ class Sitting:
             f"Seats, clockwise: {seats}",
             "Type help at any prompt for the commands, rules for the rules, quit to leave.",
         ]
+        if hot_seat is not None and not terminal.private:
+            opening.append(
+                "Warning: this screen cannot be erased (not a terminal, or TERM=dumb), so "
+                "each hand stays in its scrollback; hot seat needs a terminal to be private."
+            )
         humans_in = set(range(len(self.humans)))
         delay = self.delay
 
@@ -242,6 +313,10 @@ class Sitting:
             for line in lines:
                 terminal.write(line)
             transcript.extend(lines)
+            if hot_seat is not None and isinstance(event, (Play, Knock, Vote)):
+                name = players[event.seat].name
+                if players[event.seat].kind == "human":  # not told back their own action
+                    hot_seat.seen[name] = len(transcript)
             if isinstance(event, RoundEnd) and humans_in & set(event.eliminated):
                 humans_in.difference_update(event.eliminated)
                 if not humans_in and state.phase is not Phase.OVER:
@@ -261,29 +336,20 @@ class Sitting:
             stream = out.enter_context(atomic_output(self.log_path, "--log"))
         state = new_game(self.rules, seed, self.dealer)
         code, reason = 0, ""
-        with contextlib.ExitStack() as calm, out:  # calm ends after the log is saved
-            try:
-                for line in opening:
-                    terminal.write(line)
-                drive(state, players, on_event)
-                for line in ["", *screen.summary()]:
-                    terminal.write(line)
-            except Quit as err:
-                code, reason = 1, _QUIT_REASONS.get(str(err), "end of input")
-            except BrokenPipeError:  # the screen went away: keep the game so far
-                silence_stdout()
-                code, reason = 1, "the screen's output closed"
-            except KeyboardInterrupt:
-                code, reason = 130, "interrupted"
-            except Stopped as err:
-                code, reason = err.code, f"ended by {err.name}"
-            # A second signal (a closing terminal sends several) must not cut the save short.
-            calm.enter_context(signals_ignored())
-            if self.log_path is not None:
-                game = log.build(seed, self.rules, players, state.events, abandoned=code != 0)
-                self.logs.append(log.dumps(game) + "\n")
-                stream.write("".join(self.logs if self._rewrite else self.logs[-1:]))
-        terminal.discard_typed()  # nothing typed during the game reaches the shell
+        try:
+            with contextlib.ExitStack() as calm, out:  # calm ends after the log is saved
+                code, reason = self._play_out(state, players, on_event, opening, screen)
+                # A second signal (a closing terminal sends several) must not cut the
+                # save short.
+                calm.enter_context(signals_ignored())
+                if self.log_path is not None:
+                    game = log.build(seed, self.rules, players, state.events, code != 0)
+                    self.logs.append(log.dumps(game) + "\n")
+                    stream.write("".join(self.logs if self._rewrite else self.logs[-1:]))
+        except OSError as err:  # only the log is written here: the screen's faults are caught
+            raise LogWriteError(self.log_path or "", err) from None
+        with contextlib.suppress(OSError):
+            terminal.discard_typed()  # nothing typed during the game reaches the shell
         if code:
             return Ending(code, reason, seed)
         terminal.write(f"Seed {seed}: play this deal again with --seed {seed}.")
@@ -293,20 +359,52 @@ class Sitting:
             terminal.write(f"{what} saved to {self.log_path}.")
         return Ending(0, "", seed)
 
+    def _play_out(
+        self,
+        state: State,
+        players: Sequence[Player],
+        on_event: Callable[[Event], None],
+        opening: Sequence[str],
+        screen: Screen,
+    ) -> tuple[int, str]:
+        """Play the game to its end, or until it is left; return (exit code, reason)."""
+        terminal = self.terminal
+        try:
+            for line in opening:
+                terminal.write(line)
+            drive(state, players, on_event)
+            for line in ["", *screen.summary()]:
+                terminal.write(line)
+        except Quit as err:
+            return 1, _QUIT_REASONS.get(str(err), "end of input")
+        except BrokenPipeError:  # the screen went away: keep the game so far
+            silence_stdout()
+            return 1, "the screen's output closed"
+        except OSError as err:  # the screen or keyboard failed (a full disk, a lost tty)
+            silence_stdout()
+            return 1, f"the terminal failed: {err.strerror or err}"
+        except KeyboardInterrupt:
+            return 130, "interrupted"
+        except Stopped as err:
+            return err.code, f"ended by {err.name}"
+        return 0, ""
+
     def _knocked_out_note(self) -> str:
-        """Return what the people are told when the last of them is knocked out."""
-        who = "You are" if len(self.humans) == 1 else "Everyone at the keyboard is"
+        """Return what the people are told when the last of them is knocked out (the
+        screen has just said who is)."""
         if self.rules.eliminated_vote:
-            return (
-                f"{who} knocked out, but you still vote for each round's trump; "
-                "the bots play the tricks."
-            )
-        return f"{who} knocked out: the bots play the game out now."
+            you = "you" if len(self.humans) == 1 else "each of you"
+            return f"From now on {you} only vote for each round's trump; the bots play the tricks."
+        return "Nobody at the keyboard is left in: the bots play the game out now."
 
     def _again(self) -> bool:
-        """Ask whether to play another game; end of input or ``quit`` is no."""
+        """Ask whether to play another game; ``n``, ``quit`` or end of input is no.
+
+        Any other answer is asked again (at most :data:`PIPED_PATIENCE` times from
+        piped input, as at every prompt).
+        """
         terminal = self.terminal
-        while True:
+        for _ in range(PIPED_PATIENCE if not terminal.interactive else 1 << 30):
             try:
                 answer = terminal.read("Play again, with a new seed? [y/n] ").strip().lower()
             except EOFError:
@@ -315,6 +413,5 @@ class Sitting:
                 return True
             if answer in ("n", "no", "quit", "exit", "q"):
                 return False
-            if not terminal.interactive:
-                return False
             terminal.write("Type y to play again, n to stop.")
+        return False

@@ -255,7 +255,7 @@ def test_knocked_out_human_is_told_the_bots_play_on() -> None:
     assert out_round < expected["result"]["rounds_played"]
     code, out, _ = play("--seed", "0", entries=entries)
     assert code == 0
-    note = "You are knocked out: the bots play the game out now."
+    note = "Nobody at the keyboard is left in: the bots play the game out now."
     assert out.count(note) == 1
     assert out.index(f"Round {out_round} over.") < out.index(note)
 
@@ -446,7 +446,8 @@ def test_after_the_hand_over_a_person_sees_what_they_missed() -> None:
     recap = out.split("Since your last turn:\n")[1]  # Player 2's second turn
     recap = recap[: recap.index("\n\n")].splitlines()
     names = ["Player 1", "Player 2", "Ada"]
-    played = [f"  {names[p['seat']]} plays " for p in first["plays"]]
+    # From the play after Player 2's own: a person is not told back what they did.
+    played = [f"  {names[p['seat']]} plays " for p in first["plays"][1:]]
     assert [line[: len(p)] for line, p in zip(recap, played, strict=False)] == played
     winner = names[first["winner"]]
     assert any(line.startswith(f"  {winner} wins trick 1 of 7 with ") for line in recap)
@@ -460,7 +461,7 @@ def test_help_lists_every_command_and_last_names_the_last_trick() -> None:
         "--seed", "21", "--players", "3", entries=["last", "help", entries[0], "last", *entries[1:]]
     )
     assert code == 0
-    assert "No trick is finished yet this round." in out
+    assert "No trick has been played yet." in out
     for name, what in COMMANDS:
         assert f"  {name:<5}  {what}" in out
     from kow.cards import CARD_FORMS
@@ -516,7 +517,7 @@ def test_a_knocked_out_person_waits_no_more(monkeypatch: pytest.MonkeyPatch) -> 
     real_write = kow.session.Terminal.write
 
     def write(self: kow.session.Terminal, text: str) -> None:
-        if "knocked out: the bots play the game out now" in text:
+        if "the bots play the game out now" in text:
             slept.append("note")
         real_write(self, text)
 
@@ -537,8 +538,8 @@ def test_a_knocked_out_person_who_votes_is_told_so() -> None:
             break
     code, out, _ = play("--seed", str(seed), "--eliminated-vote", entries=entries)
     assert code == 0
-    assert "You are knocked out, but you still vote for each round's trump" in out
-    assert "you are knocked out, but you vote for the next round's trump:" in out
+    assert "From now on you only vote for each round's trump; the bots play the tricks." in out
+    assert "You are knocked out, but you vote for this round's trump:" in out
     assert "trump none" not in out and "bots play on" not in out
 
 
@@ -594,3 +595,148 @@ def test_a_pipe_given_to_log_gets_each_game_once(
     reader.join(timeout=10)
     assert code == 0, err
     assert [json.loads(line)["seed"] for line in got] == [21, 5]
+
+
+def _dogs_life_view() -> View:
+    """Round 2 of a 3-player game: you, on a dog's life with 2♥, may knock or play."""
+    from conftest import apply_all, deal, new_state
+
+    rules = Rules(players=3, start_cards=4, dogs_life="once-per-game")
+    decks = [
+        deal(0, ["2h 3h 4h 5h", "Ac Kc Qc 2d", "4c 5c 6c Ad"], "2s"),
+        deal(1, ["2h", "2c 3c 4d", "5c Kd 7h"]),
+    ]
+    state = apply_all(new_state(rules, 0, decks), "Ac 4c 2h Kc 5c 3h Qc 6c 4h 2d Ad 5h h 2c 5c")
+    assert state.turn == 0
+    return state.view()
+
+
+def test_k_knocks_an_empty_entry_asks_again_and_a_wrong_one_mentions_knock() -> None:
+    from kow.events import KNOCK
+    from kow.players.human import HumanPlayer
+    from kow.screen import Screen
+
+    view = _dogs_life_view()
+    assert KNOCK in view.legal
+    lines: list[str] = []
+    answers = iter(["", "xyz", "k"])
+    human = HumanPlayer("You", Screen(["You", "Ada", "Ben"], view_rules(view)),
+                        lambda _: next(answers), lines.append)  # fmt: skip
+    assert human.play(view) == KNOCK
+    assert not any(line.startswith("Commands:") for line in lines)  # Enter alone: no help
+    assert "'xyz' is not a card or a command: try 10h, a number, knock, or help." in lines
+
+
+def view_rules(view: View) -> Rules:
+    return Rules(players=3, start_cards=4, dogs_life="once-per-game")
+
+
+def test_last_reaches_back_to_the_round_before_and_rules_shows_the_hand_again() -> None:
+    entries, game = script(Rules(players=3), 0, humans=1)
+    # Seed 0: you play 7 cards in round 1 and stay in; "last" at your first decision of
+    # round 2 shows round 1's last trick.
+    assert 0 not in game["rounds"][0]["eliminated"]
+    code, out, _ = play(
+        "--seed", "0", "--players", "3",
+        entries=[*entries[:7], "last", "rules", *entries[7:]],
+    )  # fmt: skip
+    assert code == 0
+    (last,) = [x for x in out.splitlines() if x.startswith("Last trick")]
+    assert last.startswith("Last trick (round 1): ") and " trick 7 of 7 with " in last
+    after_rules = out.split("Source:")[-1]
+    assert "Your hand (trump " in after_rules.split("Your card:")[0]
+
+
+def test_help_without_symbols_gives_each_way_once() -> None:
+    from kow.players.human import CARD_HELP, help_lines
+
+    lines = help_lines(CARD_HELP, symbols=False)
+    assert "\u2665" not in "".join(lines)
+    suits = next(x for x in lines if x.strip().startswith("suits:"))
+    assert suits.count("c d h s") == 1
+    for line in lines:
+        if ": " in line:
+            items = line.split(": ", 1)[1].split(", ")
+            assert len(items) == len(set(items)), line
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        (["Ann", "ann"], "names must be distinct (in any case) and not blank: 'Ann', 'ann'"),
+        (["A" * 21, "Bob"], f"{'A' * 21!r} has 21 characters; a name has at most 20"),
+    ],
+)
+def test_names_differ_in_more_than_case_and_are_short(names: list[str], message: str) -> None:
+    args = [a for n in names for a in ("--name", n)]
+    code, _, err = play("--humans", "2", *args, entries=[])
+    assert code == 2
+    assert message in " ".join(err.split())
+
+
+def test_a_bot_never_shares_a_name_with_a_person_in_another_case() -> None:
+    code, out, _ = play("--seed", "1", "--name", "ada", entries=["quit"])
+    assert code == 1
+    assert "Seats, clockwise: 0 ada, 1 Ben (heuristic), 2 Cleo (heuristic), 3 Dev" in " ".join(
+        out.split()
+    )
+
+
+def test_piped_play_again_asks_again_on_an_unclear_answer() -> None:
+    entries, _ = script(Rules(players=3), 21, humans=1)
+    code, out, _ = play("--seed", "21", "--players", "3", entries=[*entries, "maybe", "n"])
+    assert code == 0
+    assert out.count("Play again, with a new seed? [y/n] ") == 2
+    assert "Type y to play again, n to stop." in out
+
+
+def test_piped_entries_are_echoed_with_control_characters_escaped() -> None:
+    code, out, _ = play("--seed", "1", entries=["\x1b[31mred", "quit"])
+    assert code == 1
+    assert "\\x1b[31mred\n" in out and "\x1b[31m" not in out
+
+
+def test_hot_seat_without_a_terminal_warns_that_hands_stay_visible() -> None:
+    code, out, _ = play("--seed", "3", "--humans", "2", entries=["quit"])
+    assert code == 1
+    assert "Warning: this screen cannot be erased" in " ".join(out.split())
+
+
+def test_a_log_that_cannot_be_written_is_named(tmp_path: Path) -> None:
+    if not os.path.exists("/dev/full"):
+        pytest.skip("needs /dev/full")
+    code, _, err = play("--seed", "1", "--log", "/dev/full", entries=["quit"])
+    assert code == 1
+    assert "cannot write the log to '/dev/full': No space left on device" in err
+
+
+def test_a_screen_that_fails_still_keeps_the_log(tmp_path: Path) -> None:
+    if not os.path.exists("/dev/full"):
+        pytest.skip("needs /dev/full")
+    path = tmp_path / "game.json"
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "kow", "play", "--seed", "1", "--log", str(path)],
+            input="1\nquit\n", stdout=full, stderr=subprocess.PIPE, text=True, timeout=60,
+        )  # fmt: skip
+    assert result.returncode == 1
+    assert "Game abandoned (the terminal failed: No space left on device)" in result.stderr
+    game = json.loads(path.read_text())
+    assert game["abandoned"] is True and game["seed"] == 1
+
+
+def test_the_summary_names_dogs_lives() -> None:
+    rules = Rules(players=5, dogs_life="once-per-game")
+    for seed in range(100):
+        entries, expected = script(rules, seed, humans=1)
+        granted = [r for r in expected["rounds"] if r["dogs_life_granted"]]
+        if granted:
+            break
+    code, out, _ = play("--seed", str(seed), "--players", "5", "--dogs-life", "once-per-game",
+                        entries=entries)  # fmt: skip
+    assert code == 0
+    names = ["You", *BOT_NAMES]
+    summary = " ".join(out.split("The game, round by round:")[1].split())
+    rnd = granted[0]
+    who = ", ".join(names[s] for s in rnd["dogs_life_granted"])
+    assert f"{rnd['number']}. " in summary and f"Dog's life: {who}." in summary

@@ -240,8 +240,8 @@ def test_keys_typed_while_the_bots_play_are_dropped(runs: Any) -> None:
     run.child.send("junk\r")
     run.expect(PROMPT)
     typed = plain(run.out[start:])
-    # The terminal echoed the keys amid the bots' play: they came before the prompt.
-    assert re.search(r"Ben wins .*\r\njunk\r\n.*Ben plays", typed, re.S), typed
+    # Keys typed while the bots play are not shown (echo is off until the prompt).
+    assert "junk" not in typed, typed
     run.child.sendline("hand")  # a known entry, to be read after anything left over
     run.expect(r"Your hand \(trump ")
     run.expect(PROMPT)
@@ -272,7 +272,7 @@ def test_keys_typed_as_a_game_ends_reach_neither_the_prompt_nor_the_shell(runs: 
     assert run.end() == 0
     out = plain(run.out)
     assert "Type y to play again" not in out
-    assert "\r\njunk\r\n" in out.split("You win the game")[0], "typed before the game ended"
+    assert "junk" not in out, "keys typed while the bots play are neither shown nor read"
 
 
 def test_line_editing_and_history_at_a_prompt(runs: Any) -> None:
@@ -340,7 +340,7 @@ def shown_hands(lines: list[str]) -> list[list[str]]:
             j += 1
         for part in body:
             assert HAND_BODY.fullmatch(part), (part, lines[i:j])
-        assert PROMPT_LINE.match(lines[j]) or " choose trump: " in lines[j], lines[i : j + 1]
+        assert PROMPT_LINE.match(lines[j]) or "hoose trump: " in lines[j], lines[i : j + 1]
         hands.append([t.lstrip("*") for t in re.findall(rf"\*?\d+ {CARD}", " ".join(body))])
     return hands
 
@@ -430,7 +430,8 @@ def test_a_whole_game_then_another_then_quit(
     run.expect(PROMPT)
     run.child.sendline("quit")
     assert run.end() == 1
-    assert f"Game abandoned (you quit); the game so far is saved in {path}. Seed " in plain(run.out)
+    said = " ".join(plain(run.out).split())  # the message is wrapped to the width
+    assert f"Game abandoned (you quit); the game so far is saved in {path}. Seed " in said
     lines = path.read_text().splitlines()
     assert len(lines) == 2
     games = [json.loads(x) for x in lines]

@@ -17,6 +17,8 @@ from ..cards import (
     CARD_FORMS,
     SUIT_NAMES,
     SUIT_OF,
+    SUIT_SYMBOLS,
+    SUITS,
     Card,
     CardError,
     Suit,
@@ -50,10 +52,30 @@ CARD_HELP = (
 SUIT_HELP = ("Type a suit: c, d, h or s, its name (hearts), its symbol (\u2665) or its number.",)
 
 
-def help_lines(first: Sequence[str]) -> list[str]:
-    """Return the help shown at a prompt: ``first`` (how to answer it), then the commands."""
+def help_lines(first: Sequence[str], symbols: bool = True) -> list[str]:
+    """Return the help shown at a prompt: ``first`` (how to answer it), then the commands.
+
+    Without ``symbols``, suit symbols read as letters, and an example that then repeats
+    another is shown once.
+    """
     width = max(len(name) for name, _ in COMMANDS)
-    return [*first, "Commands:"] + [f"  {name:<{width}}  {what}" for name, what in COMMANDS]
+    lines = list(first)
+    if not symbols:
+        lines = [_as_letters(line) for line in lines]
+    return [*lines, "Commands:"] + [f"  {name:<{width}}  {what}" for name, what in COMMANDS]
+
+
+def _as_letters(line: str) -> str:
+    """Return ``line`` with suit symbols as letters, examples (``, ``-separated) once each.
+
+    >>> _as_letters("  suits: c d h s, \u2663 \u2666 \u2665 \u2660, or clubs")
+    '  suits: c d h s, or clubs'
+    """
+    for symbol, letter in zip(SUIT_SYMBOLS, SUITS, strict=True):
+        line = line.replace(symbol, letter)
+    head, sep, rest = line.rpartition(": ")
+    items = list(dict.fromkeys((rest if sep else line).split(", ")))
+    return head + sep + ", ".join(items)
 
 
 class Quit(Exception):
@@ -141,7 +163,7 @@ class HumanPlayer(Player):
             if entry is None:
                 continue
             low = entry.lower()
-            if low == "knock":
+            if low in ("knock", "k"):
                 if KNOCK in view.legal:
                     return KNOCK
                 self.write(self._why_no_knock(view))
@@ -149,14 +171,18 @@ class HumanPlayer(Player):
             if low.isdigit():
                 n = int(low)
                 if not 1 <= n <= len(hand):
-                    self.write(f"There is no card {n}: your cards are numbered 1 to {len(hand)}.")
+                    numbers = "1" if len(hand) == 1 else f"numbered 1 to {len(hand)}"
+                    self.write(f"There is no card {n}: your cards are {numbers}.")
                     continue
                 card = hand[n - 1]
             else:
                 try:
                     card = parse_card(entry)
                 except CardError:
-                    self.write(f"{entry!r} is not a card or a command: try 10h, a number, or help.")
+                    knock = ", knock" if KNOCK in view.legal else ""
+                    self.write(
+                        f"{entry!r} is not a card or a command: try 10h, a number{knock}, or help."
+                    )
                     continue
             reason = self._why_not(card, view)
             if reason is None:
@@ -172,7 +198,7 @@ class HumanPlayer(Player):
     def vote(self, view: View) -> Suit:
         """Return the suit this knocked-out person votes for."""
         self._start_turn(view)
-        return self._suit(view, "you are knocked out, but you vote for the next round's trump")
+        return self._suit(view, "you are knocked out, but you vote for this round's trump")
 
     # ------------------------------------------------------------------ helpers
 
@@ -217,7 +243,8 @@ class HumanPlayer(Player):
         options = "  ".join(
             f"{i}{GLUE}{self.screen.suit(s, long=True)}" for i, s in enumerate(view.legal, 1)
         )
-        self.write(f"{self.name}, {what}:  {options}")
+        who = what[0].upper() + what[1:] if self.name == "You" else f"{self.name}, {what}"
+        self.write(f"{who}:  {options}")
         while True:
             entry = self._entry("Suit: ", view, SUIT_HELP)
             if entry is None:
@@ -247,8 +274,10 @@ class HumanPlayer(Player):
         if low in ("quit", "exit"):
             raise Quit("quit")
         lines: Sequence[str]
-        if low in ("help", "?", ""):
-            lines = help_lines(help_text)
+        if not low:
+            return None  # Enter alone: the prompt again
+        if low in ("help", "?"):
+            lines = help_lines(help_text, self.screen.symbols)
         elif low == "hand":
             self._show_hand(view)
             return None
@@ -264,14 +293,22 @@ class HumanPlayer(Player):
             return entry
         for line in lines:
             self.write(line)
+        if low == "rules" and view.phase in (Phase.PLAY, Phase.TRUMP):
+            self._show_hand(view)  # the hand scrolled away under the rules
         return None
 
     def _last(self, view: View) -> str:
-        """Return the last trick finished this round: its plays, who won it and why."""
-        if not view.tricks:
-            return "No trick is finished yet this round."
-        trick = view.tricks[-1]
-        return f"Last trick: {self.screen.plays(trick.plays)}. {self.screen.won_with(trick)}."
+        """Return the last trick finished: its plays, who won it and why (from the round
+        before, when none is finished in this one)."""
+        screen = self.screen
+        if view.tricks:
+            trick = view.tricks[-1]
+            return f"Last trick: {screen.plays(trick.plays)}. {screen.won_with(trick, view.trump)}."
+        last = screen.last_trick
+        if last is None:
+            return "No trick has been played yet."
+        won = screen.won_with(last.trick, last.trump, last.hand_size)
+        return f"Last trick (round {last.round}): {screen.plays(last.trick.plays)}. {won}."
 
     def _hint(self, view: View) -> str:
         """Return the search bot's choice for ``view``, with its chance of a trick."""
