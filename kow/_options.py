@@ -166,7 +166,7 @@ def _preset_help() -> str:
     parts = []
     for name, settings in PRESETS.items():
         sets = " ".join(filter(None, (option(k, v) for k, v in settings.items())))
-        source = "seeds 002, 004" if name == "traditional" else "seeds 000/001/003"
+        source = "sources 002, 004" if name == "traditional" else "sources 000/001/003"
         parts.append(f"{name}: {sets or 'the defaults'} ({source})")
     return "; ".join(parts)
 

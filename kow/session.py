@@ -26,6 +26,7 @@ from .events import Event, Knock, Phase, Play, RoundEnd, TrickWon, Vote
 from .game import bots_rng, drive, new_game
 from .players import Player, make_bot
 from .players.human import HotSeat, HumanPlayer, Quit
+from .rulebook import rules_summary
 from .rules import Rules
 from .screen import GLUE, Screen, wrap
 
@@ -296,6 +297,7 @@ class Sitting:
         opening = [
             screen.bold(f"Knock-Out Whist, seed {seed}"),
             f"Seats, clockwise: {seats}",
+            f"Rules: {rules_summary(self.rules)}.",
             "Type help at any prompt for the commands, rules for the rules, quit to leave.",
         ]
         if hot_seat is not None and not terminal.private:

@@ -740,3 +740,13 @@ def test_the_summary_names_dogs_lives() -> None:
     rnd = granted[0]
     who = ", ".join(names[s] for s in rnd["dogs_life_granted"])
     assert f"{rnd['number']}. " in summary and f"Dog's life: {who}." in summary
+
+
+def test_the_opening_names_the_rules_in_force() -> None:
+    code, out, _ = play("--seed", "1", "--preset", "traditional", entries=["quit"])
+    assert code == 1
+    opening = " ".join(out.split("=== Round 1")[0].split())
+    assert (
+        "Rules: 4 players, 7 cards; dog's life once per game; no sweep rule (preset traditional)."
+        in opening
+    )
