@@ -192,7 +192,8 @@ BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus")
 @search_iterations_option
 @click.option(
     "--log", "log_path", default=None, metavar="FILE",
-    help="Save this game's log to FILE (as simulate writes it), even if you quit.",
+    help="Save the log of each game played to FILE (replaced; one JSON line a game, as"
+    " simulate writes them), even if you quit.",
 )  # fmt: skip
 @click.option("--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s.")
 @click.option("--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set).")
@@ -222,8 +223,8 @@ def play(
     """
     from .game import PlayerError
     from .rulebook import rule_lines
-    from .screen import symbols_fit
-    from .session import Sitting, Terminal
+    from .screen import symbols_fit, wrap
+    from .session import LogWriteError, Sitting, Terminal
 
     human_names = people(names, humans, rules.players)
     bot_seats = rules.players - humans
@@ -239,7 +240,8 @@ def play(
     symbols = not ascii_only and symbols_fit(
         sys.stdout.encoding, os.environ if os.name == "posix" else None
     )
-    free_names = [n for n in BOT_NAMES if n not in human_names]
+    taken = {n.casefold() for n in human_names}
+    free_names = [n for n in BOT_NAMES if n.casefold() not in taken]
     terminal = Terminal(
         sys.stdin, sys.stdout, interactive=interactive, screen=sys.stdout.isatty(), color=color
     )
@@ -253,12 +255,18 @@ def play(
         ending = sitting.play(seed, draw_seed)
     except PlayerError as err:
         raise click.ClickException(str(err)) from None
+    except LogWriteError as err:
+        raise click.ClickException(
+            f"cannot write the log to {err.path!r}: {err.strerror}"
+        ) from None
     if ending.code:
         with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
             terminal.write("")
         saved = f"; the game so far is saved in {log_path}" if log_path else ""
+        message = f"Game abandoned ({ending.reason}){saved}. Seed {ending.seed}."
         with contextlib.suppress(OSError):
-            click.echo(f"Game abandoned ({ending.reason}){saved}. Seed {ending.seed}.", err=True)
+            width = terminal.width if sys.stderr.isatty() else None  # a log file: one line
+            click.echo("\n".join(wrap(message, width)), err=True)
         sys.exit(ending.code)
 
 
@@ -480,8 +488,8 @@ def rules_command(rules: Rules, as_json: bool) -> None:
 
     Takes the rule options of play and simulate, so `kow rules --preset traditional`
     shows the rules that `kow play --preset traditional` plays. Sources: the rules text
-    (seeds 000/001/003), seeds 002 and 004 (the traditional rules), or kow's choice where
-    they are silent. Wrapped to the terminal's width (40 to 100 columns).
+    (sources 000/001/003), sources 002 and 004 (the traditional rules), or kow's choice
+    where they are silent. Wrapped to the terminal's width (40 to 100 columns).
     """
     import json
     import shutil
