@@ -164,6 +164,10 @@ class Terminal:
         if self.moved:
             self.discard_typed()
             self.moved = False
+        lines = wrap(prompt.rstrip(" "), self.width)
+        if len(lines) > 1:  # a long prompt wraps as other lines do; the entry follows its end
+            self.write("\n".join(lines[:-1]))
+            prompt = lines[-1] + prompt[len(prompt.rstrip(" ")) :]
         self._echo(True)
         try:
             if self.stdin is sys.stdin and self.stdout is sys.stdout:

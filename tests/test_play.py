@@ -750,3 +750,17 @@ def test_the_opening_names_the_rules_in_force() -> None:
         "Rules: 4 players, 7 cards; dog's life once per game; no sweep rule (preset traditional)."
         in opening
     )
+
+
+def test_a_long_prompt_wraps_like_any_line() -> None:
+    from kow.screen import visible_width
+
+    code, out, _ = play(
+        "--seed", "3", "--humans", "2", "--name", "Bob", "--name", "Annabelle",
+        entries=["quit"], env={**UTF8, "COLUMNS": "40"},
+    )  # fmt: skip
+    assert code == 1
+    lines = out.splitlines()  # seed 3: seat 1 (Annabelle) leads
+    assert "Pass the keyboard to Annabelle, then" in lines
+    assert "  press Enter. quit" in lines  # the entry (echoed here) follows the prompt
+    assert max(visible_width(x) for x in lines if not x.endswith("quit")) <= 40
