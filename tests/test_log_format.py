@@ -280,7 +280,7 @@ def test_text_that_is_not_json_is_placed(text: str, where: tuple[int, int], mess
 def test_bytes_that_are_not_utf8_are_placed() -> None:
     with pytest.raises(LogReadError) as err:
         log.loads(b'{"a":\n"\xff"}')
-    assert (err.value.line, err.value.column) == (2, None)
+    assert (err.value.line, err.value.column) == (2, 2)
     assert "not UTF-8 text (byte 8 of the file is 0xff)" in str(err.value)
 
 

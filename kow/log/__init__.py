@@ -3,8 +3,9 @@
 - :func:`build` turns a game's events into its log (a JSON-ready dict); :func:`dumps` /
   :func:`dump` write it, :func:`loads` / :func:`load` read one back (the json module's
   verbs, as in pokerkit's hand histories).
-- :func:`iter_games` streams the games of a file (one game, JSON Lines, or concatenated
-  values) in flat memory, placing any fault by line and column (:class:`LogReadError`).
+- :func:`iter_games` streams the games of a file (one game, JSON Lines, concatenated
+  values, or the elements of JSON arrays; gzip-compressed or not) in flat memory, placing
+  any fault by line and column (:class:`LogReadError`).
 - :func:`replay` steps through a logged game with the engine, yielding its state after
   each action; its last state rebuilds the same log.
 - :func:`schema` is the JSON Schema of the format, shipped in the package.

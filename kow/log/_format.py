@@ -31,7 +31,7 @@ from ..events import (
     Vote,
 )
 from ..rules import Rules
-from ._reader import iter_games
+from ._reader import iter_values
 
 __all__ = [
     "FORMAT",
@@ -226,7 +226,7 @@ def loads(text: str | bytes) -> dict[str, Any]:
 
 def load(stream: IO[bytes]) -> dict[str, Any]:
     """Return the one game log read from the binary ``stream``; see :func:`loads`."""
-    games = iter_games(stream)
+    games = iter_values(stream)
     found = next(games, None)
     if found is None:
         raise LogFormatError("the input holds no game")

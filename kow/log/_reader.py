@@ -1,23 +1,33 @@
 """Read JSON values from a stream piece by piece: the reader of ``kow verify``, ``replay``.
 
 Memory stays flat in the number of values, time linear in the input, and every fault is
-placed by line and column.
+placed by line and column. It takes what jq and RFC 8259 take, and refuses what they
+refuse, with three choices where they differ or are silent:
+
+- a UTF-8 byte-order mark is skipped at the start of the input (RFC 8259 section 8.1
+  lets a reader ignore it; jq 1.6 does), and refused anywhere else (as jq does);
+- ``NaN``, ``Infinity`` and ``-Infinity``, which Python's json module reads and jq 1.6
+  too, are refused: RFC 8259 has no such numbers;
+- gzip-compressed input (``.jsonl.gz``, from a file or a pipe) is read as the text it
+  holds, found by its magic bytes, not by its name.
 """
 
 from __future__ import annotations
 
 import codecs
 import json
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-__all__ = ["LogReadError", "iter_games"]
+__all__ = ["LogReadError", "iter_games", "iter_values"]
 
 
 class LogReadError(ValueError):
     """Raised for input that cannot be read as JSON; ``line`` and ``column`` give the place.
 
-    ``line`` and ``column`` count from 1 (``column`` None when not known).
+    ``line`` and ``column`` count from 1; ``column`` counts characters. It is None only
+    when the place within the line is not known.
     """
 
     def __init__(self, message: str, line: int, column: int | None = None) -> None:
@@ -38,26 +48,65 @@ a number, whitespace or structure cut short by the end fails at or near the end;
 string cut short is reported further back, at its start. A failure further back than this
 is a real fault, reported at once rather than after reading on to the end or the cap.
 """
+_AFTER_LITERAL = _WHITESPACE + '[]{},:"'
+"""What may follow a number, ``true``, ``false`` or ``null`` at the top level: jq (and
+RFC 8259) read ``1true`` or ``01`` as one bad token, where json would read two values."""
+_GZIP = b"\x1f\x8b"
+_BOM = "\ufeff"
+_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)
+"""A JSON string, to skip, or a constant of Python's json that JSON lacks, to find."""
+
+# The states of a top-level array read element by element.
+_TOP, _OPENED, _AFTER_COMMA, _AFTER_ELEMENT = range(4)
+
+
+class _Constant(Exception):  # noqa: N818 (not an error of the input yet: it is placed)
+    """Raised by the decoder on NaN, Infinity or -Infinity, which JSON does not have."""
+
+
+def _refuse_constant(name: str) -> Any:
+    """Refuse one of json's constants that JSON lacks (the decoder's ``parse_constant``)."""
+    raise _Constant(name)
 
 
 def iter_games(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
-    """Yield ``(line, value)`` for each JSON value in ``stream``, reading it piece by piece.
+    """Yield ``(line, game)`` for each game in ``stream``, reading it piece by piece.
 
-    The input may hold one value, JSON Lines, or values simply concatenated; ``line`` (from
-    1) is where each value starts. Memory stays flat in the number of values: only the
-    value being read is held. Time is linear in the input, however big one value is.
+    The input may hold one value, JSON Lines, values simply concatenated (``kow simulate
+    --pretty``), or JSON arrays of games: each element of a top-level array is a game of
+    its own, read in turn, so an array of many games is read in flat memory too. It may be
+    gzip-compressed and start with a byte-order mark. ``line`` (from 1) is where each game
+    starts. Memory stays flat in the number of games: only the game being read is held.
+    Time is linear in the input, however big one game is.
 
-    Raises :class:`LogReadError` at the first place that is not UTF-8 or not JSON, or holds
-    a value too deep, a number too long or a value too big (64 MiB) to read.
+    Raises :class:`LogReadError` at the first place that cannot be read (an error of the
+    stream, or gzip data cut short or corrupt), is not UTF-8 or not JSON (``NaN`` and
+    ``Infinity`` included), or holds a value too deep, a number too long or a value too
+    big (64 MiB) to read. An error writing elsewhere is never raised from here.
+
+    >>> import io
+    >>> list(iter_games(io.BytesIO(b'{"a": 1}\\n[{"b": 2},\\n {"c": 3}]')))
+    [(1, {'a': 1}), (2, {'b': 2}), (3, {'c': 3})]
     """
-    decoder = json.JSONDecoder()
-    utf8 = codecs.getincrementaldecoder("utf-8")()
+    return _values(stream, arrays=True)
+
+
+def iter_values(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
+    """Yield ``(line, value)`` for each JSON value in ``stream``, as :func:`iter_games`
+    reads it, but with a top-level array as one value."""
+    return _values(stream, arrays=False)
+
+
+def _values(stream: IO[bytes], arrays: bool) -> Iterator[tuple[int, Any]]:
+    """Yield the values of ``stream``, or the elements of its top-level arrays (``arrays``)."""
+    decoder = json.JSONDecoder(parse_constant=_refuse_constant)
+    source = _Source(stream)
     text = ""
     pos = 0
     line = 1  # the line of text[pos]
     line_start = 0  # where that line starts in text; below 0 when it started in text dropped
-    offset = 0  # bytes read before this chunk, for the place of bad UTF-8
     eof = False
+    state = _TOP
     while True:
         while pos < len(text) and text[pos] in _WHITESPACE:
             if text[pos] == "\n":
@@ -65,11 +114,30 @@ def iter_games(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
                 line_start = pos + 1
             pos += 1
         if pos >= len(text):
-            if eof:
+            if not eof:
+                text, eof = source.more("", line, pos - line_start)
+                line_start -= pos
+                pos = 0
+                continue
+            if state == _TOP:
                 return
-            text, eof, offset = _more(stream, utf8, "", offset, line)
-            line_start -= pos
-            pos = 0
+            why = "Expecting ',' delimiter" if state == _AFTER_ELEMENT else "Expecting value"
+            raise _fault(why, text, pos, line, line_start)
+        if state:  # inside a top-level array: the commas and the end are read here
+            char = text[pos]
+            if state == _AFTER_ELEMENT:
+                if char not in ",]":
+                    raise _fault("Expecting ',' delimiter", text, pos, line, line_start)
+                state = _AFTER_COMMA if char == "," else _TOP
+                pos += 1
+                continue
+            if state == _OPENED and char == "]":
+                state = _TOP
+                pos += 1
+                continue
+        elif arrays and text[pos] == "[":
+            state = _OPENED
+            pos += 1
             continue
         try:
             value, end = decoder.raw_decode(text, pos)
@@ -78,27 +146,38 @@ def iter_games(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
                 err.pos >= len(text) - _LOOKAHEAD or err.msg.startswith("Unterminated string")
             ):
                 # Cut short by the end of the text read so far: read on and decode again.
-                text, eof, offset = _more(stream, utf8, text[pos:], offset, line)
+                text, eof = source.more(text[pos:], line, pos - line_start)
                 line_start -= pos
                 pos = 0
                 continue
-            bad_line = line + text.count("\n", pos, err.pos)
-            newline = text.rfind("\n", pos, err.pos)
-            column = err.pos - (line_start if newline < 0 else newline + 1) + 1
-            raise LogReadError(f"not JSON: {_json_message(err.msg)}", bad_line, column) from None
+            raise _fault(_json_message(err.msg), text, err.pos, line, line_start) from None
+        except _Constant as err:
+            # All before it is JSON (json reads in order), so the first one outside a
+            # string is the one: found only now, so JSON without them pays nothing.
+            found = (m.start(1) for m in _CONSTANT.finditer(text, pos) if m.group(1))
+            at = next(found, pos)
+            raise _fault(f"{err} is not a JSON value", text, at, line, line_start) from None
         except RecursionError:
-            raise LogReadError("not readable: the JSON is nested too deep", line) from None
+            raise LogReadError(
+                "not readable: the JSON is nested too deep", line, pos - line_start + 1
+            ) from None
         except ValueError as err:  # an integer past Python's digit limit
             why = "a number has too many digits" if "digits" in str(err) else str(err)
-            raise LogReadError(f"not readable: {why}", line) from None
-        if not eof and end > len(text) - _LOOKAHEAD and isinstance(value, (int, float)):
-            # A number near the end of the text may go on: "12" + "3", or "1." + "5" (json
-            # read "1." as 1 and stopped at the ".", the end of what it was given).
-            text, eof, offset = _more(stream, utf8, text[pos:], offset, line)
-            line_start -= pos
-            pos = 0
-            continue
+            raise LogReadError(f"not readable: {why}", line, pos - line_start + 1) from None
+        if not isinstance(value, (dict, list, str)):
+            if not eof and end > len(text) - _LOOKAHEAD:
+                # A number or literal near the end of the text may go on: "12" + "3", or
+                # "1." + "5" (json read "1." as 1 and stopped at the ".", the end of what
+                # it was given), or "true" + "x".
+                text, eof = source.more(text[pos:], line, pos - line_start)
+                line_start -= pos
+                pos = 0
+                continue
+            if state == _TOP and end < len(text) and text[end] not in _AFTER_LITERAL:
+                raise _fault("Invalid literal", text, pos, line, line_start)
         yield line, value
+        if state:
+            state = _AFTER_ELEMENT
         newline = text.rfind("\n", pos, end)
         if newline >= 0:
             line += text.count("\n", pos, end)
@@ -106,31 +185,166 @@ def iter_games(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
         pos = end
 
 
-def _more(
-    stream: IO[bytes], utf8: codecs.IncrementalDecoder, rest: str, offset: int, line: int
-) -> tuple[str, bool, int]:
-    """Read on after ``rest``, the start of a value not yet whole; return (text, eof, offset).
+def _fault(message: str, text: str, at: int, line: int, line_start: int) -> LogReadError:
+    """Return the error "not JSON: ``message``" placed at ``text[at]``, in the line
+    ``line`` that starts at ``line_start`` or in one after it."""
+    if text.startswith(_BOM, at):
+        message = "a byte-order mark (U+FEFF) may only start the input"
+    newline = text.rfind("\n", max(line_start, 0), at)
+    bad_line = line + text.count("\n", max(line_start, 0), at)
+    column = at - (line_start if newline < 0 else newline + 1) + 1
+    return LogReadError(f"not JSON: {message}", bad_line, column)
 
-    It reads as much as ``rest`` holds (at least ``_CHUNK``), so the text of a big value
-    doubles with each read and is decoded O(log n) times: linear time in all, where a
-    fixed chunk would decode it n / ``_CHUNK`` times, quadratic. Small values read one
-    chunk at a time, so memory stays flat. A read stops near ``_MAX_VALUE``.
+
+class _Source:
+    """The text of a stream, read on as a value needs more: plain or gzip, UTF-8, no BOM."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.utf8 = codecs.getincrementaldecoder("utf-8")()
+        self.offset = 0  # bytes decoded so far, for the place of bad UTF-8
+        self.start = True  # no text yet: a byte-order mark here is skipped
+        self.what = "file"  # what byte offsets count in: the file, or the decompressed data
+        self.read: Callable[[int], bytes] | None = None  # set at the first read
+        self.failed: str | None = None  # a fault found after good bytes, raised next time
+
+    def _first(self, size: int) -> bytes:
+        """Read the first bytes, and read on through gzip if they start a gzip stream."""
+        first = self.stream.read(size)
+        while 0 < len(first) < len(_GZIP):  # a short read: too few bytes to tell
+            more = self.stream.read(size)
+            if not more:
+                break
+            first += more
+        if not first.startswith(_GZIP):
+            self.read = self.stream.read
+            return first
+        self.what = "decompressed data"
+        self.read = _gunzip(first, self.stream, self)
+        return self.read(size)
+
+    def more(self, rest: str, line: int, column: int) -> tuple[str, bool]:
+        """Read on after ``rest``, the start of a value not yet whole; return (text, eof).
+
+        ``rest`` starts at ``line`` and 0-based ``column``, which place a fault found in
+        what is read. It reads as much as ``rest`` holds (at least ``_CHUNK``), so the
+        text of a big value doubles with each read and is decoded O(log n) times: linear
+        time in all, where a fixed chunk would decode it n / ``_CHUNK`` times, quadratic.
+        Small values read one chunk at a time, so memory stays flat. A read stops near
+        ``_MAX_VALUE``.
+        """
+        if len(rest) > _MAX_VALUE:
+            raise LogReadError(
+                "not readable: a value runs past 64 MiB without ending", line, column + 1
+            )
+        size = max(_CHUNK, min(len(rest), _MAX_VALUE + 1 - len(rest)))
+        chunk = b""
+        if self.failed is None:
+            try:
+                chunk = self._first(size) if self.read is None else self.read(size)
+            except OSError as err:  # of the stream read: a write's error never comes here
+                why = f"cannot read: {err.strerror or err}"
+                raise _placed(why, rest, line, column) from None
+        if self.failed is not None and not chunk:  # the good bytes before it are all read
+            raise _placed(self.failed, rest, line, column)
+        eof = not chunk
+        pending = self.utf8.getstate()[0]  # the start of a character cut by the last read
+        try:
+            text = self.utf8.decode(chunk, final=eof)
+        except UnicodeDecodeError as err:
+            data = pending + chunk  # what err's positions count in
+            good = rest + data[: err.start].decode("utf-8", "replace")
+            why = (
+                f"byte {self.offset - len(pending) + err.start + 1} of the {self.what} "
+                f"is {data[err.start]:#04x}"
+                if err.reason != "unexpected end of data"
+                else "it ends inside a character"
+            )
+            raise _placed(f"not UTF-8 text ({why})", good, line, column) from None
+        self.offset += len(chunk)
+        if self.start and text:
+            self.start = False
+            text = text.removeprefix(_BOM)
+        return rest + text, eof
+
+
+def _placed(message: str, text: str, line: int, column: int) -> LogReadError:
+    """Return the error ``message`` placed at the end of ``text``, which starts at ``line``
+    and 0-based ``column``."""
+    newline = text.rfind("\n")
+    if newline < 0:
+        return LogReadError(message, line, column + len(text) + 1)
+    return LogReadError(message, line + text.count("\n"), len(text) - newline)
+
+
+def _gunzip(first: bytes, stream: IO[bytes], source: _Source) -> Callable[[int], bytes]:
+    """Return a ``read(size)`` of the content of the gzip stream that starts ``first``
+    and goes on in ``stream``. A fault of the gzip data found after good bytes is left in
+    ``source.failed``, so the good bytes are read first and the fault placed after them.
     """
-    if len(rest) > _MAX_VALUE:
-        raise LogReadError("not readable: a value runs past 64 MiB without ending", line)
-    chunk = stream.read(max(_CHUNK, min(len(rest), _MAX_VALUE + 1 - len(rest))))
-    eof = not chunk
-    try:
-        text = rest + utf8.decode(chunk, final=eof)
-    except UnicodeDecodeError as err:
-        where = line + rest.count("\n") + chunk.count(b"\n", 0, max(0, err.start))
-        raise LogReadError(
-            f"not UTF-8 text (byte {offset + err.start + 1} of the file is {chunk[err.start]:#04x})"
-            if err.start < len(chunk)
-            else "not UTF-8 text (it ends inside a character)",
-            where,
-        ) from None
-    return text, eof, offset + len(chunk)
+    import gzip  # here, not at the top: only gzip input pays for it
+    import zlib
+
+    unzipped = gzip.GzipFile(fileobj=_Prefixed(first, stream), mode="rb")
+
+    def read(size: int) -> bytes:
+        parts: list[bytes] = []
+        got = 0
+        while got < size:
+            try:
+                part = unzipped.read1(size - got)
+            except (EOFError, zlib.error, gzip.BadGzipFile) as err:
+                source.failed = f"not readable: the gzip data {_gzip_message(err)}"
+                break
+            if not part:
+                break
+            parts.append(part)
+            got += len(part)
+        return b"".join(parts)
+
+    return read
+
+
+class _Prefixed:
+    """The bytes ``first``, then the rest of ``stream``: a stream read from its start again."""
+
+    def __init__(self, first: bytes, stream: IO[bytes]) -> None:
+        self.first = first
+        self.stream = stream
+
+    def read(self, size: int = -1, /) -> bytes:
+        """Return up to ``size`` bytes (all that is left for a negative ``size``)."""
+        if not self.first:
+            return self.stream.read(size)
+        if size < 0:
+            data, self.first = self.first + self.stream.read(), b""
+        else:
+            data, self.first = self.first[:size], self.first[size:]
+        return data
+
+    def seek(self, offset: int, /) -> int:
+        """Refuse to seek: gzip seeks only to go back, which a pipe cannot, nor this."""
+        raise OSError("the input cannot go back")
+
+
+def _gzip_message(err: BaseException) -> str:
+    """Return what is wrong with gzip data, from the error gzip or zlib raised.
+
+    >>> _gzip_message(EOFError("Compressed file ended before the end-of-stream marker"))
+    'ends too soon (the file was cut short)'
+    >>> _gzip_message(OSError("CRC check failed 0x7920ce91 != 0x7920ce6e"))
+    'is corrupt (CRC check failed)'
+    """
+    if isinstance(err, EOFError):
+        return "ends too soon (the file was cut short)"
+    text = str(err)
+    if text.startswith("Not a gzipped file"):
+        return "is followed by bytes that are not gzip data"
+    if text.startswith("CRC check failed"):
+        text = "CRC check failed"
+    elif text.startswith("Incorrect length"):
+        text = "length check failed"
+    return f"is corrupt ({text.removeprefix('Error -3 while decompressing data: ')})"
 
 
 def _json_message(message: str) -> str:
