@@ -14,7 +14,7 @@ from ..events import KNOCK, Action, Deal, RoundEnd, Seat
 from ..rules import Rules
 from ._format import build
 
-__all__ = ["LoggedPlayer", "ReplayError", "replay"]
+__all__ = ["LoggedPlayer", "ReplayError", "replay", "round_actions"]
 
 _CARDS = {name: card for card, name in enumerate(NAMES)}
 _SUITS = {name: suit for suit, name in enumerate(SUITS)}
@@ -83,7 +83,7 @@ def replay(game: Mapping[str, Any]) -> Iterator[State]:
     checked = _check(game, state, players, abandoned, 0)
     yield state
     for number, rnd in enumerate(rounds, start=1):
-        for action, seat, place, trick_number in _actions(rnd, number):
+        for action, seat, place, trick_number in round_actions(rnd, number):
             if seat != state.turn:  # the first difference: who acts
                 made = f"{place}: the log says {seat}, the engine made {state.turn}"
                 raise ReplayError(made, number, trick_number)
@@ -107,12 +107,16 @@ def replay(game: Mapping[str, Any]) -> Iterator[State]:
         raise ReplayError(where)
 
 
-def _actions(
+def round_actions(
     rnd: Mapping[str, Any], number: int
 ) -> list[tuple[Action, Seat | None, str, int | None]]:
     """Return a logged round's actions: ``(action, seat, where in the log, trick number)``.
 
-    Raises :class:`ReplayError` for a round whose actions cannot be read.
+    ``rnd`` is the round's object in the log and ``number`` its number (from 1). The
+    actions come in the order taken: the votes, the trump choice (when a seat chose),
+    then each trick's plays; the trick number is None for a vote or a trump choice.
+    :mod:`kow.provenance` reads a log's decisions here too. Raises :class:`ReplayError`
+    for a round whose actions cannot be read.
     """
     out: list[tuple[Action, Seat | None, str, int | None]] = []
     try:

@@ -20,7 +20,9 @@ round; :mod:`._trump` checks how each round's trump is set (votes, tie cut, suit
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ._shape import Stop
 from ._walk import Checker
@@ -185,14 +187,27 @@ class Verdict:
         """Return the number of faulty games."""
         return len(self.faults)
 
-    def check(self, log: object, *, file: str, game: int, line: int) -> GameFault | None:
+    def check(
+        self,
+        log: object,
+        *,
+        file: str,
+        game: int,
+        line: int,
+        also: Callable[[Any], Fault | None] | None = None,
+    ) -> GameFault | None:
         """Verify one game's log, count it, and return its fault entry (``None`` if legal).
 
         ``log`` is the parsed JSON value; ``file``, ``game`` and ``line`` say where it was
-        read (see :class:`GameFault`). Raises nothing, whatever ``log`` holds.
+        read (see :class:`GameFault`). ``also``, when given, checks a legal game further
+        and returns its fault or ``None`` (``kow verify --against-seed`` passes
+        :func:`kow.provenance.seed_check`'s); a game counts as legal only when it passes
+        both. Raises nothing, whatever ``log`` holds, if ``also`` raises nothing.
         """
         self.games += 1
         fault = verify_game(log)
+        if fault is None and also is not None:
+            fault = also(log)
         if fault is None:
             self.legal += 1
             return None
