@@ -6,11 +6,14 @@ The jq tests skip when ``jq`` is not on PATH, the pandas tests when pandas is no
 
 from __future__ import annotations
 
+import csv
 import functools
 import importlib.util
 import io
 import json
+import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -410,3 +413,277 @@ def test_win_rates_scripts_never_show_a_traceback(tmp_path: Path) -> None:
         f"win_rates.py: {broken}, line 1: not JSON (Expecting value);"
         " expected one game per line (kow simulate without --pretty)\n"
     )
+
+
+# kow export's tables in pandas (tables_pandas.py), and DuckDB on the JSON Lines
+# (recipes.sql, duckdb_recipes.py)
+
+TABLES_PANDAS = EXAMPLES / "tables_pandas.py"
+DUCKDB_RECIPES = EXAMPLES / "duckdb_recipes.py"
+RECIPES_SQL = EXAMPLES / "recipes.sql"
+RANKS = "23456789TJQKA"
+
+needs_duckdb = pytest.mark.skipif(
+    importlib.util.find_spec("duckdb") is None, reason="duckdb is not installed"
+)
+needs_pandas = pytest.mark.skipif(
+    importlib.util.find_spec("pandas") is None, reason="pandas is not installed"
+)
+
+
+def with_checkout() -> dict[str, str]:
+    """Return the environment with this checkout's kow first on the path."""
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+
+
+def run_script(
+    script: Path, *args: str | Path, cwd: Path = ROOT
+) -> subprocess.CompletedProcess[str]:
+    """Run an example script with this Python and this checkout's kow."""
+    return subprocess.run(
+        [sys.executable, str(script), *map(str, args)],
+        capture_output=True, text=True, check=False, cwd=cwd, env=with_checkout(),
+    )  # fmt: skip
+
+
+def termination(game: dict[str, Any]) -> str:
+    """Return why a finished game ended, from its log alone (the engine's order of reasons)."""
+    last = game["rounds"][-1]
+    if last["hand_size"] == 1:
+        return "final-trick"
+    swept = max(t or 0 for t in last["tricks_won"]) == len(last["tricks"])
+    return "sweep" if game["rules"]["sweep_wins"] and swept else "last-standing"
+
+
+def card_plays(games: list[dict[str, Any]]) -> list[tuple[str, bool, bool]]:
+    """Return ``(how, winning once played, won)`` for every card played in ``games``."""
+    out = []
+    for g in games:
+        for r in g["rounds"]:
+            for t in r["tricks"]:
+                played = [p for p in t["plays"] if not p.get("knock")]
+                led = played[0]["card"][1]
+                winning = played[0]["card"]
+                for i, p in enumerate(played):
+                    card = p["card"]
+                    if i == 0:
+                        how, ahead = "lead", True
+                    else:
+                        if card[1] == led:
+                            how = "followed suit"
+                        else:
+                            how = "trumped" if card[1] == r["trump"] else "discard"
+                        higher = RANKS.index(card[0]) > RANKS.index(winning[0])
+                        ahead = (card[1] == winning[1] and higher) or (
+                            card[1] == r["trump"] != winning[1]
+                        )
+                        if ahead:
+                            winning = card
+                    out.append((how, ahead, p["seat"] == t["winner"]))
+    return out
+
+
+def parse_blocks(text: str) -> list[dict[str, list[str]]]:
+    """Return each printed table (blocks split by blank lines) as ``{label: [values]}``.
+
+    The values are a row's last cells, as many as the first header line names; the label
+    is what comes before them (it may hold a space: ``followed suit``).
+    """
+    blocks = []
+    for block in text.strip().split("\n\n"):
+        lines = block.splitlines()
+        width = len(lines[0].split())
+        rows = {}
+        for line in lines[2:]:
+            cells = line.split()
+            rows[" ".join(cells[:-width])] = cells[-width:]
+        blocks.append(rows)
+    return blocks
+
+
+@needs_pandas
+@pytest.mark.parametrize("name", ["mixed", "dogs"])
+def test_tables_pandas_figures(files: dict[str, Any], name: str) -> None:
+    path, games = files[name]
+    done = run_script(TABLES_PANDAS, path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    if name == "mixed":
+        assert done.stdout.endswith("\n\nNo player was on a dog's life.\n")
+        endings, fates = parse_blocks(done.stdout.rsplit("\n\n", 1)[0])
+    else:
+        endings, fates, lives = parse_blocks(done.stdout)
+    ends = Counter(termination(g) for g in games)
+    assert {k: int(v[0]) for k, v in endings.items()} == ends
+    for why, (count, mean) in endings.items():
+        rounds = [g["result"]["rounds_played"] for g in games if termination(g) == why]
+        assert float(mean) == pytest.approx(sum(rounds) / int(count), abs=0.0005)
+    plays = card_plays(games)
+    assert list(fates) == ["lead", "followed suit", "trumped", "discard"]
+    for how, (count, winning, won) in fates.items():
+        mine = [p for p in plays if p[0] == how]
+        assert int(count) == len(mine)
+        assert float(winning) == pytest.approx(sum(p[1] for p in mine) / len(mine), abs=0.0005)
+        assert float(won) == pytest.approx(sum(p[2] for p in mine) / len(mine), abs=0.0005)
+    assert float(fates["discard"][2]) == 0 and float(fates["lead"][1]) == 1
+    if name == "dogs":
+        on: Counter[str] = Counter()
+        back: Counter[str] = Counter()
+        for g in games:
+            for r in g["rounds"]:
+                for seat in r["dogs_life"]:
+                    kind = g["players"][seat]["kind"]
+                    on[kind] += 1
+                    back[kind] += seat in r["revived"]
+        assert {k: (int(v[0]), int(v[1])) for k, v in lives.items()} == {
+            k: (on[k], back[k]) for k in on
+        }
+        assert sum(on.values()) > 0
+
+
+@needs_pandas
+def test_tables_pandas_bad_input(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("not json\n")
+    done = run_script(TABLES_PANDAS, broken)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.startswith(f"tables_pandas.py: {broken}: line 1, column 1: not JSON")
+    assert done.stderr.count("\n") == 1
+
+
+def test_tables_pandas_without_pandas(files: dict[str, Any]) -> None:
+    path, _ = files["mixed"]
+    code = (
+        "import runpy, sys; sys.modules['pandas'] = None; "
+        f"sys.argv = [{str(TABLES_PANDAS)!r}, {str(path)!r}]; "
+        f"runpy.run_path({str(TABLES_PANDAS)!r}, run_name='__main__')"
+    )
+    done = run(sys.executable, "-c", code)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == "tables_pandas.py: pandas is not installed; run: pip install pandas\n"
+
+
+def csv_rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+@needs_duckdb
+@pytest.mark.parametrize("name", ["mixed", "dogs"])
+def test_duckdb_recipes_figures(files: dict[str, Any], name: str) -> None:
+    path, games = files[name]
+    done = run_script(DUCKDB_RECIPES, "wins-by-kind", path)
+    assert done.returncode == 0 and done.stderr == ""
+    header, *rows = csv_rows(done.stdout)
+    assert header == ["kind", "seat_games", "wins", "win_rate"]
+    _, kinds = expected_rates(games)
+    assert {k: (int(n), int(w)) for k, n, w, _ in rows} == kinds
+    assert [r[0] for r in rows] == sorted(kinds)
+    for _, n, w, r in rows:
+        assert float(r) == pytest.approx(int(w) / int(n), abs=0.0005)
+
+    done = run_script(DUCKDB_RECIPES, "round1-trumps", path)
+    header, *rows = csv_rows(done.stdout)
+    assert header == ["trumps", "hands", "mean_tricks"]
+    hands: Counter[int] = Counter()
+    tricks: Counter[int] = Counter()
+    for g in games:
+        r = g["rounds"][0]
+        for hand, won in zip(r["hands"], r["tricks_won"], strict=True):
+            trumps = sum(card[1] == r["trump"] for card in hand)
+            hands[trumps] += 1
+            tricks[trumps] += won
+    assert [(int(t), int(n)) for t, n, _ in rows] == sorted(hands.items())
+    for t, n, mean in rows:
+        assert float(mean) == pytest.approx(tricks[int(t)] / int(n), abs=0.0005)
+
+    done = run_script(DUCKDB_RECIPES, "winner-place", path)
+    header, *rows = csv_rows(done.stdout)
+    assert header == ["plays", "winner_place", "tricks", "share"]
+    places: Counter[tuple[int, int]] = Counter()
+    for g in games:
+        for r in g["rounds"]:
+            for t in r["tricks"]:
+                seats = [p["seat"] for p in t["plays"]]
+                places[len(seats), seats.index(t["winner"]) + 1] += 1
+    assert [(int(a), int(b), int(c)) for a, b, c, _ in rows] == [
+        (*k, v) for k, v in sorted(places.items())
+    ]
+    for plays, _, count, share in rows:
+        whole = sum(v for k, v in places.items() if k[0] == int(plays))
+        assert float(share) == pytest.approx(int(count) / whole, abs=0.0005)
+
+
+@needs_duckdb
+def test_duckdb_recipes_cli(files: dict[str, Any], tmp_path: Path) -> None:
+    path, _ = files["mixed"]
+    done = run_script(DUCKDB_RECIPES, "--list")
+    names = done.stdout.split()
+    assert names == ["wins-by-kind", "round1-trumps", "winner-place"]
+    done = run_script(DUCKDB_RECIPES, path)
+    assert done.returncode == 0 and done.stderr == ""
+    assert [line[3:] for line in done.stdout.splitlines() if line.startswith("## ")] == names
+    one = run_script(DUCKDB_RECIPES, "winner-place", path).stdout
+    assert done.stdout.endswith("## winner-place\n" + one)
+    done = run_script(DUCKDB_RECIPES, "no-such-recipe", path)
+    assert done.returncode == 2 and "no recipe 'no-such-recipe'" in done.stderr
+    assert run_script(DUCKDB_RECIPES).returncode == 2
+    for bad in (tmp_path / "missing.jsonl", ROOT / "README.md"):
+        done = run_script(DUCKDB_RECIPES, "wins-by-kind", bad)
+        assert (done.returncode, done.stdout) == (1, "")
+        assert done.stderr.startswith(f"duckdb_recipes.py: {bad}: ")
+        assert done.stderr.count("\n") == 1
+
+
+def test_duckdb_recipes_without_duckdb(files: dict[str, Any]) -> None:
+    path, _ = files["mixed"]
+    code = (
+        "import runpy, sys; sys.modules['duckdb'] = None; "
+        f"sys.argv = [{str(DUCKDB_RECIPES)!r}, {str(path)!r}]; "
+        f"runpy.run_path({str(DUCKDB_RECIPES)!r}, run_name='__main__')"
+    )
+    done = run(sys.executable, "-c", code)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == "duckdb_recipes.py: duckdb is not installed; run: pip install duckdb\n"
+
+
+def test_readme_shows_every_sql_recipe_as_written() -> None:
+    readme = (EXAMPLES / "README.md").read_text()
+    recipes = script_module(DUCKDB_RECIPES).recipes()
+    assert list(recipes) == ["wins-by-kind", "round1-trumps", "winner-place"]
+    for name, sql in recipes.items():
+        assert f"```sql\n{sql}\n```" in readme, name
+        assert f"python examples/duckdb_recipes.py {name} " in readme, name
+        assert "read_ndjson('games.jsonl')" in sql
+
+
+@needs_pandas
+@needs_duckdb
+def test_readme_shows_the_real_output_of_the_tables_and_duckdb(tmp_path: Path) -> None:
+    """Make the README's files again and run each command of its pandas and DuckDB
+    sections: each prints the output shown under it (pandas' tables compared cell by cell,
+    since column widths may differ between pandas versions)."""
+    readme = (EXAMPLES / "README.md").read_text()
+    files = readme.split("## The files used here", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    for command in files.splitlines():
+        words = command.split()
+        assert words[:2] == ["kow", "simulate"] and words[-2] == ">"
+        with (tmp_path / words[-1]).open("w") as out:
+            subprocess.run([sys.executable, "-m", "kow", *words[1:-2]], stdout=out, check=True,
+                           cwd=tmp_path, env=with_checkout())  # fmt: skip
+    sections = readme.split("## Flat tables in pandas", 1)[1].split("\n## Tests", 1)[0]
+    pairs = re.findall(r"```sh\n(.*?)\n```\n\n```text\n(.*?)```", sections, re.S)
+    assert len(pairs) == 5
+    kow = f"{shlex.quote(sys.executable)} -m kow"
+    for command, shown in pairs:
+        line = re.sub(r"^kow ", f"{kow} ", command)
+        line = re.sub(r"^python examples/", f"{shlex.quote(sys.executable)} {EXAMPLES}/", line)
+        done = subprocess.run(["bash", "-c", line], capture_output=True, text=True,
+                              cwd=tmp_path, env=with_checkout(), check=False)  # fmt: skip
+        assert done.returncode == 0 and done.stderr == "", (command, done.stderr)
+        if "tables_pandas.py" in command:
+            cells = [line.split() for line in done.stdout.splitlines()]
+            assert cells == [line.split() for line in shown.splitlines()], command
+        else:
+            assert done.stdout == shown, command

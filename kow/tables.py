@@ -1,0 +1,321 @@
+"""Flat tables of logged games: one row per game, round, trick or play (``kow export``).
+
+Each table is a fixed tuple of columns (:data:`COLUMNS`), the same whatever the input, so
+the tables of many files stack and join. ``docs/tables.md`` documents every column. In
+short: every row starts with the keys ``file``, ``game`` (the game's place in its file,
+from 1) and ``seed``; rounds add ``round``, tricks ``trick``, plays ``play`` (each from 1).
+Seats are ints, 0-based and clockwise; cards and suits are in the log's notation (``Th``,
+``h``). A fact that is a list by seat takes one column per seat, ``NAME_0`` to ``NAME_6``
+(kow seats at most 7), empty for a seat the game does not have.
+
+The facts come from the engine, not from a second statement of the rules: each game is
+checked with :func:`kow.verify.verify_game`, then replayed with :func:`kow.log.replay`,
+and its rows are read off the engine's events (:class:`~kow.events.EventVisitor`). Who won
+a trick and why a game ended are the engine's; whether a card was winning the trick once
+played is :func:`kow.trick.beats`. Followed suit and trumped are read off the card's suit,
+the led suit and trump.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Mapping
+from typing import Any, NamedTuple, TypeAlias
+
+from .cards import NAMES, NO_CARD, NO_SUIT, SUIT_OF, SUITS, Card, Suit
+from .events import (
+    Deal,
+    EventVisitor,
+    GameEnd,
+    Knock,
+    Lead,
+    Outcome,
+    Play,
+    RoundEnd,
+    Seat,
+    TrickWon,
+    TrumpSet,
+    TurnedUp,
+)
+from .log import replay
+from .rules import MAX_PLAYERS, Rules
+from .trick import beats
+from .verify import Fault, verify_game
+
+__all__ = ["COLUMNS", "TABLES", "Cell", "IllegalGameError", "Row", "cells", "rows"]
+
+Cell: TypeAlias = str | int | bool | None
+"""One value of a row: ``None`` is an empty cell."""
+Row: TypeAlias = tuple[Cell, ...]
+"""One row, its values in the order of its table's :data:`COLUMNS`."""
+
+TABLES = ("games", "rounds", "tricks", "plays")
+"""The tables, coarsest first."""
+
+
+def _per_seat(name: str) -> tuple[str, ...]:
+    """Return the columns of a fact by seat: ``NAME_0`` to ``NAME_6``."""
+    return tuple(f"{name}_{seat}" for seat in range(MAX_PLAYERS))
+
+
+_KEYS = ("file", "game", "seed")
+_RULES = tuple(Rules().to_dict())
+"""The log's rule settings, in field order: the columns ``rules_NAME``."""
+_ROUND_END = ("eliminated", "dogs_life_granted", "revived")
+
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "games": (
+        *_KEYS, "kow_version", *(f"rules_{name}" for name in _RULES),
+        "winner", "termination", "rounds_played", "abandoned",
+        *_per_seat("name"), *_per_seat("kind"),
+        *_per_seat("eliminated_round"), *_per_seat("dogs_life_round"),
+    ),
+    "rounds": (
+        *_KEYS, "round", "hand_size", "dealer", "players_in", "turned_up", "trump",
+        "trump_method", "trump_chosen_by", "leader",
+        *_per_seat("hand"), *_per_seat("tricks_won"), *_per_seat("dogs_life"),
+        *(column for fact in _ROUND_END for column in _per_seat(fact)),
+    ),
+    "tricks": (
+        *_KEYS, "round", "trick", "leader", "led_suit", "cards", "knocks", "winning_card",
+        "winner", "trumped",
+    ),
+    "plays": (
+        *_KEYS, "round", "trick", "play", "seat", "knock", "card", "lead", "followed_suit",
+        "trumped", "winning", "won",
+    ),
+}  # fmt: skip
+"""The columns of each table, in order (``docs/tables.md`` says what each holds)."""
+
+
+class IllegalGameError(ValueError):
+    """Raised for a log that is not a legal game: ``fault`` is its first fault.
+
+    ``fault`` is the :class:`kow.verify.Fault` that :func:`kow.verify.verify_game` found
+    (its ``round``, ``trick`` and ``seat`` place it).
+    """
+
+    def __init__(self, fault: Fault) -> None:
+        super().__init__(str(fault))
+        self.fault = fault
+
+
+def rows(game: Mapping[str, Any], table: str, *, file: str, index: int) -> list[Row]:
+    """Return the rows of one logged game in ``table``, in the order played.
+
+    ``game`` is a parsed version-1 log (``docs/log-format.md``); ``file`` and ``index``
+    (from 1) say where it was read, for the key columns ``file`` and ``game``. Each row
+    holds the values of ``COLUMNS[table]``: str, int, bool, or None (empty).
+
+    Raises :class:`ValueError` for a ``table`` not in :data:`TABLES`,
+    :class:`IllegalGameError` for a game that :func:`kow.verify.verify_game` faults, and
+    :class:`kow.log.ReplayError` when the engine does not replay a game the verifier
+    passed (a fault of kow's: the two statements of the rules disagree).
+    """
+    if table not in COLUMNS:
+        raise ValueError(f"no table {table!r}: the tables are {', '.join(TABLES)}")
+    fault = verify_game(game)
+    if fault is not None:
+        raise IllegalGameError(fault)
+    # One state, advanced in place by each action: keep it once the replay ends.
+    (state,) = collections.deque(replay(game), maxlen=1)
+    walk = _Walk(table, game, (file, index, game["seed"]))
+    walk.visit(state.events)
+    return walk.finish()
+
+
+def cells(row: Row) -> list[str | int]:
+    """Return ``row`` as CSV cells: booleans ``true`` / ``false``, None empty.
+
+    >>> cells(("g.jsonl", 1, None, True, False, "Th"))
+    ['g.jsonl', 1, '', 'true', 'false', 'Th']
+    """
+    out: list[str | int] = []
+    for value in row:
+        if value is None:
+            out.append("")
+        elif isinstance(value, bool):
+            out.append("true" if value else "false")
+        else:
+            out.append(value)
+    return out
+
+
+class _Played(NamedTuple):
+    """One play of the trick in progress, with what it did when it was played."""
+
+    seat: Seat
+    card: Card | None  # None: a knock
+    lead: bool
+    followed_suit: bool
+    trumped: bool
+    winning: bool
+
+
+_KNOCKED = (False, False, False, False)
+"""A knock's ``lead``, ``followed_suit``, ``trumped`` and ``winning``: it plays no card."""
+
+
+class _Walk(EventVisitor):
+    """Walk one game's events and keep the rows of one table."""
+
+    def __init__(self, table: str, game: Mapping[str, Any], key: tuple[str, int, int]) -> None:
+        self.table = table
+        self.game = game
+        self.key = key
+        self.players: int = game["rules"]["players"]
+        self.out: list[Row] = []
+        self.deal: Deal | None = None  # the round in progress: None once it has ended
+        self.turned_up: Card | None = None
+        self.trump_set: TrumpSet | None = None
+        self.leader: Seat | None = None
+        self.trump: Suit = NO_SUIT
+        self.trick = 0  # the number of the trick in progress
+        self.played: list[_Played] = []
+        self.led: Suit = NO_SUIT
+        self.winning: Card = NO_CARD
+        self.eliminated_round: list[int | None] = [None] * self.players
+        self.dogs_life_round: list[int | None] = [None] * self.players
+        self.outcome: Outcome | None = None
+
+    def _by_seat(self, values: list[Cell]) -> list[Cell]:
+        """Return ``values`` (one per seat of the game) padded to 7 columns with None."""
+        return values + [None] * (MAX_PLAYERS - len(values))
+
+    # ----------------------------------------------------------------- events
+
+    def on_deal(self, event: Deal) -> None:
+        self.deal = event
+        self.turned_up = None
+        self.trump_set = None
+        self.leader = None
+        self.trump = NO_SUIT
+        self.trick = 1
+        for seat in event.dogs_life:
+            if self.dogs_life_round[seat] is None:
+                self.dogs_life_round[seat] = event.round
+
+    def on_turned_up(self, event: TurnedUp) -> None:
+        self.turned_up = event.card
+
+    def on_trump_set(self, event: TrumpSet) -> None:
+        self.trump_set = event
+        self.trump = NO_SUIT if event.suit is None else event.suit
+
+    def on_lead(self, event: Lead) -> None:
+        self.leader = event.seat
+
+    def on_play(self, event: Play) -> None:
+        card = event.card
+        suit = SUIT_OF[card]
+        if self.winning == NO_CARD:  # the first card sets the led suit (after any knock)
+            self.led = suit
+            self.winning = card
+            self.played.append(_Played(event.seat, card, True, False, False, True))
+            return
+        followed = suit == self.led
+        trumped = not followed and suit == self.trump
+        winning = beats(card, self.winning, self.trump)  # the one statement of the rule
+        if winning:
+            self.winning = card
+        self.played.append(_Played(event.seat, card, False, followed, trumped, winning))
+
+    def on_knock(self, event: Knock) -> None:
+        self.played.append(_Played(event.seat, None, *_KNOCKED))
+
+    def on_trick_won(self, event: TrickWon) -> None:
+        self._end_trick(event.winner)
+
+    def on_round_end(self, event: RoundEnd) -> None:
+        assert self.deal is not None
+        for seat in event.eliminated:
+            self.eliminated_round[seat] = self.deal.round
+        self._end_round(event)
+
+    def on_game_end(self, event: GameEnd) -> None:
+        self.outcome = event.outcome
+
+    # ----------------------------------------------------------------- rows
+
+    def _end_trick(self, winner: Seat | None) -> None:
+        """Keep the trick's rows; ``winner`` is None for a trick cut short."""
+        assert self.deal is not None
+        head = (*self.key, self.deal.round, self.trick)
+        played = self.played
+        if self.table == "tricks":
+            winning_card = next((p.card for p in played if p.seat == winner), None)
+            knocks = sum(p.card is None for p in played)
+            self.out.append((
+                *head, played[0].seat, None if self.led == NO_SUIT else SUITS[self.led],
+                len(played) - knocks, knocks,
+                None if winning_card is None else NAMES[winning_card], winner,
+                any(p.trumped for p in played),
+            ))  # fmt: skip
+        elif self.table == "plays":
+            for number, p in enumerate(played, start=1):
+                self.out.append((
+                    *head, number, p.seat, p.card is None,
+                    None if p.card is None else NAMES[p.card],
+                    p.lead, p.followed_suit, p.trumped, p.winning,
+                    None if winner is None else p.seat == winner,
+                ))  # fmt: skip
+        self.trick += 1
+        self.played = []
+        self.led = NO_SUIT
+        self.winning = NO_CARD
+
+    def _end_round(self, end: RoundEnd | None) -> None:
+        """Keep the round's row; ``end`` is None for a round cut short."""
+        deal = self.deal
+        assert deal is not None
+        self.deal = None
+        if self.table != "rounds":
+            return
+        seats = range(self.players)
+        trump = self.trump_set
+        in_round = [hand is not None for hand in deal.hands]
+        hands = [None if h is None else " ".join(NAMES[c] for c in h) for h in deal.hands]
+        on_dogs_life = [seat in deal.dogs_life for seat in seats]
+        if end is None:
+            tricks: list[Cell] = [None] * self.players
+            ends: list[list[Cell]] = [[None] * self.players for _ in _ROUND_END]
+        else:
+            tricks = list(end.tricks_won)
+            ends = [
+                [seat in chosen for seat in seats]
+                for chosen in (end.eliminated, end.dogs_life_granted, end.revived)
+            ]
+        self.out.append((
+            *self.key, deal.round, deal.hand_size, deal.dealer, sum(in_round),
+            None if self.turned_up is None else NAMES[self.turned_up],
+            None if trump is None or trump.suit is None else SUITS[trump.suit],
+            None if trump is None else trump.method,
+            None if trump is None else trump.chosen_by,
+            self.leader,
+            *self._by_seat(list(hands)), *self._by_seat(tricks),
+            *self._by_seat(list(on_dogs_life)),
+            *(cell for values in ends for cell in self._by_seat(values)),
+        ))  # fmt: skip
+
+    def finish(self) -> list[Row]:
+        """Close what a game cut short left open, keep the game's row; return the rows."""
+        if self.played:
+            self._end_trick(None)
+        if self.deal is not None:
+            self._end_round(None)
+        if self.table == "games":
+            game = self.game
+            rules = game["rules"]
+            outcome = self.outcome
+            players = game["players"]
+            self.out.append((
+                *self.key, game["kow_version"], *(rules[name] for name in _RULES),
+                None if outcome is None else outcome.winner,
+                None if outcome is None else outcome.termination.value,
+                game["result"]["rounds_played"], bool(game.get("abandoned")),
+                *self._by_seat([p["name"] for p in players]),
+                *self._by_seat([p["kind"] for p in players]),
+                *self._by_seat(list(self.eliminated_round)),
+                *self._by_seat(list(self.dogs_life_round)),
+            ))  # fmt: skip
+        return self.out

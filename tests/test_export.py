@@ -1,0 +1,608 @@
+"""``kow export`` and :mod:`kow.tables`: flat CSV tables of games, rounds, tricks and plays.
+
+The rows are checked three ways: exact values for hand-made stacked games (a dog's-life
+knock, a trump, a revival; a tie cut and the 1-card round; a game cut short), the whole of
+every table against rows derived here from the logs of simulated games of many variants,
+and the CLI's handling of output, bad usage and bad input.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from conftest import apply_all, cards, deal, new_state, play_stacked
+
+from kow.cli import EXPORT_TABLES, main
+from kow.log import LoggedPlayer, build
+from kow.rules import MAX_PLAYERS, Rules
+from kow.tables import COLUMNS, TABLES, IllegalGameError, cells, rows
+
+ROOT = Path(__file__).resolve().parent.parent
+RANKS = "23456789TJQKA"
+
+
+def invoke(*args: str, input: bytes | str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def as_people(game: dict[str, Any]) -> dict[str, Any]:
+    """Return ``game`` with its scripted players logged as people, a kind a log may hold."""
+    for player in game["players"]:
+        player["kind"] = "human"
+    return game
+
+
+def write(path: Path, games: list[dict[str, Any]]) -> str:
+    path.write_text("".join(json.dumps(g) + "\n" for g in games))
+    return str(path)
+
+
+def table(text: str) -> list[dict[str, str]]:
+    """Parse CSV ``text`` with the csv module; check the header and every row's width."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = next(reader)
+    body = list(reader)
+    assert all(len(row) == len(header) for row in body)
+    return [dict(zip(header, row, strict=True)) for row in body]
+
+
+def export(path: str, name: str) -> list[dict[str, str]]:
+    code, out, err = invoke("export", path, "--table", name)
+    assert (code, err) == (0, ""), err
+    assert out.splitlines()[0] == ",".join(COLUMNS[name])
+    return table(out)
+
+
+# --------------------------------------------------------------------------- columns
+
+
+def test_the_tables_and_their_columns() -> None:
+    assert TABLES == EXPORT_TABLES == tuple(COLUMNS) == ("games", "rounds", "tricks", "plays")
+    for columns in COLUMNS.values():
+        assert len(set(columns)) == len(columns)
+        assert all(re.fullmatch(r"[a-z][a-z0-9_]*", c) for c in columns)
+        assert columns[:3] == ("file", "game", "seed")
+    assert COLUMNS["rounds"][3] == "round"
+    assert COLUMNS["tricks"][3:5] == ("round", "trick")
+    assert COLUMNS["plays"][3:6] == ("round", "trick", "play")
+    rule_columns = [c for c in COLUMNS["games"] if c.startswith("rules_")]
+    assert rule_columns == [f"rules_{name}" for name in Rules().to_dict()]
+    assert [c for c in COLUMNS["rounds"] if c.startswith("tricks_won_")] == [
+        f"tricks_won_{seat}" for seat in range(MAX_PLAYERS)
+    ]
+
+
+def test_docs_name_every_column() -> None:
+    """docs/tables.md has a section per table whose rows name each column, in order."""
+    text = (ROOT / "docs" / "tables.md").read_text(encoding="utf-8")
+    for name, columns in COLUMNS.items():
+        section = text.split(f"## `{name}`: ", 1)[1].split("\n## ", 1)[0]
+        named: list[str] = []
+        for first in re.findall(r"^\| (`[^|]*) \|", section, re.M):
+            found = re.findall(r"`([a-z0-9_]+)`", first)
+            if ".." in first:  # `hand_0` .. `hand_6`, or `tricks_won_0` .. `_6`
+                stem = found[0].removesuffix("_0")
+                named += [f"{stem}_{seat}" for seat in range(MAX_PLAYERS)]
+            else:
+                named += found
+        keys = [c for c in ("file", "game", "seed", "round", "trick") if c in columns]
+        assert [c for c in named if c not in keys] == [c for c in columns if c not in keys]
+        assert set(keys) <= set(named), name
+
+
+def test_cells_are_true_false_and_empty() -> None:
+    assert cells(("f", 1, None, True, False, "Th", 0)) == ["f", 1, "", "true", "false", "Th", 0]
+
+
+def test_an_unknown_table_is_refused() -> None:
+    with pytest.raises(ValueError, match="no table 'hands': the tables are games, rounds"):
+        rows({}, "hands", file="f", index=1)
+
+
+# --------------------------------------------------------------------------- stacked games
+#
+# The dog's-life game of tests/test_engine.py: three players, 4 cards, once per game.
+# Round 1 (dealer 0, 2s turned up): seat 0 takes no trick and gets a dog's life. Round 2
+# (seat 1 chose hearts): seat 0 knocks on trick 1, trumps trick 2 with its one card (2h)
+# and is revived; seat 1 takes nothing and is out. Round 3: seat 0 sweeps seat 2.
+
+DOG_RULES = Rules(players=3, start_cards=4, dogs_life="once-per-game")
+DOG_DECKS = [
+    deal(0, ["2h 3h 4h 5h", "Ac Kc Qc 2d", "4c 5c 6c Ad"], "2s"),
+    deal(1, ["2h", "2c 3c 4d", "5c Kd Ah"]),
+    deal(2, ["Ac Ad", None, "Kc 3d"]),
+]
+DOG_SCRIPTS = [
+    "2h 3h 4h 5h  knock 2h  Ac Ad",
+    "Ac Kc Qc 2d  h 2c 4d 3c",
+    "4c 5c 6c Ad  5c Kd Ah  c Kc 3d",
+]
+
+# The full game of tests/test_engine.py: four players, 3 cards. Seats 0 and 1 are out
+# after round 1; round 3 (1 card) follows a tie cut that seat 3 wins: it names diamonds
+# and takes the only trick.
+FULL_DECKS = [
+    deal(0, ["7c 8d 9s", "3c 4c 5d", "Ac Kd As", "Qc 3h 4s"], "2h"),
+    deal(2, [None, None, "Kh Qh", "Ah 2s"]),
+    deal(3, [None, None, "Ac", "2d"]),
+    cards("9c 9d"),
+    cards("4c Jd"),
+]
+FULL_SCRIPTS = ["7c 8d 9s", "3c 5d 4c", "Ac Kd As h Kh Qh Ac", "Qc 3h 4s Ah 2s d 2d"]
+
+
+@pytest.fixture(scope="module")
+def stacked(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Return a file holding the dog's-life game (seed 5) and the full game (seed 6)."""
+    dog = as_people(play_stacked(DOG_RULES, 0, DOG_DECKS, DOG_SCRIPTS, seed=5))
+    full = as_people(play_stacked(Rules(players=4, start_cards=3), 0, FULL_DECKS,
+                                  FULL_SCRIPTS, seed=6))  # fmt: skip
+    return write(tmp_path_factory.mktemp("stacked") / "stacked.jsonl", [dog, full])
+
+
+def pick(row: dict[str, str], *names: str) -> tuple[str, ...]:
+    return tuple(row[n] for n in names)
+
+
+def by_seat(row: dict[str, str], fact: str) -> list[str]:
+    return [row[f"{fact}_{seat}"] for seat in range(MAX_PLAYERS)]
+
+
+def test_stacked_games_row(stacked: str) -> None:
+    dog, full = export(stacked, "games")
+    assert pick(dog, "file", "game", "seed", "rules_players", "rules_dogs_life") == (
+        stacked, "1", "5", "3", "once-per-game")  # fmt: skip
+    assert pick(dog, "rules_final_round_trump", "rules_eliminated_vote", "rules_sweep_wins") == (
+        "true", "false", "true")  # fmt: skip
+    assert pick(dog, "winner", "termination", "rounds_played", "abandoned") == (
+        "0", "sweep", "3", "false")  # fmt: skip
+    assert by_seat(dog, "name") == ["p0", "p1", "p2", "", "", "", ""]
+    assert by_seat(dog, "kind") == ["human"] * 3 + [""] * 4
+    assert by_seat(dog, "eliminated_round") == ["", "2", "3", "", "", "", ""]
+    assert by_seat(dog, "dogs_life_round") == ["2", "", "", "", "", "", ""]
+    assert pick(full, "game", "seed", "winner", "termination", "rounds_played") == (
+        "2", "6", "3", "final-trick", "3")  # fmt: skip
+    assert by_seat(full, "eliminated_round") == ["1", "1", "3", "", "", "", ""]
+    assert by_seat(full, "dogs_life_round") == [""] * 7
+
+
+def test_stacked_rounds_rows(stacked: str) -> None:
+    rounds = export(stacked, "rounds")
+    assert [pick(r, "game", "round") for r in rounds] == [
+        ("1", "1"), ("1", "2"), ("1", "3"), ("2", "1"), ("2", "2"), ("2", "3")]  # fmt: skip
+    r1, r2, r3, f1, f2, f3 = rounds
+    head = ("hand_size", "dealer", "players_in", "turned_up", "trump", "trump_method",
+            "trump_chosen_by", "leader")  # fmt: skip
+    assert pick(r1, *head) == ("4", "0", "3", "2s", "s", "turned-up", "", "1")
+    assert by_seat(r1, "hand")[:4] == ["2h 3h 4h 5h", "Ac Kc Qc 2d", "4c 5c 6c Ad", ""]
+    assert by_seat(r1, "tricks_won")[:4] == ["0", "3", "1", ""]
+    assert by_seat(r1, "dogs_life_granted")[:4] == ["true", "false", "false", ""]
+    assert by_seat(r1, "eliminated")[:3] == ["false"] * 3
+    assert pick(r2, *head) == ("3", "1", "3", "", "h", "chosen", "1", "1")
+    assert by_seat(r2, "hand")[:3] == ["2h", "2c 3c 4d", "5c Kd Ah"]
+    assert by_seat(r2, "dogs_life")[:3] == ["true", "false", "false"]
+    assert by_seat(r2, "tricks_won")[:3] == ["1", "0", "2"]
+    assert by_seat(r2, "revived")[:3] == ["true", "false", "false"]
+    assert by_seat(r2, "eliminated")[:3] == ["false", "true", "false"]
+    assert by_seat(r2, "dogs_life_granted")[:3] == ["false"] * 3
+    assert pick(r3, *head) == ("2", "2", "2", "", "c", "chosen", "2", "2")
+    assert by_seat(r3, "hand")[:3] == ["Ac Ad", "", "Kc 3d"]
+    assert by_seat(r3, "tricks_won")[:3] == ["2", "", "0"]
+    assert by_seat(r3, "dogs_life")[:3] == ["false"] * 3  # seat 1 is out: false, not empty
+    assert by_seat(r3, "eliminated") == ["false", "false", "true", "", "", "", ""]
+    assert pick(f1, "turned_up", "trump", "trump_method") == ("2h", "h", "turned-up")
+    assert by_seat(f1, "eliminated")[:4] == ["true", "true", "false", "false"]
+    assert pick(f2, "trump", "trump_method", "trump_chosen_by", "leader") == (
+        "h", "chosen", "2", "2")  # fmt: skip
+    assert pick(f3, "hand_size", "players_in", "trump", "trump_method", "trump_chosen_by") == (
+        "1", "2", "d", "chosen", "3")  # fmt: skip  # seat 3 won the tie cut
+
+
+def test_stacked_tricks_rows(stacked: str) -> None:
+    tricks = [t for t in export(stacked, "tricks") if t["game"] == "1" and t["round"] == "2"]
+    columns = ("trick", "leader", "led_suit", "cards", "knocks", "winning_card", "winner",
+               "trumped")  # fmt: skip
+    assert [pick(t, *columns) for t in tricks] == [
+        ("1", "1", "c", "2", "1", "5c", "2", "false"),
+        ("2", "2", "d", "3", "0", "2h", "0", "true"),
+        ("3", "1", "c", "2", "0", "Ah", "2", "true"),  # seat 0 won trick 2: its left leads
+    ]
+
+
+def test_stacked_plays_rows_with_a_knock(stacked: str) -> None:
+    plays = [p for p in export(stacked, "plays") if p["game"] == "1" and p["round"] == "2"]
+    columns = ("trick", "play", "seat", "knock", "card", "lead", "followed_suit", "trumped",
+               "winning", "won")  # fmt: skip
+    t, f = "true", "false"
+    assert [pick(p, *columns) for p in plays] == [
+        ("1", "1", "1", f, "2c", t, f, f, t, f),
+        ("1", "2", "2", f, "5c", f, t, f, t, t),
+        ("1", "3", "0", t, "", f, f, f, f, f),  # the dog's-life knock
+        ("2", "1", "2", f, "Kd", t, f, f, t, f),
+        ("2", "2", "0", f, "2h", f, f, t, t, t),  # its one card trumps
+        ("2", "3", "1", f, "4d", f, t, f, f, f),
+        ("3", "1", "1", f, "3c", t, f, f, t, f),
+        ("3", "2", "2", f, "Ah", f, f, t, t, t),
+    ]
+    round_1 = [p for p in export(stacked, "plays") if p["game"] == "1" and p["round"] == "1"]
+    discards = [p["card"] for p in round_1 if p["lead"] == p["followed_suit"] == p["trumped"]]
+    assert discards == ["2h", "3h", "4h", "5h"]  # seat 0's hearts on clubs and diamonds
+
+
+def abandoned_game() -> dict[str, Any]:
+    """Return the dog's-life game cut short in round 2's first trick, after two cards."""
+    state = new_state(DOG_RULES, 0, DOG_DECKS[:2], seed=8)
+    apply_all(state, "Ac 4c 2h Kc 5c 3h Qc 6c 4h 2d Ad 5h  h 2c 5c")
+    players = [LoggedPlayer(f"p{s}", "human") for s in range(3)]
+    return build(8, DOG_RULES, players, state.events, abandoned=True)
+
+
+def test_a_game_cut_short(tmp_path: Path) -> None:
+    path = write(tmp_path / "short.jsonl", [abandoned_game()])
+    (game,) = export(path, "games")
+    assert pick(game, "winner", "termination", "rounds_played", "abandoned") == (
+        "", "", "2", "true")  # fmt: skip
+    assert by_seat(game, "eliminated_round")[:3] == ["", "", ""]
+    assert by_seat(game, "dogs_life_round")[:3] == ["2", "", ""]
+    r1, r2 = export(path, "rounds")
+    assert by_seat(r1, "tricks_won")[:3] == ["0", "3", "1"]
+    assert pick(r2, "trump", "trump_method", "trump_chosen_by", "leader") == (
+        "h",
+        "chosen",
+        "1",
+        "1",
+    )
+    for fact in ("tricks_won", "eliminated", "dogs_life_granted", "revived"):
+        assert by_seat(r2, fact) == [""] * 7, fact  # the round did not end
+    trick = export(path, "tricks")[-1]
+    assert pick(trick, "round", "trick", "leader", "led_suit", "cards", "winning_card",
+                "winner") == ("2", "1", "1", "c", "2", "", "")  # fmt: skip
+    plays = export(path, "plays")[-2:]
+    assert [pick(p, "seat", "card", "winning", "won") for p in plays] == [
+        ("1", "2c", "true", ""), ("2", "5c", "true", "")]  # fmt: skip
+
+
+# --------------------------------------------------------------------------- agreement
+#
+# Every table of simulated games of many variants, against rows derived here from the
+# logs alone (a second statement for the test: follow suit and what beats what).
+
+VARIANTS = [
+    ["--seed", "1", "--games", "12"],
+    ["--seed", "2", "--games", "10", "--players", "3", "--dogs-life", "once-per-player",
+     "--no-sweep-wins", "--bots", "random"],
+    ["--seed", "3", "--games", "6", "--players", "7", "--eliminated-vote", "--bots", "random"],
+    ["--seed", "4", "--games", "8", "--players", "2", "--fixed-trump",
+     "--no-final-round-trump", "--lead", "dealer-left"],
+    ["--seed", "5", "--games", "8", "--players", "5", "--dogs-life", "once-per-game",
+     "--start-cards", "5", "--bots", "random,heuristic,random,heuristic,random"],
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
+    """Return two files of simulated games, by path: every variant, and the first again."""
+    tmp = tmp_path_factory.mktemp("runs")
+    texts = []
+    for variant in VARIANTS:
+        code, out, err = invoke("simulate", *variant)
+        assert code == 0, err
+        texts.append(out)
+    everything = tmp / "variants.jsonl"
+    everything.write_text("".join(texts))
+    again = tmp / "again.jsonl"
+    again.write_text(texts[0])
+    return {
+        str(path): [json.loads(line) for line in path.read_text().splitlines()]
+        for path in (everything, again)
+    }
+
+
+def beats(card: str, winning: str, trump: str | None) -> bool:
+    if card[1] == winning[1]:
+        return RANKS.index(card[0]) > RANKS.index(winning[0])
+    return card[1] == trump
+
+
+def text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def seat_columns(fact: str, values: list[Any]) -> dict[str, str]:
+    padded = values + [None] * (MAX_PLAYERS - len(values))
+    return {f"{fact}_{seat}": text(v) for seat, v in enumerate(padded)}
+
+
+def expected(file: str, games: list[dict[str, Any]]) -> dict[str, list[dict[str, str]]]:
+    """Return the rows of every table for ``games``, derived from the logs."""
+    out: dict[str, list[dict[str, str]]] = {name: [] for name in TABLES}
+    for index, g in enumerate(games, start=1):
+        key = {"file": file, "game": str(index), "seed": str(g["seed"])}
+        n = g["rules"]["players"]
+        out_round: list[int | None] = [None] * n
+        dog_round: list[int | None] = [None] * n
+        for r in g["rounds"]:
+            rk = {**key, "round": str(r["number"])}
+            for s in r["eliminated"]:
+                out_round[s] = r["number"]
+            for s in r["dogs_life"]:
+                dog_round[s] = r["number"]
+            out["rounds"].append({
+                **rk, "hand_size": text(r["hand_size"]), "dealer": text(r["dealer"]),
+                "players_in": text(sum(h is not None for h in r["hands"])),
+                "turned_up": text(r["turned_up"]), "trump": text(r["trump"]),
+                "trump_method": text(r["trump_method"]),
+                "trump_chosen_by": text(r["trump_chosen_by"]), "leader": text(r["leader"]),
+                **seat_columns("hand", [h and " ".join(h) for h in r["hands"]]),
+                **seat_columns("tricks_won", r["tricks_won"]),
+                **{k: v for fact in ("dogs_life", "eliminated", "dogs_life_granted", "revived")
+                   for k, v in seat_columns(fact, [s in r[fact] for s in range(n)]).items()},
+            })  # fmt: skip
+            for t in r["tricks"]:
+                tk = {**rk, "trick": str(t["number"])}
+                played = [p for p in t["plays"] if not p.get("knock")]
+                led = played[0]["card"][1]
+                winning = played[0]["card"]
+                any_trumped = False
+                for number, p in enumerate(t["plays"], start=1):
+                    knock = bool(p.get("knock"))
+                    card = None if knock else p["card"]
+                    lead = card is not None and card == played[0]["card"]
+                    followed = not knock and not lead and card[1] == led
+                    trumped = not knock and not lead and card[1] == r["trump"] != led
+                    is_winning = lead or (not knock and beats(card, winning, r["trump"]))
+                    if is_winning:
+                        winning = card
+                    any_trumped |= trumped
+                    out["plays"].append({
+                        **tk, "play": str(number), "seat": str(p["seat"]), "knock": text(knock),
+                        "card": text(card), "lead": text(lead),
+                        "followed_suit": text(followed), "trumped": text(trumped),
+                        "winning": text(is_winning), "won": text(p["seat"] == t["winner"]),
+                    })  # fmt: skip
+                won = next(p["card"] for p in played if p["seat"] == t["winner"])
+                assert won == winning  # the test's own rule agrees with the log
+                out["tricks"].append({
+                    **tk, "leader": str(t["leader"]), "led_suit": led,
+                    "cards": str(len(played)), "knocks": str(len(t["plays"]) - len(played)),
+                    "winning_card": won, "winner": str(t["winner"]),
+                    "trumped": text(any_trumped),
+                })  # fmt: skip
+        last = g["rounds"][-1]
+        if last["hand_size"] == 1:
+            termination = "final-trick"
+        elif g["rules"]["sweep_wins"] and max(last["tricks_won"], key=lambda x: x or 0) == len(
+            last["tricks"]
+        ):
+            termination = "sweep"
+        else:
+            termination = "last-standing"
+        out["games"].append({
+            **key, "kow_version": g["kow_version"],
+            **{f"rules_{k}": text(v) for k, v in g["rules"].items()},
+            "winner": text(g["result"]["winner"]), "termination": termination,
+            "rounds_played": text(g["result"]["rounds_played"]), "abandoned": "false",
+            **seat_columns("name", [p["name"] for p in g["players"]]),
+            **seat_columns("kind", [p["kind"] for p in g["players"]]),
+            **seat_columns("eliminated_round", out_round),
+            **seat_columns("dogs_life_round", dog_round),
+        })  # fmt: skip
+    return out
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_every_row_agrees_with_the_logs(runs: dict[str, list[dict[str, Any]]], name: str) -> None:
+    paths = list(runs)
+    code, out, err = invoke("export", *paths, "--table", name)
+    assert (code, err) == (0, "")
+    got = table(out)
+    want = [row for path, games in runs.items() for row in expected(path, games)[name]]
+    assert len(got) == len(want)
+    for a, b in zip(got, want, strict=True):
+        assert a == b
+    assert list(got[0]) == list(COLUMNS[name])
+
+
+def test_row_counts_match_the_logs(runs: dict[str, list[dict[str, Any]]]) -> None:
+    path, games = next(iter(runs.items()))
+    counts = {
+        "games": len(games),
+        "rounds": sum(len(g["rounds"]) for g in games),
+        "tricks": sum(len(r["tricks"]) for g in games for r in g["rounds"]),
+        "plays": sum(len(t["plays"]) for g in games for r in g["rounds"] for t in r["tricks"]),
+    }
+    for name, count in counts.items():
+        assert len(export(path, name)) == count
+    plays = export(path, "plays")
+    knocks = sum(p.get("knock", False) for g in games for r in g["rounds"]
+                 for t in r["tricks"] for p in t["plays"])  # fmt: skip
+    assert sum(p["knock"] == "true" for p in plays) == knocks > 0  # the dog's-life variants
+    assert {p["won"] for p in plays} == {"true", "false"}
+    tricks = export(path, "tricks")
+    assert sum(p["won"] == "true" for p in plays) == len(tricks)  # one winner per trick
+    assert {g["rules_players"] for g in export(path, "games")} == {"2", "3", "4", "5", "7"}
+    rounds = export(path, "rounds")
+    assert {r["trump_method"] for r in rounds} == {"turned-up", "chosen", "fixed", "vote", "none"}
+
+
+def test_game_index_counts_from_1_in_each_file(runs: dict[str, list[dict[str, Any]]]) -> None:
+    first, second = runs
+    code, out, _ = invoke("export", first, second, "--table", "games")
+    assert code == 0
+    keys = [(r["file"], r["game"]) for r in table(out)]
+    assert keys == [(first, str(i)) for i in range(1, len(runs[first]) + 1)] + [
+        (second, str(i)) for i in range(1, len(runs[second]) + 1)
+    ]
+
+
+def test_stdin_and_pretty_input(runs: dict[str, list[dict[str, Any]]]) -> None:
+    path, games = next(iter(runs.items()))
+    pretty = "".join(json.dumps(g, indent=2) + "\n" for g in games[:3])
+    code, out, err = invoke("export", "-", "--table", "tricks", input=pretty)
+    assert (code, err) == (0, "")
+    want = expected("stdin", games[:3])["tricks"]
+    assert table(out) == want
+
+
+def test_gzip_input_is_read_as_verify_reads_it(
+    runs: dict[str, list[dict[str, Any]]], tmp_path: Path
+) -> None:
+    """The export reads through kow.log.iter_games, so it reads what verify reads."""
+    path, games = next(iter(runs.items()))
+    packed = tmp_path / "games.jsonl.gz"
+    packed.write_bytes(gzip.compress(Path(path).read_bytes()))
+    assert export(str(packed), "rounds") == expected(str(packed), games)["rounds"]
+
+
+# --------------------------------------------------------------------------- output
+
+
+def test_output_file_is_written_whole(stacked: str, tmp_path: Path) -> None:
+    target = tmp_path / "plays.csv"
+    target.write_text("old\n")
+    code, out, err = invoke("export", stacked, "--table", "plays", "-o", str(target))
+    assert (code, out, err) == (0, "", "")
+    assert table(target.read_text()) == export(stacked, "plays")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plays.csv"]
+
+
+def test_output_file_is_left_as_it_was_on_a_bad_game(stacked: str, tmp_path: Path) -> None:
+    lines = Path(stacked).read_text().splitlines()
+    bad = json.loads(lines[1])
+    bad["rounds"][0]["tricks"][0]["winner"] = 3
+    path = tmp_path / "bad.jsonl"
+    path.write_text(lines[0] + "\n" + json.dumps(bad) + "\n")
+    target = tmp_path / "out.csv"
+    target.write_text("old\n")
+    code, out, err = invoke("export", str(path), "--table", "games", "-o", str(target))
+    assert code == 1 and out == ""
+    assert target.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.jsonl", "out.csv"]
+    assert err.startswith(f"Error: {path}: game 2 (seed 6): round 1, trick 1: ")
+    assert err.endswith("; the export stops at a game that is not legal\n")
+    # On stdout, the rows of the games before it are written, and no row of it.
+    code, out, err = invoke("export", str(path), "--table", "games")
+    assert code == 1 and [r["game"] for r in table(out)] == ["1"]
+
+
+def test_rows_raise_for_a_game_that_is_not_legal(stacked: str) -> None:
+    game = json.loads(Path(stacked).read_text().splitlines()[0])
+    game["rounds"][1]["tricks"][1]["plays"][1]["card"] = "3h"  # seat 0 holds 2h, not 3h
+    with pytest.raises(IllegalGameError) as caught:
+        rows(game, "plays", file="f", index=1)
+    assert (caught.value.fault.round, caught.value.fault.trick) == (2, 2)
+
+
+def closed_early(*args: str) -> tuple[int, bytes]:
+    """Run ``kow ARGS`` until it has written one line, then close its stdout (as ``| head
+    -n 1`` does); return its exit code and stderr."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kow", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+    )  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    assert first
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    return proc.wait(timeout=120), err
+
+
+def test_stdout_closed_early_ends_as_simulate_does(runs: dict[str, list[dict[str, Any]]]) -> None:
+    """``kow export ... | head -n 1``: no message, and the exit code of every command whose
+    stdout closed (that of ``kow simulate``), never 1 (a fault of an input)."""
+    path = next(iter(runs))
+    code, err = closed_early("export", path, path, path, "--table", "plays")
+    assert err == b""
+    assert (code, err) == closed_early("simulate", "--seed", "1", "--games", "2000", "-j", "1")
+    assert code != 1
+
+
+def test_memory_stays_flat(stacked: str, tmp_path: Path) -> None:
+    game = Path(stacked).read_text().splitlines()[0] + "\n"
+    peaks = []
+    for count in (10, 150):
+        path = tmp_path / f"{count}.jsonl"
+        path.write_text(game * count)
+        tracemalloc.start()
+        code, _, err = invoke("export", str(path), "--table", "plays", "-o", os.devnull)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert (code, err) == (0, "")
+        peaks.append(peak)
+    assert peaks[1] < peaks[0] + 300_000, peaks
+
+
+# --------------------------------------------------------------------------- bad usage, bad input
+
+
+def test_table_missing_or_unknown_is_a_usage_error(stacked: str) -> None:
+    code, out, err = invoke("export", stacked)
+    assert (code, out) == (2, "")
+    assert "Missing option '--table'" in err and "games" in err and "plays" in err
+    code, out, err = invoke("export", stacked, "--table", "hands")
+    assert (code, out) == (2, "")
+    assert (
+        "Invalid value for '--table': 'hands' is not one of 'games', 'rounds', 'tricks', 'plays'"
+        in err
+    )
+    code, _, err = invoke("export", "--table", "games")
+    assert code == 2 and "Missing argument 'FILE...'" in err
+
+
+def test_files_that_cannot_be_opened_are_usage_errors(stacked: str, tmp_path: Path) -> None:
+    missing = tmp_path / "missing.jsonl"
+    code, out, err = invoke("export", stacked, str(missing), "--table", "games")
+    assert (code, out) == (2, "")  # found before any row is written
+    assert f"cannot open {str(missing)!r}: no such file, or not readable" in err
+    code, out, err = invoke("export", str(tmp_path), "--table", "games")
+    assert (code, out) == (2, "") and "it is a folder" in err
+    code, out, err = invoke("export", "-", "-", "--table", "games", input="")
+    assert (code, out) == (2, "") and "'-' (stdin) is given 2 times" in err
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b'{"format": "kow-log",\n  "seed": }\n', ("line 2, column 11: not JSON",)),
+        (b"", ("holds no game (empty input)",)),
+        (b"\n  \n", ("holds no game (empty input)",)),
+        (b'{"a": "\xff"}\n', ("line 1", "not UTF-8 text")),
+    ],
+)
+def test_input_that_cannot_be_read_exits_1_naming_the_place(
+    tmp_path: Path, data: bytes, message: tuple[str, ...]
+) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(data)
+    code, out, err = invoke("export", str(path), "--table", "rounds")
+    assert code == 1
+    assert out == ",".join(COLUMNS["rounds"]) + "\n"  # the header only
+    assert err.startswith(f"Error: {path}: ") and all(part in err for part in message)
+    assert "Traceback" not in err
+
+
+def test_a_value_that_is_not_a_game(tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_text('{"format": "kow-log"}\n')
+    code, _, err = invoke("export", str(path), "--table", "games")
+    assert code == 1
+    assert err.startswith(f"Error: {path}: game 1: ")
