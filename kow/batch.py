@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import game, log
-from ._pool import WorkerError, ordered_map
+from ._pool import WorkerError, ordered_map, start_seconds
 from .game import PlayerError, bots_rng, game_seed
 from .log._writer import game_text
 from .players import make_bot
@@ -113,17 +113,22 @@ def run_text(
         yield text, min(size, count - block * size)
 
 
-def auto_jobs(games: int) -> int:
+def auto_jobs(games: int, seconds_per_game: float) -> int:
     """Return the processes to use for ``games`` games when the user does not say.
 
-    One per CPU that this process may run on, but at most one per 100 games: starting a
-    process costs about as much as playing 100 games, so a short run stays in one.
+    ``seconds_per_game``: an estimate of one game's cost in one process (see
+    :func:`kow.players.game_seconds`). One process per CPU that this process may run on,
+    but no more than games, and only as many as each get at least
+    :func:`~kow._pool.start_seconds` of work (0.03 s where processes fork): a process
+    costs about that much to start, so 100 games of ``heuristic`` bots stay in one, while
+    20 games of a ``search`` bot (8 s) take every CPU.
     """
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cpus = os.cpu_count() or 1
-    return max(1, min(cpus, games // 100))
+    worth = games * seconds_per_game / start_seconds()
+    return max(1, min(cpus, games, int(worth)))
 
 
 def _block_size(count: int, jobs: int) -> int:

@@ -7,7 +7,11 @@ so every bot plays every seat's cards of a seed (with ``games`` a multiple of th
 number of players, every bot meets the same deals). Each game's result depends only on
 the seed, the rules and the bots, never on how many processes run the games.
 
-The library does no printing; ``kow tournament`` shows the results.
+Games end in order: :func:`game_results` yields them as they come and a :class:`Tally`
+adds them up, so a tournament stopped early (Ctrl-C) still has the results of games
+``0..played-1``, the same as a whole tournament of that many games with the same seed.
+:func:`play_tournament` does both at once. The library does no printing; ``kow
+tournament`` shows the results.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import functools
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +33,9 @@ from .view import View
 __all__ = [
     "GameResult",
     "KindResult",
+    "Tally",
     "Tournament",
+    "game_results",
     "play_tournament",
     "tournament_game",
     "wilson",
@@ -221,12 +227,14 @@ class KindResult:
 
 @dataclass(frozen=True)
 class Tournament:
-    """A finished tournament: its settings, the totals of each bot, and maybe every game.
+    """A tournament's results: its settings, the totals of each bot, and maybe every game.
 
-    ``played`` is the number of games; ``totals[b]`` sums bot ``b``'s (0-based, in the
-    order of ``bots``) games, wins, rounds reached, decisions and seconds deciding over
-    them; ``games`` holds each game's :class:`GameResult` in order, or nothing when the
-    tournament was run with ``keep_games=False``.
+    ``played`` is the number of games (games ``0..played-1``); ``totals[b]`` sums bot
+    ``b``'s (0-based, in the order of ``bots``) games, wins, rounds reached, decisions
+    and seconds deciding over them; ``games`` holds each game's :class:`GameResult` in
+    order, or nothing when the tournament was run with ``keep_games=False``;
+    ``planned``: the games asked for (None: ``played``). A tournament stopped early
+    has played fewer than planned: it is :attr:`partial`.
     """
 
     rules: Rules
@@ -236,6 +244,12 @@ class Tournament:
     played: int
     totals: tuple[tuple[int, int, int, int, float], ...]
     games: tuple[GameResult, ...] = ()
+    planned: int | None = None
+
+    @property
+    def partial(self) -> bool:
+        """Whether the tournament stopped before playing every game planned."""
+        return self.planned is not None and self.played < self.planned
 
     def results(self) -> list[KindResult]:
         """Return one :class:`KindResult` per bot kind, in order of first appearance."""
@@ -269,15 +283,122 @@ class Tournament:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the settings and the results by kind as a JSON-ready dict."""
+        """Return the settings and the results by kind as a JSON-ready dict.
+
+        ``games`` is the games played, ``games_planned`` those asked for, and
+        ``partial`` whether the tournament stopped before the end.
+        """
         return {
             "seed": self.seed,
             "games": self.played,
+            "games_planned": self.played if self.planned is None else self.planned,
+            "partial": self.partial,
             "bots": list(self.bots),
             "search_iterations": self.search_iterations,
             "rules": self.rules.to_dict(),
             "results": [r.to_dict() for r in self.results()],
         }
+
+
+class Tally:
+    """The running totals of a tournament, as its games end in order.
+
+    Made with the tournament's settings (see :class:`Tournament`; ``planned``: the games
+    asked for); :meth:`add` counts games and :meth:`tournament` gives the results so
+    far, at any time. Each :meth:`add` replaces the totals by one assignment, so an
+    exception raised from a signal handler (Ctrl-C) anywhere in it leaves them counting
+    every game of the calls before, and of this one either all or none: always games
+    ``0..played-1`` when the games are added in order.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        bots: Sequence[str],
+        seed: int,
+        search_iterations: int | None,
+        planned: int | None = None,
+        keep_games: bool = True,
+    ) -> None:
+        self.rules = rules
+        self.bots = tuple(bots)
+        self.seed = seed
+        self.search_iterations = search_iterations
+        self.planned = planned
+        self.keep_games = keep_games
+        self._games: list[GameResult] = []
+        self._counted: tuple[int, tuple[tuple[int, int, int, int, float], ...]] = (
+            0,
+            tuple((0, 0, 0, 0, 0.0) for _ in self.bots),
+        )
+
+    @property
+    def played(self) -> int:
+        """The games counted so far."""
+        return self._counted[0]
+
+    def add(self, done: Sequence[GameResult]) -> None:
+        """Count the games ``done``: the next ones in order after those counted."""
+        played, totals = self._counted
+        new = [list(total) for total in totals]
+        for game in done:
+            for b, total in enumerate(new):
+                total[0] += 1
+                total[1] += game.winner == b
+                total[2] += game.rounds[b]
+                total[3] += game.decisions[b]
+                total[4] += game.seconds[b]
+        if self.keep_games:
+            del self._games[played:]  # any left by an add cut short
+            self._games.extend(done)
+        self._counted = (
+            played + len(done),
+            tuple((int(g), int(w), int(r), int(d), float(t)) for g, w, r, d, t in new),
+        )  # the one assignment that counts them
+
+    def tournament(self) -> Tournament:
+        """Return the results of the games counted so far."""
+        played, totals = self._counted
+        return Tournament(
+            self.rules,
+            self.bots,
+            self.seed,
+            self.search_iterations,
+            played,
+            totals,
+            tuple(self._games[:played]),
+            self.planned,
+        )
+
+
+def game_results(
+    rules: Rules,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    search_iterations: int | None = None,
+) -> Generator[list[GameResult], None, None]:
+    """Return an iterator over the results of games ``0..games-1`` in order, a few at a time.
+
+    ``jobs`` processes play the games (1: this process); the results are the same for
+    any ``jobs``. Close the iterator (or let an exception pass through it) to stop: the
+    worker processes are killed at once (see :func:`kow._pool.ordered_map`). Raises
+    :class:`ValueError` for a wrong number of bots, an unknown kind, or ``games`` or
+    ``jobs`` below 1; the iterator raises :class:`kow.game.PlayerError` for a bot that
+    breaks the rules, and :class:`kow._pool.WorkerError` for a worker that died.
+    """
+    bots = tuple(bots)
+    if len(bots) != rules.players:
+        raise ValueError(f"{len(bots)} bots given for {rules.players} seats")
+    if games < 1 or jobs < 1:
+        raise ValueError("games and jobs must be at least 1")
+    for kind in dict.fromkeys(bots):
+        make_bot(kind, "check", bots_rng(0))  # raises ValueError for an unknown kind
+    size = max(1, min(rules.players, games // (jobs * 8) or 1))
+    chunks = range(-(-games // size))  # made as needed, not listed up front
+    play = functools.partial(_play_chunk, rules, bots, seed, search_iterations, games, size)
+    return ordered_map(play, chunks, min(jobs, len(chunks)))
 
 
 def play_tournament(
@@ -296,42 +417,14 @@ def play_tournament(
     any ``jobs``. ``search_iterations`` is passed to every ``search`` bot (None: its
     default). ``on_progress(k)`` is called as each batch of ``k`` games ends. With
     ``keep_games=False`` only the totals are kept, so memory stays flat in ``games``
-    (each kept :class:`GameResult` takes about 1 KB). Raises
-    :class:`ValueError` for a wrong number of bots, an unknown kind, or ``games`` or
-    ``jobs`` below 1.
+    (each kept :class:`GameResult` takes about 1 KB). Raises what :func:`game_results`
+    raises. To keep the results so far when it is stopped, use :func:`game_results`
+    and a :class:`Tally` as ``kow tournament`` does.
     """
-    bots = tuple(bots)
-    if len(bots) != rules.players:
-        raise ValueError(f"{len(bots)} bots given for {rules.players} seats")
-    if games < 1 or jobs < 1:
-        raise ValueError("games and jobs must be at least 1")
-    for kind in dict.fromkeys(bots):
-        make_bot(kind, "check", bots_rng(0))  # raises ValueError for an unknown kind
-    size = max(1, min(rules.players, games // (jobs * 8) or 1))
-    chunks = range(-(-games // size))  # made as needed, not listed up front
-    play = functools.partial(_play_chunk, rules, bots, seed, search_iterations, games, size)
-    results: list[GameResult] = []
-    totals = [[0, 0, 0, 0, 0.0] for _ in bots]
-    played = 0
-    for done in ordered_map(play, chunks, min(jobs, len(chunks))):
-        for game in done:
-            for b, total in enumerate(totals):
-                total[0] += 1
-                total[1] += game.winner == b
-                total[2] += game.rounds[b]
-                total[3] += game.decisions[b]
-                total[4] += game.seconds[b]
-        played += len(done)
-        if keep_games:
-            results += done
+    tally = Tally(rules, bots, seed, search_iterations, games, keep_games)
+    results = game_results(rules, bots, games, seed, jobs, search_iterations)
+    for done in results:
+        tally.add(done)
         if on_progress is not None:
             on_progress(len(done))
-    return Tournament(
-        rules,
-        bots,
-        seed,
-        search_iterations,
-        played,
-        tuple((int(g), int(w), int(r), int(d), float(t)) for g, w, r, d, t in totals),
-        tuple(results),
-    )
+    return tally.tournament()

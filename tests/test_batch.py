@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from kow import batch, log
+from kow import _pool, batch, log
 from kow.batch import GameError, Run, auto_jobs, run_text
 from kow.events import Phase
 from kow.game import bots_rng, game_seed, play_game
-from kow.players import BOT_KINDS, Player, make_bot
+from kow.players import BOT_KINDS, Player, game_seconds, make_bot
 from kow.rules import Rules
 from kow.view import View
 
@@ -126,12 +126,51 @@ def test_blocks_are_small_and_many() -> None:
     assert batch._block_size(1, 4) == 1
 
 
+HEURISTIC = game_seconds(["heuristic"] * 4, 7)  # about 0.3 ms
+SEARCH_ONE = game_seconds(["search", "heuristic", "heuristic", "heuristic"], 7)  # about 0.4 s
+SEARCH_ALL = game_seconds(["search"] * 4, 7)  # about 1.5 s
+
+
+def test_game_seconds_weighs_each_bot_kind_and_the_cards() -> None:
+    assert HEURISTIC == pytest.approx(4 * 1.5e-6 * 49)
+    assert game_seconds(["random", "heuristic"], 7) == game_seconds(["heuristic"] * 2, 7)
+    assert SEARCH_ONE == pytest.approx(HEURISTIC + 4e-7 * 100 * 4 * 7**4)
+    assert SEARCH_ALL == pytest.approx(HEURISTIC + 4 * (SEARCH_ONE - HEURISTIC))
+    assert game_seconds(["search"] * 4, 7, search_iterations=5) == pytest.approx(
+        HEURISTIC + 4 * 4e-7 * 5 * 4 * 7**4
+    )
+    # 2 players with 20 cards: one search seat measured 13 s a game
+    assert game_seconds(["search", "heuristic"], 20) == pytest.approx(12.8, abs=0.05)
+
+
 @pytest.mark.parametrize(
-    ("games", "cpus", "expected"),
-    [(1, 8, 1), (99, 8, 1), (250, 8, 2), (10**6, 8, 8), (10**6, 1, 1)],
+    ("games", "seconds", "cpus", "expected"),
+    [
+        (1, HEURISTIC, 8, 1),
+        (50, HEURISTIC, 8, 1),  # a short cheap run stays in one process
+        (100, HEURISTIC, 8, 1),
+        (300, HEURISTIC, 8, 2),  # 0.09 s of work: two processes of 0.03 s or more
+        (2000, HEURISTIC, 8, 8),
+        (10**6, HEURISTIC, 8, 8),
+        (10**6, HEURISTIC, 1, 1),
+        (20, SEARCH_ONE, 8, 8),  # 20 games of a search bot: 7.7 s, every CPU
+        (20, SEARCH_ALL, 2, 2),
+        (3, SEARCH_ALL, 8, 3),  # no process without a game to play
+        (1, game_seconds(["search", "heuristic"], 3, search_iterations=1), 8, 1),
+    ],
 )
-def test_auto_jobs_is_one_per_cpu_and_one_per_100_games(
-    games: int, cpus: int, expected: int, monkeypatch: pytest.MonkeyPatch
+def test_auto_jobs_gives_each_process_enough_work(
+    games: int, seconds: float, cpus: int, expected: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cpus)), raising=False)
-    assert auto_jobs(games) == expected
+    assert auto_jobs(games, seconds) == expected
+
+
+def test_auto_jobs_asks_more_work_of_a_spawned_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where a worker is a new Python importing kow (macOS, Windows), 0.2 s of work each.
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
+    assert _pool.start_seconds() == 0.03  # forked here
+    monkeypatch.setattr(batch, "start_seconds", lambda: 0.2)
+    assert auto_jobs(300, HEURISTIC) == 1
+    assert auto_jobs(2000, HEURISTIC) == 2  # 0.59 s of work
+    assert auto_jobs(20, SEARCH_ONE) == 8

@@ -1,15 +1,37 @@
-"""Tournaments: the Wilson interval, rotation through the seats, and --jobs independence."""
+"""Tournaments: the Wilson interval, rotation through the seats, --jobs independence, and
+the results so far of a tournament stopped early."""
 
 from __future__ import annotations
 
 import json
+import os
+import pty
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+import types
+from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from kow import tournament
 from kow.cli import main
 from kow.rules import Rules
-from kow.tournament import play_tournament, tournament_game, wilson
+from kow.tournament import (
+    GameResult,
+    Tally,
+    game_results,
+    play_tournament,
+    tournament_game,
+    wilson,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize(
@@ -116,3 +138,187 @@ def test_totals_without_the_games_give_the_same_results() -> None:
     ]
     assert sum(t[1] for t in lean.totals) == 9  # one winner a game
     assert lean.totals[0][0] == 9  # every bot is in every game
+
+
+def test_a_tournament_stopped_early_keeps_the_games_before_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Ctrl-C lands while game 9 is played: games 0..7 (two whole chunks of 4) are counted,
+    # and they are the same results as a whole tournament of 8 games.
+    rules = Rules(players=4, start_cards=4)
+    bots = ("heuristic", "random", "heuristic", "random")
+    real = tournament.tournament_game
+
+    def interrupted(
+        rules: Rules, bots: Sequence[str], seed: int, index: int, iterations: int | None = None
+    ) -> GameResult:
+        if index == 9:
+            raise KeyboardInterrupt
+        return real(rules, bots, seed, index, iterations)
+
+    monkeypatch.setattr(tournament, "tournament_game", interrupted)
+    tally = Tally(rules, bots, 6, None, planned=40)
+    with pytest.raises(KeyboardInterrupt):
+        for done in game_results(rules, bots, 40, 6):
+            tally.add(done)
+    stopped = tally.tournament()
+    monkeypatch.setattr(tournament, "tournament_game", real)
+    whole = play_tournament(rules, bots, 8, 6)
+    assert (stopped.played, stopped.planned, stopped.partial) == (8, 40, True)
+    assert [g.index for g in stopped.games] == list(range(8))
+    assert [t[:4] for t in stopped.totals] == [t[:4] for t in whole.totals]
+    assert _stable(stopped.to_dict()) == {
+        **_stable(whole.to_dict()),
+        "games_planned": 40,
+        "partial": True,
+    }
+    assert (whole.partial, whole.to_dict()["games_planned"]) == (False, 8)
+
+
+def test_an_interrupt_anywhere_in_add_counts_all_of_its_games_or_none() -> None:
+    # A signal's exception can come between any two instructions: raise one at each in
+    # turn, in add and in everything it calls, and check the tally is whole every time.
+    rules = Rules(players=3, start_cards=3)
+    bots = ("heuristic", "random", "heuristic")
+    games = [tournament_game(rules, bots, 2, i) for i in range(6)]
+
+    def counted(tally: Tally) -> tuple[int, tuple[tuple[int, int, int, int, float], ...], int]:
+        result = tally.tournament()
+        return result.played, result.totals, len(result.games)
+
+    before = Tally(rules, bots, 2, None)
+    before.add(games[:3])
+    after = Tally(rules, bots, 2, None)
+    after.add(games)
+    outcomes = set()
+    steps = {"at": 1, "done": 0}  # raise at instruction "at" of the add; "done" so far
+
+    def trace(frame: types.FrameType, event: str, arg: object) -> object:
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            steps["done"] += 1
+            if steps["done"] == steps["at"]:
+                raise KeyboardInterrupt
+        return trace
+
+    while True:
+        tally = Tally(rules, bots, 2, None)
+        tally.add(games[:3])
+        steps["done"] = 0
+        sys.settrace(trace)
+        try:
+            tally.add(games[3:])
+        except KeyboardInterrupt:
+            pass
+        else:
+            break
+        finally:
+            sys.settrace(None)
+        assert counted(tally) in (counted(before), counted(after)), steps
+        outcomes.add(counted(tally) == counted(after))
+        steps["at"] += 1
+    assert counted(tally) == counted(after)
+    assert steps["at"] > 100  # instructions tried
+    assert outcomes == {False, True}  # cut short both before and after the counting
+
+
+def _progress_then_stop(args: list[str], sig: int, *, group: bool) -> tuple[int, str, str, int]:
+    """Run ``kow tournament ARGS`` with stderr a terminal; once its progress bar shows 4
+    games or more, send ``sig`` (to the whole process group, as a terminal's Ctrl-C does,
+    when ``group``). Return the exit code, stdout, stderr, and the games seen on the bar.
+
+    Also checks that no process of the run is left (its workers ended with it).
+    """
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kow", "tournament", *args], stdout=subprocess.PIPE,
+        stderr=slave, cwd=ROOT, start_new_session=True,
+    )  # fmt: skip
+    os.close(slave)
+    screen = b""
+    seen = 0
+    deadline = time.monotonic() + 60
+    try:
+        while seen < 4:
+            assert time.monotonic() < deadline, f"no progress shown: {screen[-300:]!r}"
+            if select.select([master], [], [], 0.5)[0]:
+                screen += os.read(master, 4096)
+                counts = re.findall(rb"(\d+)/1000000", screen)
+                seen = int(counts[-1]) if counts else 0
+        if group:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        out, _ = proc.communicate(timeout=60)
+        while select.select([master], [], [], 0.5)[0]:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # EIO: the run has closed its end
+                break
+            if not chunk:
+                break
+            screen += chunk
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(master)
+    with pytest.raises(ProcessLookupError):  # no worker outlives the run
+        os.killpg(proc.pid, 0)
+    text = screen.decode().replace("\r\n", "\n")
+    return proc.returncode, out.decode(), text[text.rindex("\n", 0, len(text) - 1) + 1 :], seen
+
+
+STOPPABLE = ["--bots", "search,heuristic,random,heuristic", "--search-iterations", "10",
+             "--seed", "5"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("sig", "code", "jobs", "group"),
+    [
+        (signal.SIGINT, 130, "2", True),
+        (signal.SIGINT, 130, "1", False),
+        (signal.SIGTERM, 143, "2", False),
+        (signal.SIGHUP, 129, "1", False),
+    ],
+)
+def test_stopped_tournament_prints_the_partial_results_as_json(
+    sig: int, code: int, jobs: str, group: bool
+) -> None:
+    exit_code, out, last_line, seen = _progress_then_stop(
+        [*STOPPABLE, "--games", "1000000", "--jobs", jobs, "--json"], sig, group=group
+    )
+    assert exit_code == code, last_line
+    partial = json.loads(out)
+    played = partial["games"]
+    assert partial["partial"] is True and partial["games_planned"] == 1000000
+    assert 4 <= seen <= played < 1000000
+    name = "Interrupted" if sig == signal.SIGINT else f"Stopped by {signal.Signals(sig).name}"
+    assert last_line == f"{name} after {played} of 1000000 games: the results are partial.\n"
+    # The same as a whole tournament of that many games with the same seed.
+    whole = CliRunner().invoke(
+        main, ["tournament", *STOPPABLE, "--games", str(played), "--jobs", "1", "--json"]
+    )
+    assert whole.exit_code == 0, whole.output
+    full = json.loads(whole.stdout)
+    assert full["partial"] is False and full["games_planned"] == played
+    assert _stable(partial) == {**_stable(full), "partial": True, "games_planned": 1000000}
+    assert sum(r["wins"] for r in partial["results"]) == played
+
+
+def test_interrupted_tournament_table_is_marked_partial() -> None:
+    exit_code, out, last_line, _ = _progress_then_stop(
+        [*STOPPABLE, "--games", "1000000", "--jobs", "2"], signal.SIGINT, group=True
+    )
+    assert exit_code == 130
+    head, *rows = out.splitlines()
+    match = re.fullmatch(r"Partial: (\d+) of 1000000 games played, seed 5, bots (\S+)", head)
+    assert match is not None and match[2] == "search,heuristic,random,heuristic"
+    played = int(match[1])
+    assert last_line == f"Interrupted after {played} of 1000000 games: the results are partial.\n"
+    whole = CliRunner().invoke(main, ["tournament", *STOPPABLE, "--games", str(played)])
+    assert whole.exit_code == 0
+    # the same rows but for the last column, milliseconds per decision
+    assert [r.rsplit(None, 1)[0] for r in rows] == [
+        r.rsplit(None, 1)[0] for r in whole.stdout.splitlines()[1:]
+    ]
+    assert rows[1].split()[:2] == ["search", str(played)]
