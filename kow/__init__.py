@@ -9,7 +9,8 @@ The library never imports Click. Its layers, bottom first (``docs/architecture.m
 and the one trick loop), :mod:`kow.game` (the game loop), :mod:`kow.screen` (text),
 :mod:`kow.players` (bots and the human prompt), :mod:`kow.log` (the JSON format),
 :mod:`kow.verify` (an independent check of logs), :mod:`kow.batch` and
-:mod:`kow.tournament` (runs of games). :mod:`kow.cli` is the command line.
+:mod:`kow.tournament` (runs of games), :mod:`kow.provenance` (is a log the game its seed
+gives?). :mod:`kow.cli` is the command line.
 """
 
 __version__ = "0.3.0"

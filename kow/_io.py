@@ -17,11 +17,12 @@ import sys
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 import click
 
 __all__ = [
+    "BROKEN_PIPE",
     "FALLBACK",
     "Progress",
     "Stopped",
@@ -329,7 +330,8 @@ def stop_signals() -> Iterator[None]:
     Ctrl-C raises :class:`KeyboardInterrupt`, the others :class:`Stopped`, so worker
     processes are ended, temporary files removed and a game's log saved on the way out.
     Only the first counts: the rest are ignored from then on (a closing terminal sends
-    several), so they cannot cut the cleanup short. Signals that were ignored when kow
+    several), so they cannot cut the cleanup short, nor, once the block is left, end the
+    process before it exits with the first one's code. Signals that were ignored when kow
     started (``nohup``) stay ignored.
     """
     if threading.current_thread() is not threading.main_thread():
@@ -346,14 +348,32 @@ def stop_signals() -> Iterator[None]:
     try:
         yield
     finally:
+        stopped = any(signal.getsignal(getattr(signal, n)) is _ignore for n in previous)
+        if stopped and hasattr(signal, "pthread_sigmask"):
+            # The command is ending with the first signal's code: block the others until
+            # the process exits (Python restores the default handlers as it shuts down,
+            # and a signal still on its way would then kill kow with its own status).
+            signal.pthread_sigmask(signal.SIG_BLOCK, {getattr(signal, n) for n in previous})
         for name, handler in previous.items():
             signal.signal(getattr(signal, name), handler)
 
 
-def quiet_broken_pipe() -> None:
-    """Leave quietly after the reader of stdout went away (e.g. ``| head -n 1``)."""
+BROKEN_PIPE = 141
+"""The exit code of every command whose stdout closed (the reader of a pipe left, as
+``| head -n 1`` does): 128 + SIGPIPE, what a shell reports for a tool such as ``cat`` or
+``jq`` that SIGPIPE ended. Never 0, so that output cut short is never taken for success
+(nor a verdict nobody read for one), and never 1, so that it is not taken for a fault of
+an input."""
+
+
+def quiet_broken_pipe() -> NoReturn:
+    """Stop at once, without a word, after the reader of stdout went away (``| head``).
+
+    Exits with :data:`BROKEN_PIPE`. Output still buffered for stdout is dropped (stdout
+    points at /dev/null from here), so nothing fails again on the way out.
+    """
     silence_stdout()
-    sys.exit(0)
+    sys.exit(BROKEN_PIPE)
 
 
 def silence_stdout() -> None:

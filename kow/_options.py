@@ -295,6 +295,6 @@ MAX_GAMES = 10**12
 
 jobs_option = click.option(
     "--jobs", "-j", type=click.IntRange(min=1, max=MAX_JOBS), default=None,
-    show_default="one per CPU, fewer for short runs",
+    show_default="one per CPU, fewer for runs of little work",
     help="Processes playing games at once; the results do not depend on it.",
 )  # fmt: skip

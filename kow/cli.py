@@ -56,6 +56,14 @@ class _Kow(click.Group):
             click.echo(f"Error: cannot write the output: {err.strerror or err}", err=True)
             sys.exit(1)
 
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except OSError as err:  # writing --help or --version: Click would exit 1 on EPIPE
+            if err.errno == errno.EPIPE:
+                quiet_broken_pipe()
+            raise
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             with stop_signals():
@@ -83,6 +91,7 @@ def main() -> None:
     kow tournament  measure bots against each other
     kow verify      check logs against the rules
     kow replay      tell a logged game trick by trick
+    kow export      logged games as a CSV table of games, rounds, tricks or plays
     kow schema      the JSON Schema of the log format
     kow rules       the rules in force, each with its source
 
@@ -99,7 +108,7 @@ def main() -> None:
 @click.option(
     "--games", type=click.IntRange(1, MAX_GAMES), default=1, show_default=True,
     help="Number of games; more than one gives JSON Lines, one game per line (with --pretty,"
-    " indented objects one after another).",
+    " indented objects one after another: concatenated JSON, not JSON Lines).",
 )  # fmt: skip
 @click.option(
     "--first-game", type=click.IntRange(0, MAX_GAMES), default=0, show_default=True,
@@ -117,7 +126,11 @@ def main() -> None:
     "--output", "-o", default=None, metavar="FILE",
     help="Write the logs to FILE (replaced whole at the end) instead of stdout.",
 )  # fmt: skip
-@click.option("--pretty", is_flag=True, help="Indent the JSON for reading.")
+@click.option(
+    "--pretty", is_flag=True,
+    help="Indent the JSON for reading. Several games are then concatenated JSON, not JSON"
+    " Lines: verify, replay and jq read it (jq -c . makes it JSON Lines).",
+)  # fmt: skip
 @jobs_option
 @click.option("--quiet", "-q", is_flag=True, help="Show no progress bar.")
 def simulate(
@@ -142,6 +155,7 @@ def simulate(
     do not go to that same screen).
     """
     from .batch import GameError, Run, WorkerError, auto_jobs, run_text
+    from .players import game_seconds
 
     kinds = parse_bots(bots, rules.players)
     if seed is None:
@@ -156,7 +170,8 @@ def simulate(
     show = not quiet and progress_fits(output)
     with atomic_output(output) as out, Progress(games, show, "Simulating") as progress:
         try:
-            texts = run_text(run, first_game, games, jobs or auto_jobs(games))
+            cost = game_seconds(kinds, rules.start_cards, search_iterations)
+            texts = run_text(run, first_game, games, jobs or auto_jobs(games, cost))
             with contextlib.closing(texts):  # on an error, stop any workers at once
                 for text, count in texts:
                     out.write(text)
@@ -276,19 +291,47 @@ def play(
 @main.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
-def verify(files: tuple[str, ...], as_json: bool) -> None:
+@click.option(
+    "--against-seed", is_flag=True,
+    help="Also check that each legal game is the one its seed gives: the cuts, hands,"
+    " turned-up card and tie cuts, and every decision of its kow bots.",
+)  # fmt: skip
+@search_iterations_option
+def verify(
+    files: tuple[str, ...], as_json: bool, against_seed: bool, search_iterations: int | None
+) -> None:
     """Check game logs against the rules: every deal, trick and knock-out.
 
-    Each FILE (or - for stdin) may hold one game, JSON Lines, or concatenated JSON
-    objects; games count from 1 in each file. Prints one line per faulty game with the
+    Each FILE (or - for stdin) may hold one game, JSON Lines, concatenated JSON objects
+    (simulate --pretty) or JSON arrays of games, and may be gzip-compressed (.jsonl.gz);
+    games count from 1 in each file. Prints one line per faulty game with the
     place of its first fault, then a summary. Exit 0 when every game is legal; 1 when any
     is not, or an input can't be read as JSON (its place is named); 2 when a FILE can't
-    be opened, or - is given more than once.
+    be opened, or - is given more than once; 141 when stdout closes first (| head).
+
+    A legal game is one the rules allow; it need not be the game its seed gives (a log
+    edited by hand can be legal). With --against-seed, each legal game is also played
+    again from its seed, rules and first dealer: its cuts, hands, turned-up card and tie
+    cuts must be the seed's, and, when every player is a person or a kow bot, each bot's
+    decision must be the one that bot makes (people's decisions are taken from the log).
+    The first difference is named; a game counts as legal only when there is none. Logs
+    do not record --search-iterations: give the one search bots played with (default
+    100). Logs of another kow version may differ for that reason alone.
     """
     import json
 
     from .log import LogReadError, iter_games
     from .verify import Verdict
+
+    if search_iterations is not None and not against_seed:
+        raise click.BadParameter(
+            "it is used with --against-seed", param_hint="'--search-iterations'"
+        )
+    also: Any = None  # the check against each game's seed: it loads the engine and bots
+    if against_seed:
+        from .provenance import seed_check
+
+        also = seed_check(search_iterations)
 
     if files.count("-") > 1:  # stdin can be read once: checked before reading anything
         raise click.BadParameter(
@@ -312,18 +355,14 @@ def verify(files: tuple[str, ...], as_json: bool) -> None:
                 with stream:
                     for line, game in iter_games(stream):
                         count += 1
-                        fault = verdict.check(game, file=label, game=count, line=line)
+                        fault = verdict.check(game, file=label, game=count, line=line, also=also)
                         if fault is not None and not as_json:
                             faults.append(str(fault))
                             if len(faults) >= 100:  # shown as found, a few at a time
                                 click.echo("\n".join(faults))
                                 faults = []
-            except LogReadError as err:
+            except LogReadError as err:  # every fault of reading: an OSError is a write's
                 verdict.unreadable_input(label, str(err))
-            except BrokenPipeError:  # writing the faults found, not reading
-                raise
-            except OSError as err:
-                verdict.unreadable_input(label, f"cannot read: {err.strerror or err}")
             if faults:
                 click.echo("\n".join(faults))
             verdict.end_input(label, count)
@@ -333,8 +372,8 @@ def verify(files: tuple[str, ...], as_json: bool) -> None:
             for unreadable in verdict.unreadable:
                 click.echo(str(unreadable), err=True)
             click.echo(verdict.summary(len(files)))
-    except BrokenPipeError:  # the reader of stdout went away: the verdict still decides
-        silence_stdout()
+    except BrokenPipeError:  # the reader of stdout went away (| head): stop at once, 141
+        quiet_broken_pipe()
     if missing:
         sys.exit(2)  # a FILE argument that can't be opened is a usage error
     if verdict.unreadable or verdict.faults:
@@ -382,8 +421,9 @@ def replay(
 ) -> None:
     """Tell a logged game trick by trick, as `kow play` shows it, with every hand.
 
-    FILE (or - for stdin) may hold one game or many; long output goes through a pager
-    when stdout is a terminal.
+    FILE (or - for stdin) may hold one game or many, in any form verify reads (JSON
+    Lines, concatenated, an array; gzip-compressed or not); long output goes through a
+    pager when stdout is a terminal.
     """
     import collections
 
@@ -459,6 +499,106 @@ def replay(
         click.echo_via_pager(text + "\n", color=color)
     else:
         click.echo(text, color=color)
+
+
+# ----------------------------------------------------------------------------- export
+
+EXPORT_TABLES = ("games", "rounds", "tricks", "plays")
+"""``kow export --table``'s choices: ``kow.tables.TABLES``, named here so that ``kow
+--help`` imports no engine."""
+
+
+def _export_games(files: tuple[str, ...]) -> Any:
+    """Yield ``(label, index, line, game)`` for each game of ``files``, read in order.
+
+    ``label`` names the input (``stdin`` for -); ``index`` counts its games from 1;
+    ``line`` is where the game starts. Raises :class:`click.ClickException` for input
+    that can't be opened or read (the place named), or that holds no game. Only the
+    reading is guarded here: an error in writing a row is not raised inside this generator.
+    """
+    from .log import LogReadError, iter_games
+
+    for name in files:
+        label = "stdin" if name == "-" else name
+        try:
+            stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+        except OSError as err:
+            raise click.ClickException(f"{label}: cannot open: {err.strerror or err}") from None
+        index = 0
+        with stream:
+            try:
+                for line, game in iter_games(stream):
+                    index += 1
+                    yield label, index, line, game
+            except LogReadError as err:
+                raise click.ClickException(f"{label}: {err}") from None
+            except OSError as err:
+                raise click.ClickException(f"{label}: cannot read: {err.strerror or err}") from None
+        if index == 0:
+            raise click.ClickException(f"{label}: holds no game (empty input)")
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option(
+    "--table", required=True, type=click.Choice(EXPORT_TABLES),
+    help="One row per game, round, trick or play (docs/tables.md gives every column).",
+)  # fmt: skip
+@click.option(
+    "--output", "-o", default=None, metavar="FILE",
+    help="Write the table to FILE (replaced whole at the end) instead of stdout.",
+)  # fmt: skip
+def export(files: tuple[str, ...], table: str, output: str | None) -> None:
+    """Write logged games as one CSV table: a row per game, round, trick or play.
+
+    Each FILE (or - for stdin) may hold one game, JSON Lines, or concatenated JSON
+    objects, read as kow verify reads them, in flat memory. Every row starts with the
+    keys file, game (the game's place in its file, from 1) and seed; seats are 0-based,
+    cards as in the log, booleans true or false, a missing value empty. Each game is
+    checked against the rules first. Exit 1 at a game that is not legal or input that
+    can't be read, naming its place: the rows of the games before it stay on stdout,
+    and a file given to -o is left as it was. Exit 2 when a FILE can't be opened.
+    """
+    import csv
+
+    from .log import ReplayError
+    from .tables import COLUMNS, IllegalGameError, cells, rows
+    from .verify import GameFault
+
+    if files.count("-") > 1:  # stdin can be read once
+        raise click.BadParameter(
+            f"'-' (stdin) is given {files.count('-')} times; it may be given once",
+            param_hint="'FILE...'",
+        )
+    for name in files:  # before a row is written; not opened, so a pipe is left unread
+        if name != "-" and (os.path.isdir(name) or not os.access(name, os.R_OK)):
+            why = "it is a folder" if os.path.isdir(name) else "no such file, or not readable"
+            raise click.BadParameter(f"cannot open {name!r}: {why}", param_hint="'FILE...'")
+    with atomic_output(output) as out:
+        writer = csv.writer(out, lineterminator="\n")
+        try:
+            writer.writerow(COLUMNS[table])
+            games = _export_games(files)
+            with contextlib.closing(games):  # an input still open is closed on an error
+                for label, index, line, game in games:
+                    try:
+                        found = rows(game, table, file=label, index=index)
+                    except IllegalGameError as err:
+                        seed = game.get("seed") if isinstance(game, dict) else None
+                        if not isinstance(seed, int) or isinstance(seed, bool):
+                            seed = None
+                        place = GameFault(label, index, line, seed, err.fault)
+                        raise click.ClickException(
+                            f"{place}; the export stops at a game that is not legal"
+                        ) from None
+                    except ReplayError as err:  # verify_game and the engine disagree
+                        raise click.ClickException(
+                            f"{label}: game {index} can't be replayed (a fault of kow's): {err}"
+                        ) from None
+                    writer.writerows(map(cells, found))
+            out.flush()
+        except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
+            quiet_broken_pipe()
 
 
 # ----------------------------------------------------------------------------- schema
@@ -543,16 +683,19 @@ def tournament(
 
     The bots rotate through the seats over the same seeds, so each bot plays each
     seat's cards. Prints, per bot kind: seat-games, wins, win rate with its 95% Wilson
-    interval, mean round reached, and mean time per decision.
+    interval, mean round reached, and mean time per decision. Stopped early (Ctrl-C,
+    SIGTERM, SIGHUP), it prints the results of the games finished, marked partial (the
+    same as a whole tournament of that many games), and exits 130, 143 or 129.
     """
     import json
 
     from .batch import WorkerError, auto_jobs
     from .game import PlayerError
-    from .tournament import play_tournament
+    from .players import game_seconds
+    from .tournament import Tally, game_results
 
     kinds = parse_bots(bots, rules.players)
-    jobs = jobs or auto_jobs(games)
+    jobs = jobs or auto_jobs(games, game_seconds(kinds, rules.start_cards, search_iterations))
     counted = f"{games} game{'s' if games != 1 else ''}"
     if games % rules.players and len(set(kinds)) > 1:
         click.echo(
@@ -562,28 +705,36 @@ def tournament(
         )
     if seed is None:
         seed = draw_seed()
-    try:
-        if sys.stderr.isatty():
-            with click.progressbar(length=games, label="games", file=sys.stderr) as bar:
-                result = play_tournament(
-                    rules, kinds, games, seed, jobs, search_iterations, bar.update, False
-                )
-        else:
-            result = play_tournament(
-                rules, kinds, games, seed, jobs, search_iterations, None, False
-            )
-    except (PlayerError, WorkerError) as err:
-        raise click.ClickException(str(err)) from None
+    tally = Tally(rules, kinds, seed, search_iterations, games, keep_games=False)
+    stop: KeyboardInterrupt | Stopped | None = None
+    with Progress(games, sys.stderr.isatty(), "Playing") as progress:
+        try:
+            results = game_results(rules, kinds, games, seed, jobs, search_iterations)
+            with contextlib.closing(results):  # on a stop or an error, end the workers at once
+                for done in results:
+                    tally.add(done)
+                    progress.advance(len(done))
+        except (PlayerError, WorkerError) as err:
+            raise click.ClickException(str(err)) from None
+        except (KeyboardInterrupt, Stopped) as err:  # stop_signals ignores any more now
+            stop = err
+    result = tally.tournament()
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
-        return
-    click.echo(f"{counted}, seed {seed}, bots {','.join(kinds)}")
-    click.echo(
-        f"{'kind':<10} {'games':>6} {'wins':>6} {'win rate':>8}  {'95% interval':<15} "
-        f"{'round':>5} {'ms/decision':>11}"
-    )
-    for r in result.results():
+    else:
+        played = f"Partial: {result.played} of {counted} played" if result.partial else counted
+        click.echo(f"{played}, seed {seed}, bots {','.join(kinds)}")
         click.echo(
-            f"{r.kind:<10} {r.games:>6} {r.wins:>6} {r.win_rate:>8.1%}  "
-            f"{r.low:>6.1%} - {r.high:<6.1%} {r.mean_round:>5.2f} {r.mean_decision_ms:>11.2f}"
+            f"{'kind':<10} {'games':>6} {'wins':>6} {'win rate':>8}  {'95% interval':<15} "
+            f"{'round':>5} {'ms/decision':>11}"
         )
+        for r in result.results():
+            click.echo(
+                f"{r.kind:<10} {r.games:>6} {r.wins:>6} {r.win_rate:>8.1%}  "
+                f"{r.low:>6.1%} - {r.high:<6.1%} {r.mean_round:>5.2f} {r.mean_decision_ms:>11.2f}"
+            )
+    if stop is not None:
+        said = "Interrupted" if isinstance(stop, KeyboardInterrupt) else f"Stopped by {stop.name}"
+        whole = "partial" if result.partial else "whole"
+        click.echo(f"{said} after {result.played} of {counted}: the results are {whole}.", err=True)
+        click.get_current_context().exit(130 if isinstance(stop, KeyboardInterrupt) else stop.code)

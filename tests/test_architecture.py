@@ -32,7 +32,7 @@ LAYERS: list[set[str]] = [
     {"kow.log._format"},
     {"kow.log._writer", "kow.log._replay"},
     {"kow.log"},
-    {"kow.batch", "kow.tournament", "kow.session"},
+    {"kow.batch", "kow.tournament", "kow.session", "kow.provenance", "kow.tables"},
     {"kow._options"},
     {"kow.cli"},
     {"kow.__main__"},

@@ -232,7 +232,7 @@ def test_closed_pipe_is_quiet() -> None:
     proc.wait(timeout=60)
     assert json.loads(first)["seed"] == 1
     assert err == b""
-    assert proc.returncode == 0
+    assert proc.returncode == 141  # stopped at once by the closed pipe, as cat would be
 
 
 def test_python_m_kow_works() -> None:
@@ -398,7 +398,9 @@ def test_readme_table_lists_every_command() -> None:
 def test_sigterm_ends_the_workers_of_a_run_to_stdout(command: list[str]) -> None:
     # With no file to clean up, a `kill` still ends the workers at once: a search bot's
     # block of games takes minutes, and they used to play it out as orphans.
-    marker = "918273645"  # a seed no other test uses, to find this run's processes
+    # a seed no other test uses (nor the other command, run at the same time under
+    # xdist), to find this run's processes
+    marker = "918273645" if command[0] == "simulate" else "918273646"
     proc = subprocess.Popen(
         [sys.executable, "-m", "kow", *command, "--jobs", "2", "--seed", marker],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
@@ -412,7 +414,13 @@ def test_sigterm_ends_the_workers_of_a_run_to_stdout(command: list[str]) -> None
         _, err = proc.communicate(timeout=30)
     finally:
         proc.kill()
-    assert proc.returncode == 143 and err == b""
+    assert proc.returncode == 143
+    if command[0] == "tournament":  # it prints the results so far, marked partial
+        assert re.fullmatch(
+            rb"Stopped by SIGTERM after \d+ of 1000000 games: the results are partial\.\n", err
+        )
+    else:
+        assert err == b""
     assert _running_with(marker) == []
 
 
@@ -511,17 +519,86 @@ def _closed_early(command: str, tmp_path: Path) -> tuple[int, str]:
     return result.returncode, result.stderr
 
 
-def test_verify_with_stdout_closed_early_keeps_its_verdict(tmp_path: Path) -> None:
-    # A closed stdout is not a fault of an input, and never turns a verdict into success.
+CLOSED_EARLY = [
+    "simulate --seed 1 --games 50",
+    "simulate --seed 1 --games 50 --jobs 2",
+    "simulate --seed 1 --pretty",
+    "verify GAMES",
+    "verify BAD GAMES",
+    "verify --json GAMES",
+    "replay GAMES --game 2",
+    "export GAMES --table plays",
+    "tournament --games 4 --bots random --seed 1",
+    "tournament --games 4 --bots random --seed 1 --json",
+    "schema",
+    "rules",
+    "rules --json",
+    "--help",
+    "--version",
+    "verify --help",
+]
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A file of 300 legal games (GAMES), and the same with every game faulty (BAD)."""
+    folder = tmp_path_factory.mktemp("logs")
+    games = folder / "games.jsonl"
+    code, _, _ = run("simulate", "--seed", "1", "--games", "300", "-q", "-o", str(games))
+    assert code == 0
+    bad = folder / "bad.jsonl"
+    bad.write_text(games.read_text().replace('"winner":0}', '"winner":1}'))
+    return {"GAMES": games, "BAD": bad}
+
+
+@pytest.mark.parametrize("command", CLOSED_EARLY)
+def test_a_closed_stdout_stops_every_command_with_141(
+    command: str, logs: dict[str, Path], tmp_path: Path
+) -> None:
+    # One behaviour for all (README, "signals"): stop at once, no message, exit 141. Never
+    # 0, so that a verdict nobody read is not taken for success; never 1, so that the
+    # closed stdout is not taken for a fault of an input.
+    for name, path in logs.items():
+        command = command.replace(name, str(path))
+    assert _closed_early(command, tmp_path) == (141, "")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_under_stdout_is_a_write_error_not_an_input_fault(
+    logs: dict[str, Path],
+) -> None:
+    for path in logs.values():
+        with open("/dev/full", "w") as full:
+            result = subprocess.run(
+                [sys.executable, "-m", "kow", "verify", str(path)], stdout=full,
+                stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120,
+            )  # fmt: skip
+        assert (result.returncode, result.stderr) == (
+            1, "Error: cannot write the output: No space left on device\n",
+        )  # fmt: skip
+
+
+def test_verify_into_head_stops_at_once_and_blames_no_input(tmp_path: Path) -> None:
+    # kow verify many.jsonl | head -n 1, with a fault in every game: more lines than a
+    # pipe holds, so verify is still writing when head leaves.
     games = tmp_path / "games.jsonl"
-    code, out, _ = run("simulate", "--seed", "1", "--games", "300", "-o", str(games))
+    code, _, _ = run("simulate", "--seed", "2", "--games", "1000", "-q", "-o", str(games))
     assert code == 0
     bad = tmp_path / "bad.jsonl"
-    bad.write_text(games.read_text().replace('"winner":0}', '"winner":1}'))
-    code, err = _closed_early(f"verify {bad} {bad}", tmp_path)
-    assert code == 1 and "cannot read" not in err and "Traceback" not in err
-    code, err = _closed_early(f"verify {games}", tmp_path)
-    assert code == 0 and err == ""
+    bad.write_text(games.read_text().replace(',"winner":', ',"winner":9,"x":'))
+    for path, first, code in [
+        (bad, f"{bad}: game 1 (seed 2): ", 141),
+        (games, "1000 games in 1 file: 1000 legal, 0 faulty", 0),
+    ]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "kow", "verify", str(path)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
+        )  # fmt: skip
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.readline().startswith(first)
+        proc.stdout.close()  # as head -n 1 does
+        assert (proc.wait(timeout=120), proc.stderr.read()) == (code, "")
+        proc.stderr.close()
 
 
 def test_search_iterations_have_a_ceiling() -> None:

@@ -352,6 +352,7 @@ def test_a_signal_mid_game_saves_an_abandoned_log(
         child.expect(r"(Your card|Knock or play your card|Suit): ")
         child.kill(sig)
         child.expect(pexpect.EOF)
+        child.wait()  # the screen may close before kow exits: close(force) would kill it
     finally:
         child.close(force=True)
     assert child.exitstatus == code
@@ -381,6 +382,7 @@ def test_the_first_of_two_signals_counts_and_the_log_is_still_saved(
         child.kill(first)
         child.kill(second)
         child.expect(pexpect.EOF)
+        child.wait()  # the screen may close before kow exits: close(force) would kill it
     finally:
         child.close(force=True)
     assert child.exitstatus in (128 + first, 128 + second)
