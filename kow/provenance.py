@@ -142,6 +142,8 @@ def check_against_seed(
         if bots_known and kind in BOT_KINDS:
             bot = make_bot(kind, p["name"], rng, search_iterations=search_iterations)
             deals = [f"{search_iterations or DEFAULT_ITERATIONS} iterations"] * (kind == "search")
+            if kind == "search" and search_iterations is None:  # the log cannot tell
+                deals[0] += ", which logs do not record: give --search-iterations"
             source = f"its {kind} bot ({', '.join([f'seed {seed}', *deals, *other])})"
             players.append(_Checked(bot, course, source))
         else:

@@ -124,7 +124,8 @@ def test_an_edit_that_plain_verify_passes_is_named(
         0, "1 game in 1 file: 1 legal, 0 faulty\n", ""
     )  # fmt: skip
     assert check_against_seed(game) == difference
-    assert against_seed(game) == (1, f"{line}\n1 game in 1 file: 0 legal, 1 faulty\n", "")
+    unmatched = "(1 of them legal, but not the game of their seed)"
+    assert against_seed(game) == (1, f"{line}\n1 game in 1 file: 0 legal, 1 faulty {unmatched}\n", "")
 
 
 def test_the_unedited_game_matches_its_seed(seed_1: dict[str, Any]) -> None:
@@ -240,7 +241,12 @@ def test_a_search_bot_played_with_other_iterations_is_caught() -> None:
     difference = check_against_seed(games[0])  # the default: 100 deals per decision
     assert difference is not None
     assert (difference.seat, difference.field) == (0, "play")
-    assert difference.source == "its search bot (seed 3, 100 iterations)"
+    assert difference.source == (
+        "its search bot (seed 3, 100 iterations, which logs do not record: give"
+        " --search-iterations)"
+    )
+    given = check_against_seed(games[0], search_iterations=3)  # given, so no hint
+    assert given is not None and given.source == "its search bot (seed 3, 3 iterations)"
 
 
 # -- decisions --------------------------------------------------------------------------------

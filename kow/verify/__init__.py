@@ -173,12 +173,15 @@ class UnreadableInput:
 class Verdict:
     """The verdict on a run of logs, counted as each game is checked.
 
-    ``games`` counts every game checked, ``legal`` those without a fault; ``faults`` and
-    ``unreadable`` list the faulty games and the unreadable inputs in the order met.
+    ``games`` counts every game checked, ``legal`` those without a fault; ``unmatched``
+    the faulty games that the rules allow but the further check (``also``) refused;
+    ``faults`` and ``unreadable`` list the faulty games and the unreadable inputs in the
+    order met.
     """
 
     games: int = 0
     legal: int = 0
+    unmatched: int = 0
     faults: list[GameFault] = field(default_factory=list)
     unreadable: list[UnreadableInput] = field(default_factory=list)
 
@@ -208,6 +211,7 @@ class Verdict:
         fault = verify_game(log)
         if fault is None and also is not None:
             fault = also(log)
+            self.unmatched += fault is not None
         if fault is None:
             self.legal += 1
             return None
@@ -261,6 +265,8 @@ class Verdict:
         games = f"{self.games} game{'s' if self.games != 1 else ''}"
         inputs = f"{files} file{'s' if files != 1 else ''}"
         text = f"{games} in {inputs}: {self.legal} legal, {self.faulty} faulty"
+        if self.unmatched:
+            text += f" ({self.unmatched} of them legal, but not the game of their seed)"
         if self.unreadable:
             count = len(self.unreadable)
             text += f", {count} unreadable input{'s' if count != 1 else ''}"
