@@ -447,3 +447,38 @@ def test_simulate_help_says_pretty_is_concatenated_json() -> None:
     games = "with --pretty, indented objects one after another: concatenated JSON, not JSON Lines"
     pretty = "Several games are then concatenated JSON, not JSON Lines: verify, replay and jq read"
     assert games in flat and pretty in flat
+
+
+# ----------------------------------------------------------------------------- surrogates
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize(
+    ("data", "place", "escape"),
+    [
+        (b'{"name": "h\\ud800"}', "line 1, column 12", "\\ud800"),
+        (b'{"name": "h\\uDC00x"}', "line 1, column 12", "\\uDC00"),
+        (b'{"k\\udbff": 1}', "line 1, column 4", "\\udbff"),
+        (b'["\\ud83d\\ud83d\\ude00"]', "line 1, column 3", "\\ud83d"),
+        (b'"\\ud83d x"', "line 1, column 2", "\\ud83d"),
+        (b'{"a": 1}\n[{"b": ["ok", "\\\\ud800", "\\ud800"]}]', "line 2, column 27", "\\ud800"),
+    ],
+)
+def test_a_lone_surrogate_escape_is_refused_where_it_stands(
+    chunk: int | None, data: bytes, place: str, escape: str
+) -> None:
+    # jq 1.6: "Invalid \\uXXXX\\uXXXX surrogate pair escape"; json reads a lone surrogate,
+    # a str that no UTF-8 output can take.
+    assert read(data, chunk) == (
+        f"{place}: not JSON: a lone surrogate escape ({escape}) is not a character"
+    )
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_surrogate_pairs_and_escaped_backslashes_are_read(chunk: int | None) -> None:
+    data = b'{"n": "\\ud83d\\ude00\\uD83D\\uDE00", "m": "\\\\ud800", "o": "\\u00e9\\ud7ff\\ue000"}'
+    assert read(data, chunk) == [
+        (1, {"n": "\U0001f600" * 2, "m": "\\ud800", "o": "\u00e9\ud7ff\ue000"})
+    ]
+    with pytest.raises(LogReadError, match=r"line 1, column 3: .*\(\\udfff\)"):
+        list(_reader.iter_values(io.BytesIO(b'["\\udfff"]')))

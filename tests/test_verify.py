@@ -317,8 +317,6 @@ def test_verdict_counts_legal_faulty_and_unreadable() -> None:
     bad = verdict.unreadable_input("bad.json", "line 1, column 2: not JSON")
     assert bad == UnreadableInput("bad.json", "line 1, column 2: not JSON")
     assert str(bad) == "bad.json: line 1, column 2: not JSON"
-    assert verdict.end_input("bad.json", 0) is None  # already unreadable
-    assert verdict.end_input("g.jsonl", 2) is None
     assert (verdict.games, verdict.legal, verdict.faulty) == (2, 1, 1)
     expected = {
         "games": 2,
@@ -350,13 +348,10 @@ def test_verdict_summary_singular_and_empty_input() -> None:
     verdict = Verdict()
     verdict.check(tiny_game(), file="stdin", game=1, line=1)
     assert verdict.summary(1) == "1 game in 1 file: 1 legal, 0 faulty"
-    assert verdict.end_input("empty.json", 0) == UnreadableInput(
-        "empty.json", "holds no game (empty input)"
-    )
-    assert verdict.end_input("empty.json", 0) is None  # recorded once per label
-    assert verdict.summary(2) == "1 game in 2 files: 1 legal, 0 faulty, 1 unreadable input"
+    assert verdict.summary(2) == "1 game in 2 files: 1 legal, 0 faulty"
     assert Verdict().summary(0) == "0 games in 0 files: 0 legal, 0 faulty"
     verdict.unreadable_input("bad.json", "not JSON")
+    verdict.unreadable_input("bad2.json", "not JSON")
     assert verdict.summary(3) == "1 game in 3 files: 1 legal, 0 faulty, 2 unreadable inputs"
 
 
@@ -769,12 +764,12 @@ HOSTILE = [
     (("rules", "dogs_life"), "twice", "rules.dogs_life: expected one of"),
     (("rules", "dogs_life"), ["off"], "rules.dogs_life: expected one of"),
     (("rules", "final_round_trump"), 1, "rules.final_round_trump: expected true or false"),
-    (("players",), {}, "players: expected a list"),
+    (("players",), {}, "players: expected an array"),
     (("players", 0, "seat"), True, "players[0].seat: expected a seat"),
     (("players", 2, "seat"), 3, "players[2].seat is 3 but should be 2"),
     (("players", 1, "kind"), "robot", "players[1].kind: expected one of"),
-    (("rounds",), None, "rounds: expected a list, got null"),
-    (("rounds", 0), [], "rounds[0]: expected an object, got a list"),
+    (("rounds",), None, "rounds: expected an array, got null"),
+    (("rounds", 0), [], "rounds[0]: expected an object, got an array"),
     (("rounds", 0, "dealer"), 99, "rounds[0].dealer: 99 is not a seat (0 to 3)"),
     (("rounds", 0, "dealer"), 10**100, "rounds[0].dealer: a 333-bit int is not a seat"),
     (("rounds", 0, "dealer"), False, "rounds[0].dealer: expected a seat (an int), got false"),
@@ -795,7 +790,7 @@ HOSTILE = [
     (("rounds", 0, "tricks_won"), [1, 2, 3], "expected 4 counts (one per seat), got 3"),
     (("rounds", 0, "eliminated"), [3, 1], "seats must be ascending without repeats"),
     (("rounds", 0, "eliminated"), [1, 1], "seats must be ascending without repeats"),
-    (("result",), [], "result: expected an object, got a list"),
+    (("result",), [], "result: expected an object, got an array"),
     (("result", "rounds_played"), True, "result.rounds_played: expected an int, got true"),
     (("result", "winner"), "0", "result.winner: expected a seat (an int), got '0'"),
 ]
@@ -812,6 +807,27 @@ def test_hostile_values(path: tuple[Any, ...], value: object, phrase: str) -> No
     assert fault is not None
     assert phrase in fault.message, str(fault)
     assert not fault.message.startswith("internal error")
+
+
+def test_a_log_that_is_an_array_is_named_with_json_word() -> None:
+    fault = verify_game([make_log(4, 1)])
+    assert fault is not None
+    assert fault.message == "the log is not a JSON object: got an array"
+
+
+@pytest.mark.parametrize("name", ["h\x1b]0;pwned\x07", "a\x00b", "two\nlines", "tab\there"])
+def test_a_name_that_is_not_printable_is_a_fault(name: str) -> None:
+    lg = _set(make_log(4, 1), ("players", 2, "name"), name)
+    fault = verify_game(lg)
+    assert fault is not None and (fault.round, fault.trick, fault.seat) == (None, None, None)
+    assert fault.message == (
+        f"players[2].name: {name!r} has a control character; names are printable text"
+    )
+
+
+def test_names_of_any_printable_text_stay_legal() -> None:
+    lg = _set(make_log(4, 1), ("players", 1, "name"), 'Zoë 😀 "x" \\ y')
+    assert verify_game(lg) is None
 
 
 def test_structure_message_names_the_place() -> None:

@@ -79,8 +79,11 @@ def test_stdin_concatenated_and_pretty_objects(games_text: str) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b"", "holds no game (empty input)"),
         (b'{"format": "kow-log", "rounds": [', "line 1, column"),
+        (
+            b'{"players": [{"name": "h\\ud800"}]}',
+            "line 1, column 25: not JSON: a lone surrogate escape (\\ud800) is not a character",
+        ),
         (bytes(range(256)), "not UTF-8 text"),
         (b'{"a": "\xff"}', "not UTF-8 text"),
         (b"[" * 50000 + b"]" * 50000, "nested too deep"),
@@ -267,7 +270,10 @@ def test_replay_errors(tmp_path: Path, games: list[dict[str, Any]]) -> None:
     [
         (b"null", "1", "game 1 is not a legal game, so it can't be replayed: the log is not"),
         (b"null {}", "2", "game 2 is not a legal game"),
-        (b"", "1", "holds no game"),
+        (b"", "1", "x.json: holds no game, so there is none to replay"),
+        (b"  \n", "1", "x.json: holds no game, so there is none to replay"),
+        (b"[]", "1", "x.json: holds no game, so there is none to replay"),
+        (b'["h\\ud800"]', "1", "x.json: line 1, column 4: not JSON: a lone surrogate escape"),
         (b'{"a": 1', "1", "not JSON"),
     ],
 )
@@ -279,3 +285,95 @@ def test_replay_of_unreadable_data_exits_1(
     code, out, err = invoke("replay", str(path), "--game", game, "--ascii")
     assert (code, out) == (1, "")
     assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("content", [b"", b" \n\t\n", b"[]", b"[\n]\n"])
+def test_empty_input_holds_0_games_and_exits_0(tmp_path: Path, content: bytes) -> None:
+    # jq reads these as no values (or one empty array): no game, but nothing wrong.
+    path = tmp_path / "empty.jsonl"
+    path.write_bytes(content)
+    code, out, err = invoke("verify", str(path))
+    assert (code, out, err) == (0, "0 games in 1 file: 0 legal, 0 faulty\n", "")
+    code, out, _ = invoke("verify", "--json", "-", input=content)
+    assert code == 0
+    assert json.loads(out) == {"games": 0, "legal": 0, "faulty": 0, "unreadable": [], "faults": []}
+
+
+def test_an_empty_file_among_others_adds_no_game(
+    tmp_path: Path, games: list[dict[str, Any]]
+) -> None:
+    (tmp_path / "empty.jsonl").write_bytes(b"")
+    code, out, err = invoke(
+        "verify", write(tmp_path / "g.jsonl", games[:2]), str(tmp_path / "empty.jsonl")
+    )
+    assert (code, out, err) == (0, "2 games in 2 files: 2 legal, 0 faulty\n", "")
+
+
+def test_a_lone_surrogate_escape_is_unreadable_input(
+    tmp_path: Path, games: list[dict[str, Any]]
+) -> None:
+    # jq 1.6 refuses it; Python's json would read a str that can't be written as UTF-8.
+    text = json.dumps(games[0]).replace('"heuristic-1"', '"h\\ud800"', 1)
+    assert '"h\\ud800"' in text
+    path = tmp_path / "g.jsonl"
+    path.write_text(json.dumps(games[1]) + "\n" + text + "\n")
+    column = text.index("\\ud800") + 1
+    message = (
+        f"{path}: line 2, column {column}: not JSON: "
+        "a lone surrogate escape (\\ud800) is not a character"
+    )
+    code, out, err = invoke("verify", str(path))
+    assert (code, out, err) == (
+        1,
+        "1 game in 1 file: 1 legal, 0 faulty, 1 unreadable input\n",
+        message + "\n",
+    )
+    code, out, err = invoke("replay", str(path), "--game", "2", "--ascii")
+    assert (code, out, err) == (1, "", f"Error: {message}\n")
+
+
+def test_a_surrogate_pair_escape_is_a_character(
+    tmp_path: Path, games: list[dict[str, Any]]
+) -> None:
+    text = json.dumps(games[0]).replace('"heuristic-1"', '"h\\ud83d\\ude00"', 1)
+    path = tmp_path / "g.jsonl"
+    path.write_text(text + "\n")
+    assert invoke("verify", str(path))[:2] == (0, "1 game in 1 file: 1 legal, 0 faulty\n")
+    code, out, _ = invoke("replay", str(path))
+    assert code == 0 and "h\U0001f600" in out
+
+
+def test_a_name_with_a_control_character_is_a_fault(
+    tmp_path: Path, games: list[dict[str, Any]]
+) -> None:
+    games[0]["players"][1].update(name="x\x1b]0;pwned\x07", kind="human")
+    path = write(tmp_path / "g.jsonl", games[:1])
+    code, out, _ = invoke("verify", str(path))
+    assert code == 1
+    assert out.splitlines()[0] == (
+        f"{path}: game 1 (seed {games[0]['seed']}): players[1].name: "
+        "'x\\x1b]0;pwned\\x07' has a control character; names are printable text"
+    )
+    code, out, err = invoke("replay", str(path))
+    assert (code, out) == (1, "") and "players[1].name" in err and "\x1b" not in err
+
+
+def test_replay_shows_names_escaped() -> None:
+    from kow.cli import table_names
+
+    players = [
+        {"seat": 0, "name": "a\x1b]0;pwned\x07", "kind": "human"},
+        {"seat": 1, "name": "Zoë\n", "kind": "human"},
+        {"seat": 2, "name": "random-2", "kind": "random"},
+    ]
+    assert table_names(players) == ["a\\x1b]0;pwned\\x07", "Zoë\\n", "Ada"]
+
+
+def test_a_log_in_an_array_in_an_array_is_named_an_array(
+    tmp_path: Path, games: list[dict[str, Any]]
+) -> None:
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps([[games[0]]]))
+    code, out, _ = invoke("verify", str(path))
+    assert code == 1
+    assert out.splitlines()[0] == f"{path}: game 1: the log is not a JSON object: got an array"

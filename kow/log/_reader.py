@@ -55,6 +55,9 @@ _GZIP = b"\x1f\x8b"
 _BOM = "\ufeff"
 _CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)
 """A JSON string, to skip, or a constant of Python's json that JSON lacks, to find."""
+_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
+"""What starts a surrogate escape, or an escaped backslash and text that looks like one."""
+_LOW_SURROGATE = re.compile(r"\\u[dD][c-fC-F]")
 
 # The states of a top-level array read element by element.
 _TOP, _OPENED, _AFTER_COMMA, _AFTER_ELEMENT = range(4)
@@ -175,6 +178,11 @@ def _values(stream: IO[bytes], arrays: bool) -> Iterator[tuple[int, Any]]:
                 continue
             if state == _TOP and end < len(text) and text[end] not in _AFTER_LITERAL:
                 raise _fault("Invalid literal", text, pos, line, line_start)
+        if isinstance(value, (dict, list, str)):  # found in one scan of the value's text
+            lone = _lone_surrogate(text, pos, end)
+            if lone is not None:
+                why = f"a lone surrogate escape ({text[lone : lone + 6]}) is not a character"
+                raise _fault(why, text, lone, line, line_start)
         yield line, value
         if state:
             state = _AFTER_ELEMENT
@@ -183,6 +191,35 @@ def _values(stream: IO[bytes], arrays: bool) -> Iterator[tuple[int, Any]]:
             line += text.count("\n", pos, end)
             line_start = newline + 1
         pos = end
+
+
+def _lone_surrogate(text: str, start: int, end: int) -> int | None:
+    """Return where the first lone surrogate escape of the JSON ``text[start:end]`` is.
+
+    A ``\\uD800``-``\\uDBFF`` escape is whole only when a ``\\uDC00``-``\\uDFFF``
+    escape comes right after it; any other is lone. jq refuses one (Python's json reads
+    it as a surrogate, which is no character and cannot be written as UTF-8). Returns
+    None when there is none. ``text[start:end]`` must be JSON json has read, so every
+    backslash is in a string, and each escape there is whole. Time is linear in the text.
+
+    >>> text = r'["\\ud83d\\ude00", "\\\\ud800", "a\\uDC00"]'
+    >>> _lone_surrogate(text, 0, len(text)), text[30:]
+    (30, '\\\\uDC00"]')
+    """
+    at = start
+    while found := _SURROGATE_HINT.search(text, at, end):
+        escape = found.start()
+        at = escape + 2
+        back = escape
+        while back > start and text[back - 1] == "\\":
+            back -= 1
+        if (escape - back) % 2:  # the second backslash of "\\\\", then a plain "u"
+            continue
+        if text[escape + 3] in "89abAB" and _LOW_SURROGATE.match(text, escape + 6, end):
+            at = escape + 12  # a whole pair
+            continue
+        return escape
+    return None
 
 
 def _fault(message: str, text: str, at: int, line: int, line_start: int) -> LogReadError:

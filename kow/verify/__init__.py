@@ -155,16 +155,16 @@ class UnreadableInput:
     def to_dict(self) -> dict[str, object]:
         """Return the entry of ``unreadable`` in the verdict's JSON, keys in their order.
 
-        >>> UnreadableInput("g.json", "holds no game (empty input)").to_dict()
-        {'file': 'g.json', 'message': 'holds no game (empty input)'}
+        >>> UnreadableInput("g.json", "line 1, column 2: not JSON").to_dict()
+        {'file': 'g.json', 'message': 'line 1, column 2: not JSON'}
         """
         return {"file": self.file, "message": self.message}
 
     def __str__(self) -> str:
         """Return the verdict's line for this input: ``FILE: message``.
 
-        >>> str(UnreadableInput("g.json", "holds no game (empty input)"))
-        'g.json: holds no game (empty input)'
+        >>> str(UnreadableInput("g.json", "line 1, column 2: not JSON"))
+        'g.json: line 1, column 2: not JSON'
         """
         return f"{self.file}: {self.message}"
 
@@ -231,16 +231,6 @@ class Verdict:
         entry = UnreadableInput(file, message)
         self.unreadable.append(entry)
         return entry
-
-    def end_input(self, file: str, games: int) -> UnreadableInput | None:
-        """Close an input that held ``games`` games: one with none is recorded unreadable.
-
-        An input already recorded unreadable under the label ``file`` is not recorded
-        again. Returns the new entry, or ``None``.
-        """
-        if games or any(u.file == file for u in self.unreadable):
-            return None
-        return self.unreadable_input(file, "holds no game (empty input)")
 
     def to_dict(self) -> dict[str, object]:
         """Return the verdict as a JSON object: counts, then unreadable inputs and faults.

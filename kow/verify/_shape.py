@@ -123,7 +123,7 @@ def show(value: object) -> str:
     """Describe a JSON value briefly, for a message (never raises, never long).
 
     >>> show(None), show(True), show(7), show("x" * 30), show([1]), show(2**70)
-    ('null', 'true', '7', "'xxxxxxxxxxxxxxxxxxxx...'", 'a list', 'a 71-bit int')
+    ('null', 'true', '7', "'xxxxxxxxxxxxxxxxxxxx...'", 'an array', 'a 71-bit int')
     """
     if value is None:
         return "null"
@@ -139,7 +139,7 @@ def show(value: object) -> str:
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, list):
-        return "a list"
+        return "an array"
     if isinstance(value, dict):
         return "an object"
     return f"a {type(value).__name__}"
@@ -197,7 +197,7 @@ class Shape:
     def list_(self, value: object, path: str) -> list[object]:
         """Return a copy of a list."""
         if not isinstance(value, list):
-            self.fail(f"{path}: expected a list, got {show(value)}")
+            self.fail(f"{path}: expected an array, got {show(value)}")
         return list(value)
 
     def int_(self, value: object, path: str, lo: int, hi: int) -> int:

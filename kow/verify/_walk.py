@@ -121,7 +121,11 @@ class Checker(Shape):
             seat = self.seat(player["seat"], f"{path}.seat")
             if seat != i:
                 self.fail(f"{path}.seat is {seat} but should be {i} (players are in seat order)")
-            self.str_(player["name"], f"{path}.name")
+            name = self.str_(player["name"], f"{path}.name")
+            if not name.isprintable():
+                self.fail(
+                    f"{path}.name: {show(name)} has a control character; names are printable text"
+                )
             self.choice(player["kind"], f"{path}.kind", KINDS)
 
     def rounds(self, value: object, rules: Rules, abandoned: bool) -> int | None:
