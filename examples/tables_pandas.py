@@ -2,8 +2,10 @@
 """Load kow's flat tables into pandas and answer three questions with them.
 
 ``load(path, table)`` runs ``kow export PATH --table TABLE`` (games, rounds, tricks or
-plays; ``docs/tables.md`` gives every column) and reads its CSV into a DataFrame, with
-pandas' nullable dtypes so that ints and booleans stay so where a cell is empty. Then:
+plays; ``docs/tables.md`` gives every column) and reads its CSV into a DataFrame, each
+column with its type from ``kow.tables.TYPES`` as a nullable dtype (``Int64``,
+``boolean``, ``string``), so that ints and booleans stay so where a cell is empty, and a
+column empty in every row keeps its type too. Then:
 how the games ended, how a card fares in a trick by how it was played, and how often a
 player on a dog's life came back, by bot kind. Usage::
 
@@ -31,6 +33,11 @@ except ImportError:
     print(f"{PROG}: pandas is not installed; run: pip install pandas", file=sys.stderr)
     sys.exit(1)
 
+from kow.tables import TYPES
+
+PANDAS = {int: "Int64", bool: "boolean", str: "string"}
+"""The nullable pandas dtype of each type of ``kow.tables.TYPES``."""
+
 BY_SEAT = ["hand", "tricks_won", "dogs_life", "eliminated", "dogs_life_granted", "revived"]
 """The rounds table's facts by seat: columns ``hand_0`` .. ``hand_6`` and so on."""
 
@@ -49,7 +56,8 @@ def load(path: str, table: str) -> pd.DataFrame:
     )
     if done.returncode:
         raise ExportError(done.stderr.strip().removeprefix("Error: "))
-    return pd.read_csv(io.StringIO(done.stdout), dtype_backend="numpy_nullable")
+    dtype = {column: PANDAS[kind] for column, kind in TYPES[table].items()}
+    return pd.read_csv(io.StringIO(done.stdout), dtype=dtype)
 
 
 def endings(games: pd.DataFrame) -> pd.DataFrame:

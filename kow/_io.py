@@ -31,6 +31,7 @@ __all__ = [
     "fit_streams",
     "progress_fits",
     "quiet_broken_pipe",
+    "write_out",
     "signals_ignored",
     "silence_stdout",
     "stop_signals",
@@ -374,6 +375,25 @@ def quiet_broken_pipe() -> NoReturn:
     """
     silence_stdout()
     sys.exit(BROKEN_PIPE)
+
+
+_PIECE = 8192
+"""The most :func:`write_out` hands stdout at once: no more than its buffer."""
+
+
+def write_out(text: str, stream: IO[str] | None = None, *, end: str = "\n") -> None:
+    """Write ``text`` and ``end`` to ``stream`` (default stdout), then flush it.
+
+    Written a buffer's worth at a time: one big write into a pipe whose reader leaves
+    (``| head``) can be cut short by the kernel yet reported whole by Python, so that the
+    :class:`BrokenPipeError` would come only at exit. Small writes and the flush raise it
+    here, for the caller to turn into :func:`quiet_broken_pipe`.
+    """
+    out = sys.stdout if stream is None else stream
+    text += end
+    for start in range(0, len(text), _PIECE):
+        out.write(text[start : start + _PIECE])
+    out.flush()
 
 
 def silence_stdout() -> None:

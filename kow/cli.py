@@ -26,6 +26,7 @@ from ._io import (
     quiet_broken_pipe,
     silence_stdout,
     stop_signals,
+    write_out,
 )
 from ._options import (
     MAX_GAMES,
@@ -174,7 +175,7 @@ def simulate(
             texts = run_text(run, first_game, games, jobs or auto_jobs(games, cost))
             with contextlib.closing(texts):  # on an error, stop any workers at once
                 for text, count in texts:
-                    out.write(text)
+                    write_out(text, out, end="")  # a reader gone (| head) is seen: 141
                     progress.advance(count)
             out.flush()
         except (GameError, WorkerError) as err:
@@ -365,13 +366,13 @@ def verify(
                 verdict.unreadable_input(label, str(err))
             if faults:
                 click.echo("\n".join(faults))
-            verdict.end_input(label, count)
         if as_json:
-            click.echo(json.dumps(verdict.to_dict(), indent=2))
+            write_out(json.dumps(verdict.to_dict(), indent=2))
         else:
             for unreadable in verdict.unreadable:
                 click.echo(str(unreadable), err=True)
             click.echo(verdict.summary(len(files)))
+        sys.stdout.flush()  # here, so that a reader gone (| head) is seen: 141, not 1
     except BrokenPipeError:  # the reader of stdout went away (| head): stop at once, 141
         quiet_broken_pipe()
     if missing:
@@ -399,7 +400,20 @@ def table_names(players: list[dict[str, Any]]) -> list[str]:
     renamed = [p["kind"] != "human" and p["name"] == f"{p['kind']}-{p['seat']}" for p in players]
     kept = {name for name, new in zip(logged, renamed, strict=True) if not new}
     free = iter([n for n in BOT_NAMES if n not in kept])
-    return [next(free, name) if new else name for name, new in zip(logged, renamed, strict=True)]
+    names = [next(free, name) if new else name for name, new in zip(logged, renamed, strict=True)]
+    return [_printable(name) for name in names]
+
+
+def _printable(name: str) -> str:
+    """Return ``name`` with each character that is not printable escaped as repr writes it,
+    so a name read from a log can't move the cursor or retitle the terminal.
+
+    >>> _printable("Ada"), _printable("a\\x1b]0;pwned\\x07b"), _printable("x\\ny")
+    ('Ada', 'a\\\\x1b]0;pwned\\\\x07b', 'x\\\\ny')
+    """
+    if name.isprintable():
+        return name
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
 
 
 @main.command()
@@ -454,8 +468,8 @@ def replay(
     except LogReadError as err:
         click.echo(f"Error: {label}: {err}", err=True)
         sys.exit(1)  # as kow verify: the input can't be read as JSON
-    if count == 0:
-        raise click.ClickException(f"{label} holds no game")
+    if count == 0:  # an empty input, or an empty array: nothing to replay
+        raise click.ClickException(f"{label}: holds no game, so there is none to replay")
     if not found:
         raise click.BadParameter(
             f"{label} holds {count} game{'s' if count != 1 else ''}, so there is no game "
@@ -513,7 +527,8 @@ def _export_games(files: tuple[str, ...]) -> Any:
 
     ``label`` names the input (``stdin`` for -); ``index`` counts its games from 1;
     ``line`` is where the game starts. Raises :class:`click.ClickException` for input
-    that can't be opened or read (the place named), or that holds no game. Only the
+    that can't be opened or read (the place named); an input with no game (empty, or
+    ``[]``) yields nothing, as jq reads it. Only the
     reading is guarded here: an error in writing a row is not raised inside this generator.
     """
     from .log import LogReadError, iter_games
@@ -534,8 +549,16 @@ def _export_games(files: tuple[str, ...]) -> Any:
                 raise click.ClickException(f"{label}: {err}") from None
             except OSError as err:
                 raise click.ClickException(f"{label}: cannot read: {err.strerror or err}") from None
-        if index == 0:
-            raise click.ClickException(f"{label}: holds no game (empty input)")
+
+
+def _same_file(output: str, name: str) -> bool:
+    """Return whether the path ``output`` names the file ``name`` (through any link)."""
+    if os.path.realpath(output) == os.path.realpath(name):
+        return True
+    try:
+        return os.path.samefile(output, name)
+    except OSError:  # the output does not exist yet
+        return False
 
 
 @main.command()
@@ -574,6 +597,12 @@ def export(files: tuple[str, ...], table: str, output: str | None) -> None:
         if name != "-" and (os.path.isdir(name) or not os.access(name, os.R_OK)):
             why = "it is a folder" if os.path.isdir(name) else "no such file, or not readable"
             raise click.BadParameter(f"cannot open {name!r}: {why}", param_hint="'FILE...'")
+        if output not in (None, "-") and _same_file(output, name):
+            raise click.BadParameter(
+                f"{output!r} is the input {name!r}: the table would replace the games it"
+                " is read from; give another file",
+                param_hint="'-o' / '--output'",
+            )
     with atomic_output(output) as out:
         writer = csv.writer(out, lineterminator="\n")
         try:
@@ -611,7 +640,11 @@ def schema() -> None:
 
     from .log import schema as log_schema
 
-    click.echo(json.dumps(log_schema(), indent=2))
+    try:
+        write_out(json.dumps(log_schema(), indent=2))
+        sys.stdout.flush()  # a reader gone (| head) is seen here: 141
+    except BrokenPipeError:
+        quiet_broken_pipe()
 
 
 # ----------------------------------------------------------------------------- rules
@@ -641,7 +674,11 @@ def rules_command(rules: Rules, as_json: bool) -> None:
     if as_json:
         book = [rule._asdict() for rule in rulebook(rules)]
         data = {"rules": rules.to_dict(), "preset": preset_of(rules), "rulebook": book}
-        click.echo(json.dumps(data, indent=2))  # ASCII: json escapes the accents
+        try:
+            write_out(json.dumps(data, indent=2))  # ASCII: json escapes the accents
+            sys.stdout.flush()  # a reader gone (| head) is seen here: 141
+        except BrokenPipeError:
+            quiet_broken_pipe()
         return
     width = min(shutil.get_terminal_size((80, 24)).columns, 100)
     text = "\n".join(rule_lines(rules, width))
@@ -649,10 +686,19 @@ def rules_command(rules: Rules, as_json: bool) -> None:
         text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
     except (UnicodeEncodeError, LookupError):  # e.g. ASCII: drop the accents, é becomes e
         text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    click.echo(text)
+    try:
+        click.echo(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        quiet_broken_pipe()
 
 
 # ----------------------------------------------------------------------------- tournament
+
+
+def _figure(value: float | None, spec: str) -> str:
+    """Return ``value`` formatted by ``spec``, or ``n/a`` for None (no game to measure)."""
+    return "n/a" if value is None else format(value, spec)
 
 
 @main.command()
@@ -719,20 +765,28 @@ def tournament(
         except (KeyboardInterrupt, Stopped) as err:  # stop_signals ignores any more now
             stop = err
     result = tally.tournament()
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2))
-    else:
-        played = f"Partial: {result.played} of {counted} played" if result.partial else counted
-        click.echo(f"{played}, seed {seed}, bots {','.join(kinds)}")
-        click.echo(
-            f"{'kind':<10} {'games':>6} {'wins':>6} {'win rate':>8}  {'95% interval':<15} "
-            f"{'round':>5} {'ms/decision':>11}"
-        )
-        for r in result.results():
+    try:
+        if as_json:
+            write_out(json.dumps(result.to_dict(), indent=2))
+        else:
+            played = f"Partial: {result.played} of {counted} played" if result.partial else counted
+            click.echo(f"{played}, seed {seed}, bots {','.join(kinds)}")
             click.echo(
-                f"{r.kind:<10} {r.games:>6} {r.wins:>6} {r.win_rate:>8.1%}  "
-                f"{r.low:>6.1%} - {r.high:<6.1%} {r.mean_round:>5.2f} {r.mean_decision_ms:>11.2f}"
+                f"{'kind':<10} {'games':>6} {'wins':>6} {'win rate':>8}  {'95% interval':<15} "
+                f"{'round':>5} {'ms/decision':>11}"
             )
+            for r in result.results():
+                interval = "n/a"
+                if r.low is not None and r.high is not None:
+                    interval = f"{r.low:>6.1%} - {r.high:<6.1%}"
+                click.echo(
+                    f"{r.kind:<10} {r.games:>6} {r.wins:>6} {_figure(r.win_rate, '.1%'):>8}  "
+                    f"{interval:<15} {_figure(r.mean_round, '.2f'):>5} "
+                    f"{_figure(r.mean_decision_ms, '.2f'):>11}"
+                )
+        sys.stdout.flush()  # a reader gone (| head) is seen here: 141
+    except BrokenPipeError:
+        quiet_broken_pipe()
     if stop is not None:
         said = "Interrupted" if isinstance(stop, KeyboardInterrupt) else f"Stopped by {stop.name}"
         whole = "partial" if result.partial else "whole"

@@ -42,7 +42,7 @@ from .rules import MAX_PLAYERS, Rules
 from .trick import beats
 from .verify import Fault, verify_game
 
-__all__ = ["COLUMNS", "TABLES", "Cell", "IllegalGameError", "Row", "cells", "rows"]
+__all__ = ["COLUMNS", "TABLES", "TYPES", "Cell", "IllegalGameError", "Row", "cells", "rows"]
 
 Cell: TypeAlias = str | int | bool | None
 """One value of a row: ``None`` is an empty cell."""
@@ -58,33 +58,49 @@ def _per_seat(name: str) -> tuple[str, ...]:
     return tuple(f"{name}_{seat}" for seat in range(MAX_PLAYERS))
 
 
-_KEYS = ("file", "game", "seed")
-_RULES = tuple(Rules().to_dict())
+_KEYS = {"file": str, "game": int, "seed": int}
+_RULE_TYPES = {name: type(value) for name, value in Rules().to_dict().items()}
+_RULES = tuple(_RULE_TYPES)
 """The log's rule settings, in field order: the columns ``rules_NAME``."""
 _ROUND_END = ("eliminated", "dogs_life_granted", "revived")
 
-COLUMNS: dict[str, tuple[str, ...]] = {
-    "games": (
-        *_KEYS, "kow_version", *(f"rules_{name}" for name in _RULES),
-        "winner", "termination", "rounds_played", "abandoned",
-        *_per_seat("name"), *_per_seat("kind"),
-        *_per_seat("eliminated_round"), *_per_seat("dogs_life_round"),
-    ),
-    "rounds": (
-        *_KEYS, "round", "hand_size", "dealer", "players_in", "turned_up", "trump",
-        "trump_method", "trump_chosen_by", "leader",
-        *_per_seat("hand"), *_per_seat("tricks_won"), *_per_seat("dogs_life"),
-        *(column for fact in _ROUND_END for column in _per_seat(fact)),
-    ),
-    "tricks": (
-        *_KEYS, "round", "trick", "leader", "led_suit", "cards", "knocks", "winning_card",
-        "winner", "trumped",
-    ),
-    "plays": (
-        *_KEYS, "round", "trick", "play", "seat", "knock", "card", "lead", "followed_suit",
-        "trumped", "winning", "won",
-    ),
+
+def _seats(name: str, kind: type) -> dict[str, type]:
+    """Return the columns of a fact by seat, ``NAME_0`` to ``NAME_6``, each of type ``kind``."""
+    return dict.fromkeys(_per_seat(name), kind)
+
+
+TYPES: dict[str, dict[str, type]] = {
+    "games": {
+        **_KEYS, "kow_version": str, **{f"rules_{n}": t for n, t in _RULE_TYPES.items()},
+        "winner": int, "termination": str, "rounds_played": int, "abandoned": bool,
+        **_seats("name", str), **_seats("kind", str),
+        **_seats("eliminated_round", int), **_seats("dogs_life_round", int),
+    },
+    "rounds": {
+        **_KEYS, "round": int, "hand_size": int, "dealer": int, "players_in": int,
+        "turned_up": str, "trump": str, "trump_method": str, "trump_chosen_by": int,
+        "leader": int,
+        **_seats("hand", str), **_seats("tricks_won", int), **_seats("dogs_life", bool),
+        **{column: bool for fact in _ROUND_END for column in _per_seat(fact)},
+    },
+    "tricks": {
+        **_KEYS, "round": int, "trick": int, "leader": int, "led_suit": str, "cards": int,
+        "knocks": int, "winning_card": str, "winner": int, "trumped": bool,
+    },
+    "plays": {
+        **_KEYS, "round": int, "trick": int, "play": int, "seat": int, "knock": bool,
+        "card": str, "lead": bool, "followed_suit": bool, "trumped": bool, "winning": bool,
+        "won": bool,
+    },
 }  # fmt: skip
+"""The type of every column of each table, in column order: ``int`` (seats included),
+``bool`` or ``str``, whatever the input. An empty cell is a missing value of the column's
+type. Read the CSV with these types rather than letting a reader guess them: a column
+empty in every row (``hand_6`` of 4-player games) would be guessed as text or as ints.
+``docs/tables.md`` turns them into pandas dtypes and DuckDB types."""
+
+COLUMNS: dict[str, tuple[str, ...]] = {table: tuple(types) for table, types in TYPES.items()}
 """The columns of each table, in order (``docs/tables.md`` says what each holds)."""
 
 

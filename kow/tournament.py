@@ -27,6 +27,7 @@ from ._pool import ordered_map
 from .events import Action, Deal, EventVisitor, RoundEnd
 from .game import bots_rng, game_seed, play_game
 from .players import Player, make_bot
+from .players.search import DEFAULT_ITERATIONS
 from .rules import Rules
 from .view import View
 
@@ -198,18 +199,20 @@ class KindResult:
     ``games``: seat-games played (a kind in two seats counts two per game); ``wins``;
     ``win_rate`` and its 95% Wilson interval ``low``..``high``; ``mean_round``: mean
     round reached; ``mean_decision_ms``: mean wall-clock milliseconds per decision
-    (``decisions`` in all).
+    (``decisions`` in all). With no seat-game played (a tournament stopped before its
+    first game ended) the rates, the interval and the means are None, not 0: there is
+    nothing to measure; likewise ``mean_decision_ms`` with no decision.
     """
 
     kind: str
     games: int
     wins: int
-    win_rate: float
-    low: float
-    high: float
-    mean_round: float
+    win_rate: float | None
+    low: float | None
+    high: float | None
+    mean_round: float | None
     decisions: int
-    mean_decision_ms: float
+    mean_decision_ms: float | None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the result as a JSON-ready dict."""
@@ -218,7 +221,7 @@ class KindResult:
             "games": self.games,
             "wins": self.wins,
             "win_rate": self.win_rate,
-            "ci95": [self.low, self.high],
+            "ci95": None if self.low is None else [self.low, self.high],
             "mean_round": self.mean_round,
             "decisions": self.decisions,
             "mean_decision_ms": self.mean_decision_ms,
@@ -266,18 +269,18 @@ class Tournament:
                     rounds += r
                     decisions += d
                     seconds += t
-            low, high = wilson(wins, games)
+            low, high = wilson(wins, games) if games else (None, None)
             out.append(
                 KindResult(
                     kind=kind,
                     games=games,
                     wins=wins,
-                    win_rate=wins / games if games else 0.0,
+                    win_rate=wins / games if games else None,
                     low=low,
                     high=high,
-                    mean_round=rounds / games if games else 0.0,
+                    mean_round=rounds / games if games else None,
                     decisions=decisions,
-                    mean_decision_ms=1000 * seconds / decisions if decisions else 0.0,
+                    mean_decision_ms=1000 * seconds / decisions if decisions else None,
                 )
             )
         return out
@@ -294,7 +297,9 @@ class Tournament:
             "games_planned": self.played if self.planned is None else self.planned,
             "partial": self.partial,
             "bots": list(self.bots),
-            "search_iterations": self.search_iterations,
+            "search_iterations": (
+                DEFAULT_ITERATIONS if self.search_iterations is None else self.search_iterations
+            ),
             "rules": self.rules.to_dict(),
             "results": [r.to_dict() for r in self.results()],
         }

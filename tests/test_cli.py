@@ -605,3 +605,34 @@ def test_search_iterations_have_a_ceiling() -> None:
     code, out, err = run("simulate", "--bots", "search", "--search-iterations", "100001")
     assert code == 2 and out == ""
     assert "100001 is not in the range 1<=x<=100000" in err
+
+
+def _one_byte_then_closed(*args: str) -> tuple[int, bytes]:
+    """Run ``kow ARGS``, read 1 byte of its stdout, then close it (as ``| head -c 1``
+    does, while kow is still writing); return the exit code and stderr."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kow", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+    )  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.read(1)
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    return proc.wait(timeout=120), err
+
+
+def test_one_big_write_into_a_pipe_closed_early_exits_141(
+    logs: dict[str, Path], tmp_path: Path
+) -> None:
+    # verify --json writes its whole verdict (here ~570 KB, far more than a pipe holds) in
+    # one write: the reader leaving after 1 byte must still give 141, not 1.
+    bad = tmp_path / "bad2000.jsonl"
+    first = logs["BAD"].read_text().splitlines()[0]
+    bad.write_text((first + "\n") * 2000)
+    assert _one_byte_then_closed("verify", "--json", str(bad)) == (141, b"")
+    assert _one_byte_then_closed("verify", str(bad)) == (141, b"")
+    assert _one_byte_then_closed("export", str(logs["GAMES"]), "--table", "plays") == (141, b"")
+    assert _one_byte_then_closed("simulate", "--seed", "1", "--games", "300", "-q") == (
+        141, b"",
+    )  # fmt: skip

@@ -583,8 +583,10 @@ def test_files_that_cannot_be_opened_are_usage_errors(stacked: str, tmp_path: Pa
     ("data", "message"),
     [
         (b'{"format": "kow-log",\n  "seed": }\n', ("line 2, column 11: not JSON",)),
-        (b"", ("holds no game (empty input)",)),
-        (b"\n  \n", ("holds no game (empty input)",)),
+        (
+            b'{"a": "h\\uDFFF"}\n',
+            ("line 1, column 9: not JSON: a lone surrogate escape (\\uDFFF)",),
+        ),
         (b'{"a": "\xff"}\n', ("line 1", "not UTF-8 text")),
     ],
 )
@@ -606,3 +608,137 @@ def test_a_value_that_is_not_a_game(tmp_path: Path) -> None:
     code, _, err = invoke("export", str(path), "--table", "games")
     assert code == 1
     assert err.startswith(f"Error: {path}: game 1: ")
+
+
+@pytest.mark.parametrize("data", [b"", b"\n  \n", b"[]", b"[]\n[]\n"])
+def test_input_with_no_game_writes_the_header_only(tmp_path: Path, data: bytes) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(data)
+    code, out, err = invoke("export", str(path), "--table", "games")
+    assert (code, out, err) == (0, ",".join(COLUMNS["games"]) + "\n", "")
+
+
+# Column types: the same whatever the input (kow.tables.TYPES, docs/tables.md)
+
+DOC_TYPES = {"int": int, "seat": int, "bool": bool, "str": str, "card": str, "suit": str}
+
+
+def test_types_cover_every_column_and_match_the_docs() -> None:
+    from kow.tables import TYPES
+
+    assert {t: tuple(types) for t, types in TYPES.items()} == COLUMNS
+    text = (ROOT / "docs" / "tables.md").read_text(encoding="utf-8")
+    for name, types in TYPES.items():
+        section = text.split(f"## `{name}`: ", 1)[1].split("\n## ", 1)[0]
+        for first, kind in re.findall(r"^\| (`[^|]*) \| ([a-z]+) \|", section, re.M):
+            found = re.findall(r"`([a-z0-9_]+)`", first)
+            stem = found[0].removesuffix("_0")
+            named = [f"{stem}_{s}" for s in range(MAX_PLAYERS)] if ".." in first else found
+            assert {types[c] for c in named} == {DOC_TYPES[kind]}, (name, first)
+
+
+def test_every_cell_has_its_columns_type(runs: dict[str, list[dict[str, Any]]]) -> None:
+    from kow.tables import TYPES
+
+    path, games = next(iter(runs.items()))
+    for name, types in TYPES.items():
+        kinds = list(types.values())
+        for index, game in enumerate(games[:20], start=1):
+            for row in rows(game, name, file=path, index=index):
+                for value, kind in zip(row, kinds, strict=True):
+                    assert value is None or type(value) is kind, (name, value, kind)
+
+
+def doc_snippets() -> list[str]:
+    """Return the Python blocks of docs/tables.md's section on reading with types."""
+    text = (ROOT / "docs" / "tables.md").read_text(encoding="utf-8")
+    section = text.split("## Reading the tables with their types", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```python\n(.*?)```", section, re.S)
+
+
+@pytest.fixture(scope="module")
+def four_player_rounds(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A rounds table of 4-player games: seats 4..6 empty in every row."""
+    folder = tmp_path_factory.mktemp("four")
+    games = folder / "games.jsonl"
+    code, _, err = invoke(
+        "simulate", "--seed", "3", "--games", "20", "--players", "4", "-q",
+        "--dogs-life", "once-per-player", "-o", str(games),
+    )  # fmt: skip
+    assert code == 0, err
+    code, _, err = invoke(
+        "export", str(games), "--table", "rounds", "-o", str(folder / "rounds.csv")
+    )
+    assert code == 0, err
+    return folder / "rounds.csv"
+
+
+def test_pandas_reads_every_column_with_its_documented_dtype(
+    four_player_rounds: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pd = pytest.importorskip("pandas")
+    from kow.tables import TYPES
+
+    monkeypatch.chdir(four_player_rounds.parent)
+    (pandas_block, _) = doc_snippets()
+    scope: dict[str, Any] = {}
+    exec(pandas_block, scope)
+    frame = scope["rounds"]
+    names = {int: "Int64", bool: "boolean", str: "string"}
+    assert list(frame.columns) == list(COLUMNS["rounds"])
+    for column, kind in TYPES["rounds"].items():
+        assert frame[column].dtype == pd.api.types.pandas_dtype(names[kind]), column
+    assert frame["hand_6"].isna().all() and frame["dogs_life_6"].isna().all()
+    assert frame["tricks_won_0"].sum() > 0 and frame["dogs_life_0"].dtype == "boolean"
+
+
+def test_duckdb_reads_the_types_and_the_documented_unpivot_works(
+    four_player_rounds: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("duckdb")
+    monkeypatch.chdir(four_player_rounds.parent)
+    (_, duckdb_block) = doc_snippets()
+    scope: dict[str, Any] = {}
+    exec(duckdb_block, scope)
+    relation = scope["tricks_by_seat"]
+    assert dict(zip(relation.columns, map(str, relation.types), strict=True))["tricks_won"] == (
+        "BIGINT"
+    )
+    got = sorted(relation.select("game, round, seat, tricks_won").fetchall())
+    with open(four_player_rounds, newline="") as f:
+        want = sorted(
+            (int(r["game"]), int(r["round"]), f"tricks_won_{s}", int(r[f"tricks_won_{s}"]))
+            for r in csv.DictReader(f)
+            for s in range(MAX_PLAYERS)
+            if r[f"tricks_won_{s}"]
+        )
+    assert got == want and want
+    assert {seat for _, _, seat, _ in got} <= {f"tricks_won_{s}" for s in range(4)}
+    table = scope["duckdb"].sql(
+        "SELECT * FROM read_csv('rounds.csv', types = $types)", params={"types": scope["types"]}
+    )
+    kinds = dict(zip(table.columns, map(str, table.types), strict=True))
+    assert (kinds["hand_6"], kinds["tricks_won_6"], kinds["dogs_life_6"]) == (
+        "VARCHAR", "BIGINT", "BOOLEAN",
+    )  # fmt: skip
+
+
+# -o naming an input
+
+
+@pytest.mark.parametrize("how", ["same", "link", "dotted"])
+def test_output_that_is_an_input_is_a_usage_error(stacked: str, tmp_path: Path, how: str) -> None:
+    source = tmp_path / "games.jsonl"
+    source.write_text(Path(stacked).read_text())
+    before = source.read_bytes()
+    target = {
+        "same": str(source),
+        "link": str(tmp_path / "link.jsonl"),
+        "dotted": str(tmp_path / "." / "games.jsonl"),
+    }[how]
+    if how == "link":
+        os.symlink(source, target)
+    code, out, err = invoke("export", stacked, str(source), "--table", "games", "-o", target)
+    assert (code, out) == (2, "")
+    assert "'-o' / '--output'" in err and repr(target) in err and repr(str(source)) in err
+    assert source.read_bytes() == before

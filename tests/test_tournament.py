@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import types
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from pathlib import Path
 
 import pytest
@@ -322,3 +322,43 @@ def test_interrupted_tournament_table_is_marked_partial() -> None:
         r.rsplit(None, 1)[0] for r in whole.stdout.splitlines()[1:]
     ]
     assert rows[1].split()[:2] == ["search", str(played)]
+
+
+def test_no_game_played_gives_no_rates_nor_means() -> None:
+    from kow.players.search import DEFAULT_ITERATIONS
+
+    empty = Tally(Rules(), ["search", "heuristic", "heuristic", "heuristic"], 7, None, 8)
+    result = empty.tournament()
+    for r in result.results():
+        assert (r.games, r.wins, r.decisions) == (0, 0, 0)
+        assert (r.win_rate, r.low, r.high, r.mean_round, r.mean_decision_ms) == (None,) * 5
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["search_iterations"] == DEFAULT_ITERATIONS == 100
+    assert data["results"][0] == {
+        "kind": "search", "games": 0, "wins": 0, "win_rate": None, "ci95": None,
+        "mean_round": None, "decisions": 0, "mean_decision_ms": None,
+    }  # fmt: skip
+    assert Tally(Rules(), ["search"] * 4, 7, 5).tournament().to_dict()["search_iterations"] == 5
+
+
+def test_no_game_played_prints_n_a(monkeypatch: pytest.MonkeyPatch) -> None:
+    def nothing(*args: object, **kwargs: object) -> Generator[list[GameResult], None, None]:
+        raise KeyboardInterrupt
+        yield []
+
+    monkeypatch.setattr(tournament, "game_results", nothing)
+    result = CliRunner().invoke(main, ["tournament", "--games", "8", "--seed", "5", "-j", "1"])
+    assert result.exit_code == 130
+    lines = result.stdout.splitlines()
+    assert (
+        lines[0]
+        == "Partial: 0 of 8 games played, seed 5, bots search,heuristic,heuristic,heuristic"
+    )
+    assert [line.split() for line in lines[2:]] == [
+        ["search", "0", "0", "n/a", "n/a", "n/a", "n/a"],
+        ["heuristic", "0", "0", "n/a", "n/a", "n/a", "n/a"],
+    ]
+    result = CliRunner().invoke(main, ["tournament", "--games", "8", "--seed", "5", "--json"])
+    data = json.loads(result.stdout)
+    assert data["search_iterations"] == 100 and data["games"] == 0
+    assert {r["win_rate"] for r in data["results"]} == {None}
