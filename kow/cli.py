@@ -437,7 +437,8 @@ def replay(
 
     FILE (or - for stdin) may hold one game or many, in any form verify reads (JSON
     Lines, concatenated, an array; gzip-compressed or not); long output goes through a
-    pager when stdout is a terminal.
+    pager when stdout is a terminal. Bots that simulate named by kind and seat
+    (heuristic-0) are shown with table names, as play gives them: "Ada (heuristic)".
     """
     import collections
 
