@@ -341,23 +341,23 @@ class Sitting:
                 self._rewrite = not os.path.exists(path) or os.path.isfile(path)
             stream = out.enter_context(atomic_output(self.log_path, "--log"))
         state = new_game(self.rules, seed, self.dealer)
-        code, reason = 0, ""
+        ending = Ending(0, "", seed)
         try:
             with contextlib.ExitStack() as calm, out:  # calm ends after the log is saved
-                code, reason = self._play_out(state, players, on_event, opening, screen)
+                ending = self._play_out(seed, state, players, on_event, opening, screen)
                 # A second signal (a closing terminal sends several) must not cut the
                 # save short.
                 calm.enter_context(signals_ignored())
                 if self.log_path is not None:
-                    game = log.build(seed, self.rules, players, state.events, code != 0)
+                    game = log.build(seed, self.rules, players, state.events, ending.code != 0)
                     self.logs.append(log.dumps(game) + "\n")
                     stream.write("".join(self.logs if self._rewrite else self.logs[-1:]))
         except OSError as err:  # only the log is written here: the screen's faults are caught
             raise LogWriteError(self.log_path or "", err) from None
         with contextlib.suppress(OSError):
             terminal.discard_typed()  # nothing typed during the game reaches the shell
-        if code:
-            return Ending(code, reason, seed)
+        if ending.code:
+            return ending
         terminal.write(f"Seed {seed}: play this deal again with --seed {seed}.")
         if self.log_path:
             games = len(self.logs)
@@ -367,13 +367,14 @@ class Sitting:
 
     def _play_out(
         self,
+        seed: int,
         state: State,
         players: Sequence[Player],
         on_event: Callable[[Event], None],
         opening: Sequence[str],
         screen: Screen,
-    ) -> tuple[int, str]:
-        """Play the game to its end, or until it is left; return (exit code, reason)."""
+    ) -> Ending:
+        """Play the game of ``seed`` to its end, or until it is left; return how it ended."""
         terminal = self.terminal
         try:
             for line in opening:
@@ -382,18 +383,18 @@ class Sitting:
             for line in ["", *screen.summary()]:
                 terminal.write(line)
         except Quit as err:
-            return 1, _QUIT_REASONS.get(str(err), "end of input")
+            return Ending(1, _QUIT_REASONS.get(str(err), "end of input"), seed)
         except BrokenPipeError:  # the screen went away: keep the game so far
             silence_stdout()
-            return 1, "the screen's output closed"
+            return Ending(1, "the screen's output closed", seed)
         except OSError as err:  # the screen or keyboard failed (a full disk, a lost tty)
             silence_stdout()
-            return 1, f"the terminal failed: {err.strerror or err}"
+            return Ending(1, f"the terminal failed: {err.strerror or err}", seed)
         except KeyboardInterrupt:
-            return 130, "interrupted"
+            return Ending(130, "interrupted", seed)
         except Stopped as err:
-            return err.code, f"ended by {err.name}"
-        return 0, ""
+            return Ending(err.code, f"ended by {err.name}", seed)
+        return Ending(0, "", seed)
 
     def _knocked_out_note(self) -> str:
         """Return what the people are told when the last of them is knocked out (the
