@@ -396,24 +396,14 @@ def table_names(players: list[dict[str, Any]]) -> list[str]:
     ...              {"seat": 2, "name": "random-2", "kind": "random"}])
     ['Ben', 'Ada', 'Cleo']
     """
+    from .screen import printable
+
     logged = [p["name"] for p in players]
     renamed = [p["kind"] != "human" and p["name"] == f"{p['kind']}-{p['seat']}" for p in players]
     kept = {name for name, new in zip(logged, renamed, strict=True) if not new}
     free = iter([n for n in BOT_NAMES if n not in kept])
     names = [next(free, name) if new else name for name, new in zip(logged, renamed, strict=True)]
-    return [_printable(name) for name in names]
-
-
-def _printable(name: str) -> str:
-    """Return ``name`` with each character that is not printable escaped as repr writes it,
-    so a name read from a log can't move the cursor or retitle the terminal.
-
-    >>> _printable("Ada"), _printable("a\\x1b]0;pwned\\x07b"), _printable("x\\ny")
-    ('Ada', 'a\\\\x1b]0;pwned\\\\x07b', 'x\\\\ny')
-    """
-    if name.isprintable():
-        return name
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+    return [printable(name) for name in names]
 
 
 @main.command()

@@ -86,6 +86,27 @@ its trick count); :func:`wrap` writes it as a space."""
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 
+def printable(text: str) -> str:
+    """Return ``text`` with each character that is not printable escaped as repr writes it,
+    so text from a log or a pipe can't move the cursor or retitle the terminal.
+
+    >>> printable("Ada"), printable("a\\x1b]0;pwned\\x07b"), printable("x\\ny")
+    ('Ada', 'a\\\\x1b]0;pwned\\\\x07b', 'x\\\\ny')
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def strip_escapes(text: str) -> str:
+    """Return ``text`` without its colour and bold escapes (for a screen without colour).
+
+    >>> strip_escapes("\\x1b[1mAda\\x1b[0m wins")
+    'Ada wins'
+    """
+    return _ESCAPE.sub("", text)
+
+
 def visible_width(text: str) -> int:
     r"""Return the columns ``text`` takes on a terminal.
 
@@ -95,7 +116,7 @@ def visible_width(text: str) -> int:
     (3, 4)
     """
     width = 0
-    for ch in _ESCAPE.sub("", text):
+    for ch in strip_escapes(text):
         if not unicodedata.combining(ch):
             width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
     return width

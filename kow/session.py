@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import re
 import shutil
 import sys
 import time
@@ -28,7 +27,7 @@ from .players import Player, make_bot
 from .players.human import HotSeat, HumanPlayer, Quit
 from .rulebook import rules_summary
 from .rules import Rules
-from .screen import GLUE, Screen, wrap
+from .screen import GLUE, Screen, printable, strip_escapes, wrap
 
 __all__ = ["PIPED_PATIENCE", "Ending", "LogWriteError", "Sitting", "Terminal"]
 
@@ -147,7 +146,7 @@ class Terminal:
     def write(self, text: str) -> None:
         """Write ``text`` (one line or several), each line wrapped to the width."""
         if not self.color:
-            text = _strip_escapes(text)
+            text = strip_escapes(text)
         width = self.width
         out = [part for line in text.split("\n") for part in wrap(line, width)]
         self.stdout.write("\n".join(out) + "\n")
@@ -182,7 +181,7 @@ class Terminal:
         finally:
             self._echo(False)
         if not self.interactive:  # control characters shown escaped, never sent as such
-            self.stdout.write(_CONTROL.sub(lambda m: repr(m.group())[1:-1], line) + "\n")
+            self.stdout.write(printable(line) + "\n")
         return line
 
     def discard_typed(self) -> None:
@@ -217,13 +216,6 @@ class Terminal:
         else:
             self.stdout.write(PRIVATE_CLEAR)
             self.stdout.flush()
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def _strip_escapes(text: str) -> str:
-    return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
 @dataclass

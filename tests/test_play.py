@@ -599,11 +599,14 @@ def test_a_pipe_given_to_log_gets_each_game_once(
     assert [json.loads(line)["seed"] for line in got] == [21, 5]
 
 
+DOGS_LIFE_RULES = Rules(players=3, start_cards=4, dogs_life="once-per-game")
+
+
 def _dogs_life_view() -> View:
     """Round 2 of a 3-player game: you, on a dog's life with 2♥, may knock or play."""
     from conftest import apply_all, deal, new_state
 
-    rules = Rules(players=3, start_cards=4, dogs_life="once-per-game")
+    rules = DOGS_LIFE_RULES
     decks = [
         deal(0, ["2h 3h 4h 5h", "Ac Kc Qc 2d", "4c 5c 6c Ad"], "2s"),
         deal(1, ["2h", "2c 3c 4d", "5c Kd 7h"]),
@@ -622,15 +625,11 @@ def test_k_knocks_an_empty_entry_asks_again_and_a_wrong_one_mentions_knock() -> 
     assert KNOCK in view.legal
     lines: list[str] = []
     answers = iter(["", "xyz", "k"])
-    human = HumanPlayer("You", Screen(["You", "Ada", "Ben"], view_rules(view)),
+    human = HumanPlayer("You", Screen(["You", "Ada", "Ben"], DOGS_LIFE_RULES),
                         lambda _: next(answers), lines.append)  # fmt: skip
     assert human.play(view) == KNOCK
     assert not any(line.startswith("Commands:") for line in lines)  # Enter alone: no help
     assert "'xyz' is not a card or a command: try 10h, a number, knock, or help." in lines
-
-
-def view_rules(view: View) -> Rules:
-    return Rules(players=3, start_cards=4, dogs_life="once-per-game")
 
 
 def test_last_reaches_back_to_the_round_before_and_rules_shows_the_hand_again() -> None:
