@@ -36,10 +36,12 @@ __all__ = [
     "CHOOSER",
     "DEFAULT_ITERATIONS",
     "ActionEstimate",
+    "Samples",
     "SearchBot",
     "chooser_win",
     "estimate",
     "round_value",
+    "sample",
 ]
 
 DEFAULT_ITERATIONS = 100
@@ -124,15 +126,31 @@ def round_value(tricks: Sequence[int], seat: int, view: View) -> float:
     return (chooser + (tied - 1) * other) / tied
 
 
-def estimate(view: View, rng: random.Random, iterations: int) -> list[ActionEstimate]:
-    """Return an estimate for each legal action of ``view`` (play or trump phase).
+class Samples(NamedTuple):
+    """What each legal action scored in each sampled deal: the search's raw outcomes.
 
-    Samples ``iterations`` deals of the hidden cards from ``rng`` (in the play phase, those
-    that best explain the plays seen: :func:`~kow.players.inference.likely_deals`) and
-    plays each legal action out in every deal to the end of the round, every seat then
-    playing as the ``heuristic`` bot would (judging only from what it could see in that
-    deal), and scores the round by :func:`round_value`. Uses only ``view`` and ``rng``.
-    Raises :class:`ValueError` in the vote phase, or for ``iterations < 1``.
+    ``actions``: the legal actions of the view, sorted as in ``view.legal``;
+    ``values[i][d]``: the score (0..1, see :func:`round_value`) of ``actions[i]`` in deal
+    ``d``; ``survived[i][d]``: whether the seat took a trick this round there. Every
+    action is played out in the same deals, so two actions can be compared deal by deal
+    (a paired comparison, whose error is much smaller than either mean's).
+    """
+
+    actions: tuple[Action, ...]
+    values: list[list[float]]
+    survived: list[list[bool]]
+
+
+def sample(view: View, rng: random.Random, iterations: int) -> Samples:
+    """Return the outcome of each legal action of ``view`` in ``iterations`` sampled deals.
+
+    Samples deals of the hidden cards from ``rng`` (in the play phase, those that best
+    explain the plays seen: :func:`~kow.players.inference.likely_deals`) and plays each
+    legal action out in every deal to the end of the round, every seat then playing as
+    the ``heuristic`` bot would (judging only from what it could see in that deal), and
+    scores the round by :func:`round_value`. Uses only ``view`` and ``rng``. For the
+    play and trump phases. Raises :class:`ValueError` in the vote phase, or for
+    ``iterations < 1``.
     """
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -140,8 +158,8 @@ def estimate(view: View, rng: random.Random, iterations: int) -> list[ActionEsti
         raise ValueError(f"no search in phase {view.phase.value!r}")
     seat = view.seat
     legal = view.legal
-    value = [0.0] * len(legal)
-    survived = [0] * len(legal)
+    values: list[list[float]] = [[] for _ in legal]
+    survived: list[list[bool]] = [[] for _ in legal]
     sampler = Sampler(view)
     if view.phase is Phase.PLAY:
         deals = likely_deals(view, sampler, rng, iterations)
@@ -161,11 +179,24 @@ def estimate(view: View, rng: random.Random, iterations: int) -> list[ActionEsti
                 state.apply(action)
                 state.play_round(policies[i], ask_forced=False)
             won = state.tricks_won
-            value[i] += round_value(won, seat, view)
-            survived[i] += won[seat] > 0
+            values[i].append(round_value(won, seat, view))
+            survived[i].append(won[seat] > 0)
+    return Samples(legal, values, survived)
+
+
+def estimate(view: View, rng: random.Random, iterations: int) -> list[ActionEstimate]:
+    """Return an estimate for each legal action of ``view`` (play or trump phase).
+
+    The means of :func:`sample`'s outcomes, one :class:`ActionEstimate` per action in the
+    order of ``view.legal``. Uses only ``view`` and ``rng``. Raises :class:`ValueError`
+    in the vote phase, or for ``iterations < 1``.
+    """
+    found = sample(view, rng, iterations)
     return [
-        ActionEstimate(a, value[i] / iterations, survived[i] / iterations, iterations)
-        for i, a in enumerate(legal)
+        ActionEstimate(
+            a, sum(found.values[i]) / iterations, sum(found.survived[i]) / iterations, iterations
+        )
+        for i, a in enumerate(found.actions)
     ]
 
 
