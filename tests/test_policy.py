@@ -130,9 +130,13 @@ def test_a_single_legal_card_is_played() -> None:
     assert heuristic_card(facts(BIT[only], winning=parse_card("As"), led=3)) == only
 
 
-def test_a_dogs_life_card_knocks_unless_sure() -> None:
+# The dog's life: the rules text's tip (seed 000, 'Conseils et stratégies'): play the one
+# card where its chance is best, often trumping a led ace. Hearts are trump in each.
+
+
+def test_a_dogs_life_card_leads_only_when_sure_and_wins_last_to_play() -> None:
     hand = BIT[parse_card("Kc")]
-    # The Ac is unseen: the Kc may lose, so knock; last to play over a 5c, play it.
+    # Leading, the Ac unseen: the Kc may lose, so knock; last to play over a 5c, play it.
     assert heuristic_card(facts(hand, may_knock=True)) == KNOCK
     five = parse_card("5c")
     played = facts(hand, winning=five, led=0, to_come=False, may_knock=True)
@@ -141,6 +145,46 @@ def test_a_dogs_life_card_knocks_unless_sure() -> None:
     hearts = m("2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah")
     sure = facts(hand, seen=hearts | m("Ac"), may_knock=True)
     assert heuristic_card(sure) == parse_card("Kc")
+
+
+def test_a_dogs_life_trumps_a_led_ace_with_players_to_come() -> None:
+    # The Ac led, seats still to come, the Ah..4h unseen: the 3h may be overtrumped, but
+    # it wins the trick as it stands, so it is played (before: it knocked).
+    three = parse_card("3h")
+    ace = parse_card("Ac")
+    led_ace = facts(BIT[three], winning=ace, led=0, seen=BIT[ace], may_knock=True)
+    assert heuristic_card(led_ace) == three
+    # Likewise the Kc over a 5c led, the Ac unseen: it wins as the trick stands.
+    king = parse_card("Kc")
+    five = parse_card("5c")
+    assert heuristic_card(facts(BIT[king], winning=five, led=0, may_knock=True)) == king
+
+
+def test_a_dogs_life_knocks_when_its_card_cannot_win_the_trick() -> None:
+    # A side card under the led ace: it cannot win, so it waits for another trick.
+    ace = parse_card("Ac")
+    king = facts(m("Kd"), winning=ace, led=0, seen=BIT[ace], may_knock=True)
+    assert heuristic_card(king) == KNOCK
+    # The Ac already trumped with the 9h: the 3h no longer wins.
+    ruffed = facts(m("3h"), winning=parse_card("9h"), led=0, seen=m("Ac 9h"), may_knock=True)
+    assert heuristic_card(ruffed) == KNOCK
+    # Leading, with cards unseen that beat it (the Ac; and trumps for a side card): knock.
+    assert heuristic_card(facts(m("Kc"), may_knock=True)) == KNOCK
+    assert heuristic_card(facts(m("3h"), may_knock=True)) == KNOCK
+
+
+def test_a_dogs_life_plays_a_sure_winner() -> None:
+    # Leading with the Ah, the highest trump: nothing unseen beats it.
+    assert heuristic_card(facts(m("Ah"), may_knock=True)) == parse_card("Ah")
+    # Leading with the Kh, the Ah seen: a sure winner too.
+    assert heuristic_card(facts(m("Kh"), seen=m("Ah"), may_knock=True)) == parse_card("Kh")
+
+
+def test_on_the_last_trick_a_dogs_life_card_is_played_win_or_lose() -> None:
+    # The round's last trick: no knock allowed, so the one card goes, though the Ac wins.
+    ace = parse_card("Ac")
+    last = facts(m("2d"), winning=ace, led=0, seen=BIT[ace], tricks_left=1)
+    assert heuristic_card(last) == parse_card("2d")
 
 
 def test_trump_is_the_longest_suit_ties_to_higher_ranks() -> None:

@@ -171,7 +171,7 @@ VARIANTS: list[tuple[str, list[str], int, set[str]]] = [
                      "--eliminated-vote"], 6, {"votes", "dog's life"}),
     ("everything-but-the-default", ["--players", "7", "--dogs-life", "once-per-player",
                                     "--fixed-trump", "--no-final-round-trump", "--lead",
-                                    "dealer-left", "--eliminated-vote", "--no-sweep-wins"], 4,
+                                    "dealer-left", "--eliminated-vote", "--no-sweep-wins"], 5,
      {"method:fixed", "method:none", "knock"}),
     ("vote-dogs-dealer-left", ["--players", "7", "--start-cards", "6", "--eliminated-vote",
                                "--dogs-life", "once-per-player", "--lead", "dealer-left"], 4,

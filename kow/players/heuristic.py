@@ -5,7 +5,9 @@ Rules text, "Conseils et stratégies":
 - one trick is enough to survive, so do not spend high cards on extra tricks;
 - keep your best trump for the last trick you will take;
 - as trump chooser, name the suit you are longest in;
-- on a dog's life, play the single card on a trick it can win.
+- on a dog's life, play the single card on the trick where its chance is best, "often
+  when an ace of a long suit has been led and you can trump it" (seed 000: "souvent
+  lorsqu'un As d'une longue couleur a été joué et que vous pouvez le couper à l'atout").
 """
 
 from __future__ import annotations
@@ -39,10 +41,12 @@ class HeuristicBot(Player):
     not carry over to the next round and each extra trick is one an opponent needed (and
     the most tricks names the next trump): the cheapest sure winner; leading, the highest
     side card; last to play, the cheapest winner; else the strongest winner, or the
-    cheapest card when none wins. On a dog's life it plays the card
-    when it is sure to win, or wins as the last to play, and knocks otherwise. Trump choice:
-    the longest suit, ties to the higher ranks. Votes (when knocked out) are drawn from
-    ``rng``, the generator of the game's bots (see :func:`kow.game.bots_rng`).
+    cheapest card when none wins. On a dog's life it plays the card on the first trick it
+    wins as the trick stands (trumping a led ace, say, with players still to come), or
+    leading when no unseen card beats it, and knocks otherwise: waiting for a surer trick
+    loses more dogs than it saves (see :func:`~kow.players.policy.heuristic_card`). Trump
+    choice: the longest suit, ties to the higher ranks. Votes (when knocked out) are drawn
+    from ``rng``, the generator of the game's bots (see :func:`kow.game.bots_rng`).
 
     The rules are stated once, over hand masks, in :mod:`kow.players.policy`, which the
     search bot also uses for its rollouts and its model of the other players.
