@@ -55,11 +55,13 @@ def _rules(i: int) -> Rules:
 def test_bots_only_play_legal_actions(kind: str) -> None:
     totals = {Phase.PLAY: 0, Phase.TRUMP: 0, Phase.VOTE: 0}
     knocks = 0
-    # The search bot thinks little here (1 deal a decision) and plays fewer games, for speed.
-    for i in range(40 if kind == "search" else 150):
+    # The search bots think little here (1 deal, or 8 iterations, a decision) and play
+    # fewer games, for speed.
+    for i in range(40 if kind in ("search", "ismcts") else 150):
         rules = _rules(i)
         rng = bots_rng(i)
-        players = [Checked(make_bot(kind, f"{kind}-{s}", rng, search_iterations=1))
+        players = [Checked(make_bot(kind, f"{kind}-{s}", rng, search_iterations=1,
+                                    ismcts_iterations=8))
                    for s in range(rules.players)]
         state = play_game(rules, players, i)
         assert state.phase == Phase.OVER and state.winner is not None
@@ -120,9 +122,12 @@ def _dog_state(dog_card: str, moves: str) -> State:
 @pytest.mark.parametrize(
     ("dog_card", "moves", "expected"),
     [
-        # Trick 2, seat 1 still to play: the ace of trumps is sure to win; 2h is not.
+        # Trick 2, the Kd led and seat 1 still to play: the ace of trumps is sure to win;
+        # the 2h is not, but it trumps the Kd and wins as the trick stands (the rules
+        # text's tip); the 2d cannot win, so it waits.
         ("Ah", "2c 5c knock  Kd", "Ah"),
-        ("2h", "2c 5c knock  Kd", "knock"),
+        ("2h", "2c 5c knock  Kd", "2h"),
+        ("2d", "2c 5c knock  Kd", "knock"),
         # Trick 1, last to play: 2h trumps the clubs and wins; 2d cannot win.
         ("2h", "2c 5c", "2h"),
         ("2d", "2c 5c", "knock"),

@@ -16,7 +16,8 @@ from kow.players import Player, RandomBot, SearchBot, make_bot
 from kow.players.inference import decisions, likely_deals, misses, trump_chooser
 from kow.players.policy import heuristic_card
 from kow.players.sampling import Sampler, seen_cards, voids
-from kow.players.search import CHOOSER, chooser_win, estimate, round_value
+from kow.players.search import estimate
+from kow.players.value import CHOOSER, chooser_win, round_value
 from kow.rules import Rules
 from kow.view import View
 

@@ -7,12 +7,14 @@ from collections.abc import Callable, Sequence
 
 from .base import Player
 from .heuristic import HeuristicBot
+from .ismcts import ISMCTS_ITERATIONS, IsmctsBot
 from .random_bot import RandomBot
 from .search import DEFAULT_ITERATIONS, SearchBot
 
 __all__ = [
     "BOT_KINDS",
     "HeuristicBot",
+    "IsmctsBot",
     "Player",
     "RandomBot",
     "SearchBot",
@@ -24,17 +26,24 @@ BOT_KINDS: dict[str, Callable[[str, random.Random], Player]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "search": SearchBot,
+    "ismcts": IsmctsBot,
 }
 """Bot constructors by kind: each takes ``(name, rng)``."""
 
 
 def make_bot(
-    kind: str, name: str, rng: random.Random, *, search_iterations: int | None = None
+    kind: str,
+    name: str,
+    rng: random.Random,
+    *,
+    search_iterations: int | None = None,
+    ismcts_iterations: int | None = None,
 ) -> Player:
     """Return a new bot of ``kind`` named ``name`` drawing chance from ``rng``.
 
-    ``search_iterations`` sets a ``search`` bot's deals per decision (None: its
-    default); other kinds ignore it. Raises :class:`ValueError` naming the kind and the
+    ``search_iterations`` sets a ``search`` bot's deals per decision and
+    ``ismcts_iterations`` an ``ismcts`` bot's iterations per decision (None: their
+    defaults); other kinds ignore them. Raises :class:`ValueError` naming the kind and the
     known kinds when it is unknown, or for a bad setting.
     """
     try:
@@ -43,6 +52,8 @@ def make_bot(
         raise ValueError(f"unknown bot kind {kind!r}: choose from {', '.join(BOT_KINDS)}") from None
     if kind == "search" and search_iterations is not None:
         return SearchBot(name, rng, iterations=search_iterations)
+    if kind == "ismcts" and ismcts_iterations is not None:
+        return IsmctsBot(name, rng, iterations=ismcts_iterations)
     return factory(name, rng)
 
 
@@ -51,6 +62,10 @@ SEAT_SECONDS = 1.5e-6
 SEARCH_SECONDS = 4e-7
 """Seconds a ``search`` seat adds to a game, per deal sampled per decision, per player and
 per fourth power of the round-1 hand size."""
+ISMCTS_SECONDS = 6e-7
+"""Seconds an ``ismcts`` seat adds to a game, per iteration per decision, per player and
+per cube of the round-1 hand size (its playouts are the search's, without a loop over
+the legal cards)."""
 
 
 def game_seconds(
@@ -61,7 +76,8 @@ def game_seconds(
     ``kinds``: one bot kind per seat; ``start_cards``: the hand size of round 1;
     ``search_iterations``: a ``search`` bot's deals per decision (None: its default).
     Every seat costs :data:`SEAT_SECONDS` times ``start_cards`` squared (about the cards
-    it plays); a ``search`` seat adds :data:`SEARCH_SECONDS` times its iterations, the
+    it plays); an ``ismcts`` seat adds :data:`ISMCTS_SECONDS` times its iterations, the
+    players and ``start_cards`` cubed; a ``search`` seat adds :data:`SEARCH_SECONDS` times its iterations, the
     players and ``start_cards`` to the fourth (its decisions, their legal cards, and the
     length of each playout). Fitted on a 2-core machine of 2026 with 2 to 7 players and
     3 to 20 cards, pure Python: within a factor of 2 of the measured time for every
@@ -77,7 +93,9 @@ def game_seconds(
     players = len(kinds)
     iterations = DEFAULT_ITERATIONS if search_iterations is None else search_iterations
     searches = sum(kind == "search" for kind in kinds)
+    trees = sum(kind == "ismcts" for kind in kinds)
     return (
         players * SEAT_SECONDS * start_cards**2
         + searches * SEARCH_SECONDS * iterations * players * start_cards**4
+        + trees * ISMCTS_SECONDS * ISMCTS_ITERATIONS * players * start_cards**3
     )

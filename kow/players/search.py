@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..cards import BIT
@@ -31,16 +30,14 @@ from .base import Player
 from .inference import likely_deals
 from .policy import heuristic_card
 from .sampling import Sampler
+from .value import round_value
 
 __all__ = [
-    "CHOOSER",
     "DEFAULT_ITERATIONS",
     "ActionEstimate",
     "Samples",
     "SearchBot",
-    "chooser_win",
     "estimate",
-    "round_value",
     "sample",
 ]
 
@@ -49,31 +46,6 @@ DEFAULT_ITERATIONS = 100
 0.08 s for the first lead of a 7-card round of 4 players, 0.09 s for the slowest decision
 of whole games (about 0.27 s with other work sharing the cores), well within the 0.5 s
 allowed; against three heuristic bots it wins 40.6% of 4000 games (docs/bots.md)."""
-
-CHOOSER: dict[tuple[int, int], float] = {
-    (2, 1): 0.88, (2, 2): 0.71, (2, 3): 0.67, (2, 4): 0.61, (2, 5): 0.57, (2, 6): 0.53,
-    (3, 2): 0.58, (3, 3): 0.53, (3, 4): 0.49, (3, 5): 0.44, (3, 6): 0.41,
-    (4, 2): 0.45, (4, 3): 0.42, (4, 4): 0.41, (4, 5): 0.38, (4, 6): 0.35,
-    (5, 4): 0.36, (5, 5): 0.31, (5, 6): 0.30,
-    (6, 5): 0.29, (6, 6): 0.26,
-    (7, 6): 0.23,
-}  # fmt: skip
-"""``CHOOSER[k, h]``: the chance that the player who names trump and leads a round of
-``h`` cards among ``k`` players goes on to win the game; each other player has
-``(1 - CHOOSER[k, h]) / (k - 1)``. Measured over 15,000 games of ``heuristic`` bots for
-each player count (default rules, 7 cards); rare cells smoothed by hand."""
-DOG = 0.3
-"""Share of an even chance of winning the game credited to a round without a trick
-that may earn a dog's life (one card next round: a slim second chance)."""
-
-
-def chooser_win(k: int, h: int) -> float:
-    """Return :data:`CHOOSER` for ``k`` players (2..7) and ``h`` cards, nearest cell if absent."""
-    k = min(max(k, 2), 7)
-    cells = [hh for kk, hh in CHOOSER if kk == k]
-    h = min(max(h, min(cells)), max(cells))
-    return CHOOSER[k, h]
-
 
 class ActionEstimate(NamedTuple):
     """What the search found for one action over its sampled deals.
@@ -87,43 +59,6 @@ class ActionEstimate(NamedTuple):
     value: float
     survival: float
     deals: int
-
-
-def round_value(tricks: Sequence[int], seat: int, view: View) -> float:
-    """Return ``seat``'s estimated chance (0..1) of winning the game after a round.
-
-    ``tricks``: tricks won by seat in the round of ``view``. Surviving comes first: a
-    round without a trick scores 0 (or a little, :data:`DOG`, when a dog's life may be
-    granted; an estimate, since the view does not say who has used theirs). Winning the
-    game outright (a sweep under ``sweep_wins``, the 1-card round's trick, or being the
-    only one left) scores 1. Otherwise the ``k`` players who took a trick share the game,
-    and the one with the most tricks, who names the next trump and leads, is worth
-    :data:`CHOOSER` (a tie for the most shares it, as the tie cut would).
-    """
-    mine = tricks[seat]
-    rules = view.rules
-    hand_size = view.hand_size
-    survivors = sum(1 for s in view.in_round if tricks[s] > 0)
-    if mine == 0:
-        may_dog = rules.dogs_life != "off" and hand_size > 1 and seat not in view.dogs_life
-        return DOG / (survivors + 1) if may_dog else 0.0
-    if hand_size == 1 or survivors == 1 or (mine == hand_size and rules.sweep_wins):
-        return 1.0
-    even = 1.0 / survivors
-    edge = 0.0
-    if rules.trump == "winner-chooses":
-        edge += 0.5
-    if rules.lead == "most-tricks":
-        edge += 0.5
-    if not edge:
-        return even
-    top = max(tricks)
-    chooser = even + edge * (chooser_win(survivors, hand_size - 1) - even)
-    other = (1.0 - chooser) / (survivors - 1)
-    if mine < top:
-        return other
-    tied = sum(1 for t in tricks if t == top)
-    return (chooser + (tied - 1) * other) / tied
 
 
 class Samples(NamedTuple):
