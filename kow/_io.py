@@ -192,6 +192,13 @@ class Progress:
         self.bar.update(self.done - self.drawn)
         self.drawn = self.done
 
+    def clear(self) -> None:
+        """Erase the bar from its line, if it is shown, so that output written to the same
+        terminal starts on a clean line; the bar is drawn again at a later :meth:`advance`."""
+        if self.bar is not None:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             if exc[0] is None:

@@ -26,12 +26,14 @@ from .rules import (
 )
 
 __all__ = [
+    "LEVELS",
     "MAX_GAMES",
     "MAX_JOBS",
     "MAX_SEARCH_ITERATIONS",
     "dealer_option",
     "draw_seed",
     "jobs_option",
+    "level_kinds",
     "parse_bots",
     "people",
     "rule_options",
@@ -217,6 +219,28 @@ def parse_bots(text: str, seats: int, option: str = "--bots") -> list[str]:
             param_hint=f"'{option}'",
         )
     return kinds
+
+
+LEVELS: dict[str, str] = {"easy": "random", "medium": "heuristic", "hard": "search"}
+"""``kow play --level``: the bot kind that each level gives every bot seat, weakest first
+(the search bot at its default deals per decision, unless ``--search-iterations`` is given)."""
+
+
+def level_kinds(level: str | None, bots: str, seats: int) -> list[str]:
+    """Return one bot kind per bot seat of ``kow play``, from ``--level`` or ``--bots``.
+
+    ``level``: a key of :data:`LEVELS`, or None when ``--level`` was not given; then
+    ``bots`` is read by :func:`parse_bots`. Raises :class:`click.BadParameter` (exit 2)
+    when ``--bots`` was given too, naming both options, and as :func:`parse_bots` does.
+    """
+    if level is None:
+        return parse_bots(bots, seats)
+    if _given("bots"):
+        raise click.BadParameter(
+            "give --level or --bots, not both: --level sets the kind of every bot seat",
+            param_hint="'--level'",
+        )
+    return [LEVELS[level]] * seats
 
 
 def people(names: tuple[str, ...], humans: int, seats: int) -> list[str]:

@@ -29,17 +29,21 @@ from ._io import (
     write_out,
 )
 from ._options import (
+    LEVELS,
     MAX_GAMES,
+    MAX_JOBS,
+    MAX_SEARCH_ITERATIONS,
     dealer_option,
     draw_seed,
     jobs_option,
+    level_kinds,
     parse_bots,
     people,
     rule_options,
     search_iterations_option,
     seed_option,
 )
-from .rules import MAX_PLAYERS, Rules
+from .rules import MAX_PLAYERS, MAX_SEED, Rules
 
 
 class _Kow(click.Group):
@@ -93,6 +97,7 @@ def main() -> None:
     kow verify      check logs against the rules
     kow replay      tell a logged game trick by trick
     kow export      logged games as a CSV table of games, rounds, tricks or plays
+    kow analyze     the search bot's values of each decision of logged games
     kow schema      the JSON Schema of the log format
     kow rules       the rules in force, each with its source
 
@@ -118,7 +123,7 @@ def main() -> None:
 )  # fmt: skip
 @click.option(
     "--bots", default="heuristic", show_default=True, metavar="KIND[,KIND...]",
-    help="Bot kind for every seat, or one per seat: random, heuristic, search.",
+    help="Bot kind for every seat, or one per seat: random, heuristic, search, ismcts.",
 )  # fmt: skip
 @dealer_option
 @rule_options
@@ -200,7 +205,13 @@ BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus")
 )  # fmt: skip
 @click.option(
     "--bots", default="heuristic", show_default=True, metavar="KIND[,KIND...]",
-    help="Bot kind for the other seats, or one per bot seat: random, heuristic, search.",
+    help="Bot kind for the other seats, or one per bot seat: random, heuristic, search, ismcts.",
+)  # fmt: skip
+@click.option(
+    "--level", type=click.Choice(list(LEVELS)), default=None,
+    help="The bots' level, for every bot seat: easy = random (any legal card), medium ="
+    " heuristic (the rules text's tips), hard = search (plays out deals it samples). Not"
+    " with --bots. [default: medium, as --bots heuristic]",
 )  # fmt: skip
 @seed_option
 @dealer_option
@@ -221,6 +232,7 @@ def play(
     humans: int,
     names: tuple[str, ...],
     bots: str,
+    level: str | None,
     seed: int | None,
     dealer: int | None,
     rules: Rules,
@@ -235,7 +247,8 @@ def play(
     Type a card as 10h, Th, h10, 10 h, Q♠ or queen of spades, or by its number in your
     hand. Commands at every prompt: help, hand, table, last, hint (the search bot's
     suggestion), knock (on a dog's life), rules, quit. After a game, play again with a
-    new seed and the same options.
+    new seed and the same options, or first type a for the search bot's analysis of your
+    decisions (as kow analyze gives it).
     """
     from .game import PlayerError
     from .rulebook import rule_lines
@@ -244,7 +257,7 @@ def play(
 
     human_names = people(names, humans, rules.players)
     bot_seats = rules.players - humans
-    kinds = parse_bots(bots, bot_seats)
+    kinds = level_kinds(level, bots, bot_seats)
     if seed is None:
         seed = draw_seed()
     if log_path == "-":
@@ -621,18 +634,237 @@ def export(files: tuple[str, ...], table: str, output: str | None) -> None:
             quiet_broken_pipe()
 
 
+# ----------------------------------------------------------------------------- analyze
+
+ANALYSIS_ITERATIONS = 200
+"""``kow analyze --iterations``'s default: :data:`kow.analysis.DEFAULT_ITERATIONS`, named
+here so that ``kow --help`` imports no engine."""
+SECONDS_PER_DEAL = 0.00026
+"""About what one deal of one decision costs an analysis, in seconds (a 4-player game of
+50 decisions at 200 deals each took 2.6 s in pure Python): the cost :func:`~kow.batch.auto_jobs`
+weighs against starting processes."""
+
+
+def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozenset[int]:
+    """Return the seat that ``--seat`` names in ``game``: a seat number, or a player's
+    name as logged or as ``replay`` and ``analyze`` show it (in any case).
+
+    Raises :class:`click.BadParameter` for a seat the game does not have, or a name that
+    matches no player or several.
+    """
+    players = game["players"]
+    shown = table_names(players)
+    listed = ", ".join(
+        f"{p['seat']} {p['name']!r}" + (f" (shown as {name!r})" if name != p["name"] else "")
+        for p, name in zip(players, shown, strict=True)
+    )
+    where = f"game {index} of {label}"
+    if text.strip().lstrip("-").isdigit():
+        seat = int(text)
+        if not 0 <= seat < len(players):
+            raise click.BadParameter(
+                f"{where} has seats 0 to {len(players) - 1} (0-based), so there is no seat {seat}",
+                param_hint="'--seat'",
+            )
+        return frozenset({seat})
+    wanted = text.strip().casefold()
+    found = {
+        p["seat"]
+        for p, name in zip(players, shown, strict=True)
+        if wanted in (str(p["name"]).casefold(), name.casefold())
+    }
+    if len(found) != 1:
+        what = "no player" if not found else f"{len(found)} players"
+        raise click.BadParameter(
+            f"{where} has {what} named {text!r}: give a seat number or one of {listed}",
+            param_hint="'--seat'",
+        )
+    return frozenset(found)
+
+
+@main.command()
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--game", "game_number", type=click.IntRange(min=1), default=None, metavar="K",
+    help="Analyse only game K of the file (counting from 1) [default: every game].",
+)  # fmt: skip
+@click.option(
+    "--seat", default=None, metavar="SEAT",
+    help="Analyse only this player's decisions: a seat (0-based, clockwise) or a name in"
+    " the log [default: every seat].",
+)  # fmt: skip
+@click.option(
+    "--iterations", type=click.IntRange(2, MAX_SEARCH_ITERATIONS),
+    default=ANALYSIS_ITERATIONS, show_default=True, metavar="N",
+    help="Deals sampled per decision, 2 to 100000; more gives tighter intervals.",
+)  # fmt: skip
+@click.option(
+    "--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, metavar="INT",
+    help="Seed of the analysis's deals (0 to 2^53-1): the same seed, the same output.",
+)  # fmt: skip
+@click.option(
+    "--json", "as_json", is_flag=True,
+    help="One JSON object per game, one per line (kow schema analysis gives its schema).",
+)  # fmt: skip
+@click.option(
+    "--output", "-o", default=None, metavar="FILE",
+    help="Write the analysis to FILE (replaced whole at the end) instead of stdout.",
+)  # fmt: skip
+@click.option(
+    "--jobs", "-j", type=click.IntRange(min=1, max=MAX_JOBS), default=None,
+    show_default="one per CPU, fewer for little work",
+    help="Processes analysing decisions at once; the output does not depend on it.",
+)  # fmt: skip
+@click.option("--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s.")
+@click.option(
+    "--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set or TERM is dumb)."
+)
+@click.option("--quiet", "-q", is_flag=True, help="Show no progress bar.")
+def analyze(
+    file: str,
+    game_number: int | None,
+    seat: str | None,
+    iterations: int,
+    seed: int,
+    as_json: bool,
+    output: str | None,
+    jobs: int | None,
+    ascii_only: bool,
+    no_color: bool,
+    quiet: bool,
+) -> None:
+    """Annotate each decision of logged games with the search bot's values.
+
+    For each trump choice, card and knock with more than one legal action, the search
+    bot, given that seat's view only, plays every legal action out in the same sampled
+    deals and estimates its chance of winning the game and of taking a trick this
+    round, with 95% intervals. A choice worth clearly less than the best found is a
+    blunder (??): its loss in win chance, deal by deal, has a 95% lower bound above 2
+    points. Votes and forced actions are not analysed.
+
+    FILE (or - for stdin) holds logs of kow play or kow simulate, in any form verify
+    reads; it is read whole and each game checked before any analysis. Text for people,
+    or --json for tools. Seeded: the same log, --seed and --iterations give the same
+    output whatever --jobs is. A progress bar shows on stderr when it is a terminal.
+    Exit 1 for input that can't be read or a game that is not legal (its place named),
+    2 for a FILE that can't be opened or a --game or --seat the input does not have.
+    """
+    import json
+    import shutil
+
+    from .analysis import analyse_game, decisions, text_lines, to_dict
+    from .batch import auto_jobs
+    from .log import LogReadError, ReplayError, iter_games
+    from .rules import Rules
+    from .screen import Screen, symbols_fit, wrap
+    from .verify import GameFault, verify_game
+
+    if output not in (None, "-") and file != "-" and _same_file(output, file):
+        raise click.BadParameter(
+            f"{output!r} is the input {file!r}: the analysis would replace the games it is"
+            " read from; give another file",
+            param_hint="'-o' / '--output'",
+        )
+    try:
+        stream = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
+    except OSError as err:
+        raise click.BadParameter(
+            f"cannot open {file!r}: {err.strerror or err}", param_hint="'FILE'"
+        ) from None
+    label = "stdin" if file == "-" else file
+    games: list[tuple[int, int, dict[str, Any]]] = []
+    count = 0
+    with stream:  # read whole, so that a fault anywhere is named before the long work
+        try:
+            for line, game in iter_games(stream):
+                count += 1
+                if game_number is None or count == game_number:
+                    games.append((count, line, game))
+                    if game_number is not None:
+                        break
+        except LogReadError as err:
+            raise click.ClickException(f"{label}: {err}") from None
+        except OSError as err:
+            raise click.ClickException(f"{label}: cannot read: {err.strerror or err}") from None
+    if count == 0:
+        raise click.ClickException(f"{label}: holds no game, so there is none to analyse")
+    if not games:
+        raise click.BadParameter(
+            f"{label} holds {count} game{'s' if count != 1 else ''}, so there is no game "
+            f"{game_number}",
+            param_hint="'--game'",
+        )
+    work: list[tuple[int, dict[str, Any], frozenset[int] | None]] = []
+    total = 0
+    for index, line, game in games:
+        fault = verify_game(game)
+        if fault is not None:
+            logged = game.get("seed") if isinstance(game, dict) else None
+            known = isinstance(logged, int) and not isinstance(logged, bool)
+            place = GameFault(label, index, line, logged if known else None, fault)
+            raise click.ClickException(f"{place}; a game that is not legal can't be analysed")
+        seats = None if seat is None else _seats_of(seat, game, label, index)
+        try:
+            total += len(decisions(game, seats))
+        except ReplayError as err:  # verify_game and the engine disagree: a fault of kow's
+            raise click.ClickException(
+                f"{label}: game {index} can't be replayed (a fault of kow's): {err}"
+            ) from None
+        work.append((index, game, seats))
+    jobs = jobs or auto_jobs(total, iterations * SECONDS_PER_DEAL)
+    to_stdout = output in (None, "-")
+    screen_out = to_stdout and sys.stdout.isatty()
+    color = to_stdout and color_fits(sys.stdout, no_color=no_color)
+    encoding = sys.stdout.encoding if to_stdout else "utf-8"
+    symbols = not ascii_only and symbols_fit(encoding, os.environ if os.name == "posix" else None)
+    width = max(40, shutil.get_terminal_size((80, 24)).columns) if screen_out else None
+    show = not quiet and sys.stderr.isatty()
+    with atomic_output(output) as out, Progress(total, show, "Analysing") as progress:
+        try:
+            for number, (index, game, seats) in enumerate(work):
+                result = analyse_game(
+                    game, index=index, seed=seed, iterations=iterations, seats=seats,
+                    jobs=jobs, on_decision=lambda: progress.advance(1),
+                )  # fmt: skip
+                if as_json:
+                    text = json.dumps(to_dict(result, label), separators=(",", ":"))
+                else:
+                    names = table_names(game["players"])
+                    screen = Screen(
+                        names, Rules.from_dict(game["rules"]), symbols=symbols, color=color
+                    )
+                    title = f"Game {index} of {label}, seed {game['seed']}"
+                    lines = [""] if number else []
+                    for each in text_lines(result, screen, title):
+                        lines += wrap(each, width)
+                    text = "\n".join(lines)
+                if screen_out:
+                    progress.clear()  # the bar's line, on the same screen
+                write_out(text, out)
+            out.flush()
+        except ReplayError as err:  # verify_game and the engine disagree: a fault of kow's
+            raise click.ClickException(f"{label}: a game can't be replayed: {err}") from None
+        except BrokenPipeError:
+            quiet_broken_pipe()
+
+
 # ----------------------------------------------------------------------------- schema
 
 
 @main.command()
-def schema() -> None:
-    """Print the JSON Schema (draft 2020-12) of the log format, version 1."""
+@click.argument("what", type=click.Choice(("log", "analysis")), default="log", required=False)
+def schema(what: str) -> None:
+    """Print a JSON Schema (draft 2020-12): of the log format, version 1 (the default), or
+    of kow analyze --json's output (kow schema analysis)."""
     import json
 
-    from .log import schema as log_schema
+    if what == "analysis":
+        from .analysis import schema as chosen_schema
+    else:
+        from .log import schema as chosen_schema
 
     try:
-        write_out(json.dumps(log_schema(), indent=2))
+        write_out(json.dumps(chosen_schema(), indent=2))
         sys.stdout.flush()  # a reader gone (| head) is seen here: 141
     except BrokenPipeError:
         quiet_broken_pipe()
@@ -696,7 +928,7 @@ def _figure(value: float | None, spec: str) -> str:
 @click.option(
     "--bots", default="search,heuristic,heuristic,heuristic", show_default=True,
     metavar="KIND[,KIND...]",
-    help="Bot kind for every seat, or one per seat: random, heuristic, search.",
+    help="Bot kind for every seat, or one per seat: random, heuristic, search, ismcts.",
 )  # fmt: skip
 @click.option(
     "--games", type=click.IntRange(1, MAX_GAMES), default=400, show_default=True,

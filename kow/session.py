@@ -2,8 +2,9 @@
 
 :class:`Terminal` is the screen and keyboard: lines wrapped to the width, entries read
 with line editing, a private clear between people. :class:`Sitting` plays a game with
-people and bots on it, keeps the log, shows the end-of-game summary and offers another
-game. The command line (:func:`kow.cli.play`) only reads the options and the exit code.
+people and bots on it, keeps the log, shows the end-of-game summary, offers the search
+bot's analysis of the people's decisions (:mod:`kow.analysis`) and another game. The
+command line (:func:`kow.cli.play`) only reads the options and the exit code.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import shlex
 import shutil
 import sys
 import time
@@ -20,6 +22,7 @@ from typing import IO, Any, NamedTuple
 
 from . import log
 from ._io import Stopped, atomic_output, signals_ignored, silence_stdout
+from .analysis import DEFAULT_ITERATIONS, analyse_game, decisions, text_lines
 from .engine import State
 from .events import Event, Knock, Phase, Play, RoundEnd, TrickWon, Vote
 from .game import bots_rng, drive, new_game
@@ -245,6 +248,8 @@ class Sitting:
     rulebook: Callable[[], Sequence[str]] | None = None
     logs: list[str] = field(default_factory=list)
     _rewrite: bool = True
+    _games: int = 0
+    _finished: dict[str, Any] | None = None
 
     def play(self, seed: int, new_seed: Callable[[], int]) -> Ending:
         """Play games from ``seed`` until the people stop; return how the last one ended.
@@ -267,6 +272,8 @@ class Sitting:
     def play_game(self, seed: int) -> Ending:
         """Play one game with ``seed``; return how it ended (see :meth:`play`)."""
         terminal = self.terminal
+        self._games += 1
+        self._finished = None
         names = [*self.humans, *self.bot_names]
         screen = Screen(names, self.rules, symbols=self.symbols, color=terminal.color)
         transcript: list[str] = []
@@ -350,6 +357,7 @@ class Sitting:
             terminal.discard_typed()  # nothing typed during the game reaches the shell
         if ending.code:
             return ending
+        self._finished = log.build(seed, self.rules, players, state.events)
         terminal.write(f"Seed {seed}: play this deal again with --seed {seed}.")
         if self.log_path:
             games = len(self.logs)
@@ -399,10 +407,19 @@ class Sitting:
     def _again(self) -> bool:
         """Ask whether to play another game; ``n``, ``quit`` or end of input is no.
 
-        Any other answer is asked again (at most :data:`PIPED_PATIENCE` times from
-        piped input, as at every prompt).
+        When the people had decisions with a choice in the game just played, ``a`` shows
+        their analysis first (:meth:`_analyse`), then asks again. Any other answer is
+        asked again (at most :data:`PIPED_PATIENCE` times from piped input, as at every
+        prompt).
         """
         terminal = self.terminal
+        count = self._human_decisions()
+        offer = count > 0
+        if offer:
+            whose = "your" if len(self.humans) == 1 else "each person's"
+            terminal.write(
+                f"Type a to see how the search bot rates {whose} decisions in this game."
+            )
         for _ in range(PIPED_PATIENCE if not terminal.interactive else 1 << 30):
             try:
                 answer = terminal.read("Play again, with a new seed? [y/n] ").strip().lower()
@@ -412,5 +429,39 @@ class Sitting:
                 return True
             if answer in ("n", "no", "quit", "exit", "q"):
                 return False
-            terminal.write("Type y to play again, n to stop.")
+            if offer and answer in ("a", "analyse", "analyze", "analysis"):
+                self._analyse(count)
+                continue
+            also = " Type a for the analysis of this game." if offer else ""
+            terminal.write("Type y to play again, n to stop." + also)
         return False
+
+    def _human_decisions(self) -> int:
+        """Return how many decisions with a choice the people made in the game just played
+        (0 when it was not played to the end)."""
+        if self._finished is None:
+            return 0
+        return len(decisions(self._finished, range(len(self.humans))))
+
+    def _analyse(self, count: int) -> None:
+        """Show the analysis of the people's ``count`` decisions in the game just played.
+
+        The same as ``kow analyze LOG --game K --seat S`` on the sitting's log (game K of
+        the sitting, from 1): the default deals per decision and seed 0, in this process.
+        """
+        game = self._finished
+        if game is None:
+            return
+        terminal = self.terminal
+        terminal.write(
+            f"Analysing {count} decision{'s' if count != 1 else ''}, {DEFAULT_ITERATIONS} "
+            "deals each: a few seconds..."
+        )
+        result = analyse_game(game, index=self._games, seats=range(len(self.humans)))
+        names = [*self.humans, *self.bot_names]
+        screen = Screen(names, self.rules, symbols=self.symbols, color=terminal.color)
+        title = f"Game {self._games} of this sitting, seed {game['seed']}"
+        terminal.write("\n".join(["", *text_lines(result, screen, title), ""]))
+        if self.log_path and len(self.humans) == 1:
+            path = shlex.quote(self.log_path)
+            terminal.write(f"As JSON: kow analyze {path} --game {self._games} --seat 0 --json")

@@ -428,6 +428,43 @@ def test_unknown_bot_kinds_are_refused_at_a_table_of_people() -> None:
     assert code == 2 and "'foo' is not a bot kind" in err
 
 
+@pytest.mark.parametrize(
+    ("level", "kind"), [("easy", "random"), ("medium", "heuristic"), ("hard", "search")]
+)
+def test_level_sets_the_kind_of_every_bot(level: str, kind: str, tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    code, out, err = play("--seed", "3", "--level", level, "--log", str(path), entries=["quit"])
+    assert code == 1, err
+    game = json.loads(path.read_text())
+    assert [p["kind"] for p in game["players"]] == ["human", kind, kind, kind]
+    assert all(f"{name} ({kind})" in out for name in BOT_NAMES[:3]), out
+
+
+def test_without_level_or_bots_the_bots_are_medium(tmp_path: Path) -> None:
+    # The default is --bots heuristic, the level medium: the same game either way.
+    entries, _ = script(Rules(), 6, humans=1)
+    logs = []
+    for args in ([], ["--level", "medium"], ["--bots", "heuristic"]):
+        path = tmp_path / f"game{len(logs)}.json"
+        code, _, err = play("--seed", "6", "--log", str(path), *args, entries=entries)
+        assert code == 0, err
+        logs.append(path.read_text())
+    assert logs[0] == logs[1] == logs[2]
+    assert [p["kind"] for p in json.loads(logs[0])["players"]][1:] == ["heuristic"] * 3
+
+
+def test_level_and_bots_together_are_a_usage_error() -> None:
+    code, out, err = play("--level", "easy", "--bots", "random", entries=[])
+    assert code == 2 and out == ""
+    assert "give --level or --bots, not both" in err and "'--level'" in err
+
+
+def test_an_unknown_level_names_the_levels() -> None:
+    code, out, err = play("--level", "expert", entries=[])
+    assert code == 2 and out == ""
+    assert "'expert' is not one of 'easy', 'medium', 'hard'" in err
+
+
 # --------------------------------------------------------------------------- the table
 
 

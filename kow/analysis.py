@@ -1,0 +1,542 @@
+"""A logged game annotated by the search bot, decision by decision (``kow analyze``).
+
+Like a chess engine annotating a PGN: for each decision of a logged game, the search bot,
+given that seat's :class:`~kow.view.View` only, plays every legal action out in the same
+sampled deals (:func:`kow.players.search.sample`) and estimates each one's chance of
+winning the game and of taking a trick this round, with 95% intervals. A decision whose
+chosen action was worth clearly less than the best one found is a *blunder*: the paired
+difference of their game-win values, deal by deal, must have its 95% lower bound above
+:data:`BLUNDER` (two points of win chance), so sampling noise alone marks nothing, and
+the best action is never marked.
+
+Analysed: trump choices, and card plays and knocks. Not analysed: a decision with a
+single legal action, and votes (a knocked-out seat has nothing at stake). Seats are
+0-based and clockwise; chances are fractions 0..1. Each decision draws its deals from
+``random.Random("kow-analysis:SEED:GAME_SEED:NUMBER")`` (the analysis seed, the log's
+``seed``, the decision's place in the game), so an analysis depends on the game, the
+seed and the deals per decision alone: not on ``--jobs``, the process, the file the
+game is in, or which seats are analysed. ``docs/analysis.md`` describes the output.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import random
+from collections.abc import Callable, Collection, Mapping, Sequence
+from importlib import resources
+from typing import Any, NamedTuple
+
+from . import __version__
+from ._pool import ordered_map
+from .cards import NAMES, SUITS, Card, Suit
+from .events import KNOCK, Action, Knock, Phase, Play, Seat
+from .log import replay
+from .log._replay import round_actions
+from .players.search import sample
+from .screen import GLUE, Screen, sorted_hand
+from .tournament import Z95, wilson
+from .view import View
+
+__all__ = [
+    "BLUNDER",
+    "DEFAULT_ITERATIONS",
+    "FORMAT",
+    "VERSION",
+    "ActionValue",
+    "Decision",
+    "DecisionAnalysis",
+    "GameAnalysis",
+    "SeatSummary",
+    "action_text",
+    "analyse_game",
+    "decisions",
+    "evaluate",
+    "schema",
+    "text_lines",
+    "to_dict",
+]
+
+FORMAT = "kow-analysis"
+"""The ``format`` of an analysis's JSON (see :func:`to_dict`)."""
+VERSION = 1
+"""The version of that JSON's format (``kow/analysis.schema.json``)."""
+
+DEFAULT_ITERATIONS = 200
+"""Deals sampled per decision by default: twice the search bot's own 100, for tighter
+intervals. A whole 4-player game (about 50 decisions with a choice) takes about 3 s in one
+process of pure Python on a 2-core machine (about half that where kow is compiled), so a
+game of ``kow play`` is analysed while one waits. The paired differences behind the
+blunder rule are far tighter than the values' own intervals (about +-4 points here)."""
+
+BLUNDER = 0.02
+"""The blunder threshold, as a fraction of win chance (2 points): a chosen action is a
+blunder when the 95% lower bound of its loss against the best action is above it."""
+
+
+class ActionValue(NamedTuple):
+    """The search's estimate of one legal action, over the decision's sampled deals.
+
+    ``action``: a card 0..51, :data:`~kow.events.KNOCK`, or a suit 0..3 (a trump choice).
+    ``survival``: the share of deals (0..1) in which the seat takes a trick this round,
+    with its 95% Wilson interval ``survival_low`` .. ``survival_high``. ``win``: the mean
+    of the seat's estimated chance of winning the game (0..1, see
+    :func:`kow.players.search.sample`), with ``win_low`` .. ``win_high``: the mean plus
+    or minus 1.96 standard errors, clipped to 0..1.
+    """
+
+    action: Action
+    survival: float
+    survival_low: float
+    survival_high: float
+    win: float
+    win_low: float
+    win_high: float
+
+
+class Decision(NamedTuple):
+    """One decision of a logged game, to analyse.
+
+    ``number``: the action's place among all the game's actions (votes, trump choices,
+    plays and knocks, in the order taken), from 1; ``round`` from 1; ``trick`` from 1 (None
+    for a trump choice); ``seat``; ``view``: what the seat could see then; ``chosen``: the
+    action the log records.
+    """
+
+    number: int
+    round: int
+    trick: int | None
+    seat: Seat
+    view: View
+    chosen: Action
+
+
+class DecisionAnalysis(NamedTuple):
+    """The analysis of one decision.
+
+    ``number``, ``round``, ``trick``, ``seat``: as in :class:`Decision`. ``phase``:
+    :attr:`Phase.PLAY <kow.events.Phase.PLAY>` or :attr:`Phase.TRUMP
+    <kow.events.Phase.TRUMP>`. What the seat knew: ``hand`` (sorted by suit, then rank),
+    ``trump`` (None: no trump, or not yet named), ``trick_plays`` (the current trick's
+    plays before it) and ``tricks_won`` (its tricks this round so far). ``values``: one
+    :class:`ActionValue` per legal action, in the order of ``view.legal``; ``chosen``:
+    the log's action; ``best``: the action with the highest mean ``win`` (the chosen one
+    on a tie). ``loss``: the mean, over the deals, of the best action's win value minus
+    the chosen one's (0 when it is the best), with its 95% interval ``loss_low`` ..
+    ``loss_high``; ``blunder``: whether ``loss_low`` is above the threshold (never for
+    the best action). ``deals``: the deals sampled.
+    """
+
+    number: int
+    round: int
+    trick: int | None
+    seat: Seat
+    phase: Phase
+    hand: tuple[Card, ...]
+    trump: Suit | None
+    trick_plays: tuple[Play | Knock, ...]
+    tricks_won: int
+    values: tuple[ActionValue, ...]
+    chosen: Action
+    best: Action
+    loss: float
+    loss_low: float
+    loss_high: float
+    blunder: bool
+    deals: int
+
+    def value_of(self, action: Action) -> ActionValue:
+        """Return the :class:`ActionValue` of ``action``; raises :class:`KeyError` if it
+        was not legal."""
+        for value in self.values:
+            if value.action == action:
+                return value
+        raise KeyError(action)
+
+
+class SeatSummary(NamedTuple):
+    """One seat's decisions in an analysis: how many were analysed, the blunders among
+    them, and the mean ``loss`` (a fraction of win chance; None with no decision)."""
+
+    seat: Seat
+    decisions: int
+    blunders: int
+    mean_loss: float | None
+
+
+class GameAnalysis(NamedTuple):
+    """The analysis of one logged game.
+
+    ``game``: its place in its file, from 1; ``seed``: the log's ``seed``;
+    ``players``: ``(name, kind)`` by seat, as logged; ``rules``: the log's ``rules``;
+    ``seats``: the seats analysed, ascending; ``decisions``: their analysed decisions, in
+    the order taken; ``analysis_seed``, ``iterations`` (deals per decision) and
+    ``threshold`` (:data:`BLUNDER` unless given): the settings.
+    """
+
+    game: int
+    seed: int
+    players: tuple[tuple[str, str], ...]
+    rules: dict[str, Any]
+    seats: tuple[Seat, ...]
+    decisions: tuple[DecisionAnalysis, ...]
+    analysis_seed: int
+    iterations: int
+    threshold: float
+
+    def summary(self) -> list[SeatSummary]:
+        """Return a :class:`SeatSummary` for each seat analysed, in seat order."""
+        out = []
+        for seat in self.seats:
+            mine = [d for d in self.decisions if d.seat == seat]
+            mean = sum(d.loss for d in mine) / len(mine) if mine else None
+            out.append(SeatSummary(seat, len(mine), sum(d.blunder for d in mine), mean))
+        return out
+
+
+def decisions(game: Mapping[str, Any], seats: Collection[Seat] | None = None) -> list[Decision]:
+    """Return the decisions of a logged game to analyse, in the order taken.
+
+    ``game`` is a version-1 log (check it first with :func:`kow.verify.verify_game`);
+    ``seats``: only these seats' decisions (None: every seat's). Trump choices and card
+    plays (knocks included) with more than one legal action; not votes. Each comes with
+    the seat's :class:`~kow.view.View` at the time, from :func:`kow.log.replay`. Raises
+    :class:`kow.log.ReplayError` for a log that the engine does not replay.
+    """
+    actions = [a for n, rnd in enumerate(game["rounds"], 1) for a in round_actions(rnd, n)]
+    out: list[Decision] = []
+    for number, state in enumerate(replay(game), start=1):
+        if number > len(actions):
+            continue  # the state after the last action: let replay finish its checks
+        action, seat, _, trick = actions[number - 1]
+        if state.phase is Phase.VOTE or seat is None or (seats is not None and seat not in seats):
+            continue
+        view = state.view(seat)
+        if len(view.legal) > 1:
+            out.append(Decision(number, view.round, trick, seat, view, action))
+    return out
+
+
+def evaluate(
+    decision: Decision,
+    *,
+    seed: int,
+    game_seed: int,
+    iterations: int = DEFAULT_ITERATIONS,
+    threshold: float = BLUNDER,
+) -> DecisionAnalysis:
+    """Return the analysis of one ``decision`` of the game whose log seed is ``game_seed``.
+
+    Samples ``iterations`` deals (at least 2) from the decision's view alone, drawing
+    from ``random.Random(f"kow-analysis:{seed}:{game_seed}:{decision.number}")``, and
+    plays every legal action out in each (:func:`kow.players.search.sample`). The loss
+    interval is that of the paired differences (best minus chosen, deal by deal): their
+    mean plus or minus 1.96 standard errors. Raises :class:`ValueError` for
+    ``iterations < 2`` or a vote.
+    """
+    if iterations < 2:
+        raise ValueError(f"iterations must be at least 2, not {iterations}")
+    view = decision.view
+    rng = random.Random(f"kow-analysis:{seed}:{game_seed}:{decision.number}")
+    found = sample(view, rng, iterations)
+    n = iterations
+    values = []
+    for i, action in enumerate(found.actions):
+        wins = found.values[i]
+        survived = sum(found.survived[i])
+        mean, half = _mean_half(wins)
+        s_low, s_high = wilson(survived, n)
+        values.append(
+            ActionValue(
+                action,
+                survived / n,
+                s_low,
+                s_high,
+                mean,
+                max(0.0, mean - half),
+                min(1.0, mean + half),
+            )
+        )
+    chosen = found.actions.index(decision.chosen)
+    top = max(v.win for v in values)
+    best = chosen if values[chosen].win == top else [v.win for v in values].index(top)
+    if best == chosen:
+        loss = low = high = 0.0
+    else:
+        differences = [b - c for b, c in zip(found.values[best], found.values[chosen], strict=True)]
+        loss, half = _mean_half(differences)
+        low, high = loss - half, loss + half
+    return DecisionAnalysis(
+        decision.number,
+        decision.round,
+        decision.trick,
+        decision.seat,
+        view.phase,
+        tuple(sorted_hand(view.hand)),
+        view.trump if view.phase is Phase.PLAY else None,
+        view.trick,
+        view.tricks_won[decision.seat],
+        tuple(values),
+        decision.chosen,
+        found.actions[best],
+        loss,
+        low,
+        high,
+        best != chosen and low > threshold,
+        n,
+    )
+
+
+def _mean_half(xs: Sequence[float]) -> tuple[float, float]:
+    """Return the mean of ``xs`` (two or more) and 1.96 standard errors of it."""
+    n = len(xs)
+    mean = sum(xs) / n
+    variance = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return mean, Z95 * math.sqrt(variance / n)
+
+
+def analyse_game(
+    game: Mapping[str, Any],
+    *,
+    index: int = 1,
+    seed: int = 0,
+    iterations: int = DEFAULT_ITERATIONS,
+    seats: Collection[Seat] | None = None,
+    threshold: float = BLUNDER,
+    jobs: int = 1,
+    on_decision: Callable[[], None] | None = None,
+) -> GameAnalysis:
+    """Return the analysis of a logged game: each decision of ``seats`` (None: all).
+
+    ``game`` is a version-1 log, legal (check it first with
+    :func:`kow.verify.verify_game`); ``index``: its place in its file, from 1; ``seed``:
+    the analysis seed; ``iterations``: deals per decision (at least 2); ``jobs``:
+    processes (the result is the same for any); ``on_decision`` is called as each
+    decision's analysis is done, in order. See :func:`decisions` and :func:`evaluate`.
+    Raises :class:`kow.log.ReplayError` for a log the engine does not replay and
+    :class:`ValueError` for ``iterations < 2``.
+    """
+    if iterations < 2:
+        raise ValueError(f"iterations must be at least 2, not {iterations}")
+    players = tuple((p["name"], p["kind"]) for p in game["players"])
+    chosen_seats = tuple(range(len(players))) if seats is None else tuple(sorted(set(seats)))
+    todo = decisions(game, chosen_seats)
+    work = functools.partial(
+        evaluate, seed=seed, game_seed=game["seed"], iterations=iterations, threshold=threshold
+    )
+    done = []
+    for result in ordered_map(work, todo, jobs):
+        done.append(result)
+        if on_decision is not None:
+            on_decision()
+    return GameAnalysis(
+        index,
+        game["seed"],
+        players,
+        dict(game["rules"]),
+        chosen_seats,
+        tuple(done),
+        seed,
+        iterations,
+        threshold,
+    )
+
+
+# ----------------------------------------------------------------------------- JSON
+
+
+def action_text(action: Action, phase: Phase) -> str:
+    """Return an action as the analysis's JSON writes it: a card (``Th``), ``knock``, or
+    a suit letter for a trump choice (``h``).
+
+    >>> action_text(34, Phase.PLAY), action_text(52, Phase.PLAY), action_text(2, Phase.TRUMP)
+    ('Th', 'knock', 'h')
+    """
+    if phase is not Phase.PLAY:
+        return SUITS[action]
+    return "knock" if action == KNOCK else NAMES[action]
+
+
+def _round(x: float) -> float:
+    """Return ``x`` to 4 decimal places (a hundredth of a point), as the JSON gives it."""
+    return round(x, 4) + 0.0  # + 0.0: never -0.0
+
+
+def to_dict(analysis: GameAnalysis, file: str) -> dict[str, Any]:
+    """Return the JSON form of ``analysis``, keys in the order of the schema.
+
+    ``file`` names the input (``stdin`` for -). Chances and losses are fractions 0..1
+    rounded to 4 decimal places; actions as :func:`action_text` writes them. The schema
+    is :func:`schema`; ``docs/analysis.md`` describes every field.
+    """
+    out_decisions = []
+    for d in analysis.decisions:
+        phase = d.phase
+        out_decisions.append(
+            {
+                "number": d.number,
+                "round": d.round,
+                "trick": d.trick,
+                "seat": d.seat,
+                "phase": phase.value,
+                "hand": [NAMES[c] for c in d.hand],
+                "trump": None if d.trump is None else SUITS[d.trump],
+                "trick_plays": [
+                    {"seat": p.seat, "knock": True}
+                    if isinstance(p, Knock)
+                    else {"seat": p.seat, "card": NAMES[p.card]}
+                    for p in d.trick_plays
+                ],
+                "tricks_won": d.tricks_won,
+                "chosen": action_text(d.chosen, phase),
+                "best": action_text(d.best, phase),
+                "loss": _round(d.loss),
+                "loss_low": _round(d.loss_low),
+                "loss_high": _round(d.loss_high),
+                "blunder": d.blunder,
+                "values": [
+                    {
+                        "action": action_text(v.action, phase),
+                        "survival": _round(v.survival),
+                        "survival_low": _round(v.survival_low),
+                        "survival_high": _round(v.survival_high),
+                        "win": _round(v.win),
+                        "win_low": _round(v.win_low),
+                        "win_high": _round(v.win_high),
+                    }
+                    for v in d.values
+                ],
+            }
+        )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "kow_version": __version__,
+        "file": file,
+        "game": analysis.game,
+        "seed": analysis.seed,
+        "analysis_seed": analysis.analysis_seed,
+        "iterations": analysis.iterations,
+        "threshold": analysis.threshold,
+        "players": [
+            {"seat": s, "name": name, "kind": kind}
+            for s, (name, kind) in enumerate(analysis.players)
+        ],
+        "seats": list(analysis.seats),
+        "decisions": out_decisions,
+        "summary": [
+            {
+                "seat": s.seat,
+                "decisions": s.decisions,
+                "blunders": s.blunders,
+                "mean_loss": None if s.mean_loss is None else _round(s.mean_loss),
+            }
+            for s in analysis.summary()
+        ],
+    }
+
+
+def schema() -> dict[str, Any]:
+    """Return the JSON Schema (draft 2020-12) of an analysis's JSON, version 1, as a new dict.
+
+    It is ``kow/analysis.schema.json``, shipped in the package next to the log's
+    (:func:`kow.log.schema`); ``kow schema analysis`` prints it.
+
+    >>> schema()["properties"]["format"]["const"]
+    'kow-analysis'
+    """
+    text = resources.files("kow").joinpath("analysis.schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+# ----------------------------------------------------------------------------- text
+
+
+def text_lines(analysis: GameAnalysis, screen: Screen, title: str) -> list[str]:
+    """Return the analysis as lines for people: a header, two lines per decision, a summary.
+
+    ``screen`` writes the cards and names (``screen.names[seat]``; symbols and colour as
+    it is set); ``title`` is the first line. Each decision's first line places it (round,
+    trick, who, the plays before it, the hand, trump); its second gives the chosen action
+    with its chance of winning the game (and 95% interval) and of a trick this round,
+    then the best action found, or, for a blunder (marked ``??``, as in chess), the
+    better action and the points of win chance lost. Words that belong together are
+    joined by :data:`~kow.screen.GLUE`: write the lines through :func:`kow.screen.wrap`.
+    """
+    names = screen.names
+    seats = f",{GLUE}".join(
+        f"{s}{GLUE}{names[s]}{GLUE}({kind})" for s, (_, kind) in enumerate(analysis.players)
+    )
+    lines = [
+        screen.bold(title),
+        f"Seats: {seats}.",
+        f"The search bot's estimates from each player's view, {analysis.iterations} deals a "
+        f"decision (analysis seed {analysis.analysis_seed}): win, the chance of winning the "
+        "game; trick, of taking a trick this round; ?? marks a blunder, an action at least "
+        f"{analysis.threshold * 100:g} points of win chance worse than the best, beyond the "
+        "sampling error.",
+    ]
+    for d in analysis.decisions:
+        lines += ["", _place(d, screen), "  " + _verdict(d, screen)]
+    lines += ["", screen.bold("Summary:")]
+    for s in analysis.summary():
+        blunders = f"{s.blunders}{GLUE}blunder{'s' if s.blunders != 1 else ''}"
+        if s.mean_loss is None:
+            lines.append(f"  {names[s.seat]}: no decision with a choice.")
+            continue
+        count = f"{s.decisions}{GLUE}decision{'s' if s.decisions != 1 else ''}"
+        lines.append(
+            f"  {names[s.seat]}: {count}, {blunders}, "
+            f"mean loss {s.mean_loss * 100:.1f}{GLUE}points."
+        )
+    return lines
+
+
+def _place(d: DecisionAnalysis, screen: Screen) -> str:
+    """Return the line that places decision ``d``: round, trick, who, what came before."""
+    name = screen.names[d.seat]
+    hand = " ".join(screen.card(c) for c in d.hand)
+    if d.phase is Phase.TRUMP:
+        return f"Round {d.round}: {screen.does(d.seat, 'names')} trump. Hand {hand}."
+    if d.trick_plays:
+        doing = f"{name}, after {screen.plays(d.trick_plays)}"
+    else:
+        doing = screen.does(d.seat, "leads")
+    trump = "no trump" if d.trump is None else f"trump{GLUE}{screen.suit(d.trump)}"
+    won = f"{d.tricks_won}{GLUE}trick{'s' if d.tricks_won != 1 else ''} won"
+    return f"Round {d.round}, trick {d.trick}: {doing}. Hand {hand}; {trump}; {won}."
+
+
+def _action(action: Action, phase: Phase, screen: Screen) -> str:
+    if phase is Phase.TRUMP:
+        return screen.suit(action, long=True)
+    return "knock" if action == KNOCK else screen.card(action)
+
+
+def _chances(v: ActionValue) -> str:
+    return (
+        f"win{GLUE}{v.win:.0%}{GLUE}({v.win_low * 100:.0f}-{v.win_high:.0%}), "
+        f"trick{GLUE}{v.survival:.0%}"
+    )
+
+
+def _interval(d: DecisionAnalysis) -> str:
+    return f"(95%:{GLUE}{d.loss_low * 100:.1f}{GLUE}to{GLUE}{d.loss_high * 100:.1f})"
+
+
+def _verdict(d: DecisionAnalysis, screen: Screen) -> str:
+    """Return the line that judges decision ``d``: the choice, its values, the best one."""
+    chosen = _action(d.chosen, d.phase, screen)
+    mark = f"{GLUE}{screen.bold('??')}" if d.blunder else ""
+    line = f"{chosen}{mark}: {_chances(d.value_of(d.chosen))}."
+    if d.best == d.chosen:
+        return line + " Best."
+    best = _action(d.best, d.phase, screen)
+    points = f"{d.loss * 100:.1f}{GLUE}points"
+    if d.blunder:
+        better = _chances(d.value_of(d.best))
+        return f"{line} Better {best}: {better}; {points} lost {_interval(d)}."
+    why = "within the sampling error" if d.loss_low <= 0 else "under the blunder threshold"
+    return f"{line} Best found {best}, by {points} {_interval(d)}: {why}."
