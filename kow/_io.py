@@ -25,6 +25,7 @@ __all__ = [
     "BROKEN_PIPE",
     "FALLBACK",
     "Progress",
+    "closed_streams",
     "Stopped",
     "atomic_output",
     "color_fits",
@@ -101,6 +102,22 @@ def _shows_suits(encoding: str) -> bool:
     except LookupError:
         return True
     return True
+
+
+def closed_streams() -> bool:
+    """Stand in for a standard stream the shell closed (``<&-``, ``>&-``, ``2>&-``).
+
+    Python leaves such a stream None. A closed stdin reads as empty, and a closed stderr
+    swallows messages (both become :data:`os.devnull`), so a command that needs neither
+    still runs. Returns False when stdout is closed: a command has nowhere to put its
+    output, and the caller should stop with exit 1 (saying so on stderr when it is open).
+    Call once, before anything reads or writes them.
+    """
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (for the whole run)
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    return sys.stdout is not None
 
 
 def fit_streams() -> None:

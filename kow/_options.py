@@ -26,6 +26,7 @@ from .rules import (
 )
 
 __all__ = [
+    "BOT_NAMES",
     "LEVELS",
     "MAX_GAMES",
     "MAX_JOBS",
@@ -41,6 +42,9 @@ __all__ = [
     "seed_option",
     "usage_errors",
 ]
+
+BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus")
+"""The names of ``kow play``'s bots, in seat order; ``replay`` names a logged bot so too."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 

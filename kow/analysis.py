@@ -538,5 +538,9 @@ def _verdict(d: DecisionAnalysis, screen: Screen) -> str:
     if d.blunder:
         better = _chances(d.value_of(d.best))
         return f"{line} Better {best}: {better}; {points} lost {_interval(d)}."
-    why = "within the sampling error" if d.loss_low <= 0 else "under the blunder threshold"
+    why = (
+        "within the sampling error"
+        if d.loss_low <= 0
+        else f"not a blunder: its 95% lower bound is under {BLUNDER * 100:.0f}{GLUE}points"
+    )
     return f"{line} Best found {best}, by {points} {_interval(d)}: {why}."

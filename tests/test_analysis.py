@@ -20,8 +20,9 @@ from conftest import apply_all, deal, new_state, play_stacked
 from jsonschema import Draft202012Validator
 
 from kow import analysis, log
+from kow._cli_logs import ANALYSIS_ITERATIONS
 from kow.analysis import BLUNDER, analyse_game
-from kow.cli import ANALYSIS_ITERATIONS, main
+from kow.cli import main
 from kow.events import KNOCK
 from kow.log import LoggedPlayer
 from kow.rules import Rules
@@ -361,3 +362,20 @@ def test_kow_play_offers_the_analysis_of_the_game_just_played(tmp_path: Path) ->
     assert f"As JSON: kow analyze {path} --game 1 --seat 0 --json" in " ".join(out.split())
     declined = CliRunner(env=UTF8).invoke(main, args[:-2], input="\n".join([*entries, "n"]) + "\n")
     assert declined.exit_code == 0 and "this sitting" not in declined.stdout
+
+
+def test_seat_skips_the_games_without_it(tmp_path: Path) -> None:
+    # A 2-player game, then a 3-player one: seat 2 is only in the second.
+    two = run("simulate", "--players", "2", "--start-cards", "3", "--seed", "1")
+    three = run("simulate", "--players", "3", "--start-cards", "3", "--seed", "2")
+    assert two[0] == 0 and three[0] == 0
+    both = tmp_path / "both.jsonl"
+    both.write_text(two[1] + three[1])
+    code, out, err = run("analyze", str(both), "--seat", "2", "--iterations", "2", "--json")
+    assert code == 0, err
+    found = lines_of(out)
+    assert [g["game"] for g in found] == [2]
+    assert {d["seat"] for d in found[0]["decisions"]} == {2}
+    code, out, err = run("analyze", str(both), "--seat", "5", "--iterations", "2")
+    assert code == 2 and out == ""
+    assert "game 1 of" in err and "no seat 5" in err

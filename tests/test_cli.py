@@ -639,3 +639,27 @@ def test_one_big_write_into_a_pipe_closed_early_exits_141(
     assert _one_byte_then_closed("simulate", "--seed", "1", "--games", "300", "-q") == (
         141, b"",
     )  # fmt: skip
+
+
+def _closed(redirect: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``kow ARGS`` from a shell with a standard stream closed by ``redirect``."""
+    command = " ".join([sys.executable, "-m", "kow", *args])
+    out = "" if redirect == ">&-" else " >&3"
+    err = "" if redirect == "2>&-" else " 2>&4"
+    script = f"exec 3>&1 4>&2; {command} {redirect}{out}{err}"
+    return subprocess.run(["sh", "-c", script], capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="closes a stream with sh")
+def test_a_closed_standard_stream_gives_no_traceback(tmp_path: Path) -> None:
+    # stdout closed: nowhere to write the games, so exit 1 saying so.
+    shut = _closed(">&-", "simulate", "--seed", "1")
+    assert shut.returncode == 1 and "stdout is closed" in shut.stderr
+    assert "Traceback" not in shut.stderr
+    # stderr closed: the data still comes, as without it.
+    quiet = _closed("2>&-", "simulate", "--seed", "1")
+    assert quiet.returncode == 0 and json.loads(quiet.stdout)["seed"] == 1
+    # stdin closed: read as empty input.
+    empty = _closed("<&-", "analyze", "-")
+    assert empty.returncode == 1 and "holds no game" in empty.stderr
+    assert "Traceback" not in empty.stderr

@@ -24,7 +24,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import apply_all, cards, deal, new_state, play_stacked
 
-from kow.cli import EXPORT_TABLES, main
+from kow._cli_logs import EXPORT_TABLES
+from kow.cli import main
 from kow.log import LoggedPlayer, build
 from kow.rules import MAX_PLAYERS, Rules
 from kow.tables import COLUMNS, TABLES, IllegalGameError, cells, rows

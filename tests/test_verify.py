@@ -825,6 +825,15 @@ def test_a_name_that_is_not_printable_is_a_fault(name: str) -> None:
     )
 
 
+def test_an_empty_name_is_a_fault_as_in_the_schema() -> None:
+    lg = _set(make_log(4, 1), ("players", 0, "name"), "")
+    fault = verify_game(lg)
+    assert fault is not None
+    assert fault.message == (
+        "players[0].name is empty; every player has a name (the schema's minLength 1)"
+    )
+
+
 def test_names_of_any_printable_text_stay_legal() -> None:
     lg = _set(make_log(4, 1), ("players", 1, "name"), 'Zoë 😀 "x" \\ y')
     assert verify_game(lg) is None

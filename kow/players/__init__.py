@@ -77,13 +77,14 @@ def game_seconds(
     ``search_iterations``: a ``search`` bot's deals per decision (None: its default).
     Every seat costs :data:`SEAT_SECONDS` times ``start_cards`` squared (about the cards
     it plays); an ``ismcts`` seat adds :data:`ISMCTS_SECONDS` times its iterations, the
-    players and ``start_cards`` cubed; a ``search`` seat adds :data:`SEARCH_SECONDS` times its iterations, the
-    players and ``start_cards`` to the fourth (its decisions, their legal cards, and the
-    length of each playout). Fitted on a 2-core machine of 2026 with 2 to 7 players and
-    3 to 20 cards, pure Python: within a factor of 2 of the measured time for every
-    setting tried (4 ``heuristic`` bots with 7 cards: 0.3 ms a game; one ``search`` bot
-    with them, at 100 iterations: 0.36 s). Enough to tell a run worth several processes
-    (see :func:`kow.batch.auto_jobs`), not to plan one.
+    players and ``start_cards`` cubed; a ``search`` seat adds :data:`SEARCH_SECONDS`
+    times its iterations, the players and ``start_cards`` to the fourth (its decisions,
+    their legal cards, and the length of each playout). Fitted on a 2-core machine of
+    2026 with 2 to 7 players and 3 to 20 cards, pure Python: within a factor of 2 of
+    the measured time for every setting tried (4 ``heuristic`` bots with 7 cards: 0.3 ms
+    a game; one ``search`` bot with them, at 100 iterations: 0.36 s; the ``ismcts``
+    term from one such bot, at 1,200 iterations: about 1 s). Enough to tell a run worth
+    several processes (see :func:`kow.batch.auto_jobs`), not to plan one.
 
     >>> round(game_seconds(["heuristic"] * 4, 7) * 1000, 2)
     0.29

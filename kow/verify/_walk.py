@@ -122,6 +122,10 @@ class Checker(Shape):
             if seat != i:
                 self.fail(f"{path}.seat is {seat} but should be {i} (players are in seat order)")
             name = self.str_(player["name"], f"{path}.name")
+            if not name:
+                self.fail(
+                    f"{path}.name is empty; every player has a name (the schema's minLength 1)"
+                )
             if not name.isprintable():
                 self.fail(
                     f"{path}.name: {show(name)} has a control character; names are printable text"

@@ -1,0 +1,590 @@
+"""The commands that read logs: ``kow verify``, ``replay``, ``export`` and ``analyze``.
+
+Part of the command line (:mod:`kow.cli` adds them to its group): each parses its
+options, reads the logs and writes its output; the work is done by :mod:`kow.verify`,
+:mod:`kow.log`, :mod:`kow.tables` and :mod:`kow.analysis`. What only one command needs
+is imported inside that command, so ``kow --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from typing import Any
+
+import click
+
+from ._io import (
+    FALLBACK,
+    Progress,
+    atomic_output,
+    color_fits,
+    quiet_broken_pipe,
+    write_out,
+)
+from ._options import (
+    BOT_NAMES,
+    MAX_JOBS,
+    MAX_SEARCH_ITERATIONS,
+    search_iterations_option,
+)
+from .rules import MAX_SEED, Rules
+
+# ----------------------------------------------------------------------------- verify
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
+@click.option(
+    "--against-seed", is_flag=True,
+    help="Also check that each legal game is the one its seed gives: the cuts, hands,"
+    " turned-up card and tie cuts, and every decision of its kow bots.",
+)  # fmt: skip
+@search_iterations_option
+def verify(
+    files: tuple[str, ...], as_json: bool, against_seed: bool, search_iterations: int | None
+) -> None:
+    """Check game logs against the rules: every deal, trick and knock-out.
+
+    Each FILE (or - for stdin) may hold one game, JSON Lines, concatenated JSON objects
+    (simulate --pretty) or JSON arrays of games, and may be gzip-compressed (.jsonl.gz);
+    games count from 1 in each file. Prints one line per faulty game with the
+    place of its first fault, then a summary. Exit 0 when every game is legal; 1 when any
+    is not, or an input can't be read as JSON (its place is named); 2 when a FILE can't
+    be opened, or - is given more than once; 141 when stdout closes first (| head).
+
+    A legal game is one the rules allow; it need not be the game its seed gives (a log
+    edited by hand can be legal). With --against-seed, each legal game is also played
+    again from its seed, rules and first dealer: its cuts, hands, turned-up card and tie
+    cuts must be the seed's, and, when every player is a person or a kow bot, each bot's
+    decision must be the one that bot makes (people's decisions are taken from the log).
+    The first difference is named; a game counts as legal only when there is none. Logs
+    do not record --search-iterations: give the one search bots played with (default
+    100). Logs of another kow version may differ for that reason alone.
+    """
+    import json
+
+    from .log import LogReadError, iter_games
+    from .verify import Verdict
+
+    if search_iterations is not None and not against_seed:
+        raise click.BadParameter(
+            "it is used with --against-seed", param_hint="'--search-iterations'"
+        )
+    also: Any = None  # the check against each game's seed: it loads the engine and bots
+    if against_seed:
+        from .provenance import seed_check
+
+        also = seed_check(search_iterations)
+
+    if files.count("-") > 1:  # stdin can be read once: checked before reading anything
+        raise click.BadParameter(
+            f"'-' (stdin) is given {files.count('-')} times; it may be given once",
+            param_hint="'FILE...'",
+        )
+    verdict = Verdict()
+    missing = False
+    try:
+        for name in files:
+            try:
+                stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+            except OSError as err:
+                verdict.unreadable_input(name, f"cannot open: {err.strerror or err}")
+                missing = True
+                continue
+            label = "stdin" if name == "-" else name
+            count = 0
+            faults: list[str] = []
+            try:
+                with stream:
+                    for line, game in iter_games(stream):
+                        count += 1
+                        fault = verdict.check(game, file=label, game=count, line=line, also=also)
+                        if fault is not None and not as_json:
+                            faults.append(str(fault))
+                            if len(faults) >= 100:  # shown as found, a few at a time
+                                click.echo("\n".join(faults))
+                                faults = []
+            except LogReadError as err:  # every fault of reading: an OSError is a write's
+                verdict.unreadable_input(label, str(err))
+            if faults:
+                click.echo("\n".join(faults))
+        if as_json:
+            write_out(json.dumps(verdict.to_dict(), indent=2))
+        else:
+            for unreadable in verdict.unreadable:
+                click.echo(str(unreadable), err=True)
+            click.echo(verdict.summary(len(files)))
+        sys.stdout.flush()  # here, so that a reader gone (| head) is seen: 141, not 1
+    except BrokenPipeError:  # the reader of stdout went away (| head): stop at once, 141
+        quiet_broken_pipe()
+    if missing:
+        sys.exit(2)  # a FILE argument that can't be opened is a usage error
+    if verdict.unreadable or verdict.faults:
+        sys.exit(1)
+
+
+# ----------------------------------------------------------------------------- replay
+
+
+def table_names(players: list[dict[str, Any]]) -> list[str]:
+    """Return the name a replay shows for each of a log's ``players`` (seat order).
+
+    A bot logged under ``kow simulate``'s name for it, ``KIND-SEAT`` (``heuristic-0``),
+    takes the first name of :data:`BOT_NAMES` that no other seat holds, as at ``kow play``'s
+    table; every other player keeps the name logged. The log itself is not changed.
+
+    >>> table_names([{"seat": 0, "name": "heuristic-0", "kind": "heuristic"},
+    ...              {"seat": 1, "name": "Ada", "kind": "human"},
+    ...              {"seat": 2, "name": "random-2", "kind": "random"}])
+    ['Ben', 'Ada', 'Cleo']
+    """
+    from .screen import printable
+
+    logged = [p["name"] for p in players]
+    renamed = [p["kind"] != "human" and p["name"] == f"{p['kind']}-{p['seat']}" for p in players]
+    kept = {name for name, new in zip(logged, renamed, strict=True) if not new}
+    free = iter([n for n in BOT_NAMES if n not in kept])
+    names = [next(free, name) if new else name for name, new in zip(logged, renamed, strict=True)]
+    return [printable(name) for name in names]
+
+
+@click.command()
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--game", "game_number", type=click.IntRange(min=1), default=1, show_default=True,
+    metavar="N", help="Which game of a file of several (counting from 1).",
+)  # fmt: skip
+@click.option(
+    "--round", "round_number", type=click.IntRange(min=1), default=None, metavar="R",
+    help="Show only round R.",
+)  # fmt: skip
+@click.option("--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s.")
+@click.option(
+    "--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set or TERM is dumb)."
+)
+def replay(
+    file: str, game_number: int, round_number: int | None, ascii_only: bool, no_color: bool
+) -> None:
+    """Tell a logged game trick by trick, as `kow play` shows it, with every hand.
+
+    FILE (or - for stdin) may hold one game or many, in any form verify reads (JSON
+    Lines, concatenated, an array; gzip-compressed or not); long output goes through a
+    pager when stdout is a terminal. Bots that simulate named by kind and seat
+    (heuristic-0) are shown with table names, as play gives them: "Ada (heuristic)".
+    """
+    import collections
+
+    from .log import LogReadError, ReplayError, iter_games
+    from .log import replay as replay_log
+    from .screen import Screen, symbols_fit
+    from .verify import verify_game
+
+    try:
+        stream = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
+    except OSError as err:
+        raise click.BadParameter(
+            f"cannot open {file!r}: {err.strerror or err}", param_hint="'FILE'"
+        ) from None
+    label = "stdin" if file == "-" else file
+    game: Any = None
+    found = False
+    count = 0
+    try:
+        with stream:
+            for _, value in iter_games(stream):
+                count += 1
+                if count == game_number:
+                    game = value
+                    found = True
+                    break
+    except LogReadError as err:
+        click.echo(f"Error: {label}: {err}", err=True)
+        sys.exit(1)  # as kow verify: the input can't be read as JSON
+    if count == 0:  # an empty input, or an empty array: nothing to replay
+        raise click.ClickException(f"{label}: holds no game, so there is none to replay")
+    if not found:
+        raise click.BadParameter(
+            f"{label} holds {count} game{'s' if count != 1 else ''}, so there is no game "
+            f"{game_number}",
+            param_hint="'--game'",
+        )
+    fault = verify_game(game)
+    if fault is not None:
+        raise click.ClickException(
+            f"{label}: game {game_number} is not a legal game, so it can't be replayed: {fault}"
+        )
+    rounds = len(game["rounds"])
+    if round_number is not None and round_number > rounds:
+        raise click.BadParameter(
+            f"game {game_number} has {rounds} round{'s' if rounds != 1 else ''}, "
+            f"so there is no round {round_number}",
+            param_hint="'--round'",
+        )
+    color = color_fits(sys.stdout, no_color=no_color)
+    symbols = not ascii_only and symbols_fit(
+        sys.stdout.encoding, os.environ if os.name == "posix" else None
+    )
+    try:
+        # One state, advanced in place by each action: keep it once the replay ends.
+        (state,) = collections.deque(replay_log(game), maxlen=1)
+    except ReplayError as err:  # verify_game and the engine disagree: a fault of kow's
+        raise click.ClickException(
+            f"{label}: game {game_number} can't be replayed: {err}"
+        ) from None
+    names = table_names(game["players"])
+    logged = game["players"]
+    shown = {**game, "players": [{**p, "name": n} for p, n in zip(logged, names, strict=True)]}
+    screen = Screen(names, Rules.from_dict(game["rules"]), symbols=symbols, color=color)
+    title = f"Game {game_number} of {label}, seed {game['seed']}"
+    lines = screen.narrate(shown, state.events, title, round_number)
+    text = "\n".join(lines)
+    if sys.stdout.isatty():
+        os.environ.setdefault("LESS", "-R")  # let less show the colours, not their codes
+        encoding = sys.stdout.encoding  # the pager's: it would write "?" for what it lacks
+        text = text.encode(encoding, FALLBACK).decode(encoding)
+        click.echo_via_pager(text + "\n", color=color)
+    else:
+        click.echo(text, color=color)
+
+
+# ----------------------------------------------------------------------------- export
+
+EXPORT_TABLES = ("games", "rounds", "tricks", "plays")
+"""``kow export --table``'s choices: ``kow.tables.TABLES``, named here so that ``kow
+--help`` imports no engine."""
+
+
+def _export_games(files: tuple[str, ...]) -> Any:
+    """Yield ``(label, index, line, game)`` for each game of ``files``, read in order.
+
+    ``label`` names the input (``stdin`` for -); ``index`` counts its games from 1;
+    ``line`` is where the game starts. Raises :class:`click.ClickException` for input
+    that can't be opened or read (the place named); an input with no game (empty, or
+    ``[]``) yields nothing, as jq reads it. Only the
+    reading is guarded here: an error in writing a row is not raised inside this generator.
+    """
+    from .log import LogReadError, iter_games
+
+    for name in files:
+        label = "stdin" if name == "-" else name
+        try:
+            stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+        except OSError as err:
+            raise click.ClickException(f"{label}: cannot open: {err.strerror or err}") from None
+        index = 0
+        with stream:
+            try:
+                for line, game in iter_games(stream):
+                    index += 1
+                    yield label, index, line, game
+            except LogReadError as err:
+                raise click.ClickException(f"{label}: {err}") from None
+            except OSError as err:
+                raise click.ClickException(f"{label}: cannot read: {err.strerror or err}") from None
+
+
+def _same_file(output: str, name: str) -> bool:
+    """Return whether the path ``output`` names the file ``name`` (through any link)."""
+    if os.path.realpath(output) == os.path.realpath(name):
+        return True
+    try:
+        return os.path.samefile(output, name)
+    except OSError:  # the output does not exist yet
+        return False
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option(
+    "--table", required=True, type=click.Choice(EXPORT_TABLES),
+    help="One row per game, round, trick or play (docs/tables.md gives every column).",
+)  # fmt: skip
+@click.option(
+    "--output", "-o", default=None, metavar="FILE",
+    help="Write the table to FILE (replaced whole at the end) instead of stdout.",
+)  # fmt: skip
+def export(files: tuple[str, ...], table: str, output: str | None) -> None:
+    """Write logged games as one CSV table: a row per game, round, trick or play.
+
+    Each FILE (or - for stdin) may hold one game, JSON Lines, or concatenated JSON
+    objects, read as kow verify reads them, in flat memory. Every row starts with the
+    keys file, game (the game's place in its file, from 1) and seed; seats are 0-based,
+    cards as in the log, booleans true or false, a missing value empty. Each game is
+    checked against the rules first. Exit 1 at a game that is not legal or input that
+    can't be read, naming its place: the rows of the games before it stay on stdout,
+    and a file given to -o is left as it was. Exit 2 when a FILE can't be opened.
+    """
+    import csv
+
+    from .log import ReplayError
+    from .tables import COLUMNS, IllegalGameError, cells, rows
+    from .verify import GameFault
+
+    if files.count("-") > 1:  # stdin can be read once
+        raise click.BadParameter(
+            f"'-' (stdin) is given {files.count('-')} times; it may be given once",
+            param_hint="'FILE...'",
+        )
+    for name in files:  # before a row is written; not opened, so a pipe is left unread
+        if name != "-" and (os.path.isdir(name) or not os.access(name, os.R_OK)):
+            why = "it is a folder" if os.path.isdir(name) else "no such file, or not readable"
+            raise click.BadParameter(f"cannot open {name!r}: {why}", param_hint="'FILE...'")
+        if output not in (None, "-") and _same_file(output, name):
+            raise click.BadParameter(
+                f"{output!r} is the input {name!r}: the table would replace the games it"
+                " is read from; give another file",
+                param_hint="'-o' / '--output'",
+            )
+    with atomic_output(output) as out:
+        writer = csv.writer(out, lineterminator="\n")
+        try:
+            writer.writerow(COLUMNS[table])
+            games = _export_games(files)
+            with contextlib.closing(games):  # an input still open is closed on an error
+                for label, index, line, game in games:
+                    try:
+                        found = rows(game, table, file=label, index=index)
+                    except IllegalGameError as err:
+                        seed = game.get("seed") if isinstance(game, dict) else None
+                        if not isinstance(seed, int) or isinstance(seed, bool):
+                            seed = None
+                        place = GameFault(label, index, line, seed, err.fault)
+                        raise click.ClickException(
+                            f"{place}; the export stops at a game that is not legal"
+                        ) from None
+                    except ReplayError as err:  # verify_game and the engine disagree
+                        raise click.ClickException(
+                            f"{label}: game {index} can't be replayed (a fault of kow's): {err}"
+                        ) from None
+                    writer.writerows(map(cells, found))
+            out.flush()
+        except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
+            quiet_broken_pipe()
+
+
+# ----------------------------------------------------------------------------- analyze
+
+ANALYSIS_ITERATIONS = 200
+"""``kow analyze --iterations``'s default: :data:`kow.analysis.DEFAULT_ITERATIONS`, named
+here so that ``kow --help`` imports no engine."""
+SECONDS_PER_DEAL = 0.00026
+"""About what one deal of one decision costs an analysis, in seconds (a 4-player game of
+50 decisions at 200 deals each took 2.6 s in pure Python): the cost :func:`~kow.batch.auto_jobs`
+weighs against starting processes."""
+
+
+def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozenset[int]:
+    """Return the seat that ``--seat`` names in ``game``: a seat number, or a player's
+    name as logged or as ``replay`` and ``analyze`` show it (in any case).
+
+    Raises :class:`click.BadParameter` for a seat the game does not have, or a name that
+    matches no player or several.
+    """
+    players = game["players"]
+    shown = table_names(players)
+    listed = ", ".join(
+        f"{p['seat']} {p['name']!r}" + (f" (shown as {name!r})" if name != p["name"] else "")
+        for p, name in zip(players, shown, strict=True)
+    )
+    where = f"game {index} of {label}"
+    if text.strip().lstrip("-").isdigit():
+        seat = int(text)
+        if not 0 <= seat < len(players):
+            raise click.BadParameter(
+                f"{where} has seats 0 to {len(players) - 1} (0-based), so there is no seat {seat}",
+                param_hint="'--seat'",
+            )
+        return frozenset({seat})
+    wanted = text.strip().casefold()
+    found = {
+        p["seat"]
+        for p, name in zip(players, shown, strict=True)
+        if wanted in (str(p["name"]).casefold(), name.casefold())
+    }
+    if len(found) != 1:
+        what = "no player" if not found else f"{len(found)} players"
+        raise click.BadParameter(
+            f"{where} has {what} named {text!r}: give a seat number or one of {listed}",
+            param_hint="'--seat'",
+        )
+    return frozenset(found)
+
+
+@click.command()
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--game", "game_number", type=click.IntRange(min=1), default=None, metavar="K",
+    help="Analyse only game K of the file (counting from 1) [default: every game].",
+)  # fmt: skip
+@click.option(
+    "--seat", default=None, metavar="SEAT",
+    help="Analyse only this player's decisions: a seat (0-based, clockwise) or a name in"
+    " the log [default: every seat].",
+)  # fmt: skip
+@click.option(
+    "--iterations", type=click.IntRange(2, MAX_SEARCH_ITERATIONS),
+    default=ANALYSIS_ITERATIONS, show_default=True, metavar="N",
+    help="Deals sampled per decision, 2 to 100000; more gives tighter intervals.",
+)  # fmt: skip
+@click.option(
+    "--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, metavar="INT",
+    help="Seed of the analysis's deals (0 to 2^53-1): the same seed, the same output.",
+)  # fmt: skip
+@click.option(
+    "--json", "as_json", is_flag=True,
+    help="One JSON object per game, one per line (kow schema analysis gives its schema).",
+)  # fmt: skip
+@click.option(
+    "--output", "-o", default=None, metavar="FILE",
+    help="Write the analysis to FILE (replaced whole at the end) instead of stdout.",
+)  # fmt: skip
+@click.option(
+    "--jobs", "-j", type=click.IntRange(min=1, max=MAX_JOBS), default=None, metavar="N",
+    show_default="one per CPU, fewer for little work",
+    help="Processes analysing decisions at once; the output does not depend on it.",
+)  # fmt: skip
+@click.option("--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s.")
+@click.option(
+    "--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set or TERM is dumb)."
+)
+@click.option("--quiet", "-q", is_flag=True, help="Show no progress bar.")
+def analyze(
+    file: str,
+    game_number: int | None,
+    seat: str | None,
+    iterations: int,
+    seed: int,
+    as_json: bool,
+    output: str | None,
+    jobs: int | None,
+    ascii_only: bool,
+    no_color: bool,
+    quiet: bool,
+) -> None:
+    """Annotate each decision of logged games with the search bot's values.
+
+    For each trump choice, card and knock with more than one legal action, the search
+    bot, given that seat's view only, plays every legal action out in the same sampled
+    deals and estimates its chance of winning the game and of taking a trick this
+    round, with 95% intervals. A choice worth clearly less than the best found is a
+    blunder (??): its loss in win chance, deal by deal, has a 95% lower bound above 2
+    points. Votes and forced actions are not analysed.
+
+    FILE (or - for stdin) holds logs of kow play or kow simulate, in any form verify
+    reads; it is read up to the last game analysed (with --game K, up to game K) and
+    those games are checked before any analysis. --seat analyses the games that have
+    that seat or player and skips the others. Text for people,
+    or --json for tools. Seeded: the same log, --seed and --iterations give the same
+    output whatever --jobs is. A progress bar shows on stderr when it is a terminal.
+    Exit 1 for input that can't be read or a game that is not legal (its place named),
+    2 for a FILE that can't be opened or a --game or --seat the input does not have.
+    """
+    import json
+    import shutil
+
+    from .analysis import analyse_game, decisions, text_lines, to_dict
+    from .batch import auto_jobs
+    from .log import LogReadError, ReplayError, iter_games
+    from .screen import Screen, symbols_fit, wrap
+    from .verify import GameFault, verify_game
+
+    if output not in (None, "-") and file != "-" and _same_file(output, file):
+        raise click.BadParameter(
+            f"{output!r} is the input {file!r}: the analysis would replace the games it is"
+            " read from; give another file",
+            param_hint="'-o' / '--output'",
+        )
+    try:
+        stream = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
+    except OSError as err:
+        raise click.BadParameter(
+            f"cannot open {file!r}: {err.strerror or err}", param_hint="'FILE'"
+        ) from None
+    label = "stdin" if file == "-" else file
+    games: list[tuple[int, int, dict[str, Any]]] = []
+    count = 0
+    with stream:  # read whole, so that a fault anywhere is named before the long work
+        try:
+            for line, game in iter_games(stream):
+                count += 1
+                if game_number is None or count == game_number:
+                    games.append((count, line, game))
+                    if game_number is not None:
+                        break
+        except LogReadError as err:
+            raise click.ClickException(f"{label}: {err}") from None
+        except OSError as err:
+            raise click.ClickException(f"{label}: cannot read: {err.strerror or err}") from None
+    if count == 0:
+        raise click.ClickException(f"{label}: holds no game, so there is none to analyse")
+    if not games:
+        raise click.BadParameter(
+            f"{label} holds {count} game{'s' if count != 1 else ''}, so there is no game "
+            f"{game_number}",
+            param_hint="'--game'",
+        )
+    work: list[tuple[int, dict[str, Any], frozenset[int] | None]] = []
+    refused: list[click.BadParameter] = []
+    total = 0
+    for index, line, game in games:
+        fault = verify_game(game)
+        if fault is not None:
+            logged = game.get("seed") if isinstance(game, dict) else None
+            known = isinstance(logged, int) and not isinstance(logged, bool)
+            place = GameFault(label, index, line, logged if known else None, fault)
+            raise click.ClickException(f"{place}; a game that is not legal can't be analysed")
+        seats = None
+        if seat is not None:
+            try:
+                seats = _seats_of(seat, game, label, index)
+            except click.BadParameter as err:
+                # Games of one file may have other tables: analyse those that have it.
+                refused.append(err)
+                continue
+        try:
+            total += len(decisions(game, seats))
+        except ReplayError as err:  # verify_game and the engine disagree: a fault of kow's
+            raise click.ClickException(
+                f"{label}: game {index} can't be replayed (a fault of kow's): {err}"
+            ) from None
+        work.append((index, game, seats))
+    if not work:  # no game has that seat: the first game's reason
+        raise refused[0]
+    jobs = jobs or auto_jobs(total, iterations * SECONDS_PER_DEAL)
+    to_stdout = output in (None, "-")
+    screen_out = to_stdout and sys.stdout.isatty()
+    color = to_stdout and color_fits(sys.stdout, no_color=no_color)
+    encoding = sys.stdout.encoding if to_stdout else "utf-8"
+    symbols = not ascii_only and symbols_fit(encoding, os.environ if os.name == "posix" else None)
+    width = max(40, shutil.get_terminal_size((80, 24)).columns) if screen_out else None
+    show = not quiet and sys.stderr.isatty()
+    with atomic_output(output) as out, Progress(total, show, "Analysing") as progress:
+        try:
+            for number, (index, game, seats) in enumerate(work):
+                result = analyse_game(
+                    game, index=index, seed=seed, iterations=iterations, seats=seats,
+                    jobs=jobs, on_decision=lambda: progress.advance(1),
+                )  # fmt: skip
+                if as_json:
+                    text = json.dumps(to_dict(result, label), separators=(",", ":"))
+                else:
+                    names = table_names(game["players"])
+                    screen = Screen(
+                        names, Rules.from_dict(game["rules"]), symbols=symbols, color=color
+                    )
+                    title = f"Game {index} of {label}, seed {game['seed']}"
+                    lines = [""] if number else []
+                    for each in text_lines(result, screen, title):
+                        lines += wrap(each, width)
+                    text = "\n".join(lines)
+                if screen_out:
+                    progress.clear()  # the bar's line, on the same screen
+                write_out(text, out)
+            out.flush()
+        except ReplayError as err:  # verify_game and the engine disagree: a fault of kow's
+            raise click.ClickException(f"{label}: a game can't be replayed: {err}") from None
+        except BrokenPipeError:
+            quiet_broken_pipe()
