@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from typing import Any
+from typing import IO, Any
 
 import click
 
@@ -30,6 +30,37 @@ from ._options import (
     search_iterations_option,
 )
 from .rules import MAX_SEED, Rules
+
+
+def _open_input(file: str) -> tuple[IO[bytes], str]:
+    """Return the bytes of ``file`` (``-``: stdin) to read, and its name in messages.
+
+    Raises :class:`click.BadParameter` (exit 2) naming the file when it cannot be opened.
+    """
+    try:
+        stream = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
+    except OSError as err:
+        raise click.BadParameter(
+            f"cannot open {file!r}: {err.strerror or err}", param_hint="'FILE'"
+        ) from None
+    return stream, "stdin" if file == "-" else file
+
+
+def _check_game_found(
+    label: str, count: int, found: bool, game_number: int | None, verb: str
+) -> None:
+    """Stop when the input held no game (an empty input or array: exit 1) or not game
+    ``game_number`` of ``--game`` (exit 2); ``count``: the games read, ``verb``: what
+    the command would do with one."""
+    if count == 0:
+        raise click.ClickException(f"{label}: holds no game, so there is none to {verb}")
+    if not found:
+        raise click.BadParameter(
+            f"{label} holds {count} game{'s' if count != 1 else ''}, so there is no game "
+            f"{game_number}",
+            param_hint="'--game'",
+        )
+
 
 # ----------------------------------------------------------------------------- verify
 
@@ -182,13 +213,7 @@ def replay(
     from .screen import Screen, symbols_fit
     from .verify import verify_game
 
-    try:
-        stream = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
-    except OSError as err:
-        raise click.BadParameter(
-            f"cannot open {file!r}: {err.strerror or err}", param_hint="'FILE'"
-        ) from None
-    label = "stdin" if file == "-" else file
+    stream, label = _open_input(file)
     game: Any = None
     found = False
     count = 0
@@ -203,14 +228,7 @@ def replay(
     except LogReadError as err:
         click.echo(f"Error: {label}: {err}", err=True)
         sys.exit(1)  # as kow verify: the input can't be read as JSON
-    if count == 0:  # an empty input, or an empty array: nothing to replay
-        raise click.ClickException(f"{label}: holds no game, so there is none to replay")
-    if not found:
-        raise click.BadParameter(
-            f"{label} holds {count} game{'s' if count != 1 else ''}, so there is no game "
-            f"{game_number}",
-            param_hint="'--game'",
-        )
+    _check_game_found(label, count, found, game_number, "replay")
     fault = verify_game(game)
     if fault is not None:
         raise click.ClickException(
@@ -497,13 +515,7 @@ def analyze(
             " read from; give another file",
             param_hint="'-o' / '--output'",
         )
-    try:
-        stream = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
-    except OSError as err:
-        raise click.BadParameter(
-            f"cannot open {file!r}: {err.strerror or err}", param_hint="'FILE'"
-        ) from None
-    label = "stdin" if file == "-" else file
+    stream, label = _open_input(file)
     games: list[tuple[int, int, dict[str, Any]]] = []
     count = 0
     with stream:  # read whole, so that a fault anywhere is named before the long work
@@ -518,14 +530,7 @@ def analyze(
             raise click.ClickException(f"{label}: {err}") from None
         except OSError as err:
             raise click.ClickException(f"{label}: cannot read: {err.strerror or err}") from None
-    if count == 0:
-        raise click.ClickException(f"{label}: holds no game, so there is none to analyse")
-    if not games:
-        raise click.BadParameter(
-            f"{label} holds {count} game{'s' if count != 1 else ''}, so there is no game "
-            f"{game_number}",
-            param_hint="'--game'",
-        )
+    _check_game_found(label, count, bool(games), game_number, "analyse")
     work: list[tuple[int, dict[str, Any], frozenset[int] | None]] = []
     refused: list[click.BadParameter] = []
     total = 0

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from ..cards import Mask, Suit
 from ..events import Action, Phase
 from ..view import Policy, View
 
-__all__ = ["Player", "TrumpPolicy"]
+__all__ = ["Player", "SearchingBot", "TrumpPolicy"]
 
 TrumpPolicy = Callable[[tuple[Suit, ...], Mask], Suit]
 """A trump choice from the allowed suits (sorted, 0..3) and the chooser's hand (a mask)."""
@@ -77,3 +78,41 @@ class Player:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
+
+
+class SearchingBot(Player):
+    """A bot that searches each play and trump choice, with an effort of ``iterations``.
+
+    Subclasses give :meth:`search`. A single legal action is taken at once, without a
+    search; votes (knocked out, with nothing at stake) are a suit drawn uniformly from
+    ``rng``. ``rng`` is the bot's only source of chance (in kow's games, the generator
+    the game's bots share: :func:`kow.game.bots_rng`); ``iterations`` sets the effort,
+    never the clock, so seeded games stay reproducible. Raises :class:`ValueError` when
+    ``iterations`` is not an int of at least 1.
+    """
+
+    def __init__(self, name: str, rng: random.Random, iterations: int) -> None:
+        super().__init__(name)
+        if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
+            raise ValueError(f"iterations must be an int of at least 1, not {iterations!r}")
+        self.rng = rng
+        self.iterations = iterations
+
+    def search(self, view: View) -> Action:
+        """Return the action chosen by searching ``view`` (play or trump phase, several
+        legal actions)."""
+        raise NotImplementedError
+
+    def play(self, view: View) -> Action:
+        """Return the card (or KNOCK) the search chooses; a single legal one at once."""
+        legal = view.legal
+        return legal[0] if len(legal) == 1 else self.search(view)
+
+    def choose_trump(self, view: View) -> Suit:
+        """Return the suit the search chooses; a single allowed one at once."""
+        legal = view.legal
+        return legal[0] if len(legal) == 1 else self.search(view)
+
+    def vote(self, view: View) -> Suit:
+        """Return a suit drawn uniformly from the allowed ones."""
+        return view.legal[int(self.rng.random() * len(view.legal))]

@@ -36,7 +36,7 @@ from ..cards import cards_in
 from ..engine import State
 from ..events import KNOCK, Action, Phase
 from ..view import Policy, TrickFacts, View
-from .base import Player
+from .base import SearchingBot
 from .sampling import Sampler
 from .value import round_value
 
@@ -237,7 +237,7 @@ class _Walk:
         return self.rollout[facts.seat](facts)
 
 
-class IsmctsBot(Player):
+class IsmctsBot(SearchingBot):
     """Choose by SO-ISMCTS with uniform deals and uniform playouts: the yardstick.
 
     The bot of Cowling, Powley and Whitehouse (2012), as issue 13 measures against it
@@ -256,25 +256,8 @@ class IsmctsBot(Player):
     kind = "ismcts"
 
     def __init__(self, name: str, rng: random.Random, iterations: int = ISMCTS_ITERATIONS) -> None:
-        super().__init__(name)
-        if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
-            raise ValueError(f"iterations must be an int of at least 1, not {iterations!r}")
-        self.rng = rng
-        self.iterations = iterations
+        super().__init__(name, rng, iterations)
 
-    def _best(self, view: View) -> Action:
-        if len(view.legal) == 1:
-            return view.legal[0]
+    def search(self, view: View) -> Action:
+        """Return the root action the tree search visited most (see :func:`tree_search`)."""
         return tree_search(view, self.rng, self.iterations).best()
-
-    def play(self, view: View) -> Action:
-        """Return the root action the search visited most."""
-        return self._best(view)
-
-    def choose_trump(self, view: View) -> int:
-        """Return the allowed suit the search visited most."""
-        return self._best(view)
-
-    def vote(self, view: View) -> int:
-        """Return a suit drawn uniformly from the allowed ones."""
-        return view.legal[int(self.rng.random() * len(view.legal))]

@@ -26,7 +26,7 @@ from ..cards import BIT
 from ..engine import State
 from ..events import KNOCK, Action, Phase
 from ..view import Policy, View
-from .base import Player
+from .base import SearchingBot
 from .inference import likely_deals
 from .policy import heuristic_card
 from .sampling import Sampler
@@ -42,10 +42,10 @@ __all__ = [
 ]
 
 DEFAULT_ITERATIONS = 100
-"""Deals sampled per decision by default. Measured on a quiet 2-core machine: at most
-0.08 s for the first lead of a 7-card round of 4 players, 0.09 s for the slowest decision
-of whole games (about 0.27 s with other work sharing the cores), well within the 0.5 s
-allowed; against three heuristic bots it wins 40.6% of 4000 games (docs/bots.md)."""
+"""Deals sampled per decision by default. The slowest decision of round 1 (7 cards, 4
+players) of 10 games took 0.047 s installed (compiled) and 0.111 s in pure Python, with
+another run busy on both cores (``benchmarks/decision_time.py``): within the 0.25 s set
+for it. Its strength against each kind: docs/bots.md."""
 
 
 class ActionEstimate(NamedTuple):
@@ -149,7 +149,7 @@ def _rollout_policy(tried: Action) -> Policy:
     return functools.partial(heuristic_card, forget=BIT[tried])
 
 
-class SearchBot(Player):
+class SearchBot(SearchingBot):
     """Choose by determinized Monte Carlo search, from its own view only.
 
     Objective: win the game, surviving each round first. A round's outcome scores the
@@ -176,26 +176,9 @@ class SearchBot(Player):
     kind = "search"
 
     def __init__(self, name: str, rng: random.Random, iterations: int = DEFAULT_ITERATIONS) -> None:
-        super().__init__(name)
-        if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
-            raise ValueError(f"iterations must be an int of at least 1, not {iterations!r}")
-        self.rng = rng
-        self.iterations = iterations
+        super().__init__(name, rng, iterations)
 
-    def _best(self, view: View) -> int:
-        if len(view.legal) == 1:
-            return view.legal[0]
+    def search(self, view: View) -> int:
+        """Return the action with the best estimated score (see :func:`estimate`)."""
         found = estimate(view, self.rng, self.iterations)
         return max(found, key=lambda e: e.value).action
-
-    def play(self, view: View) -> int:
-        """Return the card (or KNOCK) with the best estimated score."""
-        return self._best(view)
-
-    def choose_trump(self, view: View) -> int:
-        """Return the allowed suit with the best estimated score for this round."""
-        return self._best(view)
-
-    def vote(self, view: View) -> int:
-        """Return a suit drawn uniformly from the allowed ones."""
-        return view.legal[int(self.rng.random() * len(view.legal))]
