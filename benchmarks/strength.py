@@ -8,10 +8,10 @@ through the seats over the same seeds. Its JSON result goes to
 command gives the same results on any machine and for any ``--jobs``, but for the
 milliseconds per decision, which are wall-clock time.
 
-Without ``--games`` each run plays its own number of games (the ``games`` column of
-``--list``): enough for a 95% interval of about +-3 points on the figures the issue sets
-a target for, fewer where a kind is far from the others. docs/bots.md gives the command
-and the hours each took on a 2-core machine.
+Without ``--games`` each run plays its own number of games (``--list``; see ``GAMES``):
+docs/bots.md's figures are those of ``python benchmarks/strength.py`` with no option,
+45 minutes on a 2-core machine that other work shared for part of the time (the table of
+one search and three ismcts bots, 600 games, took 18 of them).
 
 The runs:
 
@@ -40,23 +40,35 @@ SEED = 1
 RUNS: dict[str, tuple[tuple[str, ...], int | None, int]] = {}
 """Run name -> (bots by seat, search iterations or None for the default, games)."""
 GAMES = {
-    # Enough for a 95% interval of about +-2 points where games are cheap, +-3 to 4 for
-    # the targets of issue 13, fewer where three ismcts or search bots make games slow.
-    "heuristic": 2000,
-    "random": 2000,
-    "search": 500,
-    "ismcts": 300,
+    # Games per run: the targets of issue 13 (search against ismcts and heuristic bots,
+    # the 2-against-2 table) get intervals of about +-3.5 points, cheap runs about +-2;
+    # tables of three search or ismcts bots, far from the others, get a rough figure.
+    "random-vs-heuristic": 2000,
+    "heuristic-vs-random": 2000,
+    "ismcts-vs-heuristic": 1000,
+    "search-vs-heuristic": 2000,
+    "search-vs-ismcts": 600,
+    "search-ismcts-2v2": 400,
+    "search-vs-random": 500,
+    "ismcts-vs-random": 250,
+    "random-vs-search": 250,
+    "heuristic-vs-search": 250,
+    "ismcts-vs-search": 250,
+    "random-vs-ismcts": 150,
+    "heuristic-vs-ismcts": 150,
 }
 for _a in KINDS:
     for _b in KINDS:
         if _a != _b:
-            _games = GAMES[_b] if _a in ("random", "heuristic") else min(GAMES[_b], 1000)
-            RUNS[f"{_a}-vs-{_b}"] = ((_a, _b, _b, _b), None, _games)
-RUNS["search-vs-heuristic"] = (("search", "heuristic", "heuristic", "heuristic"), None, 2000)
-RUNS["search-vs-ismcts"] = (("search", "ismcts", "ismcts", "ismcts"), None, 600)
+            _name = f"{_a}-vs-{_b}"
+            RUNS[_name] = ((_a, _b, _b, _b), None, GAMES[_name])
 RUNS["search-ismcts-2v2"] = (("search", "ismcts", "search", "ismcts"), None, 400)
-for _n in (25, 50, 200):
-    RUNS[f"search{_n}-vs-heuristic"] = (("search", "heuristic", "heuristic", "heuristic"), _n, 1000)
+for _n, _games in ((25, 1000), (50, 1000), (200, 500)):
+    RUNS[f"search{_n}-vs-heuristic"] = (
+        ("search", "heuristic", "heuristic", "heuristic"),
+        _n,
+        _games,
+    )
 
 
 def main() -> None:
