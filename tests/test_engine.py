@@ -691,3 +691,54 @@ def test_view_of_a_search_copy_follows_its_play() -> None:
     other.apply(other.legal_actions()[0])
     assert other.view().hand_counts != before.hand_counts
     assert state.view() == before
+
+
+# --------------------------------------------------------------------- fork
+
+
+def test_fork_keeps_the_history_and_plays_on_as_the_game_would() -> None:
+    # A fork is a whole game: same events (a new list), its own lists, and with a copy of
+    # the deck it deals the next rounds exactly as the game does.
+    state = State(Rules(players=3, dogs_life="once-per-game"), random.Random(8))
+    rng = random.Random(3)
+    for _ in range(9):
+        state.apply(rng.choice(state.legal_actions()))
+    fork = state.fork()
+    for name in State.__slots__:
+        if name != "_deck":
+            assert getattr(fork, name) == getattr(state, name), name
+        if isinstance(getattr(state, name), list):
+            assert getattr(fork, name) is not getattr(state, name), name
+    assert copy.deepcopy(state).events == state.events
+    while state.phase is not Phase.OVER:
+        action = rng.choice(state.legal_actions())
+        state.apply(action)
+        fork.apply(action)
+    assert fork.events == state.events and fork.outcome == state.outcome
+    assert [type(e) for e in state.events].count(Deal) >= 2
+
+
+def test_fork_with_hands_deals_the_hidden_cards_anew_and_rewrites_the_deal() -> None:
+    # Seat 1 leads 3c to trick 1 and seat 2 follows with Ac; seats 0 and 2 then swap
+    # what they still hold: the fork's deal shows each seat's played card, then its new hand.
+    rules = Rules(players=3, start_cards=3)
+    decks = [deal(0, ["Kd Qd 4s", "3c 5h 9h", "Ac Jd 2s"], "2h")]
+    state = apply_all(new_state(rules, 0, decks), "3c Ac")
+    assert state.turn == 0
+    hands = state.hands[:]
+    hands[0], hands[2] = hands[2], hands[0]  # seat 0 holds 3 cards, seat 2 only 2
+    with pytest.raises(ValueError, match="seat 0 holds 3 cards, not 2"):
+        state.fork(hands=hands)
+    swap = [sum(BIT[c] for c in cards(h)) for h in ("Jd Kd 2s", "5h 9h", "Qd 4s")]
+    fork = state.fork(hands=swap)
+    dealt = next(e for e in fork.events if type(e) is Deal).hands
+    assert dealt == (tuple(cards("Jd Kd 2s")), tuple(cards("3c 5h 9h")), tuple(cards("Ac Qd 4s")))
+    assert fork.view(0).hand == tuple(sorted(cards("Jd Kd 2s")))
+    assert next(e for e in state.events if type(e) is Deal).hands[0] == tuple(cards("Kd Qd 4s"))
+    assert fork.legal_actions() == tuple(cards("Jd Kd 2s"))  # seat 0 is void in clubs now
+    seen = [sum(BIT[c] for c in cards(h)) for h in ("Jd Kd Ac", "5h 9h", "Qd 4s")]
+    with pytest.raises(ValueError, match="Ac is held twice or was seen by the table"):
+        state.fork(hands=seen)
+    twice = [sum(BIT[c] for c in cards(h)) for h in ("Jd Kd 2s", "5h 9h", "Qd 2s")]
+    with pytest.raises(ValueError, match="2s is held twice"):
+        state.fork(hands=twice)

@@ -1,26 +1,30 @@
-"""States made for search: a copy of the decision in play, or a view's decision with guessed hands.
+"""States made for search: a copy of the decision in play, a view's decision with guessed
+hands, or a whole game forked with its hidden hands dealt anew.
 
-Part of the engine: :meth:`State.copy <kow.engine.State.copy>` and
-:meth:`State.from_view <kow.engine.State.from_view>` call these. Such a state keeps no
-history and stops when its round ends, so copying it costs a few lists of ints.
+Part of the engine: :meth:`State.copy <kow.engine.State.copy>`,
+:meth:`State.from_view <kow.engine.State.from_view>` and
+:meth:`State.fork <kow.engine.State.fork>` call these. The first two keep no history and
+stop when their round ends, so copying costs a few lists of ints; a fork keeps the whole
+game and plays on to its end (what a framework's clone and resample need).
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..cards import NO_CARD, NO_SUIT, Mask
-from ..deal import ShuffledDeck, left_of
-from ..events import Phase
+from ..cards import NAMES, NO_CARD, NO_SUIT, Mask, cards_in
+from ..deal import Deck, ShuffledDeck, left_of
+from ..events import Deal, Phase, Play
 from ..view import View
 from ._round import ALL_SUITS
 
 if TYPE_CHECKING:
     from ._state import State
 
-__all__ = ["copy_state", "state_from_view"]
+__all__ = ["copy_state", "fork_state", "state_from_view"]
 
 
 def copy_state(state: State) -> State:
@@ -143,3 +147,62 @@ def state_from_view(cls: type[State], view: View, hands: Sequence[Mask]) -> Stat
     state._pending_method = "chosen"
     state._view_parts = None
     return state
+
+
+def fork_state(
+    state: State, deck: Deck | None = None, hands: Sequence[Mask] | None = None
+) -> State:
+    """Return a complete, independent copy of the game ``state``, to play on to its end.
+
+    Unlike :func:`copy_state`, the fork keeps the history (its :attr:`events` are a new
+    list of the same events) and deals the next rounds. ``deck`` is where its later cards
+    come from; by default a deep copy of the game's deck, so the fork deals what the game
+    would. ``hands`` (masks by seat), when given, replace the cards still held: a guess at
+    the hidden cards for a search that plays whole games (OpenSpiel's resampling). Each
+    seat must hold as many cards as now, no card may be held twice or have been seen by
+    the table (played or turned up), and the round's :class:`~kow.events.Deal` is
+    rewritten to match: each seat's cards already played, in order, then its new hand.
+
+    Raises :class:`ValueError` for such a fault in ``hands``, naming the seat or card.
+    """
+    other: State = copy_state(state)
+    other.events = state.events[:]
+    other.recording = state.recording
+    other.previous_tricks_won = (
+        None if state.previous_tricks_won is None else state.previous_tricks_won[:]
+    )
+    other._first_play = state._first_play
+    other._trick_start = state._trick_start
+    other._deck = copy.deepcopy(state._deck) if deck is None else deck
+    if hands is not None:
+        _redeal(other, hands)
+    return other
+
+
+def _redeal(state: State, hands: Sequence[Mask]) -> None:
+    """Give ``state`` the cards ``hands`` still held, and rewrite its round's deal to match."""
+    if len(hands) != state.players:
+        raise ValueError(f"{len(hands)} hands given for {state.players} seats")
+    held = 0
+    for seat, hand in enumerate(hands):
+        count = state.hands[seat].bit_count()
+        if hand.bit_count() != count:
+            raise ValueError(f"seat {seat} holds {count} cards, not {hand.bit_count()}")
+        if hand & held or hand & state.seen:
+            card = (hand & (held | state.seen)).bit_length() - 1
+            raise ValueError(f"{NAMES[card]} is held twice or was seen by the table")
+        held |= hand
+    events = state.events
+    start = max(i for i, event in enumerate(events) if type(event) is Deal)
+    deal: Deal = events[start]  # type: ignore[assignment]
+    played: list[list[int]] = [[] for _ in range(state.players)]
+    for event in events[start:]:
+        if type(event) is Play:
+            played[event.seat].append(event.card)
+    dealt = tuple(
+        None if old is None else tuple(played[seat]) + cards_in(hands[seat])
+        for seat, old in enumerate(deal.hands)
+    )
+    events[start] = deal._replace(hands=dealt)
+    state.hands = list(hands)
+    state._view_parts = None

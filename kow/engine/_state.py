@@ -32,7 +32,7 @@ from ..rules import Rules
 from ..trick import BEATEN_BY, knock_allowed, legal_cards, trick_order
 from ..view import Policy, TrickFacts, View
 from ._round import ALL_SUITS, end_round, next_vote, set_trump, start_round
-from ._search import copy_state, state_from_view
+from ._search import copy_state, fork_state, state_from_view
 
 __all__ = ["IllegalActionError", "State", "action_name"]
 
@@ -550,6 +550,26 @@ class State:
         play and trump phases. It shares no list that changes with this state.
         """
         return copy_state(self)
+
+    def fork(self, deck: Deck | None = None, hands: Sequence[Mask] | None = None) -> State:
+        """Return a complete, independent copy of the game, to play on to its end.
+
+        Unlike :meth:`copy`, the fork keeps the history (:attr:`events`) and deals the
+        next rounds: what a framework's clone needs (OpenSpiel, PettingZoo). ``deck``
+        replaces where its later cards come from (default: a copy of this game's deck, so
+        it deals the same cards). ``hands``, masks by seat, replace the cards still held:
+        a guess at the hidden cards for a search over whole games (OpenSpiel's resampling),
+        with this round's :class:`~kow.events.Deal` rewritten to match (each seat's cards
+        already played, in order, then its new hand). ``copy.deepcopy`` of a state forks it.
+
+        Raises :class:`ValueError` when a hand in ``hands`` has the wrong size, or holds a
+        card twice or one the table has seen.
+        """
+        return fork_state(self, deck, hands)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        """Fork the game (see :meth:`fork`): ``copy.deepcopy(state)`` is ``state.fork()``."""
+        return fork_state(self)
 
     @classmethod
     def from_view(cls, view: View, hands: Sequence[Mask]) -> State:

@@ -1,0 +1,420 @@
+"""What a seat may know, as the data of game-AI frameworks: action ids, tensors and strings.
+
+The adapters (:mod:`kow.openspiel`, :mod:`kow.pettingzoo`, :mod:`kow.gymnasium`) share
+this one statement of how a decision looks to a learning or search algorithm, so an agent
+trained through one sees the same numbers through another. It needs no framework and no
+numpy: tensors are flat lists of floats, which the adapters turn into arrays.
+
+- **Action ids** (0..56, :data:`NUM_ACTIONS`): a card is its kow card number, 0..51
+  (``suit * 13 + rank``, suits ``c d h s`` and ranks ``2..A``, see :mod:`kow.cards`);
+  52 is a knock on a dog's life (:data:`KNOCK_ID`); 53..56 name a suit ``c d h s``, to
+  choose trump or, knocked out, to vote for it (:data:`SUIT_IDS`). The ids never depend
+  on the rules or the phase.
+- **The observation** (:func:`observation`, :func:`observation_text`) is the seat's
+  :class:`~kow.view.View`: its own hand and what the table has seen, nothing else.
+- **The information state** (:func:`information_state`,
+  :func:`information_state_text`) adds what the seat remembers: the text holds every
+  event of the game as that seat saw it (perfect recall: other hands only as counts);
+  the tensor adds this round's deal of its own hand, each trick of the round and the dog's
+  lives granted so far.
+
+The layouts are in :func:`observation_fields` and :func:`information_state_fields`, and
+docs/frameworks.md shows them. Seats are 0-based and clockwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from .cards import NAMES, SUITS, cards_in
+from .engine import State
+from .events import (
+    KNOCK,
+    Action,
+    Deal,
+    Event,
+    EventVisitor,
+    GameEnd,
+    Knock,
+    Lead,
+    Phase,
+    Play,
+    RoundEnd,
+    Seat,
+    TieCut,
+    TrickWon,
+    TrumpSet,
+    TurnedUp,
+    Vote,
+)
+from .rules import Rules
+from .view import View
+
+__all__ = [
+    "KNOCK_ID",
+    "NUM_ACTIONS",
+    "SUIT_IDS",
+    "action_id",
+    "action_text",
+    "engine_action",
+    "information_state",
+    "information_state_fields",
+    "information_state_size",
+    "information_state_text",
+    "legal_action_ids",
+    "observation",
+    "observation_fields",
+    "observation_size",
+    "observation_text",
+]
+
+KNOCK_ID = KNOCK
+"""The action id of a knock (52), the same as :data:`kow.events.KNOCK`."""
+SUIT_IDS: tuple[int, ...] = (53, 54, 55, 56)
+"""The action ids naming suits ``c d h s`` (a trump choice or a vote)."""
+NUM_ACTIONS = 57
+"""The number of distinct action ids: 52 cards, a knock, 4 suits."""
+
+_PHASES = (Phase.VOTE, Phase.TRUMP, Phase.PLAY, Phase.OVER)
+
+
+def action_id(action: Action, phase: Phase) -> int:
+    """Return the id (0..56) of the engine's ``action`` in ``phase``.
+
+    In play a card (0..51) or :data:`~kow.events.KNOCK` keeps its number; in the vote
+    and trump phases suit ``s`` (0..3) becomes ``53 + s``.
+
+    >>> action_id(34, Phase.PLAY), action_id(2, Phase.TRUMP)
+    (34, 55)
+    """
+    return action if phase is Phase.PLAY else SUIT_IDS[action]
+
+
+def engine_action(action: int, phase: Phase) -> Action:
+    """Return the engine's action for id ``action`` (0..56) in ``phase``: the inverse of
+    :func:`action_id`.
+
+    Raises :class:`ValueError` when the id names nothing of that phase (a suit in play, a
+    card in a trump choice) or is out of range; whether it is legal is the engine's to say.
+
+    >>> engine_action(55, Phase.TRUMP)
+    2
+    """
+    if type(action) is not int:  # a numpy integer, say
+        action = int(action)
+    if phase is Phase.PLAY:
+        if 0 <= action <= KNOCK_ID:
+            return action
+        raise ValueError(f"action {action} is not a card (0-51) or a knock (52)")
+    if phase is Phase.OVER:
+        raise ValueError("the game is over: no action is taken")
+    if SUIT_IDS[0] <= action <= SUIT_IDS[-1]:
+        return action - SUIT_IDS[0]
+    raise ValueError(f"action {action} is not a suit (53-56) to {phase.value}")
+
+
+def legal_action_ids(state: State) -> list[int]:
+    """Return the ids of the actions the seat to act may take now, ascending (empty when over)."""
+    phase = state.phase
+    legal = state.legal_actions()
+    if phase is Phase.PLAY:
+        return list(legal)
+    return [SUIT_IDS[s] for s in legal]
+
+
+def action_text(action: int) -> str:
+    """Return the notation of action id ``action``: a card, ``"knock"`` or ``"suit h"``.
+
+    >>> action_text(34), action_text(52), action_text(55)
+    ('Th', 'knock', 'suit h')
+    """
+    if 0 <= action < 52:
+        return NAMES[action]
+    if action == KNOCK_ID:
+        return "knock"
+    if SUIT_IDS[0] <= action <= SUIT_IDS[-1]:
+        return f"suit {SUITS[action - SUIT_IDS[0]]}"
+    return repr(action)
+
+
+# ----------------------------------------------------------------------------- tensors
+
+
+@cache
+def observation_fields(rules: Rules) -> tuple[tuple[str, int], ...]:
+    """Return the observation tensor's fields in order, as ``(name, size)`` pairs.
+
+    With ``P`` players and ``C`` start cards: ``seat`` P (one-hot: whose observation),
+    ``phase`` 4 (vote, trump, play, over), ``to_act`` 1 (this seat must act), ``hand`` 52
+    (its cards), ``seen`` 52 (cards the table saw this round), ``trick`` 53·P (per seat
+    a block of 53: the card it played to the current trick, or 52 for a knock), ``led`` 4
+    and ``trump`` 4 (suits; all 0 when none), ``turned_up`` 52, ``winning_seat``,
+    ``trick_leader``, ``dealer``, ``leader`` (the round's first), ``in_round``,
+    ``dogs_life``, ``knocked_out`` P each, ``hand_counts``, ``tricks_won`` and
+    ``previous_tricks_won`` P each (counts, not scaled), ``round`` and ``trick_number``
+    C each (one-hot, from 1), ``votes`` 4 (votes cast this round, by suit).
+    """
+    p, c = rules.players, rules.start_cards
+    return (
+        ("seat", p), ("phase", 4), ("to_act", 1), ("hand", 52), ("seen", 52),
+        ("trick", 53 * p), ("led", 4), ("trump", 4), ("turned_up", 52),
+        ("winning_seat", p), ("trick_leader", p), ("dealer", p), ("leader", p),
+        ("in_round", p), ("dogs_life", p), ("knocked_out", p), ("hand_counts", p),
+        ("tricks_won", p), ("previous_tricks_won", p), ("round", c), ("trick_number", c),
+        ("votes", 4),
+    )  # fmt: skip
+
+
+@cache
+def information_state_fields(rules: Rules) -> tuple[tuple[str, int], ...]:
+    """Return the information state tensor's fields: the observation's, then three more.
+
+    ``dealt`` 52 (the seat's cards as dealt this round), ``dogs_life_used`` P (seats
+    granted a dog's life earlier in the game), ``tricks`` C·P·53 (trick ``t`` of this
+    round, 1..C, then seat ``s``: a block of 53, the card ``s`` played to it or 52 for a
+    knock; the current trick included) and ``trick_leaders`` C·P (each trick's leader).
+    """
+    p, c = rules.players, rules.start_cards
+    return observation_fields(rules) + (
+        ("dealt", 52), ("dogs_life_used", p), ("tricks", c * p * 53), ("trick_leaders", c * p),
+    )  # fmt: skip
+
+
+@cache
+def _offsets(rules: Rules, info: bool) -> dict[str, int]:
+    fields = information_state_fields(rules) if info else observation_fields(rules)
+    out: dict[str, int] = {}
+    at = 0
+    for name, size in fields:
+        out[name] = at
+        at += size
+    out[""] = at
+    return out
+
+
+def observation_size(rules: Rules) -> int:
+    """Return the length of :func:`observation`'s tensor under ``rules``."""
+    return _offsets(rules, False)[""]
+
+
+def information_state_size(rules: Rules) -> int:
+    """Return the length of :func:`information_state`'s tensor under ``rules``."""
+    return _offsets(rules, True)[""]
+
+
+def _fill_view(out: list[float], at: dict[str, int], view: View) -> None:
+    """Write ``view``'s observation fields into ``out`` (zeros) at offsets ``at``."""
+    players = view.rules.players
+    out[at["seat"] + view.seat] = 1.0
+    out[at["phase"] + _PHASES.index(view.phase)] = 1.0
+    if view.legal:
+        out[at["to_act"]] = 1.0
+    for name, mask in (("hand", view.hand_mask), ("seen", view.seen)):
+        base = at[name]
+        for card in cards_in(mask):
+            out[base + card] = 1.0
+    base = at["trick"]
+    for play in view.trick:
+        out[base + 53 * play.seat + play.action] = 1.0
+    if view.led is not None:
+        out[at["led"] + view.led] = 1.0
+    if view.trump is not None:
+        out[at["trump"] + view.trump] = 1.0
+    if view.turned_up is not None:
+        out[at["turned_up"] + view.turned_up] = 1.0
+    if view.winning_seat is not None:
+        out[at["winning_seat"] + view.winning_seat] = 1.0
+    if view.trick_order:
+        out[at["trick_leader"] + view.trick_order[0]] = 1.0
+    out[at["dealer"] + view.dealer] = 1.0
+    if view.leader is not None:
+        out[at["leader"] + view.leader] = 1.0
+    for name, seats in (
+        ("in_round", view.in_round),
+        ("dogs_life", view.dogs_life),
+        ("knocked_out", view.knocked_out),
+    ):
+        base = at[name]
+        for seat in seats:
+            out[base + seat] = 1.0
+    previous = view.previous_tricks_won or (0,) * players
+    for name, counts in (
+        ("hand_counts", view.hand_counts),
+        ("tricks_won", view.tricks_won),
+        ("previous_tricks_won", previous),
+    ):
+        base = at[name]
+        for seat in range(players):
+            out[base + seat] = float(counts[seat])
+    out[at["round"] + view.round - 1] = 1.0
+    if 1 <= view.trick_number <= view.hand_size:
+        out[at["trick_number"] + view.trick_number - 1] = 1.0
+    for vote in view.votes:
+        out[at["votes"] + vote.suit] += 1.0
+
+
+def observation(view: View) -> list[float]:
+    """Return the observation tensor of ``view``: a flat list, laid out as
+    :func:`observation_fields` says, of length :func:`observation_size`.
+
+    It holds only what the view holds: the seat's own hand and what the table has seen.
+    """
+    at = _offsets(view.rules, False)
+    out = [0.0] * at[""]
+    _fill_view(out, at, view)
+    return out
+
+
+def information_state(state: State, seat: Seat) -> list[float]:
+    """Return ``seat``'s information state tensor in game ``state``: a flat list, laid out
+    as :func:`information_state_fields` says, of length :func:`information_state_size`.
+
+    The observation of ``state.view(seat)``, then this round's deal of the seat's own
+    hand, the dog's lives granted so far and this round's tricks card by card. ``state``
+    must keep its events (a game, not a copy made for search).
+    """
+    rules = state.rules
+    at = _offsets(rules, True)
+    out = [0.0] * at[""]
+    _fill_view(out, at, state.view(seat))
+    events = state.events
+    deal_at = max((i for i, e in enumerate(events) if type(e) is Deal), default=-1)
+    players = rules.players
+    base = at["dogs_life_used"]
+    for event in events[: max(deal_at, 0)]:
+        if isinstance(event, RoundEnd):
+            for s in event.dogs_life_granted:
+                out[base + s] = 1.0
+    if deal_at < 0:
+        return out
+    deal: Deal = events[deal_at]  # type: ignore[assignment]
+    own = deal.hands[seat]
+    for card in own or ():
+        out[at["dealt"] + card] = 1.0
+    tricks, leaders = at["tricks"], at["trick_leaders"]
+    number = 0
+    first = True
+    for event in events[deal_at + 1 :]:
+        if isinstance(event, (Play, Knock)):
+            if first:
+                out[leaders + players * number + event.seat] = 1.0
+                first = False
+            out[tricks + 53 * (players * number + event.seat) + event.action] = 1.0
+        elif isinstance(event, TrickWon):
+            number += 1
+            first = True
+        elif isinstance(event, RoundEnd):
+            break
+    return out
+
+
+# ----------------------------------------------------------------------------- strings
+
+
+def _seats(seats: Sequence[Seat]) -> str:
+    return " ".join(map(str, seats)) if seats else "none"
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return " ".join(NAMES[c] for c in cards) if cards else "none"
+
+
+def observation_text(view: View) -> str:
+    """Return ``view`` as lines of text: the round, the seat's hand, the trick, the counts.
+
+    Only what the view holds: the seat's own hand and what the table has seen. Two views
+    give the same text exactly when they hold the same facts for the decision.
+    """
+    trump = "none" if view.trump is None else SUITS[view.trump]
+    lines = [
+        f"seat {view.seat}, phase {view.phase.value}"
+        + (f", to act: {' '.join(action_text(action_id(a, view.phase)) for a in view.legal)}"
+           if view.legal else ""),
+        f"round {view.round}, {view.hand_size} cards, dealer {view.dealer}, trump {trump}"
+        + ("" if view.turned_up is None else f", turned up {NAMES[view.turned_up]}"),
+        f"hand: {_cards(view.hand)}",
+        f"in round: {_seats(view.in_round)}; dog's life: {_seats(view.dogs_life)}; "
+        f"knocked out: {_seats(view.knocked_out)}",
+        f"cards held: {' '.join(map(str, view.hand_counts))}; "
+        f"tricks won: {' '.join(map(str, view.tricks_won))}"
+        + ("" if view.previous_tricks_won is None
+           else f"; last round: {' '.join(map(str, view.previous_tricks_won))}"),
+        f"seen: {_cards(cards_in(view.seen))}",
+    ]  # fmt: skip
+    if view.votes:
+        lines.append("votes: " + " ".join(f"{v.seat}:{SUITS[v.suit]}" for v in view.votes))
+    if view.trick_number and view.phase is Phase.PLAY:
+        plays = " ".join(
+            f"{p.seat}:{'knock' if p.action == KNOCK else NAMES[p.action]}" for p in view.trick
+        )
+        lines.append(f"trick {view.trick_number}: {plays or 'no card yet'}")
+    return "\n".join(lines)
+
+
+class _Narration(EventVisitor):
+    """Each event as one seat saw it: other hands only as counts."""
+
+    def __init__(self, seat: Seat) -> None:
+        self.seat = seat
+        self.lines: list[str] = [f"seat {seat}"]
+
+    def on_deal(self, event: Deal) -> None:
+        own = event.hands[self.seat]
+        counts = " ".join("-" if h is None else str(len(h)) for h in event.hands)
+        self.lines.append(
+            f"round {event.round}: {event.hand_size} cards, dealer {event.dealer}, "
+            f"cards dealt {counts}, dog's life {_seats(event.dogs_life)}; "
+            f"hand {'none' if own is None else _cards(own)}"
+        )
+
+    def on_turned_up(self, event: TurnedUp) -> None:
+        self.lines.append(f"turned up {NAMES[event.card]}")
+
+    def on_tie_cut(self, event: TieCut) -> None:
+        for cut in event.passes:
+            self.lines.append("tie cut " + " ".join(f"{c.seat}:{NAMES[c.card]}" for c in cut))
+
+    def on_vote(self, event: Vote) -> None:
+        self.lines.append(f"{event.seat} votes {SUITS[event.suit]}")
+
+    def on_trump_set(self, event: TrumpSet) -> None:
+        suit = "none" if event.suit is None else SUITS[event.suit]
+        by = "" if event.chosen_by is None else f" by {event.chosen_by}"
+        self.lines.append(f"trump {suit} ({event.method}{by})")
+
+    def on_lead(self, event: Lead) -> None:
+        self.lines.append(f"{event.seat} leads")
+
+    def on_play(self, event: Play) -> None:
+        self.lines.append(f"{event.seat}:{NAMES[event.card]}")
+
+    def on_knock(self, event: Knock) -> None:
+        self.lines.append(f"{event.seat}:knock")
+
+    def on_trick_won(self, event: TrickWon) -> None:
+        self.lines.append(f"trick {event.number} to {event.winner}")
+
+    def on_round_end(self, event: RoundEnd) -> None:
+        won = " ".join("-" if n is None else str(n) for n in event.tricks_won)
+        self.lines.append(
+            f"round ends: tricks {won}; knocked out {_seats(event.eliminated)}; "
+            f"dog's life {_seats(event.dogs_life_granted)}"
+        )
+
+    def on_game_end(self, event: GameEnd) -> None:
+        outcome = event.outcome
+        self.lines.append(f"{outcome.winner} wins ({outcome.termination.value})")
+
+
+def information_state_text(events: Sequence[Event], seat: Seat) -> str:
+    """Return the game so far as ``seat`` saw it, one event a line: perfect recall.
+
+    ``events`` are a game's (:attr:`State.events <kow.engine.State.events>`). Every
+    event is public but the deal, of which the seat sees its own hand and the other
+    hands' counts, so the text holds no card hidden from it.
+    """
+    narration = _Narration(seat)
+    for event in events:
+        event.accept(narration)
+    return "\n".join(narration.lines)
