@@ -13,4 +13,4 @@ and the one trick loop), :mod:`kow.game` (the game loop), :mod:`kow.screen` (tex
 gives?). :mod:`kow.cli` is the command line.
 """
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"

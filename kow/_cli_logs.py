@@ -62,6 +62,16 @@ def _check_game_found(
         )
 
 
+def _title(index: int, label: str, seed: int | None) -> str:
+    """Return the first line of a replay or an analysis: the game's place and its seed.
+
+    >>> _title(2, "g.jsonl", 7), _title(1, "os.json", None)
+    ('Game 2 of g.jsonl, seed 7', 'Game 1 of os.json, no seed (dealt outside kow)')
+    """
+    shown = "no seed (dealt outside kow)" if seed is None else f"seed {seed}"
+    return f"Game {index} of {label}, {shown}"
+
+
 # ----------------------------------------------------------------------------- verify
 
 
@@ -89,11 +99,14 @@ def verify(
     A legal game is one the rules allow; it need not be the game its seed gives (a log
     edited by hand can be legal). With --against-seed, each legal game is also played
     again from its seed, rules and first dealer: its cuts, hands, turned-up card and tie
-    cuts must be the seed's, and, when every player is a person or a kow bot, each bot's
-    decision must be the one that bot makes (people's decisions are taken from the log).
-    The first difference is named; a game counts as legal only when there is none. Logs
-    do not record --search-iterations: give the one search bots played with (default
-    100). Logs of another kow version may differ for that reason alone.
+    cuts must be the seed's, and, when every player is a person, an agent or a kow bot,
+    each bot's decision must be the one that bot makes (the decisions of people and of
+    agents, programs that played through a framework adapter, are taken from the log; a
+    line on stderr names the agents' seats). The first difference is named; a game counts
+    as legal only when there is none. A game whose seed is null (dealt outside kow) has
+    no seed to be checked against: it counts as faulty, saying so. Logs do not record
+    --search-iterations: give the one search bots played with (default 100). Logs of
+    another kow version may differ for that reason alone.
     """
     import json
 
@@ -105,10 +118,12 @@ def verify(
             "it is used with --against-seed", param_hint="'--search-iterations'"
         )
     also: Any = None  # the check against each game's seed: it loads the engine and bots
+    note: Any = None  # what that check leaves to the log: the agents' decisions
     if against_seed:
-        from .provenance import seed_check
+        from .provenance import agents_note, seed_check
 
         also = seed_check(search_iterations)
+        note = agents_note
 
     if files.count("-") > 1:  # stdin can be read once: checked before reading anything
         raise click.BadParameter(
@@ -132,7 +147,14 @@ def verify(
                 with stream:
                     for line, game in iter_games(stream):
                         count += 1
+                        unmatched = verdict.unmatched
                         fault = verdict.check(game, file=label, game=count, line=line, also=also)
+                        checked = fault is None or verdict.unmatched > unmatched  # legal
+                        if note is not None and checked and game["seed"] is not None:
+                            told = note(game)
+                            if told is not None:  # on stderr: stdout holds the verdict
+                                seed = f" (seed {game['seed']})"
+                                click.echo(f"{label}: game {count}{seed}: {told}", err=True)
                         if fault is not None and not as_json:
                             faults.append(str(fault))
                             if len(faults) >= 100:  # shown as found, a few at a time
@@ -165,17 +187,22 @@ def table_names(players: list[dict[str, Any]]) -> list[str]:
 
     A bot logged under ``kow simulate``'s name for it, ``KIND-SEAT`` (``heuristic-0``),
     takes the first name of :data:`BOT_NAMES` that no other seat holds, as at ``kow play``'s
-    table; every other player keeps the name logged. The log itself is not changed.
+    table; every other player (a person, an agent, a bot named otherwise) keeps the name
+    logged. The log itself is not changed.
 
     >>> table_names([{"seat": 0, "name": "heuristic-0", "kind": "heuristic"},
     ...              {"seat": 1, "name": "Ada", "kind": "human"},
-    ...              {"seat": 2, "name": "random-2", "kind": "random"}])
-    ['Ben', 'Ada', 'Cleo']
+    ...              {"seat": 2, "name": "random-2", "kind": "random"},
+    ...              {"seat": 3, "name": "agent-3", "kind": "agent"}])
+    ['Ben', 'Ada', 'Cleo', 'agent-3']
     """
     from .screen import printable
 
     logged = [p["name"] for p in players]
-    renamed = [p["kind"] != "human" and p["name"] == f"{p['kind']}-{p['seat']}" for p in players]
+    renamed = [
+        p["kind"] not in ("human", "agent") and p["name"] == f"{p['kind']}-{p['seat']}"
+        for p in players
+    ]
     kept = {name for name, new in zip(logged, renamed, strict=True) if not new}
     free = iter([n for n in BOT_NAMES if n not in kept])
     names = [next(free, name) if new else name for name, new in zip(logged, renamed, strict=True)]
@@ -256,7 +283,7 @@ def replay(
     logged = game["players"]
     shown = {**game, "players": [{**p, "name": n} for p, n in zip(logged, names, strict=True)]}
     screen = Screen(names, Rules.from_dict(game["rules"]), symbols=symbols, color=color)
-    title = f"Game {game_number} of {label}, seed {game['seed']}"
+    title = _title(game_number, label, game["seed"])
     lines = screen.narrate(shown, state.events, title, round_number)
     text = "\n".join(lines)
     if sys.stdout.isatty():
@@ -329,11 +356,12 @@ def export(files: tuple[str, ...], table: str, output: str | None) -> None:
 
     Each FILE (or - for stdin) may hold one game, JSON Lines, or concatenated JSON
     objects, read as kow verify reads them, in flat memory. Every row starts with the
-    keys file, game (the game's place in its file, from 1) and seed; seats are 0-based,
-    cards as in the log, booleans true or false, a missing value empty. Each game is
-    checked against the rules first. Exit 1 at a game that is not legal or input that
-    can't be read, naming its place: the rows of the games before it stay on stdout,
-    and a file given to -o is left as it was. Exit 2 when a FILE can't be opened.
+    keys file, game (the game's place in its file, from 1) and seed (empty when the log's
+    is null: dealt outside kow); seats are 0-based, cards as in the log, booleans true
+    or false, a missing value empty. Each game is checked against the rules first. Exit
+    1 at a game that is not legal or input that can't be read, naming its place: the
+    rows of the games before it stay on stdout, and a file given to -o is left as it
+    was. Exit 2 when a FILE can't be opened.
     """
     import csv
 
@@ -580,7 +608,7 @@ def analyze(
                     screen = Screen(
                         names, Rules.from_dict(game["rules"]), symbols=symbols, color=color
                     )
-                    title = f"Game {index} of {label}, seed {game['seed']}"
+                    title = _title(index, label, game["seed"])
                     lines = [""] if number else []
                     for each in text_lines(result, screen, title):
                         lines += wrap(each, width)

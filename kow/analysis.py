@@ -13,9 +13,10 @@ Analysed: trump choices, and card plays and knocks. Not analysed: a decision wit
 single legal action, and votes (a knocked-out seat has nothing at stake). Seats are
 0-based and clockwise; chances are fractions 0..1. Each decision draws its deals from
 ``random.Random("kow-analysis:SEED:GAME_SEED:NUMBER")`` (the analysis seed, the log's
-``seed``, the decision's place in the game), so an analysis depends on the game, the
-seed and the deals per decision alone: not on ``--jobs``, the process, the file the
-game is in, or which seats are analysed. ``docs/analysis.md`` describes the output.
+``seed`` or ``null``, the decision's place in the game), so an analysis depends on the
+game, the seed and the deals per decision alone: not on ``--jobs``, the process, the
+file the game is in, or which seats are analysed. ``docs/analysis.md`` describes the
+output.
 """
 
 from __future__ import annotations
@@ -168,15 +169,16 @@ class SeatSummary(NamedTuple):
 class GameAnalysis(NamedTuple):
     """The analysis of one logged game.
 
-    ``game``: its place in its file, from 1; ``seed``: the log's ``seed``;
-    ``players``: ``(name, kind)`` by seat, as logged; ``rules``: the log's ``rules``;
-    ``seats``: the seats analysed, ascending; ``decisions``: their analysed decisions, in
-    the order taken; ``analysis_seed``, ``iterations`` (deals per decision) and
-    ``threshold`` (:data:`BLUNDER` unless given): the settings.
+    ``game``: its place in its file, from 1; ``seed``: the log's ``seed`` (None when the
+    log's is null: its deals came from outside kow); ``players``: ``(name, kind)`` by
+    seat, as logged; ``rules``: the log's ``rules``; ``seats``: the seats analysed,
+    ascending; ``decisions``: their analysed decisions, in the order taken;
+    ``analysis_seed``, ``iterations`` (deals per decision) and ``threshold``
+    (:data:`BLUNDER` unless given): the settings.
     """
 
     game: int
-    seed: int
+    seed: int | None
     players: tuple[tuple[str, str], ...]
     rules: dict[str, Any]
     seats: tuple[Seat, ...]
@@ -222,14 +224,15 @@ def evaluate(
     decision: Decision,
     *,
     seed: int,
-    game_seed: int,
+    game_seed: int | None,
     iterations: int = DEFAULT_ITERATIONS,
     threshold: float = BLUNDER,
 ) -> DecisionAnalysis:
     """Return the analysis of one ``decision`` of the game whose log seed is ``game_seed``.
 
     Samples ``iterations`` deals (at least 2) from the decision's view alone, drawing
-    from ``random.Random(f"kow-analysis:{seed}:{game_seed}:{decision.number}")``, and
+    from ``random.Random(f"kow-analysis:{seed}:{game_seed}:{decision.number}")``
+    (``game_seed`` None, for a log whose seed is null, is written ``null`` there), and
     plays every legal action out in each (:func:`kow.players.search.sample`). The loss
     interval is that of the paired differences (best minus chosen, deal by deal): their
     mean plus or minus 1.96 standard errors. Raises :class:`ValueError` for
@@ -238,7 +241,8 @@ def evaluate(
     if iterations < 2:
         raise ValueError(f"iterations must be at least 2, not {iterations}")
     view = decision.view
-    rng = random.Random(f"kow-analysis:{seed}:{game_seed}:{decision.number}")
+    logged = "null" if game_seed is None else game_seed
+    rng = random.Random(f"kow-analysis:{seed}:{logged}:{decision.number}")
     found = sample(view, rng, iterations)
     n = iterations
     values = []

@@ -9,8 +9,16 @@ and compares each deal, turned-up card and tie cut with the log's as the engine 
 it. Each decision comes from the log (:func:`kow.log._replay.round_actions`); when every
 player is a person or a bot of a kind kow knows (``players[].kind``), each bot is made
 again as kow made it (:func:`kow.players.make_bot`, drawing from
-:func:`kow.game.bots_rng`) and its choice is compared with the log's. So no rule is
-stated here: the engine deals and plays, the log and the bots decide.
+:func:`kow.game.bots_rng`) and its choice is compared with the log's. An agent (kind
+``agent``: a program that played through one of kow's framework adapters) is taken as a
+person is: kow cannot play it again, so its decisions are the log's, unchecked
+(:func:`agents_note` says so). So no rule is stated here: the engine deals and plays, the
+log and the bots decide.
+
+A log whose ``seed`` is null (its deals came from outside kow, such as OpenSpiel's chance
+nodes) has no seed to be checked against: :func:`check_against_seed` raises
+:class:`NoSeedError`, and ``kow verify --against-seed`` counts the game as faulty with
+:data:`NO_SEED` as its message.
 
 The deals follow the game's course (who is knocked out changes the hands dealt, and a
 tie cut happens only on a tie), which is why the game is played again rather than each
@@ -46,7 +54,25 @@ from .rules import Rules
 from .verify import Fault
 from .view import TrickFacts, View
 
-__all__ = ["Difference", "check_against_seed", "seed_check"]
+__all__ = [
+    "AGENT",
+    "NO_SEED",
+    "Difference",
+    "NoSeedError",
+    "agents_note",
+    "check_against_seed",
+    "seed_check",
+]
+
+AGENT = "agent"
+"""The ``kind`` of a player that drove its seat through a framework adapter (OpenSpiel,
+PettingZoo, Gymnasium): kow cannot play it again, so its decisions are the log's."""
+NO_SEED = (
+    "the seed is null (the deals came from outside kow), so there is no seed to check the"
+    " game against"
+)
+"""The message of :class:`NoSeedError`, and ``kow verify --against-seed``'s fault for such
+a game."""
 
 _WHAT: dict[str, Callable[[Seat | None], str]] = {
     "cut": lambda seat: "the cut position",
@@ -58,6 +84,13 @@ _WHAT: dict[str, Callable[[Seat | None], str]] = {
     "play": lambda seat: f"seat {seat}'s play",
 }
 """What each ``Difference.field`` names, in words, given the seat."""
+
+
+class NoSeedError(ValueError):
+    """Raised by :func:`check_against_seed` for a log whose ``seed`` is null."""
+
+    def __init__(self) -> None:
+        super().__init__(NO_SEED)
 
 
 class Difference(NamedTuple):
@@ -115,17 +148,20 @@ def check_against_seed(
     trusts the log's shape and rules. The engine deals again from ``game["seed"]`` under
     ``game["rules"]``, with the log's first dealer, and every cut position, hand,
     turned-up card and tie cut is compared with the log's as it is made. Decisions are
-    the log's; when every player's ``kind`` is ``human`` or a kow bot (``random``,
-    ``heuristic``, ``search``), each bot is made again and its decisions are compared
-    with the log's too (a search bot with ``search_iterations`` deals per decision, by
-    default its own). People's decisions, and every decision when a player is of
-    another kind, are taken from the log unchecked. A game cut short (``abandoned``) is
-    compared up to where its log stops.
+    the log's; when every player's ``kind`` is ``human``, ``agent`` or a kow bot
+    (``random``, ``heuristic``, ``search``, ``ismcts``), each bot is made again and its
+    decisions are compared with the log's too (a search bot with ``search_iterations``
+    deals per decision, by default its own). The decisions of people and agents, and
+    every decision when a player is of another kind, are taken from the log unchecked.
+    A game cut short (``abandoned``) is compared up to where its log stops.
 
-    Raises :class:`~kow.game.PlayerError` when the engine refuses a decision of the
-    log (a log that is not legal, or a fault in kow), and :class:`KeyError` or
+    Raises :class:`NoSeedError` for a log whose ``seed`` is null (its deals came from
+    outside kow), :class:`~kow.game.PlayerError` when the engine refuses a decision of
+    the log (a log that is not legal, or a fault in kow), and :class:`KeyError` or
     :class:`ValueError` for a log that is not one.
     """
+    if game["seed"] is None:
+        raise NoSeedError
     seed: int = game["seed"]
     rules = Rules.from_dict(dict(game["rules"]))
     rounds = game["rounds"]
@@ -134,7 +170,7 @@ def check_against_seed(
     other = [] if version == __version__ else [f"kow {__version__}; the log is from kow {version}"]
     course = _Course(rounds, state, f"the seed {seed}" + "".join(f" ({o})" for o in other))
     logged = game["players"]
-    bots_known = all(p["kind"] in BOT_KINDS or p["kind"] == "human" for p in logged)
+    bots_known = all(p["kind"] in BOT_KINDS or p["kind"] in ("human", AGENT) for p in logged)
     rng = bots_rng(seed)
     players: list[Player] = []
     for p in logged:
@@ -166,13 +202,15 @@ def seed_check(search_iterations: int | None = None) -> Callable[[Any], Fault | 
 
     For :meth:`kow.verify.Verdict.check`'s ``also`` (``kow verify --against-seed``): the
     check calls :func:`check_against_seed` and returns its difference as a fault, or
-    None. It raises nothing: a decision that the engine refuses, or any error, is a
-    fault saying so.
+    None. It raises nothing: a null seed (:data:`NO_SEED`), a decision that the engine
+    refuses, or any error, is a fault saying so.
     """
 
     def check(game: Any) -> Fault | None:
         try:
             difference = check_against_seed(game, search_iterations=search_iterations)
+        except NoSeedError:
+            return Fault(None, None, None, NO_SEED)
         except PlayerError as err:
             return Fault(None, None, err.seat, f"the engine refuses the log's decision: {err}")
         except Exception as err:  # a safety net: the verdict must never raise
@@ -181,6 +219,28 @@ def seed_check(search_iterations: int | None = None) -> Callable[[Any], Fault | 
         return None if difference is None else difference.fault()
 
     return check
+
+
+def agents_note(game: Mapping[str, Any]) -> str | None:
+    """Return what ``--against-seed`` leaves unchecked in a legal ``game``: its agents'
+    decisions, naming their seats; None when no player is an agent.
+
+    >>> players = [{"seat": s, "name": f"p{s}", "kind": k}
+    ...            for s, k in enumerate(["agent", "heuristic", "agent"])]
+    >>> agents_note({"players": players})
+    "seats 0 and 2 are agents: kow can't play them again, so their decisions are unchecked"
+    >>> agents_note({"players": players[1:2]}) is None
+    True
+    """
+    seats = [str(p["seat"]) for p in game["players"] if p["kind"] == AGENT]
+    if not seats:
+        return None
+    if len(seats) == 1:
+        return (
+            f"seat {seats[0]} is an agent: kow can't play it again, so its decisions are unchecked"
+        )
+    listed = ", ".join(seats[:-1]) + f" and {seats[-1]}"
+    return f"seats {listed} are agents: kow can't play them again, so their decisions are unchecked"
 
 
 # -- playing the game again -----------------------------------------------------------
@@ -359,7 +419,8 @@ class _Checked(Player):
 
 
 class _FromLog(Player):
-    """A player whose decisions are the log's: a person, or a player of an unknown kind."""
+    """A player whose decisions are the log's: a person, an agent, or a player of an
+    unknown kind."""
 
     def __init__(self, name: str, kind: str, course: _Course) -> None:
         super().__init__(name)

@@ -3,10 +3,11 @@
 Each table is a fixed tuple of columns (:data:`COLUMNS`), the same whatever the input, so
 the tables of many files stack and join. ``docs/tables.md`` documents every column. In
 short: every row starts with the keys ``file``, ``game`` (the game's place in its file,
-from 1) and ``seed``; rounds add ``round``, tricks ``trick``, plays ``play`` (each from 1).
-Seats are ints, 0-based and clockwise; cards and suits are in the log's notation (``Th``,
-``h``). A fact that is a list by seat takes one column per seat, ``NAME_0`` to ``NAME_6``
-(kow seats at most 7), empty for a seat the game does not have.
+from 1) and ``seed`` (empty for a log whose seed is null: its deals came from outside
+kow); rounds add ``round``, tricks ``trick``, plays ``play`` (each from 1). Seats are
+ints, 0-based and clockwise; cards and suits are in the log's notation (``Th``, ``h``). A
+fact that is a list by seat takes one column per seat, ``NAME_0`` to ``NAME_6`` (kow
+seats at most 7), empty for a seat the game does not have.
 
 The facts come from the engine, not from a second statement of the rules: each game is
 checked with :func:`kow.verify.verify_game`, then replayed with :func:`kow.log.replay`,
@@ -175,7 +176,9 @@ _KNOCKED = (False, False, False, False)
 class _Walk(EventVisitor):
     """Walk one game's events and keep the rows of one table."""
 
-    def __init__(self, table: str, game: Mapping[str, Any], key: tuple[str, int, int]) -> None:
+    def __init__(
+        self, table: str, game: Mapping[str, Any], key: tuple[str, int, int | None]
+    ) -> None:
         self.table = table
         self.game = game
         self.key = key

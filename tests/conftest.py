@@ -145,3 +145,30 @@ def random_variants(
                 args.append(flag)
         out.append((f"random-{i}", args, 2, set()))
     return out
+
+
+class FirstLegalAgent(Player):
+    """Stands in for a program at a framework adapter (kind ``agent``): the first legal
+    action, drawing nothing from the game's bots' generator."""
+
+    kind = "agent"
+
+    def act(self, view: View) -> int:
+        return view.legal[0]
+
+
+def agent_log(seed: int | None) -> dict[str, Any]:
+    """Return the log of a short game (3 players, 5 cards) as a framework adapter writes
+    one: seat 0 an agent named ``ppo``, seats 1 and 2 heuristic bots (``heuristic-1``,
+    ``heuristic-2``), the log's ``seed`` given (None: null, the deals came from outside
+    kow). The deals are those of kow's seed 5, the bots draw from ``bots_rng(5)``.
+    """
+    from kow.game import bots_rng
+    from kow.players import make_bot
+
+    rules = Rules(players=3, start_cards=5)
+    rng = bots_rng(5)
+    players = [FirstLegalAgent("ppo")]
+    players += [make_bot("heuristic", f"heuristic-{s}", rng) for s in (1, 2)]
+    state = play_game(rules, players, 5)
+    return build(seed, rules, players, state.events)

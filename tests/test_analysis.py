@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import apply_all, deal, new_state, play_stacked
+from conftest import agent_log, apply_all, deal, new_state, play_stacked
 from jsonschema import Draft202012Validator
 
 from kow import analysis, log
@@ -329,6 +329,34 @@ def test_the_json_validates_and_keeps_the_schema_order(games: Path, planted: Pat
     bad = dict(lines_of(run("analyze", str(planted), "--iterations", "2", "--json")[1])[0])
     bad["decisions"][0]["chosen"] = "10c"
     assert list(VALIDATOR.iter_errors(bad)), "a card written 10c is refused"
+
+
+def test_a_game_with_a_null_seed_and_an_agent_is_analysed(tmp_path: Path) -> None:
+    # A game played through a framework adapter: its deals came from outside kow.
+    game = agent_log(None)
+    path = tmp_path / "os.json"
+    path.write_text(log.dumps(game) + "\n", encoding="utf-8")
+    code, out, err = run("analyze", str(path), "--iterations", "10", "--json")
+    assert (code, err) == (0, "")
+    (result,) = lines_of(out)
+    assert list(VALIDATOR.iter_errors(result)) == []
+    assert (result["game"], result["seed"], result["analysis_seed"]) == (1, None, 0)
+    assert result["players"] == [
+        {"seat": 0, "name": "ppo", "kind": "agent"},
+        {"seat": 1, "name": "heuristic-1", "kind": "heuristic"},
+        {"seat": 2, "name": "heuristic-2", "kind": "heuristic"},
+    ]
+    numbers = [d.number for d in analysis.decisions(game)]
+    assert [d["number"] for d in result["decisions"]] == numbers and numbers
+    found = analyse_game(game, iterations=10)
+    assert found.seed is None and analysis.to_dict(found, str(path)) == result
+    assert run("analyze", str(path), "--iterations", "10", "--json")[1] == out  # seeded
+    code, out, err = run("analyze", str(path), "--iterations", "10", "--ascii")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[:2] == [
+        f"Game 1 of {path}, no seed (dealt outside kow)",
+        "Seats: 0 ppo (agent), 1 Ada (heuristic), 2 Ben (heuristic).",
+    ]
 
 
 def test_the_cli_default_is_the_library_default() -> None:

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import apply_all, cards, deal, new_state, play_stacked
+from conftest import agent_log, apply_all, cards, deal, new_state, play_stacked
 
 from kow._cli_logs import EXPORT_TABLES
 from kow.cli import main
@@ -274,6 +274,25 @@ def test_a_game_cut_short(tmp_path: Path) -> None:
     plays = export(path, "plays")[-2:]
     assert [pick(p, "seat", "card", "winning", "won") for p in plays] == [
         ("1", "2c", "true", ""), ("2", "5c", "true", "")]  # fmt: skip
+
+
+def test_a_null_seed_leaves_the_seed_cells_empty(tmp_path: Path) -> None:
+    # A game played through a framework adapter: its deals came from outside kow.
+    game = agent_log(None)
+    path = write(tmp_path / "os.jsonl", [game, agent_log(5)])
+    null, seeded = export(path, "games")
+    assert pick(null, "file", "game", "seed", "kow_version", "rules_players") == (
+        path, "1", "", game["kow_version"], "3")  # fmt: skip
+    assert by_seat(null, "kind") == ["agent", "heuristic", "heuristic", "", "", "", ""]
+    assert by_seat(null, "name")[:3] == ["ppo", "heuristic-1", "heuristic-2"]
+    assert pick(seeded, "game", "seed") == ("2", "5")
+    for table in ("rounds", "tricks", "plays"):  # every row of the game: seed empty
+        rows_ = export(path, table)
+        assert {r["seed"] for r in rows_ if r["game"] == "1"} == {""}, table
+        assert {r["seed"] for r in rows_ if r["game"] == "2"} == {"5"}, table
+    plays = [p for rnd in game["rounds"] for t in rnd["tricks"] for p in t["plays"]]
+    assert len([r for r in export(path, "plays") if r["game"] == "1"]) == len(plays)
+    assert rows(game, "games", file="os.jsonl", index=1)[0][:3] == ("os.jsonl", 1, None)
 
 
 # --------------------------------------------------------------------------- agreement

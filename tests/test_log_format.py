@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import apply_all, cards, deal, new_state, play_stacked
+from conftest import agent_log, apply_all, cards, deal, new_state, play_stacked
 from jsonschema import Draft202012Validator
 
 import kow
@@ -110,6 +110,19 @@ def test_build_lists_votes_only_under_the_eliminated_vote(crafted: dict[str, Any
     assert (r2["trump"], r2["trump_method"], r2["trump_chosen_by"]) == ("s", "vote", None)
     assert game["result"] == {"winner": 1, "rounds_played": 2}
     assert all(rnd["votes"] is None for rnd in crafted["rounds"])
+
+
+def test_build_logs_a_null_seed_and_the_agent_kind() -> None:
+    # A game played through a framework adapter: its deals came from outside kow.
+    game = agent_log(None)
+    assert game["seed"] is None
+    assert game["players"][0] == {"seat": 0, "name": "ppo", "kind": "agent"}
+    text = log.dumps(game)
+    assert '"seed":null,' in text
+    assert log.loads(text) == game
+    *_, state = log.replay(game)  # the hands, cuts and tie cuts replay it, seed or none
+    rebuilt = log.build(None, Rules.from_dict(game["rules"]), PLAYERS[:3], state.events)
+    assert rebuilt["rounds"] == game["rounds"] and rebuilt["seed"] is None
 
 
 # ----------------------------------------------------------------------------- dumps, dump

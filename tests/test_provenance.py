@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import random_variants
+from conftest import agent_log, random_variants
 
 from kow import __version__
 from kow.cli import main
 from kow.events import Phase
 from kow.game import bots_rng, play_game
 from kow.players import Player, make_bot
-from kow.provenance import Difference, check_against_seed
+from kow.provenance import NO_SEED, Difference, NoSeedError, agents_note, check_against_seed
 from kow.rules import Rules
 from kow.verify import verify_game
 from kow.view import View
@@ -443,3 +443,55 @@ def test_a_player_of_an_unknown_kind_leaves_every_decision_to_the_log() -> None:
     relabelled["rounds"][0]["cut"]["position"] = relabelled["rounds"][0]["cut"]["position"] % 51 + 1
     difference = check_against_seed(relabelled)
     assert difference is not None and difference.field == "cut"  # the deals still are
+
+
+# -- games of the framework adapters: agents, and deals from outside kow ------------------------
+
+
+def test_a_null_seed_is_refused_saying_so() -> None:
+    game = agent_log(None)
+    assert verify_game(game) is None
+    with pytest.raises(NoSeedError) as err:
+        check_against_seed(game)
+    assert str(err.value) == NO_SEED
+    assert NO_SEED == (
+        "the seed is null (the deals came from outside kow), so there is no seed to check"
+        " the game against"
+    )
+    unmatched = "(1 of them legal, but not the game of their seed)"
+    assert against_seed(game) == (
+        1, f"stdin: game 1: {NO_SEED}\n1 game in 1 file: 0 legal, 1 faulty {unmatched}\n", ""
+    )  # fmt: skip
+    code, out, err = against_seed(game, args=("--json",))
+    assert (code, err) == (1, "")
+    assert json.loads(out)["faults"] == [{
+        "file": "stdin", "game": 1, "line": 1, "seed": None, "round": None, "trick": None,
+        "seat": None, "message": NO_SEED, "text": NO_SEED,
+    }]  # fmt: skip
+
+
+def test_an_agents_decisions_are_taken_from_the_log_and_its_seat_named() -> None:
+    game = agent_log(5)  # an agent at seat 0, heuristic bots at seats 1 and 2, seed 5
+    note = "stdin: game 1 (seed 5): seat 0 is an agent: kow can't play it again, so its"
+    note += " decisions are unchecked\n"
+    assert check_against_seed(game) is None
+    assert against_seed(game) == (0, "1 game in 1 file: 1 legal, 0 faulty\n", note)
+    # A card of the agent's swapped, still legal: kow can't tell what the agent chose.
+    edited, *_ = swap(game, 0)
+    assert check_against_seed(edited) is None
+    # A bot's card swapped is still caught, and the seat named is the agent's.
+    edited, round_, trick, logged, played = swap(game, 1)
+    expected = Difference(round_, trick, 1, "play", logged, played, "its heuristic bot (seed 5)")
+    assert check_against_seed(edited) == expected
+    code, out, err = against_seed(edited)
+    assert (code, out.splitlines()[0], err) == (1, f"stdin: game 1 (seed 5): {expected}", note)
+    # The deals are still the seed's.
+    edited = copy.deepcopy(game)
+    edited["rounds"][0]["cut"]["position"] = edited["rounds"][0]["cut"]["position"] % 51 + 1
+    difference = check_against_seed(edited)
+    assert difference is not None and (difference.round, difference.field) == (1, "cut")
+    two = copy.deepcopy(game)
+    two["players"][2]["kind"] = "agent"
+    assert agents_note(two) == (
+        "seats 0 and 2 are agents: kow can't play them again, so their decisions are unchecked"
+    )

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import random_variants
+from conftest import agent_log, random_variants
 from jsonschema import Draft202012Validator
 
 from kow import log
@@ -121,14 +121,14 @@ def test_defs_hold_the_notation() -> None:
     assert defs["suit"]["enum"] == list(SUITS) == ["c", "d", "h", "s"]
     assert (defs["seat"]["minimum"], defs["seat"]["maximum"]) == (0, 6)
     seed = SCHEMA["properties"]["seed"]
-    assert (seed["type"], seed["minimum"], seed["maximum"]) == ("integer", 0, MAX_SEED)
+    assert (seed["type"], seed["minimum"], seed["maximum"]) == (["integer", "null"], 0, MAX_SEED)
     assert MAX_SEED == 2**53 - 1 == 9007199254740991
     rules = defs["rules"]["properties"]
     assert rules["dogs_life"]["enum"] == list(DOGS_LIFE)
     assert rules["trump"]["enum"] == list(TRUMPS)
     assert rules["lead"]["enum"] == list(LEADS)
     kinds = defs["player"]["properties"]["kind"]["enum"]
-    assert kinds == [*BOT_KINDS, "human"]
+    assert kinds == [*BOT_KINDS, "agent", "human"]
     assert SCHEMA["properties"]["abandoned"] == {
         "description": SCHEMA["properties"]["abandoned"]["description"],
         "const": True,
@@ -239,6 +239,18 @@ def test_seed_bounds_validate() -> None:
         (game,) = simulate("--seed", str(seed), "--players", "3")
         assert game["seed"] == seed
         check(game)
+
+
+def test_a_null_seed_and_an_agent_validate_and_a_seed_as_text_does_not() -> None:
+    game = agent_log(None)
+    assert (game["seed"], game["players"][0]["kind"]) == (None, "agent")
+    check(game)
+    check(agent_log(5))
+    assert fault_paths(dict(game, seed="x")) == {("seed",)}
+    assert fault_paths(dict(game, seed=True)) == {("seed",)}
+    robot = copy.deepcopy(game)
+    robot["players"][0]["kind"] = "robot"
+    assert fault_paths(robot) == {("players", 0, "kind")}
 
 
 def test_golden_logs_validate() -> None:

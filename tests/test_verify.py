@@ -231,6 +231,22 @@ def test_tiny_game_is_legal() -> None:
     assert verify_game(tiny_game()) is None
 
 
+def test_a_null_seed_and_an_agent_are_legal() -> None:
+    # A game played through a framework adapter: its deals came from outside kow.
+    lg = tiny_game()
+    lg["seed"] = None
+    lg["players"][1]["kind"] = "agent"
+    assert verify_game(lg) is None
+    entry = Verdict().check(lg, file="f", game=1, line=1)
+    assert entry is None
+    lg["players"][1]["kind"] = "Agent"
+    fault = verify_game(lg)
+    assert fault is not None and fault.message == (
+        "players[1].kind: expected one of 'random', 'heuristic', 'search', 'ismcts', "
+        "'agent', 'human', got 'Agent'"
+    )
+
+
 def test_tiny_game_tie_cut_with_two_passes() -> None:
     lg = tiny_game()
     lg["rounds"][1]["tie_cut"] = [
@@ -360,6 +376,7 @@ def test_verdict_summary_singular_and_empty_input() -> None:
     [
         ({**revoked_game(), "seed": True}, None),
         ({**revoked_game(), "seed": "42"}, None),
+        ({**revoked_game(), "seed": None}, None),
         ({**revoked_game(), "seed": 2**60}, 2**60),
         ([1], None),
         ({"seed": 7}, 7),
@@ -753,6 +770,7 @@ HOSTILE = [
     (("version",), 2, "version: expected 1, got 2"),
     (("kow_version",), 1, "kow_version: expected a string"),
     (("seed",), True, "seed: expected an int"),
+    (("seed",), "x", "seed: expected an int from 0 to 9007199254740991 or null, got 'x'"),
     (("seed",), -1, "seed: -1 is out of range"),
     (("seed",), 2**53, "seed: 9007199254740992 is out of range"),
     (("seed",), 10**100, "seed: a 333-bit int is out of range"),
@@ -881,6 +899,8 @@ def test_every_value_replaced_is_a_fault(replacement: object) -> None:
             continue  # a rule switch may be legal either way; names are free text
         if replacement == "1h" and path[-1] == "kow_version":
             continue
+        if replacement is None and path == ("seed",):
+            continue  # a null seed is legal: the deals came from outside kow
         lg = _set(copy.deepcopy(base), path, replacement)
         fault = verify_game(lg)
         assert fault is not None, (path, replacement)

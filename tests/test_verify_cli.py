@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import agent_log
 
 from kow.cli import main
 from kow.log import LoggedPlayer, LogReadError, iter_games, replay
@@ -252,6 +253,29 @@ def test_replay_names_only_simulates_bots(tmp_path: Path, games: list[dict[str, 
     assert out.splitlines()[1] == (
         "Seats, clockwise: 0 Ada (human), 1 Cleo (heuristic), 2 Ben (heuristic), 3 Dev (heuristic)"
     )
+
+
+def test_a_game_with_a_null_seed_and_an_agent_verifies_and_replays(tmp_path: Path) -> None:
+    # As a framework adapter logs a game: the deals came from outside kow.
+    game = agent_log(None)
+    path = write(tmp_path / "os.json", [game])
+    assert invoke("verify", path) == (0, "1 game in 1 file: 1 legal, 0 faulty\n", "")
+    code, out, err = invoke("verify", "--json", path)
+    assert (code, err) == (0, "")
+    assert json.loads(out) == {"games": 1, "legal": 1, "faulty": 0, "unreadable": [], "faults": []}
+    code, out, err = invoke("replay", path, "--ascii")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == f"Game 1 of {path}, no seed (dealt outside kow)"
+    # The agent keeps its name; the bots under simulate's names take table names.
+    assert lines[1] == "Seats, clockwise: 0 ppo (agent), 1 Ada (heuristic), 2 Ben (heuristic)"
+    assert out.count("=== Round ") == len(game["rounds"])
+    winner = ["ppo", "Ada", "Ben"][game["result"]["winner"]]
+    assert f"*** {winner} wins the game" in out
+    # A faulty game with a null seed is placed without one.
+    game["rounds"][0]["dealer"] = (game["rounds"][0]["dealer"] + 1) % 3
+    code, out, _ = invoke("verify", write(tmp_path / "bad.json", [game]))
+    assert code == 1 and out.startswith(f"{tmp_path / 'bad.json'}: game 1: round 1: ")
 
 
 def test_replay_errors(tmp_path: Path, games: list[dict[str, Any]]) -> None:

@@ -65,7 +65,7 @@ class LogFormatError(ValueError):
 
 
 def build(
-    seed: int,
+    seed: int | None,
     rules: Rules,
     players: Sequence[PlayerInfo],
     events: Iterable[Event],
@@ -73,8 +73,11 @@ def build(
 ) -> dict[str, Any]:
     """Return the version-1 log (a JSON-ready dict) of a game from its events.
 
-    ``players[seat]`` gives each seat's ``name`` and ``kind``; ``events`` are the game's
-    (:attr:`State.events <kow.engine.State.events>`). A game cut short (``abandoned``)
+    ``seed`` is the seed the deals came from, or None (logged as null) when they came
+    from outside kow, such as an OpenSpiel game's chance nodes: the log's hands, cuts and
+    tie cuts still replay it. ``players[seat]`` gives each seat's ``name`` and ``kind``
+    (``"agent"`` for a program playing through a framework adapter); ``events`` are the
+    game's (:attr:`State.events <kow.engine.State.events>`). A game cut short (``abandoned``)
     has ``result.winner`` null and ``abandoned: true``; a trick cut short has ``winner``
     null.
     """

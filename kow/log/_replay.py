@@ -50,8 +50,9 @@ def replay(game: Mapping[str, Any]) -> Iterator[State]:
     ``game`` is a version-1 log (a parsed JSON object, as :func:`kow.log.loads` returns;
     check it first with :func:`kow.verify.verify_game` for a message about any fault of
     shape). The engine deals each round from the log's hands, cut and tie cuts (a
-    :class:`~kow.deal.StackedDeck`, round 1's dealer given), and is given the log's
-    votes, trump choices and plays in turn. The state is yielded once before the first
+    :class:`~kow.deal.StackedDeck`, round 1's dealer given), so the log's ``seed`` is
+    not needed (null when the deals came from outside kow), and is given the log's votes,
+    trump choices and plays in turn. The state is yielded once before the first
     action and again after each action: one :class:`~kow.engine.State`, advanced in
     place (copy what you keep). Its ``events`` are the game's, so the last state
     rebuilds the same log: ``build(game["seed"], rules, players, state.events,
@@ -75,7 +76,10 @@ def replay(game: Mapping[str, Any]) -> Iterator[State]:
             for cut_pass in rnd["tie_cut"] or ():
                 decks.append([_CARDS[cut["card"]] for cut in cut_pass])
         first_dealer = rounds[0]["dealer"] if rounds else None
-        state = State(rules, random.Random(game["seed"]), first_dealer, StackedDeck(decks, cuts))
+        # The deck is stacked and the first dealer given: the generator draws nothing that
+        # matters, so a null seed (deals from outside kow) stands in as 0.
+        seed = 0 if game["seed"] is None else game["seed"]
+        state = State(rules, random.Random(seed), first_dealer, StackedDeck(decks, cuts))
         players = [LoggedPlayer(p["name"], p["kind"]) for p in game["players"]]
     except (KeyError, TypeError, IndexError, ValueError) as err:
         raise ReplayError(f"not a log that can be replayed: {type(err).__name__} {err}") from None

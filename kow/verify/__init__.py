@@ -71,17 +71,18 @@ def verify_game(log: object) -> Fault | None:
     int belongs, an unknown card or an out-of-range seat is a :class:`Fault` naming the key
     path.
 
-    Checks, walking the game in order: the header (``format``, ``version``, ``seed``, the
-    eight ``rules`` and the ``players``); then per round the hand size, the dealer (passes
-    clockwise to the next seat still in the game), the cutter (the dealer's right), the
-    dealt hands (one card on a dog's life, none once knocked out, no card twice), the
-    turned-up card, the trump and how it was set (turned up, fixed, chosen by the last
-    round's most-tricks player, or voted by knocked-out seats), the tie cut, the leader; per
-    trick the leader, the turn order, that each card is held, follow suit, knocks (dog's
-    life only, never on the last trick) and the winner (highest trump, else highest card of
-    the led suit); at the end of a round the tricks won, eliminations, dog's lives granted,
-    revivals and sweeps; and last that the game ends where the rules end it, with the right
-    ``result``. A log with ``abandoned: true`` may stop anywhere.
+    Checks, walking the game in order: the header (``format``, ``version``, ``seed``: an
+    int or null, the eight ``rules`` and the ``players``); then per round the hand size,
+    the dealer (passes clockwise to the next seat still in the game), the cutter (the
+    dealer's right), the dealt hands (one card on a dog's life, none once knocked out, no
+    card twice), the turned-up card, the trump and how it was set (turned up, fixed,
+    chosen by the last round's most-tricks player, or voted by knocked-out seats), the tie
+    cut, the leader; per trick the leader, the turn order, that each card is held, follow
+    suit, knocks (dog's life only, never on the last trick) and the winner (highest trump,
+    else highest card of the led suit); at the end of a round the tricks won,
+    eliminations, dog's lives granted, revivals and sweeps; and last that the game ends
+    where the rules end it, with the right ``result``. A log with ``abandoned: true`` may
+    stop anywhere.
     """
     try:
         Checker().game(log)

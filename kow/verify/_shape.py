@@ -50,7 +50,7 @@ MAX_CUT = 51
 DOGS_LIFE = ("off", "once-per-game", "once-per-player")
 TRUMPS = ("winner-chooses", "fixed")
 LEADS = ("most-tricks", "dealer-left")
-KINDS = ("random", "heuristic", "search", "ismcts", "human")
+KINDS = ("random", "heuristic", "search", "ismcts", "agent", "human")  # agent: since 0.5.0
 TRUMP_METHODS = ("turned-up", "chosen", "fixed", "vote", "none")
 
 TOP_KEYS = ("format", "version", "kow_version", "seed", "rules", "players", "rounds", "result")

@@ -68,7 +68,11 @@ class Checker(Shape):
         if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
             self.fail(f"version: expected {VERSION}, got {show(version)}")
         self.str_(top["kow_version"], "kow_version")
-        self.int_(top["seed"], "seed", 0, MAX_SEED)
+        seed = top["seed"]  # null (since 0.5.0): the deals came from outside kow
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                self.fail(f"seed: expected an int from 0 to {MAX_SEED} or null, got {show(seed)}")
+            self.int_(seed, "seed", 0, MAX_SEED)
         rules = self.rules(top["rules"])
         self.n = rules.players
         self.players(top["players"])
