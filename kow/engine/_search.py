@@ -161,7 +161,8 @@ def fork_state(
     the hidden cards for a search that plays whole games (OpenSpiel's resampling). Each
     seat must hold as many cards as now, no card may be held twice or have been seen by
     the table (played or turned up), and the round's :class:`~kow.events.Deal` is
-    rewritten to match: each seat's cards already played, in order, then its new hand.
+    rewritten to match: each seat's cards already played, in order, then its new hand (a
+    seat whose hand is unchanged keeps its deal as it was).
 
     Raises :class:`ValueError` for such a fault in ``hands``, naming the seat or card.
     """
@@ -199,8 +200,12 @@ def _redeal(state: State, hands: Sequence[Mask]) -> None:
     for event in events[start:]:
         if type(event) is Play:
             played[event.seat].append(event.card)
+    # A seat whose cards are unchanged keeps its deal as it was, in the order dealt: the
+    # seat resampled for sees the same deal (its information state is unchanged).
     dealt = tuple(
-        None if old is None else tuple(played[seat]) + cards_in(hands[seat])
+        old
+        if old is None or hands[seat] == state.hands[seat]
+        else tuple(played[seat]) + cards_in(hands[seat])
         for seat, old in enumerate(deal.hands)
     )
     events[start] = deal._replace(hands=dealt)

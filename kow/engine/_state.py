@@ -560,7 +560,8 @@ class State:
         it deals the same cards). ``hands``, masks by seat, replace the cards still held:
         a guess at the hidden cards for a search over whole games (OpenSpiel's resampling),
         with this round's :class:`~kow.events.Deal` rewritten to match (each seat's cards
-        already played, in order, then its new hand). ``copy.deepcopy`` of a state forks it.
+        already played, in order, then its new hand; a seat whose hand is unchanged keeps
+        its deal as it was). ``copy.deepcopy`` of a state forks it.
 
         Raises :class:`ValueError` when a hand in ``hands`` has the wrong size, or holds a
         card twice or one the table has seen.
