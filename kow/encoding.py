@@ -38,6 +38,7 @@ from .events import (
     GameEnd,
     Knock,
     Lead,
+    Outcome,
     Phase,
     Play,
     RoundEnd,
@@ -64,9 +65,11 @@ __all__ = [
     "information_state_text",
     "legal_action_ids",
     "observation",
+    "observation_bounds",
     "observation_fields",
     "observation_size",
     "observation_text",
+    "result_text",
 ]
 
 KNOCK_ID = KNOCK
@@ -191,6 +194,33 @@ def _offsets(rules: Rules, info: bool) -> dict[str, int]:
         at += size
     out[""] = at
     return out
+
+
+_COUNTS = ("hand_counts", "tricks_won", "previous_tricks_won")
+
+
+def observation_bounds(rules: Rules) -> list[float]:
+    """Return the observation tensor's upper bounds under ``rules``, entry by entry.
+
+    1 for the one-hot and 0/1 fields; ``start_cards`` for the counts of cards and tricks
+    (``hand_counts``, ``tricks_won``, ``previous_tricks_won``: a hand or a round holds no
+    more); ``players - 1`` for the ``votes`` cast for a suit. Every entry is at least 0,
+    so ``tensor / bounds`` scales each to 0..1.
+
+    >>> bounds = observation_bounds(Rules(players=3, start_cards=5))
+    >>> len(bounds) == observation_size(Rules(players=3, start_cards=5)), max(bounds)
+    (True, 5.0)
+    """
+    bounds: list[float] = []
+    for name, size in observation_fields(rules):
+        if name in _COUNTS:
+            bound = rules.start_cards
+        elif name == "votes":
+            bound = rules.players - 1
+        else:
+            bound = 1
+        bounds += [float(bound)] * size
+    return bounds
 
 
 def observation_size(rules: Rules) -> int:
@@ -350,6 +380,19 @@ def observation_text(view: View) -> str:
         )
         lines.append(f"trick {view.trick_number}: {plays or 'no card yet'}")
     return "\n".join(lines)
+
+
+def result_text(outcome: Outcome) -> str:
+    """Return a finished game's result as one line of text.
+
+    >>> from kow.events import Termination
+    >>> result_text(Outcome(2, Termination.SWEEP, 4))
+    'game over: seat 2 wins (sweep, 4 rounds)'
+    """
+    return (
+        f"game over: seat {outcome.winner} wins ({outcome.termination.value}, "
+        f"{outcome.rounds_played} rounds)"
+    )
 
 
 class _Narration(EventVisitor):

@@ -11,6 +11,7 @@ deals do not depend on what the bots choose.
 from __future__ import annotations
 
 import hashlib
+import operator
 import random
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,16 @@ if TYPE_CHECKING:
 
     from .players.base import Player
 
-__all__ = ["MAX_SEED", "PlayerError", "bots_rng", "drive", "game_seed", "new_game", "play_game"]
+__all__ = [
+    "MAX_SEED",
+    "PlayerError",
+    "bots_rng",
+    "check_seed",
+    "drive",
+    "game_seed",
+    "new_game",
+    "play_game",
+]
 
 
 class PlayerError(RuntimeError):
@@ -42,6 +52,28 @@ class PlayerError(RuntimeError):
         super().__init__(
             f"{player.kind} player {player.name!r} (seat {seat}) chose {action}: {reason}"
         )
+
+
+def check_seed(seed: object) -> int:
+    """Return ``seed`` as an int, or raise :class:`ValueError` unless it is a kow seed.
+
+    A seed is an int 0 to 2^53-1 (:data:`~kow.rules.MAX_SEED`, exact in every JSON tool),
+    or any integer type holding one (a numpy integer, say), but not a bool.
+
+    >>> check_seed(7)
+    7
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be an int 0 to 2^53-1, not -1
+    """
+    try:
+        value = operator.index(seed)  # type: ignore[arg-type]
+    except TypeError:  # not an integer
+        value = -1
+    if not 0 <= value <= MAX_SEED or isinstance(seed, bool):
+        raise ValueError(f"seed must be an int 0 to 2^53-1, not {seed!r}")
+    return value
 
 
 def game_seed(run_seed: int, index: int) -> int:

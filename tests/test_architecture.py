@@ -24,7 +24,7 @@ LAYERS: list[set[str]] = [
     {"kow.engine._search"},
     {"kow.engine._state"},
     {"kow.engine"},
-    {"kow.game", "kow.screen"},
+    {"kow.game", "kow.screen", "kow.encoding"},
     {"kow.players.base", "kow.players.policy", "kow.players.sampling", "kow.players.value"},
     {
         "kow.players.random_bot",
@@ -37,6 +37,7 @@ LAYERS: list[set[str]] = [
     {"kow.log._format"},
     {"kow.log._writer", "kow.log._replay"},
     {"kow.log"},
+    {"kow.openspiel", "kow.pettingzoo", "kow.gymnasium"},
     {"kow.batch", "kow.tournament", "kow.provenance", "kow.tables"},
     {"kow.analysis"},
     {"kow.session"},
@@ -120,3 +121,24 @@ def test_the_log_imports_no_bot_and_only_the_cli_imports_click() -> None:
         source = path.read_text(encoding="utf-8")
         if name not in ("kow.cli", "kow._cli_logs", "kow._options", "kow._io"):
             assert "import click" not in source, name
+
+
+def test_no_command_or_import_of_kow_loads_a_framework() -> None:
+    # The adapters' frameworks (and numpy) are imported by their adapters alone, so
+    # `import kow`, the log, the engine and every command stay as fast with them installed.
+    import subprocess
+    import sys
+
+    heavy = ("numpy", "pyspiel", "open_spiel", "pettingzoo", "gymnasium")
+    code = (
+        "import sys, kow, kow.log, kow.engine, kow.encoding, kow.players, kow.batch\n"
+        "from click.testing import CliRunner\n"
+        "from kow.cli import main\n"
+        "for args in (['--help'], ['simulate', '--seed', '1'], ['rules'], ['schema']):\n"
+        "    assert CliRunner().invoke(main, args).exit_code == 0, args\n"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {heavy!r}))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"

@@ -687,3 +687,33 @@ def test_readme_shows_the_real_output_of_the_tables_and_duckdb(tmp_path: Path) -
             assert cells == [line.split() for line in shown.splitlines()], command
         else:
             assert done.stdout == shown, command
+
+
+# A random agent in PettingZoo (pettingzoo_random.py)
+
+PETTINGZOO_RANDOM = EXAMPLES / "pettingzoo_random.py"
+
+
+def test_readme_shows_the_real_output_of_the_pettingzoo_random_agent(tmp_path: Path) -> None:
+    """Run each command of the README's PettingZoo section in an empty folder: each prints
+    the output shown under it, and the log written is a finished game of four agents."""
+    readme = (EXAMPLES / "README.md").read_text()
+    section = readme.split("## A random agent in PettingZoo", 1)[1].split("\n## ", 1)[0]
+    pairs = re.findall(r"```sh\n(.*?)\n```\n\n```text\n(.*?)```", section, re.S)
+    assert [command.split()[:2] for command, _ in pairs] == [
+        ["python", "examples/pettingzoo_random.py"],
+        ["kow", "verify"],
+    ]
+    for command, shown in pairs:
+        words = command.split()
+        if words[0] == "kow":
+            args = [sys.executable, "-m", "kow", *words[1:]]
+        else:
+            args = [sys.executable, str(PETTINGZOO_RANDOM), *words[2:]]
+        done = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path,
+                              env=with_checkout(), check=False)  # fmt: skip
+        assert (done.returncode, done.stderr) == (0, ""), command
+        assert done.stdout == shown, command
+    game = json.loads((tmp_path / "game.json").read_text())
+    assert [p["kind"] for p in game["players"]] == ["agent"] * 4
+    assert "abandoned" not in game and game["result"]["winner"] == 1

@@ -14,26 +14,25 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import jsonschema
+import numpy as np
+import pyspiel
 import pytest
+from conftest import cards, deal
+from open_spiel.python.algorithms import ismcts, mcts
 
-pyspiel = pytest.importorskip("pyspiel")
-np = pytest.importorskip("numpy")
-
-from conftest import cards, deal  # noqa: E402
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
-
-import kow.openspiel as ko  # noqa: E402
-from kow.cards import card_name, cards_in  # noqa: E402
-from kow.encoding import (  # noqa: E402
+import kow.openspiel as ko
+from kow.cards import card_name, cards_in
+from kow.encoding import (
     information_state_fields,
     information_state_size,
     observation_size,
 )
-from kow.engine import IllegalActionError  # noqa: E402
-from kow.events import CutCard, Phase, TieCut  # noqa: E402
-from kow.log import LoggedPlayer, build, replay, schema  # noqa: E402
-from kow.rules import Rules, RulesError  # noqa: E402
-from kow.verify import verify_game  # noqa: E402
+from kow.engine import IllegalActionError
+from kow.events import CutCard, Phase, TieCut
+from kow.log import LoggedPlayer, build, replay, schema
+from kow.rules import Rules, RulesError
+from kow.verify import verify_game
 
 ROOT = Path(__file__).resolve().parent.parent
 CHANCE = pyspiel.PlayerId.CHANCE
@@ -384,7 +383,6 @@ def test_a_whole_game_returns_one_to_its_winner_and_logs_it(
     assert state.returns() == [1.0 if s == winner else 0.0 for s in range(game.num_players())]
     assert state.engine.outcome.winner == winner
     assert "abandoned" not in log and log["seed"] is None
-    jsonschema = pytest.importorskip("jsonschema")
     jsonschema.Draft202012Validator(schema()).validate(log)
     assert verify_game(log) is None
     *_, last = replay(log)

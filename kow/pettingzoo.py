@@ -1,0 +1,289 @@
+"""Knock-Out Whist as a PettingZoo AEC environment: one agent per seat, each seeing its own view.
+
+Install with ``pip install 'kow[pettingzoo]'``. Built as PettingZoo's classic games are:
+:func:`env` is :class:`raw_env` wrapped with PettingZoo's standard wrappers, and
+``raw_env(**settings)`` takes the fields of :class:`~kow.rules.Rules` as keywords::
+
+    from kow.pettingzoo import env
+    game = env(players=3, dogs_life="once-per-game")
+    game.reset(seed=7)
+    for agent in game.agent_iter():
+        obs, reward, terminated, truncated, info = game.last()
+        ...
+
+======================  ==========================================================
+name                    ``knock_out_whist_v0``
+agents                  ``seat_0`` .. ``seat_{P-1}`` (seats: 0-based, clockwise)
+action space            ``Discrete(57)``: the ids of :mod:`kow.encoding` (card 0..51,
+                        knock 52, suit 53..56)
+observation space       ``Dict(observation=Box(0, high, (observation_size,), float32),
+                        action_mask=Box(0, 1, (57,), int8))``
+rewards                 at the game's end, 1 to the winner and 0 to every other seat
+======================  ==========================================================
+
+The environment decides none of the rules: it asks kow's engine (a
+:class:`~kow.engine.State`) whose turn it is (``agent_selection`` is always the seat to
+act), what is legal (the action mask: :func:`kow.encoding.legal_action_ids`) and how
+the game ends, and applies each action with :meth:`State.apply
+<kow.engine.State.apply>`. An agent observes its own :class:`~kow.view.View` only
+(:func:`kow.encoding.observation`): its hand and what the table has seen; its mask is
+all zeros unless it is to act. A knocked-out seat stays among the agents until the game
+ends, acting only to vote (``eliminated_vote``), and is rewarded 0.
+
+``reset(seed=S)`` deals ``kow.game.new_game(rules, S)``, the game of ``kow simulate
+--seed S`` with the same rules; ``reset()`` draws the game's seed from the environment's
+generator (seeded by the last ``reset(seed=...)``, else from the operating system) and
+keeps it in :attr:`raw_env.seed`. :meth:`raw_env.log` gives the game's kow log (v1),
+which ``kow verify``, ``kow replay`` and ``kow analyze`` read.
+
+An illegal action: :func:`env`'s ``TerminateIllegalWrapper`` ends the game, -1 to the
+agent that took it and 0 to the others (PettingZoo's classic convention; the log then
+says the game was abandoned); :class:`raw_env` raises :class:`ValueError`.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, NamedTuple
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .encoding import (
+    NUM_ACTIONS,
+    action_text,
+    engine_action,
+    legal_action_ids,
+    observation,
+    observation_bounds,
+    observation_text,
+    result_text,
+)
+from .engine import State
+from .game import check_seed, new_game
+from .log import build
+from .rules import MAX_SEED, Rules
+
+__all__ = ["ILLEGAL_REWARD", "env", "raw_env"]
+
+ILLEGAL_REWARD = -1.0
+"""The reward of an agent whose illegal action ends the game in :func:`env`."""
+
+"""The observation's fields that hold counts of cards or tricks (at most ``start_cards``)."""
+
+
+class _Agent(NamedTuple):
+    """A seat driven from outside kow, as the log names it (``kind`` ``"agent"``)."""
+
+    name: str
+    kind: str = "agent"
+
+
+def env(render_mode: str | None = None, **settings: Any) -> AECEnv:
+    """Return the environment wrapped as PettingZoo's classic games are.
+
+    :class:`raw_env` (same arguments) inside ``TerminateIllegalWrapper`` (an illegal
+    action ends the game: :data:`ILLEGAL_REWARD` to its agent, 0 to the others),
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``. The wrappers pass
+    attribute reads through, so ``env().log()`` works; ``env().unwrapped`` is the
+    :class:`raw_env`.
+    """
+    wrapped: AECEnv = raw_env(render_mode=render_mode, **settings)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_REWARD)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped environment
+    """Knock-Out Whist for ``rules.players`` agents, one per seat (see the module's text).
+
+    ``settings`` are the fields of :class:`~kow.rules.Rules` (``players=3``,
+    ``start_cards=5``, ``dogs_life="once-per-game"``, ...; the rules text's defaults
+    otherwise); ``render_mode`` is None, ``"human"`` (print the text of the seat to act
+    after each change) or ``"ansi"`` (:meth:`render` returns it).
+
+    Raises :class:`~kow.rules.RulesError` (a :class:`ValueError`) for a setting out of
+    range, :class:`TypeError` for an unknown setting and :class:`ValueError` for an
+    unknown render mode.
+    """
+
+    metadata: dict[str, Any] = {
+        "name": "knock_out_whist_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, render_mode: str | None = None, **settings: Any) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        self.rules = Rules(**settings)
+        """The rules of every game this environment deals."""
+        self.render_mode = render_mode
+        self.possible_agents = [f"seat_{seat}" for seat in range(self.rules.players)]
+        self.agents = self.possible_agents[:]
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        high = np.array(observation_bounds(self.rules), dtype=np.float32)
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, high, dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self.game: State | None = None
+        """The engine's state of the game in play (None before :meth:`reset`)."""
+        self.seed: int | None = None
+        """The seed of the game in play: the one given to :meth:`reset`, or drawn."""
+        self.np_random: np.random.Generator | None = None
+        """Draws the seeds of games reset without one; seeded by ``reset(seed=...)``."""
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """Return ``agent``'s observation space (the same object at every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """Return ``agent``'s action space, ``Discrete(57)`` (the same object at every call)."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game: ``kow.game.new_game(rules, seed)``, round 1 dealt.
+
+        ``seed``: 0..2^53-1, the seed of ``kow simulate --seed``; it also seeds the
+        generator that draws the seeds of later resets without one. Without it the seed
+        is drawn from that generator (from the operating system's entropy if never
+        seeded) and kept in :attr:`seed`. ``options`` are ignored.
+
+        Raises :class:`ValueError` for a seed outside 0..2^53-1.
+        """
+        if seed is not None:
+            seed = check_seed(seed)
+            self.np_random, _ = seeding.np_random(seed)
+        elif self.np_random is None:
+            self.np_random, _ = seeding.np_random()
+        self.seed = seed if seed is not None else int(self.np_random.integers(MAX_SEED + 1))
+        self.game = new_game(self.rules, self.seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.game.turn]
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """Return what ``agent``'s seat may know now: ``observation`` and ``action_mask``.
+
+        ``observation`` is :func:`kow.encoding.observation` of the seat's own
+        :class:`~kow.view.View` (float32, length :func:`~kow.encoding.observation_size`);
+        ``action_mask`` (int8, 57) is 1 at the ids the seat may take now, all 0 unless it
+        is the seat to act.
+        """
+        game = self._game()
+        seat = self._seat_of[agent]
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if seat == game.turn:
+            mask[legal_action_ids(game)] = 1
+        return {
+            "observation": np.asarray(observation(game.view(seat)), dtype=np.float32),
+            "action_mask": mask,
+        }
+
+    def step(self, action: int | None) -> None:
+        """Apply ``action`` (an id 0..56) for :attr:`agent_selection`, the seat to act.
+
+        The engine then plays on to the next decision; :attr:`agent_selection` becomes the
+        seat that must make it. At the game's end every agent is terminated, the winner
+        rewarded 1 and the others 0. A terminated agent steps with None, as PettingZoo's
+        API says.
+
+        Raises :class:`ValueError` (changing nothing) for an action the rules do not allow
+        now, naming the agent, the action, why and the legal ids.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self._game()
+        try:
+            game.apply(engine_action(operator.index(action), game.phase))  # type: ignore[arg-type]
+        except (TypeError, ValueError) as err:  # kow.engine.IllegalActionError among them
+            legal = ", ".join(_shown(i) for i in legal_action_ids(game))
+            raise ValueError(
+                f"{agent} cannot take action {_shown(action)}: {err}; legal: {legal}"
+            ) from None
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        outcome = game.outcome
+        if outcome is None:
+            self.agent_selection = self.possible_agents[game.turn]
+        else:
+            for other in self.agents:
+                self.rewards[other] = 1.0 if self._seat_of[other] == outcome.winner else 0.0
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
+            self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """Show the game: the text of the seat to act (:func:`kow.encoding.observation_text`),
+        or the result once the game is over.
+
+        ``"ansi"`` returns the text, ``"human"`` prints it and returns None; without a
+        render mode it warns and returns None.
+        """
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render mode: give render_mode")
+            return None
+        game = self._game()
+        outcome = game.outcome
+        if outcome is None:
+            text = observation_text(game.view())
+        else:
+            text = result_text(outcome)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Release nothing: the environment holds no window or process."""
+
+    def log(self) -> dict[str, Any]:
+        """Return the game so far as kow's log, version 1 (a JSON-ready dict).
+
+        Every seat is a player of kind ``"agent"`` named after its agent (``seat_0``);
+        the seed is :attr:`seed`. A game not over (cut short by an illegal action, say)
+        is logged as abandoned. :func:`kow.log.dump` writes it; ``kow verify``, ``kow
+        replay`` and ``kow analyze`` read it.
+
+        Raises :class:`RuntimeError` before the first :meth:`reset`.
+        """
+        game = self._game()
+        players = [_Agent(agent) for agent in self.possible_agents]
+        return build(self.seed, self.rules, players, game.events, abandoned=game.outcome is None)
+
+    def _game(self) -> State:
+        if self.game is None:
+            raise RuntimeError("no game yet: call reset() first")
+        return self.game
+
+
+def _shown(action: Any) -> str:
+    """Return an action id with its notation, ``"34 (Th)"``; anything else as its repr."""
+    try:
+        value = operator.index(action)
+    except TypeError:
+        return repr(action)
+    return f"{value} ({action_text(value)})" if 0 <= value < NUM_ACTIONS else str(value)
