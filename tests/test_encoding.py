@@ -38,7 +38,9 @@ def _game(hands: list[str], actions: str = "3c Ac") -> State:
     return apply_all(new_state(RULES, 0, [deal(0, hands, "2h")]), actions)
 
 
-def _fields(tensor: list[float], fields: tuple[tuple[str, int], ...]) -> dict[str, dict[int, float]]:
+def _fields(
+    tensor: list[float], fields: tuple[tuple[str, int], ...]
+) -> dict[str, dict[int, float]]:
     """Return the nonzero entries of each named field, by index within the field."""
     out: dict[str, dict[int, float]] = {}
     at = 0
@@ -56,7 +58,13 @@ def test_action_ids_are_cards_knock_and_suits_in_every_phase() -> None:
     assert [action_id(s, Phase.TRUMP) for s in range(4)] == [53, 54, 55, 56]
     assert [engine_action(i, Phase.VOTE) for i in SUIT_IDS] == [0, 1, 2, 3]
     assert engine_action(52, Phase.PLAY) == KNOCK
-    assert [action_text(i) for i in (0, 51, 52, 53, 56)] == ["2c", "As", "knock", "suit c", "suit s"]
+    assert [action_text(i) for i in (0, 51, 52, 53, 56)] == [
+        "2c",
+        "As",
+        "knock",
+        "suit c",
+        "suit s",
+    ]
     with pytest.raises(ValueError, match="action 53 is not a card"):
         engine_action(53, Phase.PLAY)
     with pytest.raises(ValueError, match="action 12 is not a suit"):
