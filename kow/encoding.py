@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from typing import Any, Protocol
 
 from .cards import NAMES, SUITS, cards_in
 from .engine import State
@@ -58,7 +59,9 @@ __all__ = [
     "SUIT_IDS",
     "action_id",
     "action_text",
+    "Tensor",
     "engine_action",
+    "fill_observation",
     "information_state",
     "information_state_fields",
     "information_state_size",
@@ -233,7 +236,16 @@ def information_state_size(rules: Rules) -> int:
     return _offsets(rules, True)[""]
 
 
-def _fill_view(out: list[float], at: dict[str, int], view: View) -> None:
+class Tensor(Protocol):
+    """Where a tensor is written: a mutable sequence of floats indexed by int (a list,
+    a numpy array)."""
+
+    def __getitem__(self, index: int, /) -> Any: ...
+
+    def __setitem__(self, index: int, value: float, /) -> None: ...
+
+
+def _fill_view(out: Tensor, at: dict[str, int], view: View) -> None:
     """Write ``view``'s observation fields into ``out`` (zeros) at offsets ``at``."""
     players = view.rules.players
     out[at["seat"] + view.seat] = 1.0
@@ -294,6 +306,16 @@ def observation(view: View) -> list[float]:
     out = [0.0] * at[""]
     _fill_view(out, at, view)
     return out
+
+
+def fill_observation(view: View, out: Tensor) -> None:
+    """Write the observation tensor of ``view`` into ``out``: the same numbers as
+    :func:`observation`, without a list between.
+
+    ``out`` holds :func:`observation_size` zeros, e.g. a fresh numpy array (an adapter
+    saves the list's conversion: only the few entries that are not 0 are written).
+    """
+    _fill_view(out, _offsets(view.rules, False), view)
 
 
 def information_state(state: State, seat: Seat) -> list[float]:

@@ -48,8 +48,8 @@ from gymnasium import spaces
 from .encoding import (
     NUM_ACTIONS,
     engine_action,
+    fill_observation,
     legal_action_ids,
-    observation,
     observation_bounds,
     observation_text,
     result_text,
@@ -139,6 +139,7 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
         self.render_mode = render_mode
         self.action_space: spaces.Discrete = spaces.Discrete(NUM_ACTIONS)
         high = np.array(observation_bounds(self.rules), dtype=np.float32)
+        self._size = len(high)
         self.observation_space: spaces.Dict = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, high, dtype=np.float32),
@@ -285,8 +286,10 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
 
     def _observation(self) -> Observation:
         game = self._game()
+        tensor = np.zeros(self._size, dtype=np.float32)
+        fill_observation(game.view(self.seat), tensor)
         return {
-            "observation": np.asarray(observation(game.view(self.seat)), dtype=np.float32),
+            "observation": tensor,
             "action_mask": self._mask(),
         }
 

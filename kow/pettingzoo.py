@@ -57,8 +57,8 @@ from .encoding import (
     NUM_ACTIONS,
     action_text,
     engine_action,
+    fill_observation,
     legal_action_ids,
-    observation,
     observation_bounds,
     observation_text,
     result_text,
@@ -129,6 +129,7 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         self.agents = self.possible_agents[:]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         high = np.array(observation_bounds(self.rules), dtype=np.float32)
+        self._size = len(high)
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -194,8 +195,10 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if seat == game.turn:
             mask[legal_action_ids(game)] = 1
+        tensor = np.zeros(self._size, dtype=np.float32)
+        fill_observation(game.view(seat), tensor)
         return {
-            "observation": np.asarray(observation(game.view(seat)), dtype=np.float32),
+            "observation": tensor,
             "action_mask": mask,
         }
 

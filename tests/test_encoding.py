@@ -15,6 +15,7 @@ from kow.encoding import (
     action_id,
     action_text,
     engine_action,
+    fill_observation,
     information_state,
     information_state_fields,
     information_state_size,
@@ -185,3 +186,16 @@ def test_tensors_keep_their_length_and_only_counts_exceed_one(rules: Rules) -> N
                         if name not in counts:
                             assert set(entries.values()) <= {1.0}, name
             state.apply(rng.choice(state.legal_actions()))
+
+
+def test_fill_observation_writes_the_same_numbers_into_an_array() -> None:
+    import numpy as np
+
+    state = State(Rules(players=3, eliminated_vote=True), random.Random(5))
+    rng = random.Random(5)
+    while state.phase is not Phase.OVER:
+        for seat in range(3):
+            tensor = np.zeros(observation_size(state.rules), dtype=np.float32)
+            fill_observation(state.view(seat), tensor)
+            assert tensor.tolist() == observation(state.view(seat))
+        state.apply(rng.choice(state.legal_actions()))
