@@ -20,18 +20,27 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
+import tempfile
 import time
 
-import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts
-
 from kow.log import LoggedPlayer
-from kow.openspiel import GAME_NAME, KowBot, resampler
-from kow.rules import Rules
+from kow.rules import Rules, RulesError
 from kow.tournament import wilson
+
+PROG = "openspiel_ismcts.py"
+
+try:
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from kow.openspiel import GAME_NAME, KowBot, resampler
+except ImportError:
+    print(f"{PROG}: OpenSpiel is not installed; run: pip install 'kow[openspiel]'", file=sys.stderr)
+    sys.exit(1)
 
 UCT_C = 0.7
 """UCB1's exploration constant for returns in 0..1 (Cowling et al. use 0.7)."""
@@ -72,16 +81,35 @@ def play(args: argparse.Namespace) -> list[dict[str, object]]:
     return logs
 
 
+def _positive(text: str) -> int:
+    """Return ``text`` as an int of 1 or more, for argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=12)
-    parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--start-cards", type=int, default=4)
-    parser.add_argument("--simulations", type=int, default=200, help="IS-MCTS's, per move")
-    parser.add_argument("--search-iterations", type=int, default=100, help="deals per move")
-    parser.add_argument("--seed", type=int, default=1)
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument("--games", type=_positive, default=12, help="games to play")
+    parser.add_argument("--players", type=int, default=3, help="2 to 7")
+    parser.add_argument("--start-cards", type=int, default=4, help="round 1's hand size")
+    parser.add_argument("--simulations", type=_positive, default=200, help="IS-MCTS's, per move")
+    parser.add_argument("--search-iterations", type=_positive, default=100, help="deals per move")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the chance nodes")
     parser.add_argument("--log", metavar="FILE", help="write the games' kow logs here")
     args = parser.parse_args(argv)
+    try:
+        Rules(players=args.players, start_cards=args.start_cards)
+    except RulesError as err:
+        parser.error(str(err))
     print(f"OpenSpiel IS-MCTS ({args.simulations} simulations a move) at seat 0 against "
           f"kow's search bot ({args.search_iterations} deals a move)")  # fmt: skip
     print(f"{args.players} players, {args.start_cards} start cards, {args.games} games, "
@@ -94,10 +122,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"IS-MCTS won {wins} of {len(logs)}: {wins / len(logs):.3f}, 95% Wilson interval "
           f"{low:.3f} to {high:.3f} (a fair share is {1 / args.players:.3f})")  # fmt: skip
     print(f"took {took:.1f} s")
-    if args.log:
-        with open(args.log, "w", encoding="utf-8") as out:
+    if args.log:  # written whole: to a temporary file beside it, then renamed
+        folder = os.path.dirname(os.path.abspath(args.log))
+        with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, encoding="utf-8") as out:
             for log in logs:
                 out.write(json.dumps(log, separators=(",", ":")) + "\n")
+        os.replace(out.name, args.log)
     return 0
 
 

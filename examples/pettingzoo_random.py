@@ -18,13 +18,24 @@ run. Prints each game's winner and steps (actions taken), then the wins per seat
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+import tempfile
 from collections import Counter
-
-import numpy as np
 
 from kow.game import game_seed
 from kow.log import dump
-from kow.pettingzoo import env
+
+PROG = "pettingzoo_random.py"
+
+try:
+    import numpy as np
+
+    from kow.pettingzoo import env
+except ImportError:
+    hint = "PettingZoo is not installed; run: pip install 'kow[pettingzoo]'"
+    print(f"{PROG}: {hint}", file=sys.stderr)
+    sys.exit(1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,8 +66,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"game {index + 1} (seed {table.seed}): {winner} wins after {steps} steps")
     print("wins: " + ", ".join(f"{agent} {wins[agent]}" for agent in table.possible_agents))
     if args.log:
-        with open(args.log, "w") as out:
+        # Written whole: to a temporary file beside it, then renamed over it.
+        folder = os.path.dirname(os.path.abspath(args.log))
+        with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, encoding="utf-8") as out:
             dump(table.log(), out)
+        os.replace(out.name, args.log)
         print(f"the log of game {args.games} is in {args.log}: try kow verify {args.log}")
     return 0
 

@@ -41,9 +41,14 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+except ImportError as err:  # the extra is not installed
+    raise ImportError(
+        f"kow.gymnasium needs Gymnasium: pip install 'kow[gymnasium]' ({err})"
+    ) from err
 
 from .encoding import (
     NUM_ACTIONS,
@@ -133,7 +138,7 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
             )
         for kind in kinds:
             make_bot(kind, "check", random.Random(0))  # ValueError naming the kinds
-        self.seat = seat
+        self.seat = int(seat)  # a numpy integer, say, checked above
         self.bots = kinds
         """The bots' kinds, in seat order, the learner's seat left out."""
         self.render_mode = render_mode

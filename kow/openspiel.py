@@ -59,8 +59,13 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as err:  # the extra is not installed
+    raise ImportError(
+        f"kow.openspiel needs OpenSpiel: pip install 'kow[openspiel]' ({err})"
+    ) from err
 
 from .cards import DECK_SIZE, card_name, cards_in
 from .encoding import (
@@ -481,12 +486,19 @@ class KnockOutWhistState(pyspiel.State):
         cannot rewrite it): read the engine, not the history.
 
         Raises :class:`ValueError` at a chance node (cards being drawn), where there is
-        no decision to search.
+        no decision to search, for a ``player_id`` that is not a seat, and for a draw
+        outside [0, 1).
         """
         engine = self._engine
         if engine is None or self._drawing is not None:
             raise ValueError("resample_from_infostate needs a decision or terminal node")
-        seed = int(probability_sampler() * 2**53)
+        players = self._table.players
+        if isinstance(player_id, bool) or player_id not in range(players):
+            raise ValueError(f"player_id must be a seat 0 to {players - 1}, not {player_id!r}")
+        draw = probability_sampler()
+        if not 0.0 <= draw < 1.0:
+            raise ValueError(f"probability_sampler gave {draw!r}, not a float in [0, 1)")
+        seed = int(draw * 2**53)
         hands = Sampler(engine.view(player_id)).deal(random.Random(seed))
         other: KnockOutWhistState = self.clone()
         other._engine = engine.fork(deck=_ChanceDeck(), hands=hands)
@@ -501,7 +513,8 @@ class KnockOutWhistState(pyspiel.State):
         cards came from chance nodes: its hands and tie cuts replay it) and every cut is
         at :data:`CUT_POSITION`. A game not over (or a chance node within it) is logged
         as abandoned, as far as the engine has gone. Raises :class:`ValueError` before
-        round 1 is dealt, or for a wrong number of players.
+        round 1 is dealt, or for a wrong number of players, and :class:`TypeError` for a
+        player without a ``name`` and a ``kind``.
         """
         engine = self._engine
         if engine is None:
@@ -511,6 +524,14 @@ class KnockOutWhistState(pyspiel.State):
             players = [LoggedPlayer(f"agent-{seat}", "agent") for seat in range(count)]
         if len(players) != count:
             raise ValueError(f"{len(players)} players given for a {count}-player game")
+        for seat, player in enumerate(players):
+            if not isinstance(getattr(player, "name", None), str) or not isinstance(
+                getattr(player, "kind", None), str
+            ):
+                raise TypeError(
+                    f"players[{seat}] is {player!r}: give each seat's name and kind, e.g. "
+                    f"kow.log.LoggedPlayer('ada', 'agent')"
+                )
         return build(
             None, self._table.rules, players, engine.events, abandoned=not self.is_terminal()
         )

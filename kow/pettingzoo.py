@@ -46,12 +46,17 @@ from __future__ import annotations
 import operator
 from typing import Any, NamedTuple
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as err:  # the extra is not installed
+    raise ImportError(
+        f"kow.pettingzoo needs PettingZoo: pip install 'kow[pettingzoo]' ({err})"
+    ) from err
 
 from .encoding import (
     NUM_ACTIONS,
@@ -214,11 +219,15 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         now, naming the agent, the action, why and the legal ids.
         """
         agent = self.agent_selection
+        if not self.agents:
+            raise ValueError("the game is over and every agent has stepped: call reset()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         game = self._game()
         try:
+            if isinstance(action, bool):  # True is an int to Python, not an action
+                raise TypeError(f"{action!r} is not an action id")
             game.apply(engine_action(operator.index(action), game.phase))  # type: ignore[arg-type]
         except (TypeError, ValueError) as err:  # kow.engine.IllegalActionError among them
             legal = ", ".join(_shown(i) for i in legal_action_ids(game))
@@ -285,6 +294,8 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
 
 def _shown(action: Any) -> str:
     """Return an action id with its notation, ``"34 (Th)"``; anything else as its repr."""
+    if isinstance(action, bool):
+        return repr(action)
     try:
         value = operator.index(action)
     except TypeError:

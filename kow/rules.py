@@ -6,6 +6,7 @@ source of each rule and the option that changes it.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from types import MappingProxyType
@@ -88,6 +89,9 @@ class Rules:
     sweep_wins: bool = True
 
     def __post_init__(self) -> None:
+        # Any integer type (a numpy integer, say) counts as its int, kept as a plain int.
+        for name in ("players", "start_cards"):
+            object.__setattr__(self, name, _integer(getattr(self, name)))
         if not _is_int(self.players) or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS):
             raise RulesError("players", self.players, f"{MIN_PLAYERS} to {MAX_PLAYERS}")
         most = max_start_cards(self.players)
@@ -115,6 +119,7 @@ class Rules:
         ...
         kow.rules.RulesError: dealer must be a seat 0 to 2 with 3 players, not 3
         """
+        seat = _integer(seat)
         if not _is_int(seat) or not 0 <= seat < self.players:  # type: ignore[operator]
             raise RulesError(
                 what, seat, f"a seat 0 to {self.players - 1} with {self.players} players"
@@ -184,6 +189,21 @@ def max_start_cards(players: int) -> int:
     (7, 25)
     """
     return (52 - 1) // players
+
+
+def _integer(value: object) -> object:
+    """Return ``value`` as a plain int when it is of an integer type (a numpy integer), but
+    not a bool; else ``value`` as it is.
+
+    >>> _integer(True), _integer(3.0), _integer(7)
+    (True, 3.0, 7)
+    """
+    if isinstance(value, (bool, int, float, str)) or not hasattr(type(value), "__index__"):
+        return value
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:  # a numpy bool, say
+        return value
 
 
 def _is_int(value: object) -> bool:

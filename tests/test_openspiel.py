@@ -363,6 +363,30 @@ def test_resampling_keeps_what_the_seat_knows_and_deals_the_rest_anew() -> None:
     assert checked >= 4
 
 
+def test_resampling_refuses_a_seat_that_is_not_one_and_a_draw_outside_0_1() -> None:
+    game = load(players=3, start_cards=3)
+    state = play_randomly(game.new_initial_state(), random.Random(2), stop=past(5))
+    with pytest.raises(ValueError, match="player_id must be a seat 0 to 2, not -1"):
+        state.resample_from_infostate(-1, random.Random(1).random)
+    with pytest.raises(ValueError, match="player_id must be a seat 0 to 2, not 3"):
+        state.resample_from_infostate(3, random.Random(1).random)
+    with pytest.raises(ValueError, match=r"probability_sampler gave 1.0, not a float in \[0, 1\)"):
+        state.resample_from_infostate(0, lambda: 1.0)
+
+
+def test_a_log_needs_each_seat_s_name_and_kind() -> None:
+    state = play_randomly(load(players=3, start_cards=2).new_initial_state(), random.Random(4))
+    with pytest.raises(TypeError, match=r"players\[0\] is 'a': give each seat's name and kind"):
+        state.log(["a", "b", "c"])
+
+
+def test_without_openspiel_the_import_says_what_to_install() -> None:
+    code = "import sys; sys.modules['pyspiel'] = None\nimport kow.openspiel"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "ImportError: kow.openspiel needs OpenSpiel: pip install 'kow[openspiel]'" in done.stderr
+
+
 # ----------------------------------------------------------------------------- returns, logs
 
 
@@ -545,3 +569,16 @@ def test_the_example_prints_what_examples_readme_shows(tmp_path: Path) -> None:
         ("search-1", "search"),
         ("search-2", "search"),
     }
+
+
+def test_the_example_refuses_bad_options_in_one_line() -> None:
+    example = Path(__file__).resolve().parent.parent / "examples" / "openspiel_ismcts.py"
+    for args, message in (
+        (["--games", "0"], "argument --games: '0' is not a whole number of 1 or more"),
+        (["--players", "9"], "players must be 2 to 7, not 9"),
+    ):
+        done = subprocess.run(
+            [sys.executable, str(example), *args], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.splitlines()[-1] == f"openspiel_ismcts.py: error: {message}"

@@ -409,3 +409,25 @@ def test_render_ansi_and_human(capsys: pytest.CaptureFixture[str]) -> None:
     quiet.reset(seed=3)
     with pytest.warns(UserWarning, match="render_mode"):
         assert quiet.render() is None
+
+
+def test_a_bool_is_no_action_and_a_finished_game_takes_no_step() -> None:
+    table = raw_env(players=2, start_cards=1)
+    table.reset(seed=3)
+    with pytest.raises(ValueError, match=r"cannot take action True: True is not an action id"):
+        table.step(True)
+    while table.agents:
+        agent = table.agent_selection
+        if table.terminations[agent]:
+            table.step(None)
+        else:
+            table.step(int(np.flatnonzero(table.observe(agent)["action_mask"])[0]))
+    with pytest.raises(ValueError, match="the game is over and every agent has stepped"):
+        table.step(0)
+
+
+def test_numpy_integers_are_rule_values() -> None:
+    table = raw_env(players=np.int64(3), start_cards=np.int32(4))
+    assert (table.rules.players, type(table.rules.players)) == (3, int)
+    table.reset(seed=np.int64(5))
+    assert table.log()["rules"]["start_cards"] == 4 and table.seed == 5

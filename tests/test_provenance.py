@@ -458,7 +458,7 @@ def test_a_null_seed_is_refused_saying_so() -> None:
         "the seed is null (the deals came from outside kow), so there is no seed to check"
         " the game against"
     )
-    unmatched = "(1 of them legal, but not the game of their seed)"
+    unmatched = "(1 of them legal, but with no seed to check)"
     assert against_seed(game) == (
         1, f"stdin: game 1: {NO_SEED}\n1 game in 1 file: 0 legal, 1 faulty {unmatched}\n", ""
     )  # fmt: skip

@@ -418,3 +418,16 @@ def test_winner_takes_every_trick_of_the_last_round(
         assert last["tricks_won"][winner] == last["hand_size"]
         assert {t["winner"] for t in last["tricks"]} == {winner}
         assert log["result"]["rounds_played"] == len(log["rounds"])
+
+
+def test_an_integer_of_another_type_is_taken_as_its_int() -> None:
+    import numpy as np
+
+    rules = Rules(players=np.int64(3), start_cards=np.int16(5))
+    assert (rules.players, rules.start_cards) == (3, 5)
+    assert type(rules.players) is int and type(rules.start_cards) is int
+    rules.check_seat(np.int64(2))
+    with pytest.raises(RulesError, match="seat must be a seat 0 to 2 with 3 players, not 3"):
+        rules.check_seat(np.int64(3))
+    with pytest.raises(RulesError, match="players must be 2 to 7, not 3.0"):
+        Rules(players=3.0)  # type: ignore[arg-type]

@@ -175,7 +175,8 @@ class Verdict:
     """The verdict on a run of logs, counted as each game is checked.
 
     ``games`` counts every game checked, ``legal`` those without a fault; ``unmatched``
-    the faulty games that the rules allow but the further check (``also``) refused;
+    the faulty games that the rules allow but the further check (``also``) refused, and
+    ``unseeded`` those of them whose seed is null (nothing to check them against);
     ``faults`` and ``unreadable`` list the faulty games and the unreadable inputs in the
     order met.
     """
@@ -183,6 +184,7 @@ class Verdict:
     games: int = 0
     legal: int = 0
     unmatched: int = 0
+    unseeded: int = 0
     faults: list[GameFault] = field(default_factory=list)
     unreadable: list[UnreadableInput] = field(default_factory=list)
 
@@ -212,7 +214,11 @@ class Verdict:
         fault = verify_game(log)
         if fault is None and also is not None:
             fault = also(log)
-            self.unmatched += fault is not None
+            if fault is not None:
+                if isinstance(log, dict) and log.get("seed") is None:
+                    self.unseeded += 1
+                else:
+                    self.unmatched += 1
         if fault is None:
             self.legal += 1
             return None
@@ -256,8 +262,13 @@ class Verdict:
         games = f"{self.games} game{'s' if self.games != 1 else ''}"
         inputs = f"{files} file{'s' if files != 1 else ''}"
         text = f"{games} in {inputs}: {self.legal} legal, {self.faulty} faulty"
+        notes = []
         if self.unmatched:
-            text += f" ({self.unmatched} of them legal, but not the game of their seed)"
+            notes.append(f"{self.unmatched} of them legal, but not the game of their seed")
+        if self.unseeded:
+            notes.append(f"{self.unseeded} of them legal, but with no seed to check")
+        if notes:
+            text += f" ({'; '.join(notes)})"
         if self.unreadable:
             count = len(self.unreadable)
             text += f", {count} unreadable input{'s' if count != 1 else ''}"
