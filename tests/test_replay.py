@@ -258,7 +258,8 @@ def test_any_rules_and_seed_replay(
 ) -> None:
     dealer = None if dealer is None else dealer % rules.players
     run = Run(seed, rules, tuple(kinds[: rules.players]), dealer,
-              bot_options=(("search_iterations", iterations),))  # fmt: skip
+              bot_options=(("search_iterations", iterations),
+                           ("ismcts_iterations", 10 * iterations)))  # fmt: skip
     ((text, games),) = list(run_text(run, 0, 1))
     assert games == 1 and text.endswith("\n")
     state = assert_replays(text[:-1])
