@@ -212,6 +212,8 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
         chosen: object = action
         try:
+            if isinstance(action, bool):  # True is an int to Python, not an action
+                raise TypeError(f"{action!r} is not an action id")
             chosen = operator.index(action)  # TypeError for a float, say
             game.apply(engine_action(chosen, game.phase))
         except (TypeError, ValueError) as err:  # kow.engine.IllegalActionError among them

@@ -194,9 +194,11 @@ def test_an_illegal_action_ends_the_episode_as_documented() -> None:
     assert logged["abandoned"] is True and verify_game(logged) is None
     with pytest.raises(gymnasium.error.ResetNeeded):
         table.step(legal[0])
-    for weird in (57, -1, 2.5, None):
+    for weird in (57, -1, 2.5, None, True):
         table.reset(seed=3)
         assert table.step(weird)[1:3] == (ILLEGAL_REWARD, True)  # type: ignore[arg-type]
+    table.reset(seed=3)
+    assert table.step(True)[4]["reason"] == "True is not an action id"
 
 
 def test_step_before_reset() -> None:
