@@ -24,9 +24,10 @@ docs/frameworks.md shows them. Seats are 0-based and clockwise.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from functools import cache
-from typing import Any, Protocol
+from typing import Any, Protocol, SupportsIndex
 
 from .cards import NAMES, SUITS, cards_in
 from .engine import State
@@ -97,27 +98,32 @@ def action_id(action: Action, phase: Phase) -> int:
     return action if phase is Phase.PLAY else SUIT_IDS[action]
 
 
-def engine_action(action: int, phase: Phase) -> Action:
+def engine_action(action: object, phase: Phase) -> Action:
     """Return the engine's action for id ``action`` (0..56) in ``phase``: the inverse of
     :func:`action_id`.
 
-    Raises :class:`ValueError` when the id names nothing of that phase (a suit in play, a
-    card in a trump choice) or is out of range; whether it is legal is the engine's to say.
+    ``action`` may be of any integer type (a numpy integer, say), but not a bool.
+
+    Raises :class:`TypeError` for anything that is not an integer (a float, None, a
+    bool), and :class:`ValueError` when the id names nothing of that phase (a suit in
+    play, a card in a trump choice) or is out of range; whether it is legal is the
+    engine's to say.
 
     >>> engine_action(55, Phase.TRUMP)
     2
     """
-    if type(action) is not int:  # a numpy integer, say
-        action = int(action)
+    if isinstance(action, bool) or not isinstance(action, SupportsIndex):
+        raise TypeError(f"{action!r} is not an action id")
+    value = operator.index(action)  # an int, from a numpy integer say
     if phase is Phase.PLAY:
-        if 0 <= action <= KNOCK_ID:
-            return action
-        raise ValueError(f"action {action} is not a card (0-51) or a knock (52)")
+        if 0 <= value <= KNOCK_ID:
+            return value
+        raise ValueError(f"action {value} is not a card (0-51) or a knock (52)")
     if phase is Phase.OVER:
         raise ValueError("the game is over: no action is taken")
-    if SUIT_IDS[0] <= action <= SUIT_IDS[-1]:
-        return action - SUIT_IDS[0]
-    raise ValueError(f"action {action} is not a suit (53-56) to {phase.value}")
+    if SUIT_IDS[0] <= value <= SUIT_IDS[-1]:
+        return value - SUIT_IDS[0]
+    raise ValueError(f"action {value} is not a suit (53-56) to {phase.value}")
 
 
 def legal_action_ids(state: State) -> list[int]:

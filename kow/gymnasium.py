@@ -74,8 +74,6 @@ ENV_ID = "kow/KnockOutWhist-v0"
 ILLEGAL_REWARD = -1.0
 """The reward of an illegal action, which ends the episode (below a loss's 0.0)."""
 
-"""The observation's fields that hold counts of cards or tricks (at most ``start_cards``)."""
-
 Observation = dict[str, Any]
 """An observation: ``observation`` (float32) and ``action_mask`` (int8) arrays."""
 
@@ -212,10 +210,9 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
         chosen: object = action
         try:
-            if isinstance(action, bool):  # True is an int to Python, not an action
-                raise TypeError(f"{action!r} is not an action id")
-            chosen = operator.index(action)  # TypeError for a float, say
-            game.apply(engine_action(chosen, game.phase))
+            move = engine_action(action, game.phase)  # TypeError for a float, say
+            chosen = operator.index(action)  # the id, as an int
+            game.apply(move)
         except (TypeError, ValueError) as err:  # kow.engine.IllegalActionError among them
             self._over = True
             info = {

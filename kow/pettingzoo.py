@@ -44,7 +44,7 @@ says the game was abandoned); :class:`raw_env` raises :class:`ValueError`.
 from __future__ import annotations
 
 import operator
-from typing import Any, NamedTuple
+from typing import Any
 
 try:
     import gymnasium
@@ -70,22 +70,13 @@ from .encoding import (
 )
 from .engine import State
 from .game import check_seed, new_game
-from .log import build
+from .log import LoggedPlayer, build
 from .rules import MAX_SEED, Rules
 
 __all__ = ["ILLEGAL_REWARD", "env", "raw_env"]
 
 ILLEGAL_REWARD = -1.0
 """The reward of an agent whose illegal action ends the game in :func:`env`."""
-
-"""The observation's fields that hold counts of cards or tricks (at most ``start_cards``)."""
-
-
-class _Agent(NamedTuple):
-    """A seat driven from outside kow, as the log names it (``kind`` ``"agent"``)."""
-
-    name: str
-    kind: str = "agent"
 
 
 def env(render_mode: str | None = None, **settings: Any) -> AECEnv:
@@ -226,9 +217,7 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
             return
         game = self._game()
         try:
-            if isinstance(action, bool):  # True is an int to Python, not an action
-                raise TypeError(f"{action!r} is not an action id")
-            game.apply(engine_action(operator.index(action), game.phase))  # type: ignore[arg-type]
+            game.apply(engine_action(action, game.phase))
         except (TypeError, ValueError) as err:  # kow.engine.IllegalActionError among them
             legal = ", ".join(_shown(i) for i in legal_action_ids(game))
             raise ValueError(
@@ -283,7 +272,7 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         Raises :class:`RuntimeError` before the first :meth:`reset`.
         """
         game = self._game()
-        players = [_Agent(agent) for agent in self.possible_agents]
+        players = [LoggedPlayer(agent, "agent") for agent in self.possible_agents]
         return build(self.seed, self.rules, players, game.events, abandoned=game.outcome is None)
 
     def _game(self) -> State:

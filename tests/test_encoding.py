@@ -72,6 +72,15 @@ def test_action_ids_are_cards_knock_and_suits_in_every_phase() -> None:
         engine_action(12, Phase.TRUMP)
     with pytest.raises(ValueError, match="the game is over"):
         engine_action(0, Phase.OVER)
+    import numpy as np
+
+    assert (
+        engine_action(np.int64(55), Phase.VOTE) == 2
+        and type(engine_action(np.int8(3), Phase.PLAY)) is int
+    )
+    for bad in (2.0, True, None, "3"):
+        with pytest.raises(TypeError, match=f"{bad!r} is not an action id"):
+            engine_action(bad, Phase.PLAY)
 
 
 def test_legal_action_ids_are_the_engine_s_legal_actions() -> None:
