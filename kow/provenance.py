@@ -51,6 +51,7 @@ from .log._replay import round_actions
 from .players import BOT_KINDS, Player, make_bot
 from .players.search import DEFAULT_ITERATIONS
 from .rules import Rules
+from .screen import printable
 from .verify import Fault
 from .view import TrickFacts, View
 
@@ -167,7 +168,11 @@ def check_against_seed(
     rounds = game["rounds"]
     state = new_game(rules, seed, rounds[0]["dealer"] if rounds else None)
     version = game.get("kow_version")
-    other = [] if version == __version__ else [f"kow {__version__}; the log is from kow {version}"]
+    other = (
+        []
+        if version == __version__
+        else [f"kow {__version__}; the log is from kow {printable(str(version))}"]
+    )
     course = _Course(rounds, state, f"the seed {seed}" + "".join(f" ({o})" for o in other))
     logged = game["players"]
     bots_known = all(p["kind"] in BOT_KINDS or p["kind"] in ("human", AGENT) for p in logged)

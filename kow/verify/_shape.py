@@ -19,6 +19,7 @@ __all__ = [
     "KINDS",
     "LEADS",
     "MAX_CUT",
+    "MAX_KOW_VERSION",
     "MAX_PLAYERS",
     "MAX_SEED",
     "MIN_PLAYERS",
@@ -47,6 +48,7 @@ MAX_SEED = 2**53 - 1  # every JSON tool reads such ints exactly
 MIN_PLAYERS = 2
 MAX_PLAYERS = 7
 MAX_CUT = 51
+MAX_KOW_VERSION = 64  # kow_version: 1 to 64 printable ASCII characters, as the schema says
 DOGS_LIFE = ("off", "once-per-game", "once-per-player")
 TRUMPS = ("winner-chooses", "fixed")
 LEADS = ("most-tricks", "dealer-left")
@@ -237,6 +239,19 @@ class Shape:
         if not isinstance(value, str):
             self.fail(f"{path}: expected a string, got {show(value)}")
         return value
+
+    def ascii_text(self, value: object, path: str, most: int) -> str:
+        """Return a string of 1 to ``most`` printable ASCII characters (space to ``~``).
+
+        Nothing else can reach a terminal or a table from such a field: no control
+        character, escape sequence or bidirectional override.
+        """
+        text = self.str_(value, path)
+        if not 1 <= len(text) <= most or not (text.isascii() and text.isprintable()):
+            self.fail(
+                f"{path}: {show(text)} is not 1 to {most} printable ASCII characters (space to '~')"
+            )
+        return text
 
     def choice(self, value: object, path: str, allowed: tuple[str, ...]) -> str:
         """Return a string that is one of ``allowed``."""

@@ -24,6 +24,7 @@ from ._shape import (
     KINDS,
     LEADS,
     MAX_CUT,
+    MAX_KOW_VERSION,
     MAX_PLAYERS,
     MAX_SEED,
     MIN_PLAYERS,
@@ -67,7 +68,7 @@ class Checker(Shape):
         version = top["version"]
         if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
             self.fail(f"version: expected {VERSION}, got {show(version)}")
-        self.str_(top["kow_version"], "kow_version")
+        self.ascii_text(top["kow_version"], "kow_version", MAX_KOW_VERSION)
         seed = top["seed"]  # null (since 0.5.0): the deals came from outside kow
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, int):
