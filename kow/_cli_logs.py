@@ -351,7 +351,13 @@ def _same_file(output: str, name: str) -> bool:
     "--output", "-o", default=None, metavar="FILE",
     help="Write the table to FILE (replaced whole at the end) instead of stdout.",
 )  # fmt: skip
-def export(files: tuple[str, ...], table: str, output: str | None) -> None:
+@click.option(
+    "--spreadsheet-safe", is_flag=True,
+    help="Prefix with ' each text cell that begins with = + - @, a tab or a carriage"
+    " return, so that Excel or LibreOffice shows it instead of running it as a formula"
+    " (a player's name can be one). Numbers are not changed.",
+)  # fmt: skip
+def export(files: tuple[str, ...], table: str, output: str | None, spreadsheet_safe: bool) -> None:
     """Write logged games as one CSV table: a row per game, round, trick or play.
 
     Each FILE (or - for stdin) may hold one game, JSON Lines, or concatenated JSON
@@ -361,9 +367,11 @@ def export(files: tuple[str, ...], table: str, output: str | None) -> None:
     or false, a missing value empty. Each game is checked against the rules first. Exit
     1 at a game that is not legal or input that can't be read, naming its place: the
     rows of the games before it stay on stdout, and a file given to -o is left as it
-    was. Exit 2 when a FILE can't be opened.
+    was. Exit 2 when a FILE can't be opened. For a spreadsheet, give --spreadsheet-safe
+    (the default keeps every value as logged, for pandas and DuckDB).
     """
     import csv
+    import functools
 
     from .log import ReplayError
     from .tables import COLUMNS, IllegalGameError, cells, rows
@@ -384,6 +392,7 @@ def export(files: tuple[str, ...], table: str, output: str | None) -> None:
                 " is read from; give another file",
                 param_hint="'-o' / '--output'",
             )
+    as_cells = functools.partial(cells, spreadsheet_safe=spreadsheet_safe)
     with atomic_output(output) as out:
         writer = csv.writer(out, lineterminator="\n")
         try:
@@ -405,7 +414,7 @@ def export(files: tuple[str, ...], table: str, output: str | None) -> None:
                         raise click.ClickException(
                             f"{label}: game {index} can't be replayed (a fault of kow's): {err}"
                         ) from None
-                    writer.writerows(map(cells, found))
+                    writer.writerows(map(as_cells, found))
             out.flush()
         except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
             quiet_broken_pipe()

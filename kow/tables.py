@@ -43,7 +43,17 @@ from .rules import MAX_PLAYERS, Rules
 from .trick import beats
 from .verify import Fault, verify_game
 
-__all__ = ["COLUMNS", "TABLES", "TYPES", "Cell", "IllegalGameError", "Row", "cells", "rows"]
+__all__ = [
+    "COLUMNS",
+    "FORMULA_STARTS",
+    "TABLES",
+    "TYPES",
+    "Cell",
+    "IllegalGameError",
+    "Row",
+    "cells",
+    "rows",
+]
 
 Cell: TypeAlias = str | int | bool | None
 """One value of a row: ``None`` is an empty cell."""
@@ -141,11 +151,23 @@ def rows(game: Mapping[str, Any], table: str, *, file: str, index: int) -> list[
     return walk.finish()
 
 
-def cells(row: Row) -> list[str | int]:
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a cell that Excel or LibreOffice reads as a formula begins with (OWASP, "CSV
+Injection"): a player's name or a file's can."""
+
+
+def cells(row: Row, *, spreadsheet_safe: bool = False) -> list[str | int]:
     """Return ``row`` as CSV cells: booleans ``true`` / ``false``, None empty.
+
+    ``spreadsheet_safe``: a text cell that begins with one of :data:`FORMULA_STARTS` is
+    prefixed with ``'``, so that a spreadsheet shows it as text instead of running it as
+    a formula; numbers are never changed. Off by default: the data stay as logged, for
+    pandas and DuckDB.
 
     >>> cells(("g.jsonl", 1, None, True, False, "Th"))
     ['g.jsonl', 1, '', 'true', 'false', 'Th']
+    >>> cells(("=cmd|'/c calc'!A1", 7, "-Ada", "Ben"), spreadsheet_safe=True)
+    ["'=cmd|'/c calc'!A1", 7, "'-Ada", 'Ben']
     """
     out: list[str | int] = []
     for value in row:
@@ -153,6 +175,8 @@ def cells(row: Row) -> list[str | int]:
             out.append("")
         elif isinstance(value, bool):
             out.append("true" if value else "false")
+        elif spreadsheet_safe and isinstance(value, str) and value.startswith(FORMULA_STARTS):
+            out.append("'" + value)
         else:
             out.append(value)
     return out

