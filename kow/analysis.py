@@ -479,11 +479,11 @@ def text_lines(analysis: GameAnalysis, screen: Screen, title: str) -> list[str]:
         f"The search bot's estimates from each player's view, {analysis.iterations} deals a "
         f"decision (analysis seed {analysis.analysis_seed}): win, the chance of winning the "
         "game; trick, of taking a trick this round; ?? marks a blunder, an action at least "
-        f"{analysis.threshold * 100:g} points of win chance worse than the best, beyond the "
+        f"{_bar(analysis.threshold)} points of win chance worse than the best, beyond the "
         "sampling error.",
     ]
     for d in analysis.decisions:
-        lines += ["", _place(d, screen), "  " + _verdict(d, screen)]
+        lines += ["", _place(d, screen), "  " + _verdict(d, screen, analysis.threshold)]
     lines += ["", screen.bold("Summary:")]
     for s in analysis.summary():
         blunders = f"{s.blunders}{GLUE}blunder{'s' if s.blunders != 1 else ''}"
@@ -492,8 +492,7 @@ def text_lines(analysis: GameAnalysis, screen: Screen, title: str) -> list[str]:
             continue
         count = f"{s.decisions}{GLUE}decision{'s' if s.decisions != 1 else ''}"
         lines.append(
-            f"  {names[s.seat]}: {count}, {blunders}, "
-            f"mean loss {s.mean_loss * 100:.1f}{GLUE}points."
+            f"  {names[s.seat]}: {count}, {blunders}, mean loss {_points(s.mean_loss)}{GLUE}points."
         )
     return lines
 
@@ -526,25 +525,45 @@ def _chances(v: ActionValue) -> str:
     )
 
 
+def _points(fraction: float) -> str:
+    """Return a fraction of win chance in points (hundredths), to one decimal place;
+    never ``-0.0`` (a bound just under 0 is shown as 0.0).
+
+    >>> _points(0.02), _points(-0.0004), _points(0.0125), _points(-0.031)
+    ('2.0', '0.0', '1.2', '-3.1')
+    """
+    return f"{round(fraction * 100, 1) + 0.0:.1f}"
+
+
+def _bar(threshold: float) -> str:
+    """Return a blunder threshold (a fraction of win chance) in points, as given.
+
+    >>> _bar(0.02), _bar(0.0125), _bar(0.07)
+    ('2', '1.25', '7')
+    """
+    return f"{threshold * 100:g}"
+
+
 def _interval(d: DecisionAnalysis) -> str:
-    return f"(95%:{GLUE}{d.loss_low * 100:.1f}{GLUE}to{GLUE}{d.loss_high * 100:.1f})"
+    return f"(95%:{GLUE}{_points(d.loss_low)}{GLUE}to{GLUE}{_points(d.loss_high)})"
 
 
-def _verdict(d: DecisionAnalysis, screen: Screen) -> str:
-    """Return the line that judges decision ``d``: the choice, its values, the best one."""
+def _verdict(d: DecisionAnalysis, screen: Screen, threshold: float) -> str:
+    """Return the line that judges decision ``d``: the choice, its values, the best one;
+    ``threshold``: the analysis's blunder threshold, a fraction of win chance."""
     chosen = _action(d.chosen, d.phase, screen)
     mark = f"{GLUE}{screen.bold('??')}" if d.blunder else ""
     line = f"{chosen}{mark}: {_chances(d.value_of(d.chosen))}."
     if d.best == d.chosen:
         return line + " Best."
     best = _action(d.best, d.phase, screen)
-    points = f"{d.loss * 100:.1f}{GLUE}points"
+    points = f"{_points(d.loss)}{GLUE}points"
     if d.blunder:
         better = _chances(d.value_of(d.best))
         return f"{line} Better {best}: {better}; {points} lost {_interval(d)}."
     why = (
         "within the sampling error"
         if d.loss_low <= 0
-        else f"not a blunder: its 95% lower bound is under {BLUNDER * 100:.0f}{GLUE}points"
+        else f"not a blunder: its 95% lower bound is under {_bar(threshold)}{GLUE}points"
     )
     return f"{line} Best found {best}, by {points} {_interval(d)}: {why}."

@@ -407,3 +407,43 @@ def test_seat_skips_the_games_without_it(tmp_path: Path) -> None:
     code, out, err = run("analyze", str(both), "--seat", "5", "--iterations", "2")
     assert code == 2 and out == ""
     assert "game 1 of" in err and "no seat 5" in err
+
+
+def _judged(loss: float, low: float, high: float) -> analysis.DecisionAnalysis:
+    """Return a decision between 2c (chosen) and 3c (best) with these losses, no blunder."""
+    from kow.cards import parse_card
+    from kow.events import Phase
+
+    two, three = parse_card("2c"), parse_card("3c")
+    values = tuple(
+        analysis.ActionValue(c, 0.5, 0.4, 0.6, win, win - 0.1, win + 0.1)
+        for c, win in ((two, 0.30), (three, 0.30 + loss))
+    )
+    return analysis.DecisionAnalysis(
+        1, 1, 1, 0, Phase.PLAY, (two, three), None, (), 0, values, two, three,
+        loss, low, high, False, 10,
+    )  # fmt: skip
+
+
+def test_the_text_gives_the_threshold_used_and_no_minus_zero() -> None:
+    from kow.screen import Screen
+
+    within = _judged(0.0004, -0.00004, 0.0009)  # its lower bound shows as 0.0, not -0.0
+    under = _judged(0.04, 0.03, 0.05)  # a lower bound above 0 but under the threshold, 5
+    result = analysis.GameAnalysis(
+        1, 7, (("Ada", "human"), ("Ben", "human")), Rules(players=2).to_dict(), (0,),
+        (within, under), 0, 10, 0.05,
+    )  # fmt: skip
+    text = analysis.text_lines(result, Screen(["Ada", "Ben"], Rules(players=2), symbols=False), "T")
+    text = [line.replace("\u00a0", " ") for line in text]
+    assert "an action at least 5 points of win chance worse" in text[2]
+    assert text[5] == (
+        "  2c: win 30% (20-40%), trick 50%. Best found 3c, by 0.0 points (95%: 0.0 to 0.1):"
+        " within the sampling error."
+    )
+    assert text[8] == (
+        "  2c: win 30% (20-40%), trick 50%. Best found 3c, by 4.0 points (95%: 3.0 to 5.0):"
+        " not a blunder: its 95% lower bound is under 5 points."
+    )
+    assert text[-1] == "  Ada: 2 decisions, 0 blunders, mean loss 2.0 points."
+    assert not any("-0.0" in line for line in text)
