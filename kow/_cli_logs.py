@@ -237,7 +237,7 @@ def replay(
 
     from .log import LogReadError, ReplayError, iter_games
     from .log import replay as replay_log
-    from .screen import Screen, symbols_fit
+    from .screen import Screen, symbols_fit, terminal_width
     from .verify import verify_game
 
     stream, label = _open_input(file)
@@ -284,7 +284,8 @@ def replay(
     shown = {**game, "players": [{**p, "name": n} for p, n in zip(logged, names, strict=True)]}
     screen = Screen(names, Rules.from_dict(game["rules"]), symbols=symbols, color=color)
     title = _title(game_number, label, game["seed"])
-    lines = screen.narrate(shown, state.events, title, round_number)
+    width = terminal_width() if sys.stdout.isatty() else None  # as kow play wraps; a pipe: none
+    lines = screen.narrate(shown, state.events, title, round_number, width)
     text = "\n".join(lines)
     if sys.stdout.isatty():
         os.environ.setdefault("LESS", "-R")  # let less show the colours, not their codes
@@ -538,12 +539,11 @@ def analyze(
     2 for a FILE that can't be opened or a --game or --seat the input does not have.
     """
     import json
-    import shutil
 
     from .analysis import analyse_game, decisions, text_lines, to_dict
     from .batch import auto_jobs
     from .log import LogReadError, ReplayError, iter_games
-    from .screen import Screen, symbols_fit, wrap
+    from .screen import Screen, symbols_fit, terminal_width, wrap
     from .verify import GameFault, verify_game
 
     if output not in (None, "-") and file != "-" and _same_file(output, file):
@@ -601,7 +601,7 @@ def analyze(
     color = to_stdout and color_fits(sys.stdout, no_color=no_color)
     encoding = sys.stdout.encoding if to_stdout else "utf-8"
     symbols = not ascii_only and symbols_fit(encoding, os.environ if os.name == "posix" else None)
-    width = max(40, shutil.get_terminal_size((80, 24)).columns) if screen_out else None
+    width = terminal_width() if screen_out else None  # as kow play wraps; a file: none
     show = not quiet and sys.stderr.isatty()
     with atomic_output(output) as out, Progress(total, show, "Analysing") as progress:
         try:

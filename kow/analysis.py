@@ -470,7 +470,7 @@ def text_lines(analysis: GameAnalysis, screen: Screen, title: str) -> list[str]:
     joined by :data:`~kow.screen.GLUE`: write the lines through :func:`kow.screen.wrap`.
     """
     names = screen.names
-    seats = f",{GLUE}".join(
+    seats = ", ".join(
         f"{s}{GLUE}{names[s]}{GLUE}({kind})" for s, (_, kind) in enumerate(analysis.players)
     )
     lines = [

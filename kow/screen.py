@@ -7,6 +7,7 @@ Click; it returns strings, styled with ANSI colour only when asked.
 from __future__ import annotations
 
 import re
+import shutil
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ __all__ = [
     "Screen",
     "sorted_hand",
     "symbols_fit",
+    "terminal_width",
     "visible_width",
     "wrap",
 ]
@@ -149,6 +151,17 @@ def wrap(line: str, width: int | None) -> list[str]:
             current = indent + "  " + word
     lines.append(current)
     return [x.replace(GLUE, " ") for x in lines]
+
+
+MIN_WIDTH = 20
+"""The fewest columns :func:`terminal_width` gives, however narrow the terminal."""
+
+
+def terminal_width() -> int:
+    """Return the width in columns that a screen's lines are wrapped to (with :func:`wrap`):
+    the terminal's (``COLUMNS``, else the terminal's size, else 80), at least
+    :data:`MIN_WIDTH`. Used by ``kow play``, ``kow replay`` and ``kow analyze`` alike."""
+    return max(MIN_WIDTH, shutil.get_terminal_size((80, 24)).columns)
 
 
 class FinishedTrick(NamedTuple):
@@ -520,20 +533,23 @@ class Screen(EventVisitor):
     # ------------------------------------------------------------------ replays
 
     def narrate(
-        self, game: Mapping[str, Any], events: Iterable[Event], title: str, round: int | None = None
+        self,
+        game: Mapping[str, Any],
+        events: Iterable[Event],
+        title: str,
+        round: int | None = None,
+        width: int | None = None,
     ) -> list[str]:
         """Return the lines that tell a logged game, as ``kow play`` shows it, with every hand.
 
         ``game`` is the log (for its seed and players); ``events`` its events (from
-        :func:`kow.log.replay`); ``title`` the first line; ``round``: tell that round only.
+        :func:`kow.log.replay`); ``title`` the first line; ``round``: tell that round only;
+        ``width``: the columns the lines are wrapped to, as :func:`wrap` does (None: none).
         """
         names = self.names
-        lines = [
-            self.bold(title),
-            "Seats, clockwise: "
-            + ", ".join(f"{p['seat']} {p['name']} ({p['kind']})" for p in game["players"]),
-        ]
-        width = max(len(n) for n in names)
+        seats = (f"{p['seat']}{GLUE}{p['name']}{GLUE}({p['kind']})" for p in game["players"])
+        lines = [self.bold(title), "Seats, clockwise: " + ", ".join(seats)]
+        pad = max(len(n) for n in names)
         showing = round is None
         for event in events:
             if isinstance(event, Deal):
@@ -546,10 +562,10 @@ class Screen(EventVisitor):
                 for seat, hand in enumerate(event.hands):
                     if hand is not None:
                         cards = "  ".join(self.card(c) for c in sorted_hand(hand))
-                        lines.append(f"  {names[seat]:<{width}}  {cards}")
+                        lines.append(f"  {names[seat]:<{pad}}  {cards}")
         if game.get("abandoned"):
             lines.append("The game was abandoned here.")
-        return [x.replace(GLUE, " ") for x in lines]
+        return [part for line in lines for part in wrap(line, width)]
 
 
 _HOW = {

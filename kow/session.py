@@ -30,7 +30,7 @@ from .players import Player, make_bot
 from .players.human import HotSeat, HumanPlayer, Quit
 from .rulebook import rules_summary
 from .rules import Rules
-from .screen import GLUE, Screen, printable, strip_escapes, wrap
+from .screen import GLUE, Screen, printable, strip_escapes, terminal_width, wrap
 
 __all__ = ["PIPED_PATIENCE", "Ending", "LogWriteError", "Sitting", "Terminal"]
 
@@ -143,8 +143,8 @@ class Terminal:
 
     @property
     def width(self) -> int:
-        """The terminal's width in columns, at least 20."""
-        return max(20, shutil.get_terminal_size((80, 24)).columns)
+        """The columns its lines are wrapped to: :func:`kow.screen.terminal_width`."""
+        return terminal_width()
 
     def write(self, text: str) -> None:
         """Write ``text`` (one line or several), each line wrapped to the width."""

@@ -542,6 +542,17 @@ def test_narrate_a_whole_game(logged: tuple[dict[str, Any], list[Event]]) -> Non
     assert lines == NARRATION.split("\n")
 
 
+def test_narrate_wraps_to_a_width_as_play_does(logged: tuple[dict[str, Any], list[Event]]) -> None:
+    game, events = logged
+    wrapped = Screen(FULL_NAMES, FULL_RULES, symbols=False).narrate(game, events, "T", width=24)
+    assert max(map(len, wrapped)) <= 24
+    assert (
+        " ".join(wrapped).split() == NARRATION.replace("Game 1 of full.json, seed 11", "T").split()
+    )
+    assert wrapped[1:4] == ["Seats, clockwise:", "  0 Ann (scripted),", "  1 Bo (scripted),"]
+    assert "  Dmitri  Qc  3h  4s" in wrapped  # a hand stays on its line when it fits
+
+
 def test_narrate_one_round(logged: tuple[dict[str, Any], list[Event]]) -> None:
     game, events = logged
     s = Screen(FULL_NAMES, FULL_RULES)
