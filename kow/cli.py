@@ -377,11 +377,6 @@ def rules_command(rules: Rules, as_json: bool) -> None:
 # ----------------------------------------------------------------------------- tournament
 
 
-def _figure(value: float | None, spec: str) -> str:
-    """Return ``value`` formatted by ``spec``, or ``n/a`` for None (no game to measure)."""
-    return "n/a" if value is None else format(value, spec)
-
-
 @main.command()
 @click.option(
     "--bots", default="search,heuristic,heuristic,heuristic", show_default=True,
@@ -409,8 +404,9 @@ def tournament(
     """Measure bots against each other over many seeded games.
 
     The bots rotate through the seats over the same seeds, so each bot plays each
-    seat's cards. Prints, per bot kind: seat-games, wins, win rate with its 95% Wilson
-    interval, mean round reached, and mean time per decision. Stopped early (Ctrl-C,
+    seat's cards. Prints, per bot kind: the seats it holds in each game, the games, its
+    wins, its win rate per seat (wins / (games x seats)) with its 95% Wilson interval,
+    mean round reached, and mean time per decision. Stopped early (Ctrl-C,
     SIGTERM, SIGHUP), it prints the results of the games finished, marked partial (the
     same as a whole tournament of that many games), and exits 130, 143 or 129.
     """
@@ -419,7 +415,7 @@ def tournament(
     from .batch import WorkerError, auto_jobs
     from .game import PlayerError
     from .players import game_seconds
-    from .tournament import Tally, game_results
+    from .tournament import Tally, game_results, table_lines
 
     kinds = parse_bots(bots, rules.players)
     jobs = jobs or auto_jobs(games, game_seconds(kinds, rules.start_cards, search_iterations))
@@ -452,19 +448,7 @@ def tournament(
         else:
             played = f"Partial: {result.played} of {counted} played" if result.partial else counted
             click.echo(f"{played}, seed {seed}, bots {','.join(kinds)}")
-            click.echo(
-                f"{'kind':<10} {'games':>6} {'wins':>6} {'win rate':>8}  {'95% interval':<15} "
-                f"{'round':>5} {'ms/decision':>11}"
-            )
-            for r in result.results():
-                interval = "n/a"
-                if r.low is not None and r.high is not None:
-                    interval = f"{r.low:>6.1%} - {r.high:<6.1%}"
-                click.echo(
-                    f"{r.kind:<10} {r.games:>6} {r.wins:>6} {_figure(r.win_rate, '.1%'):>8}  "
-                    f"{interval:<15} {_figure(r.mean_round, '.2f'):>5} "
-                    f"{_figure(r.mean_decision_ms, '.2f'):>11}"
-                )
+            click.echo("\n".join(table_lines(result)))
         sys.stdout.flush()  # a reader gone (| head) is seen here: 141
     except BrokenPipeError:
         quiet_broken_pipe()

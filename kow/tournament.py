@@ -38,6 +38,7 @@ __all__ = [
     "Tournament",
     "game_results",
     "play_tournament",
+    "table_lines",
     "tournament_game",
     "wilson",
 ]
@@ -196,15 +197,18 @@ def _play_chunk(
 class KindResult:
     """The results of one bot kind, over all the seats it held in every game.
 
-    ``games``: seat-games played (a kind in two seats counts two per game); ``wins``;
-    ``win_rate`` and its 95% Wilson interval ``low``..``high``; ``mean_round``: mean
-    round reached; ``mean_decision_ms``: mean wall-clock milliseconds per decision
-    (``decisions`` in all). With no seat-game played (a tournament stopped before its
-    first game ended) the rates, the interval and the means are None, not 0: there is
-    nothing to measure; likewise ``mean_decision_ms`` with no decision.
+    ``seats``: the seats it holds in each game; ``games``: the games played;
+    ``wins``: the games it won (a seat of that kind won them); ``win_rate``: the wins per
+    seat, ``wins / seat_games`` (a fair share is one over the number of players), and its
+    95% Wilson interval ``low``..``high``; ``mean_round``: mean round reached by its
+    seats; ``mean_decision_ms``: mean wall-clock milliseconds per decision
+    (``decisions`` in all). With no game played (a tournament stopped before its first
+    game ended) the rates, the interval and the means are None, not 0: there is nothing
+    to measure; likewise ``mean_decision_ms`` with no decision.
     """
 
     kind: str
+    seats: int
     games: int
     wins: int
     win_rate: float | None
@@ -214,10 +218,16 @@ class KindResult:
     decisions: int
     mean_decision_ms: float | None
 
+    @property
+    def seat_games(self) -> int:
+        """The seats it held over all the games: ``games * seats``, the win rate's base."""
+        return self.games * self.seats
+
     def to_dict(self) -> dict[str, Any]:
         """Return the result as a JSON-ready dict."""
         return {
             "kind": self.kind,
+            "seats": self.seats,
             "games": self.games,
             "wins": self.wins,
             "win_rate": self.win_rate,
@@ -259,26 +269,27 @@ class Tournament:
         kinds = list(dict.fromkeys(self.bots))
         out = []
         for kind in kinds:
-            games = wins = rounds = decisions = 0
+            seat_games = wins = rounds = decisions = 0
             seconds = 0.0
             for b, k in enumerate(self.bots):
                 if k == kind:
                     g, w, r, d, t = self.totals[b]
-                    games += g
+                    seat_games += g
                     wins += w
                     rounds += r
                     decisions += d
                     seconds += t
-            low, high = wilson(wins, games) if games else (None, None)
+            low, high = wilson(wins, seat_games) if seat_games else (None, None)
             out.append(
                 KindResult(
                     kind=kind,
-                    games=games,
+                    seats=self.bots.count(kind),
+                    games=self.played,
                     wins=wins,
-                    win_rate=wins / games if games else None,
+                    win_rate=wins / seat_games if seat_games else None,
                     low=low,
                     high=high,
-                    mean_round=rounds / games if games else None,
+                    mean_round=rounds / seat_games if seat_games else None,
                     decisions=decisions,
                     mean_decision_ms=1000 * seconds / decisions if decisions else None,
                 )
@@ -303,6 +314,55 @@ class Tournament:
             "rules": self.rules.to_dict(),
             "results": [r.to_dict() for r in self.results()],
         }
+
+
+def table_lines(tournament: Tournament) -> list[str]:
+    """Return the results of ``tournament`` as a table for people, a line per bot kind.
+
+    The columns: kind, seats (held in each game), games, wins, win rate (per seat) and
+    its 95% interval, mean round reached, milliseconds per decision (three significant
+    digits: a cheap bot's are a few thousandths). A last line says how a win rate is
+    counted and what a fair share is. ``n/a`` where there is nothing to measure.
+    """
+    lines = [
+        f"{'kind':<10} {'seats':>5} {'games':>6} {'wins':>6} {'win rate':>8}  "
+        f"{'95% interval':<15} {'round':>5} {'ms/decision':>11}"
+    ]
+    for r in tournament.results():
+        interval = "n/a"
+        if r.low is not None and r.high is not None:
+            interval = f"{r.low:>6.1%} - {r.high:<6.1%}"
+        ms = "n/a" if r.mean_decision_ms is None else _significant(r.mean_decision_ms)
+        lines.append(
+            f"{r.kind:<10} {r.seats:>5} {r.games:>6} {r.wins:>6} {_figure(r.win_rate, '.1%'):>8}  "
+            f"{interval:<15} {_figure(r.mean_round, '.2f'):>5} {ms:>11}"
+        )
+    players = tournament.rules.players
+    lines.append(
+        f"Win rate: wins per seat held, wins / (games x seats); a fair share is 1/{players}"
+        f" = {1 / players:.1%}."
+    )
+    return lines
+
+
+def _figure(value: float | None, spec: str) -> str:
+    """Return ``value`` formatted by ``spec``, or ``n/a`` for None (no game to measure)."""
+    return "n/a" if value is None else format(value, spec)
+
+
+def _significant(value: float, digits: int = 3) -> str:
+    """Return ``value`` (not negative) with ``digits`` significant digits, at least, and
+    no exponent.
+
+    >>> _significant(0.000461961), _significant(0.0183), _significant(5.2), _significant(1523.4)
+    ('0.000462', '0.0183', '5.20', '1523')
+    >>> _significant(0.0)
+    '0'
+    """
+    if value <= 0:
+        return "0"
+    places = max(0, digits - 1 - math.floor(math.log10(value)))
+    return f"{value:.{places}f}"
 
 
 class Tally:

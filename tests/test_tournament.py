@@ -27,6 +27,7 @@ from kow.tournament import (
     Tally,
     game_results,
     play_tournament,
+    table_lines,
     tournament_game,
     wilson,
 )
@@ -90,7 +91,8 @@ def test_results_do_not_depend_on_jobs() -> None:
     kinds = [r.kind for r in one.results()]
     assert kinds == ["search", "heuristic", "random"]
     assert sum(r.wins for r in one.results()) == 12
-    assert [r.games for r in one.results()] == [12, 24, 12]
+    assert [(r.seats, r.games, r.seat_games) for r in one.results()] == [
+        (1, 12, 12), (2, 12, 24), (1, 12, 12)]  # fmt: skip
 
 
 def test_tournament_cli_json_is_the_same_for_any_jobs() -> None:
@@ -123,6 +125,33 @@ def test_tournament_cli_table_and_usage_errors() -> None:
     assert "genius" in bad.output
     count = runner.invoke(main, ["tournament", "--bots", "random,random", "--players", "3"])
     assert count.exit_code == 2
+
+
+def test_the_table_counts_games_and_seats_and_shows_cheap_bots_times() -> None:
+    # A kind in two seats: its games are the games, not the seats it held over them.
+    rules = Rules(players=3, start_cards=3)
+    result = play_tournament(rules, ("random", "heuristic", "heuristic"), 6, seed=1)
+    head, random_row, heuristic_row, last = table_lines(result)
+    assert head.split() == ["kind", "seats", "games", "wins", "win", "rate", "95%", "interval",
+                            "round", "ms/decision"]  # fmt: skip
+    random_, heuristic = result.results()
+    assert random_row.split()[:4] == ["random", "1", "6", str(random_.wins)]
+    assert heuristic_row.split()[:4] == ["heuristic", "2", "6", str(heuristic.wins)]
+    assert random_.wins + heuristic.wins == 6
+    assert heuristic.win_rate == heuristic.wins / 12
+    assert (
+        last == "Win rate: wins per seat held, wins / (games x seats); a fair share is 1/3 = 33.3%."
+    )
+    for row, kind in ((random_row, random_), (heuristic_row, heuristic)):
+        ms = row.split()[-1]  # a bot deciding in microseconds is not shown as 0.00
+        assert kind.mean_decision_ms is not None and 0 < kind.mean_decision_ms < 1
+        assert float(ms) > 0 and len(ms.lstrip("0.")) == 3, ms
+    assert result.to_dict()["results"][1] | {"mean_decision_ms": 0} == {
+        "kind": "heuristic", "seats": 2, "games": 6, "wins": heuristic.wins,
+        "win_rate": heuristic.win_rate, "ci95": [heuristic.low, heuristic.high],
+        "mean_round": heuristic.mean_round, "decisions": heuristic.decisions,
+        "mean_decision_ms": 0,
+    }  # fmt: skip
 
 
 def test_totals_without_the_games_give_the_same_results() -> None:
@@ -321,7 +350,7 @@ def test_interrupted_tournament_table_is_marked_partial() -> None:
     assert [r.rsplit(None, 1)[0] for r in rows] == [
         r.rsplit(None, 1)[0] for r in whole.stdout.splitlines()[1:]
     ]
-    assert rows[1].split()[:2] == ["search", str(played)]
+    assert rows[1].split()[:3] == ["search", "1", str(played)]
 
 
 def test_no_game_played_gives_no_rates_nor_means() -> None:
@@ -335,7 +364,7 @@ def test_no_game_played_gives_no_rates_nor_means() -> None:
     data = json.loads(json.dumps(result.to_dict()))
     assert data["search_iterations"] == DEFAULT_ITERATIONS == 100
     assert data["results"][0] == {
-        "kind": "search", "games": 0, "wins": 0, "win_rate": None, "ci95": None,
+        "kind": "search", "seats": 1, "games": 0, "wins": 0, "win_rate": None, "ci95": None,
         "mean_round": None, "decisions": 0, "mean_decision_ms": None,
     }  # fmt: skip
     assert Tally(Rules(), ["search"] * 4, 7, 5).tournament().to_dict()["search_iterations"] == 5
@@ -354,9 +383,9 @@ def test_no_game_played_prints_n_a(monkeypatch: pytest.MonkeyPatch) -> None:
         lines[0]
         == "Partial: 0 of 8 games played, seed 5, bots search,heuristic,heuristic,heuristic"
     )
-    assert [line.split() for line in lines[2:]] == [
-        ["search", "0", "0", "n/a", "n/a", "n/a", "n/a"],
-        ["heuristic", "0", "0", "n/a", "n/a", "n/a", "n/a"],
+    assert [line.split() for line in lines[2:4]] == [
+        ["search", "1", "0", "0", "n/a", "n/a", "n/a", "n/a"],
+        ["heuristic", "3", "0", "0", "n/a", "n/a", "n/a", "n/a"],
     ]
     result = CliRunner().invoke(main, ["tournament", "--games", "8", "--seed", "5", "--json"])
     data = json.loads(result.stdout)
