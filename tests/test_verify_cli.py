@@ -87,7 +87,7 @@ def test_stdin_concatenated_and_pretty_objects(games_text: str) -> None:
         ),
         (bytes(range(256)), "not UTF-8 text"),
         (b'{"a": "\xff"}', "not UTF-8 text"),
-        (b"[" * 50000 + b"]" * 50000, "nested too deep"),
+        (b"[" * 50000, "line 1, column 514: not readable: this array opens level 513"),
         (b"not json at all", "not JSON"),
     ],
 )
@@ -317,9 +317,10 @@ def test_empty_input_holds_0_games_and_exits_0(tmp_path: Path, content: bytes) -
     path = tmp_path / "empty.jsonl"
     path.write_bytes(content)
     code, out, err = invoke("verify", str(path))
-    assert (code, out, err) == (0, "0 games in 1 file: 0 legal, 0 faulty\n", "")
-    code, out, _ = invoke("verify", "--json", "-", input=content)
-    assert code == 0
+    # ... but said on stderr (issue 20, kind 10).
+    assert (code, out, err) == (0, "0 games in 1 file: 0 legal, 0 faulty\n", f"{path}: no games\n")
+    code, out, err = invoke("verify", "--json", "-", input=content)
+    assert (code, err) == (0, "stdin: no games\n")
     assert json.loads(out) == {"games": 0, "legal": 0, "faulty": 0, "unreadable": [], "faults": []}
 
 
@@ -330,7 +331,12 @@ def test_an_empty_file_among_others_adds_no_game(
     code, out, err = invoke(
         "verify", write(tmp_path / "g.jsonl", games[:2]), str(tmp_path / "empty.jsonl")
     )
-    assert (code, out, err) == (0, "2 games in 2 files: 2 legal, 0 faulty\n", "")
+    empty = tmp_path / "empty.jsonl"
+    assert (code, out, err) == (
+        0,
+        "2 games in 2 files: 2 legal, 0 faulty\n",
+        f"{empty}: no games\n",
+    )
 
 
 def test_a_lone_surrogate_escape_is_unreadable_input(

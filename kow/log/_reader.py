@@ -235,6 +235,10 @@ def _values(stream: IO[bytes], arrays: bool, unique_keys: bool) -> Iterator[Entr
                 line_start -= pos
                 pos = 0
                 continue
+            if _deeper(text, pos, err.pos):  # a fault before json's own (it has no limit)
+                scan = _scan(text, pos, keys=False)
+                at = err.pos if scan.at is None else scan.at
+                raise _fault(scan.why, text, at, line, line_start, "not readable") from None
             raise _fault(_json_message(err.msg), text, err.pos, line, line_start) from None
         except _Constant as err:
             # All before it is JSON (json reads in order), so the first one outside a
@@ -343,8 +347,10 @@ def _scan(text: str, start: int, keys: bool) -> _Scan:
         if first in "[{":
             if len(objects) == MAX_DEPTH and at is None:
                 what = "array" if first == "[" else "object"
-                at, why = token.start(), f"this {what} opens level {MAX_DEPTH + 1}; " + (
-                    f"at most {MAX_DEPTH} levels of nesting are read"
+                at, why = (
+                    token.start(),
+                    f"this {what} opens level {MAX_DEPTH + 1}; "
+                    + (f"at most {MAX_DEPTH} levels of nesting are read"),
                 )
             objects.append(set() if first == "{" else None)
             key_next = first == "{"
@@ -363,9 +369,12 @@ def _scan(text: str, start: int, keys: bool) -> _Scan:
             if key_next and keys and seen is not None and at is None:
                 key = json.loads(token.group())
                 if key in seen:
-                    at, why = token.start(), (
-                        f"the key {token.group()} is repeated in this object (readers differ: "
-                        "jq, and kow replay and export, take the last one)"
+                    at, why = (
+                        token.start(),
+                        (
+                            f"the key {token.group()} is repeated in this object (readers differ: "
+                            "jq, and kow replay and export, take the last one)"
+                        ),
                     )
                 seen.add(key)
             key_next = False
@@ -373,8 +382,9 @@ def _scan(text: str, start: int, keys: bool) -> _Scan:
             digits = token.group(1)
             whole = token.group(2) is None and token.group(3) is None
             if whole and limit is not None and len(digits) > limit and at is None:
-                at, why = token.start(), (
-                    f"an integer of {len(digits)} digits; at most {limit} are read"
+                at, why = (
+                    token.start(),
+                    (f"an integer of {len(digits)} digits; at most {limit} are read"),
                 )
         if not objects:
             return _Scan(at, why, token.end())
