@@ -95,7 +95,9 @@ def verify(
     Each FILE (or - for stdin) may hold one game, JSON Lines, concatenated JSON objects
     (simulate --pretty) or JSON arrays of games, and may be gzip-compressed (.jsonl.gz);
     games count from 1 in each file. Prints one line per faulty game with the
-    place of its first fault, then a summary. Exit 0 when every game is legal; 1 when any
+    place of its first fault, as it is found, then a summary; an object that repeats a
+    key is a fault, placed at the key (replay and export take the last, as jq does); an
+    input with no game is said so on stderr. Exit 0 when every game is legal; 1 when any
     is not, or an input can't be read as JSON (its place is named); 2 when a FILE can't
     be opened, or - is given more than once; 141 when stdout closes first (| head).
 
@@ -107,7 +109,8 @@ def verify(
     agents, programs that played through a framework adapter, are taken from the log; a
     line on stderr names the agents' seats). The first difference is named; a game counts
     as legal only when there is none. A game whose seed is null (dealt outside kow) has
-    no seed to be checked against: it counts as faulty, saying so. Logs do not record
+    no seed to be checked against: it counts as faulty, saying so. When every game
+    passes, a line on stderr says that they were checked against their seeds. Logs do not record
     --search-iterations: give the one search bots played with (default 100). Logs of
     another kow version may differ for that reason alone.
     """
