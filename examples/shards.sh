@@ -28,6 +28,18 @@ for name in games shards; do
         exit 2
     fi
 done
+# Before the run, not after it: can OUTPUT be written?
+out_dir=$(dirname -- "$output")
+if [ -d "$output" ]; then
+    echo "shards.sh: OUTPUT '$output' is a folder; give a file path" >&2
+    exit 2
+elif [ ! -d "$out_dir" ]; then
+    echo "shards.sh: cannot write OUTPUT '$output': no folder '$out_dir'" >&2
+    exit 2
+elif { [ -e "$output" ] && [ ! -w "$output" ]; } || { [ ! -e "$output" ] && [ ! -w "$out_dir" ]; }; then
+    echo "shards.sh: cannot write OUTPUT '$output': permission denied" >&2
+    exit 2
+fi
 read -r -a kow <<< "${KOW:-kow}"
 per=$(( (games + shards - 1) / shards ))
 dir=$(mktemp -d)

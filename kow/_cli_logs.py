@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
@@ -30,6 +30,9 @@ from ._options import (
     search_iterations_option,
 )
 from .rules import MAX_SEED, Rules
+
+if TYPE_CHECKING:
+    from .verify import GameFault, JsonVerdict
 
 
 def _open_input(file: str) -> tuple[IO[bytes], str]:
@@ -92,7 +95,9 @@ def verify(
     Each FILE (or - for stdin) may hold one game, JSON Lines, concatenated JSON objects
     (simulate --pretty) or JSON arrays of games, and may be gzip-compressed (.jsonl.gz);
     games count from 1 in each file. Prints one line per faulty game with the
-    place of its first fault, then a summary. Exit 0 when every game is legal; 1 when any
+    place of its first fault, as it is found, then a summary; an object that repeats a
+    key is a fault, placed at the key (replay and export take the last, as jq does); an
+    input with no game is said so on stderr. Exit 0 when every game is legal; 1 when any
     is not, or an input can't be read as JSON (its place is named); 2 when a FILE can't
     be opened, or - is given more than once; 141 when stdout closes first (| head).
 
@@ -104,14 +109,13 @@ def verify(
     agents, programs that played through a framework adapter, are taken from the log; a
     line on stderr names the agents' seats). The first difference is named; a game counts
     as legal only when there is none. A game whose seed is null (dealt outside kow) has
-    no seed to be checked against: it counts as faulty, saying so. Logs do not record
+    no seed to be checked against: it counts as faulty, saying so. When every game
+    passes, a line on stderr says that they were checked against their seeds. Logs do not record
     --search-iterations: give the one search bots played with (default 100). Logs of
     another kow version may differ for that reason alone.
     """
-    import json
-
-    from .log import LogReadError, iter_games
-    from .verify import Verdict
+    from .log import LogReadError, iter_entries
+    from .verify import Fault, JsonVerdict, Verdict
 
     if search_iterations is not None and not against_seed:
         raise click.BadParameter(
@@ -132,7 +136,9 @@ def verify(
         )
     verdict = Verdict()
     missing = False
+    shown: list[str] = []  # faults not yet written: a few at a time, never all held
     try:
+        json_out = JsonVerdict(sys.stdout) if as_json else None
         for name in files:
             try:
                 stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
@@ -142,30 +148,37 @@ def verify(
                 continue
             label = "stdin" if name == "-" else name
             count = 0
-            faults: list[str] = []
             try:
                 with stream:
-                    for line, game in iter_games(stream):
+                    for entry in iter_entries(stream, unique_keys=True):
                         count += 1
+                        game = entry.value
+                        line = entry.line
+                        if entry.fault is not None:  # of this game alone: read on
+                            fault = Fault(None, None, None, str(entry.fault))
+                            read = verdict.faulty_game(
+                                game, fault, file=label, game=count, line=line
+                            )
+                            _show_fault(read, json_out, shown)
+                            continue
                         unmatched = verdict.unmatched
-                        fault = verdict.check(game, file=label, game=count, line=line, also=also)
-                        checked = fault is None or verdict.unmatched > unmatched  # legal
+                        found = verdict.check(game, file=label, game=count, line=line, also=also)
+                        checked = found is None or verdict.unmatched > unmatched  # legal
                         if note is not None and checked and game["seed"] is not None:
                             told = note(game)
                             if told is not None:  # on stderr: stdout holds the verdict
                                 seed = f" (seed {game['seed']})"
                                 click.echo(f"{label}: game {count}{seed}: {told}", err=True)
-                        if fault is not None and not as_json:
-                            faults.append(str(fault))
-                            if len(faults) >= 100:  # shown as found, a few at a time
-                                click.echo("\n".join(faults))
-                                faults = []
+                        if found is not None:
+                            _show_fault(found, json_out, shown)
             except LogReadError as err:  # every fault of reading: an OSError is a write's
                 verdict.unreadable_input(label, str(err))
-            if faults:
-                click.echo("\n".join(faults))
-        if as_json:
-            write_out(json.dumps(verdict.to_dict(), indent=2))
+            else:
+                if count == 0:  # jq's reading: no game is no fault, but say so
+                    click.echo(f"{label}: no games", err=True)
+        _show_fault(None, json_out, shown)
+        if json_out is not None:
+            json_out.close(verdict)
         else:
             for unreadable in verdict.unreadable:
                 click.echo(str(unreadable), err=True)
@@ -175,8 +188,24 @@ def verify(
         quiet_broken_pipe()
     if missing:
         sys.exit(2)  # a FILE argument that can't be opened is a usage error
-    if verdict.unreadable or verdict.faults:
+    if verdict.unreadable or verdict.faulty:
         sys.exit(1)
+    if against_seed and verdict.games:
+        games = f"{verdict.games} game{'s' if verdict.games != 1 else ''}"
+        click.echo(f"checked against their seeds: {games}, each the game its seed gives", err=True)
+
+
+def _show_fault(found: GameFault | None, json_out: JsonVerdict | None, shown: list[str]) -> None:
+    """Write the faulty game ``found`` to stdout, in
+    the verdict's JSON (``json_out``) or as a line; ``shown`` holds the lines not yet
+    written, written 100 at a time, and all at once when ``found`` is None."""
+    if found is not None and json_out is not None:
+        json_out.fault(found)
+    elif found is not None:
+        shown.append(str(found))
+    if shown and (found is None or len(shown) >= 100):
+        click.echo("\n".join(shown))
+        shown.clear()
 
 
 # ----------------------------------------------------------------------------- replay

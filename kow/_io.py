@@ -11,6 +11,7 @@ import codecs
 import contextlib
 import io
 import os
+import re
 import signal
 import stat
 import sys
@@ -27,7 +28,9 @@ __all__ = [
     "Progress",
     "closed_streams",
     "Stopped",
+    "STALE_AFTER",
     "atomic_output",
+    "clear_stale_temporaries",
     "color_fits",
     "fit_streams",
     "progress_fits",
@@ -223,14 +226,115 @@ class Progress:
             self.bar.__exit__(*exc)
 
 
+_TEMPORARY = re.compile(r"\.kow-(?P<pid>\d+)@(?P<host>.*)-[a-z0-9_]+\.tmp")
+"""The name of kow's temporary output file: ``.kow-PID@HOST-RANDOM.tmp``, beside the output."""
+STALE_AFTER = 3600.0
+"""Seconds unwritten after which a temporary file kow cannot tell is dead is named (one
+of another machine, of a process alive under a reused id, or of a kow before 0.6)."""
+
+
+def _host() -> str:
+    """Return this machine's name as it stands in a temporary file's name."""
+    import socket
+
+    return re.sub(r"[^A-Za-z0-9._-]", "_", socket.gethostname())[:64]
+
+
+def _alive(pid: int) -> bool:
+    """Return whether a process ``pid`` runs on this machine (True when it can't be told)."""
+    if os.name != "posix":  # Windows' os.kill would end the process, not probe it
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, under another user
+        return True
+    return True
+
+
+def clear_stale_temporaries(folder: str, now: float | None = None) -> list[str]:
+    """Remove the temporary files a kow killed while writing (SIGKILL, power loss) left in
+    ``folder``; name on stderr those it cannot tell are dead; return the paths removed.
+
+    Only kow's own names are looked at (:data:`_TEMPORARY`, and ``.kow-*.tmp`` of older
+    versions). One is removed when it was made on this machine by a process that is gone,
+    so a run writing the same folder at the same time (its process alive), here or on
+    another machine sharing the folder, keeps its file. Any other not written for
+    :data:`STALE_AFTER` seconds is named, for a person to remove. ``now`` is the time
+    (default: the clock's).
+    """
+    import time
+
+    now = time.time() if now is None else now
+    removed: list[str] = []
+    host = _host()
+    try:
+        found = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in found:
+        name = entry.name
+        if not (name.startswith(".kow-") and name.endswith(".tmp")):
+            continue
+        mine = _TEMPORARY.fullmatch(name)
+        if mine and mine["host"] == host and not _alive(int(mine["pid"])):
+            with contextlib.suppress(FileNotFoundError, PermissionError):
+                os.unlink(entry.path)
+                removed.append(entry.path)
+                click.echo(
+                    f"kow: removed {entry.path!r}, left by a kow that was stopped while"
+                    f" writing (process {mine['pid']})",
+                    err=True,
+                )
+            continue
+        with contextlib.suppress(OSError):
+            if now - entry.stat(follow_symlinks=False).st_mtime > STALE_AFTER:
+                click.echo(
+                    f"kow: {entry.path!r} looks left by a kow that was stopped while writing;"
+                    " remove it if no kow is writing there",
+                    err=True,
+                )
+    return removed
+
+
+@contextmanager
+def _text_to(raw: IO[bytes], compressed: bool) -> Iterator[IO[str]]:
+    """Yield a UTF-8 text stream over ``raw`` (line-buffered on a terminal, as ``open``
+    does), gzip-compressed when ``compressed``: no name and a time of 0 in its header,
+    and no data let out before the end however often the text is flushed, so that the
+    same text gives the same bytes."""
+    if not compressed:
+        with io.TextIOWrapper(
+            raw, encoding="utf-8", newline="\n", line_buffering=raw.isatty()
+        ) as stream:
+            yield stream
+        return
+    import gzip  # here, not at the top: kow --help stays fast
+
+    class Packed(gzip.GzipFile):
+        def flush(self, zlib_mode: int = 0) -> None:
+            """Keep the compressed data until the stream is closed."""
+
+    with (
+        raw,
+        Packed(filename="", mode="wb", fileobj=raw, mtime=0) as packed,
+        io.TextIOWrapper(packed, encoding="utf-8", newline="\n") as text,
+    ):
+        yield text
+
+
 @contextmanager
 def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str]]:
     """Yield a text stream for ``path``, or stdout for None or ``-``.
 
     A regular file (or a link to one) is written to a temporary file in the same folder
     and renamed over it only when the block ends without error, so an existing file is
-    never left half-written; it keeps its permissions. Anything else that exists there (a
-    device such as /dev/null, a pipe) is written to directly. Raises
+    never left half-written; it keeps its permissions. Temporary files left there by a
+    kow that was killed are removed first, or named (:func:`clear_stale_temporaries`).
+    Anything else that exists there (a device such as /dev/null, a pipe) is written to
+    directly. A path ending in ``.gz`` is written gzip-compressed (as kow's readers tell
+    gzip by its first bytes; the same text gives the same bytes). Raises
     :class:`click.BadParameter`, naming ``option``, for an empty path, a folder, or a
     place that can't be written.
     """
@@ -240,6 +344,7 @@ def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str
     hint = f"'{option}'"
     if not path.strip():
         raise click.BadParameter("give a file path, not an empty string", param_hint=hint)
+    compressed = path.lower().endswith(".gz")
     if path.endswith(("/", os.sep)) and not os.path.isdir(path):
         raise click.BadParameter(
             f"{path!r} ends with {path[-1]!r}, so it names a folder; give a file path",
@@ -255,14 +360,15 @@ def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str
         # A device or a pipe (/dev/null, /dev/stdout, a shell's >(...)): opened by the
         # name given, since a pipe's resolved name ("pipe:[...]") cannot be opened.
         try:
-            stream = open(path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+            raw = open(path, "wb")  # noqa: SIM115
         except OSError as err:
             raise click.BadParameter(
                 f"cannot write {path!r}: {err.strerror or err}", param_hint=hint
             ) from None
-        with stream:
+        with _text_to(raw, compressed) as stream:
             yield stream
         return
+
     target = os.path.realpath(path)
     if os.path.isdir(target):
         raise click.BadParameter(f"{path!r} is a folder, not a file", param_hint=hint)
@@ -284,14 +390,16 @@ def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str
         mode = 0o666 & ~umask
     import tempfile  # here, not at the top: kow --help stays fast
 
+    clear_stale_temporaries(folder)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".kow-", suffix=".tmp", dir=os.path.dirname(target))
+        prefix = f".kow-{os.getpid()}@{_host()}-"
+        fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
     except OSError as err:
         raise click.BadParameter(
             f"cannot write {path!r}: {err.strerror or err}", param_hint=hint
         ) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
+        with _text_to(os.fdopen(fd, "wb"), compressed) as stream:
             yield stream
         os.chmod(tmp, mode)
         os.replace(tmp, target)

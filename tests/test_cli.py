@@ -479,6 +479,27 @@ def test_shards_example_refuses_zero(tmp_path: Path, games: str, shards: str, na
     assert out.read_text() == "kept\n"
 
 
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [("nowhere/y.jsonl", "no folder"), ("", "is a folder; give a file path")],
+)
+def test_shards_example_checks_its_output_before_the_run(
+    tmp_path: Path, name: str, why: str
+) -> None:
+    # issue 20, kind 10: it played the whole run, then found it could not write OUTPUT.
+    out = tmp_path / name if name else tmp_path
+    started = time.monotonic()
+    proc = subprocess.run(
+        ["bash", str(ROOT / "examples" / "shards.sh"), "1", "1000000000", "2", str(out)],
+        capture_output=True, text=True, check=False, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("shards.sh: ") and why in proc.stderr
+    assert str(out) in proc.stderr
+    assert time.monotonic() - started < 10  # no game was played
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("command", ["simulate", "tournament"])
 def test_a_worker_killed_alone_is_one_error_line(command: str, tmp_path: Path) -> None:
     # As the out-of-memory killer would: the run stops with a message, not a traceback.

@@ -210,3 +210,103 @@ def test_replay_on_a_terminal_follows_term(term: str, escapes: bool, tmp_path: P
     os.close(main_fd)
     assert b"=== Round 1: 7 cards each ===" in shown
     assert (b"\x1b[" in shown) is escapes
+
+
+# ------------------------------------------------- outputs: gzip by name, stale temporary files
+# issue 20, kind 10: "-o NAME.gz" wrote plain text that gzip readers refuse; a SIGKILL left a
+# hidden .kow-*.tmp beside the output that no later run noticed.
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "--seed", "3", "--games", "4"],
+        ["export", "{games}", "--table", "plays"],
+        ["analyze", "{games}", "--game", "1", "--seat", "0", "--iterations", "2", "--json"],
+    ],
+)
+def test_an_output_named_gz_is_gzip_and_the_same_bytes_each_time(
+    command: list[str], tmp_path: Path
+) -> None:
+    import gzip
+
+    games = tmp_path / "games.jsonl"
+    assert _run("simulate", "--seed", "3", "--games", "2", "-o", str(games))[0] == 0
+    args = [str(games) if a == "{games}" else a for a in command]
+    code, plain, _ = _run(*args)
+    assert code == 0
+    packed = []
+    for name in ("a.out.gz", "b.out.GZ"):
+        assert _run(*args, "-o", str(tmp_path / name)) == (0, "", "")
+        packed.append((tmp_path / name).read_bytes())
+    assert packed[0] == packed[1]  # no name, no time in the header: deterministic
+    data = packed[0]
+    assert data[:4] == b"\x1f\x8b\x08\x00" and data[4:8] == b"\0\0\0\0"  # no FNAME, mtime 0
+    assert gzip.decompress(data).decode() == plain
+    if command[0] == "simulate":  # and kow's readers take it back
+        assert (
+            _run("verify", str(tmp_path / "a.out.gz"))[1]
+            == "4 games in 1 file: 4 legal, 0 faulty\n"
+        )
+
+
+def test_stale_temporary_files_are_removed_or_named(tmp_path: Path) -> None:
+    from kow import _io
+
+    host = _io._host()
+    dead = tmp_path / f".kow-999999999@{host}-abc.tmp"  # this machine, no such process
+    live = tmp_path / f".kow-{os.getpid()}@{host}-def.tmp"  # a run writing here now
+    other = tmp_path / ".kow-12@another-host-ghi.tmp"  # can't be told: named once old
+    older = tmp_path / ".kow-x1y2z3.tmp"  # of kow 0.5: named once old
+    unrelated = tmp_path / ".other-1.tmp"
+    for path in (dead, live, other, older, unrelated):
+        path.write_text("half")
+    old = _io.STALE_AFTER + 60
+    for path in (other, older):
+        os.utime(path, (path.stat().st_mtime - old, path.stat().st_mtime - old))
+    code, out, err = _run(
+        "simulate", "--seed", "1", "--games", "1", "-o", str(tmp_path / "g.jsonl")
+    )
+    assert code == 0 and out == ""
+    assert not dead.exists()
+    assert all(p.exists() for p in (live, other, older, unrelated))
+    assert f"kow: removed {str(dead)!r}" in err
+    assert f"{str(other)!r} looks left by a kow that was stopped" in err
+    assert f"{str(older)!r} looks left by a kow that was stopped" in err
+    assert str(live) not in err and str(unrelated) not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [live.name, other.name, older.name, unrelated.name, "g.jsonl"]
+    )
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+def test_the_temporary_file_of_a_killed_run_goes_at_the_next_run(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    out = tmp_path / "games.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kow", "simulate", "--seed", "1", "--games", "100000",
+         "--jobs", "1", "--quiet", "-o", str(out)],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while not list(tmp_path.glob(".kow-*.tmp")):
+        assert time.monotonic() < deadline, "the run never made its temporary file"
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    (left,) = tmp_path.glob(".kow-*.tmp")
+    assert left.name.startswith(f".kow-{proc.pid}@")
+    code, _, err = _run("simulate", "--seed", "1", "--games", "1", "-o", str(out))
+    assert code == 0
+    assert err == (
+        f"kow: removed {str(left)!r}, left by a kow that was stopped while writing"
+        f" (process {proc.pid})\n"
+    )
+    assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]

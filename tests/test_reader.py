@@ -482,3 +482,104 @@ def test_surrogate_pairs_and_escaped_backslashes_are_read(chunk: int | None) -> 
     ]
     with pytest.raises(LogReadError, match=r"line 1, column 3: .*\(\\udfff\)"):
         list(_reader.iter_values(io.BytesIO(b'["\\udfff"]')))
+
+
+# ---------------------------------------------------- faults of one game: placed, then read on
+# issue 20, kinds 5 and 6: a nesting too deep or an integer too long was placed at its
+# game's start and stopped the reading; a repeated key was taken without a word.
+
+DEEP = "[" * (log.MAX_DEPTH + 1) + "]" * (log.MAX_DEPTH + 1)
+VERY_DEEP = "[" * 50_000 + "]" * 50_000
+LONG = "7" * 5_000
+
+
+def entries(data: bytes, chunk: int | None = None, unique_keys: bool = True) -> list[Any]:
+    """Return ``(line, value, fault text)`` for each entry of ``data``, or the error's text."""
+    with pytest.MonkeyPatch.context() as mp:
+        if chunk is not None:
+            mp.setattr(_reader, "_CHUNK", chunk)
+        got: list[Any] = []
+        try:
+            for e in log.iter_entries(io.BytesIO(data), unique_keys=unique_keys):
+                got.append((e.line, e.value, None if e.fault is None else str(e.fault)))
+        except LogReadError as err:
+            got.append(str(err))
+        return got
+
+
+@pytest.mark.parametrize("chunk", [None, 1, 7])
+@pytest.mark.parametrize(
+    ("bad", "column", "why"),
+    [
+        ('{"x": ' + DEEP + "}", 6 + log.MAX_DEPTH, "not readable: this array opens level 513"),
+        ('{"x": ' + VERY_DEEP + "}", 6 + log.MAX_DEPTH, "not readable: this array opens level"),
+        ('{"x": [1, ' + LONG + "]}", 11, "not readable: an integer of 5000 digits"),
+        ('{"x": 1,\t"x": 2}', 10, 'ambiguous: the key "x" is repeated in this object'),
+    ],
+)
+def test_a_fault_of_one_game_is_placed_and_the_next_games_are_read(
+    chunk: int | None, bad: str, column: int, why: str
+) -> None:
+    data = f'{{"a": 1}}\n  {bad}\n{{"b": 2}}\n[{{"c": 3}}, {bad}, {{"d": 4}}]\n'.encode()
+    got = entries(data, chunk)
+    assert [(line, value) for line, value, _ in got if _ is None] == [
+        (1, {"a": 1}), (3, {"b": 2}), (4, {"c": 3}), (4, {"d": 4})
+    ]  # fmt: skip
+    faults = [(line, fault) for line, _, fault in got if fault is not None]
+    assert [line for line, _ in faults] == [2, 4]
+    assert faults[0][1].startswith(f"line 2, column {column + 2}: {why}")
+    assert faults[1][1].startswith(f"line 4, column {column + 11}: {why}")
+    # iter_games stops at the first, placed there too (jq's reading keeps a repeated key).
+    if "repeated" in why:
+        assert read(data, chunk)[1] == (2, {"x": 2})  # type: ignore[index]
+    else:
+        assert read(data, chunk) == faults[0][1]
+
+
+def test_a_game_cut_short_inside_the_fault_stops_the_reading_there() -> None:
+    data = b'{"a": 1}\n{"x": ' + b"[" * 600
+    assert entries(data) == [
+        (1, {"a": 1}, None),
+        "line 2, column 518: not readable: this array opens level 513; at most 512 levels"
+        " of nesting are read",
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    games=st.lists(
+        st.dictionaries(st.sampled_from("abcdefgh"), st.integers(-5, 5), max_size=4),
+        min_size=1,
+        max_size=5,
+    ),
+    which=st.data(),
+    indent=st.sampled_from([None, 1]),
+)
+def test_a_repeated_key_is_named_where_it_stands(
+    games: list[dict[str, int]], which: st.DataObject, indent: int | None
+) -> None:
+    """Plant a key a second time in one object of one game: verify's reading names that
+    key at its second place, and reads every game; jq's reading takes the last value."""
+    at = which.draw(st.integers(0, len(games) - 1))
+    key = which.draw(st.sampled_from("abcdefgh"))
+    texts = [json.dumps(g, indent=indent) for g in games]
+    planted = f'{{"{key}": 99, {texts[at][1:]}'  # the key first, then again
+    if not games[at]:  # no comma after the planted key in "{}"
+        planted = planted.replace(", }", "}")
+    twice = key in games[at]
+    if twice:
+        texts[at] = planted
+    data = "\n".join(texts).encode()
+    got = entries(data, unique_keys=True)
+    assert [value for _, value, _ in got] == games
+    faults = [fault for _, _, fault in got if fault is not None]
+    if not twice:
+        assert faults == []
+        return
+    assert len(faults) == 1
+    start = "\n".join(texts[:at]).count("\n") + (1 if at else 0) + 1  # the game's first line
+    second = planted.index(f'"{key}"', planted.index(f'"{key}"') + 1)
+    line = start + planted.count("\n", 0, second)
+    column = second - (planted.rfind("\n", 0, second) + 1) + 1
+    assert faults[0].startswith(f'line {line}, column {column}: ambiguous: the key "{key}"')
+    assert [value for _, value in read(data)] == games  # type: ignore[union-attr]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import io
 import itertools
 import json
 from collections.abc import Callable, Iterator
@@ -21,7 +22,7 @@ from kow import log as kow_log
 from kow.game import bots_rng, game_seed, play_game
 from kow.players import make_bot
 from kow.rules import Rules
-from kow.verify import Fault, GameFault, UnreadableInput, Verdict, verify_game
+from kow.verify import Fault, GameFault, JsonVerdict, UnreadableInput, Verdict, verify_game
 
 Log = dict[str, Any]
 
@@ -335,10 +336,6 @@ def test_verdict_counts_legal_faulty_and_unreadable() -> None:
     assert str(bad) == "bad.json: line 1, column 2: not JSON"
     assert (verdict.games, verdict.legal, verdict.faulty) == (2, 1, 1)
     expected = {
-        "games": 2,
-        "legal": 1,
-        "faulty": 1,
-        "unreadable": [{"file": "bad.json", "message": "line 1, column 2: not JSON"}],
         "faults": [
             {
                 "file": "g.jsonl",
@@ -352,11 +349,22 @@ def test_verdict_counts_legal_faulty_and_unreadable() -> None:
                 "text": f"round 1, trick 1: {REVOKE}",
             }
         ],
+        "unreadable": [{"file": "bad.json", "message": "line 1, column 2: not JSON"}],
+        "games": 2,
+        "legal": 1,
+        "faulty": 1,
     }
-    got = verdict.to_dict()
-    assert got == expected
-    # The JSON keys come in this order, so --json output does not change with the dict.
-    assert json.dumps(got) == json.dumps(expected)
+    # The faults are written as they are found, the counts once known (flat memory): the
+    # text is what json.dumps gives for the whole verdict, keys in this order.
+    out = io.StringIO()
+    writer = JsonVerdict(out)
+    writer.fault(entry)
+    writer.close(verdict)
+    assert out.getvalue() == json.dumps(expected, indent=2) + "\n"
+    empty = io.StringIO()
+    JsonVerdict(empty).close(Verdict())
+    no_faults = {"faults": [], "unreadable": [], "games": 0, "legal": 0, "faulty": 0}
+    assert empty.getvalue() == json.dumps(no_faults, indent=2) + "\n"
     assert verdict.summary(2) == "2 games in 2 files: 1 legal, 1 faulty, 1 unreadable input"
 
 

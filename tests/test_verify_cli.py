@@ -87,7 +87,7 @@ def test_stdin_concatenated_and_pretty_objects(games_text: str) -> None:
         ),
         (bytes(range(256)), "not UTF-8 text"),
         (b'{"a": "\xff"}', "not UTF-8 text"),
-        (b"[" * 50000 + b"]" * 50000, "nested too deep"),
+        (b"[" * 50000, "line 1, column 514: not readable: this array opens level 513"),
         (b"not json at all", "not JSON"),
     ],
 )
@@ -317,9 +317,10 @@ def test_empty_input_holds_0_games_and_exits_0(tmp_path: Path, content: bytes) -
     path = tmp_path / "empty.jsonl"
     path.write_bytes(content)
     code, out, err = invoke("verify", str(path))
-    assert (code, out, err) == (0, "0 games in 1 file: 0 legal, 0 faulty\n", "")
-    code, out, _ = invoke("verify", "--json", "-", input=content)
-    assert code == 0
+    # ... but said on stderr (issue 20, kind 10).
+    assert (code, out, err) == (0, "0 games in 1 file: 0 legal, 0 faulty\n", f"{path}: no games\n")
+    code, out, err = invoke("verify", "--json", "-", input=content)
+    assert (code, err) == (0, "stdin: no games\n")
     assert json.loads(out) == {"games": 0, "legal": 0, "faulty": 0, "unreadable": [], "faults": []}
 
 
@@ -330,7 +331,12 @@ def test_an_empty_file_among_others_adds_no_game(
     code, out, err = invoke(
         "verify", write(tmp_path / "g.jsonl", games[:2]), str(tmp_path / "empty.jsonl")
     )
-    assert (code, out, err) == (0, "2 games in 2 files: 2 legal, 0 faulty\n", "")
+    empty = tmp_path / "empty.jsonl"
+    assert (code, out, err) == (
+        0,
+        "2 games in 2 files: 2 legal, 0 faulty\n",
+        f"{empty}: no games\n",
+    )
 
 
 def test_a_lone_surrogate_escape_is_unreadable_input(
@@ -401,3 +407,79 @@ def test_a_log_in_an_array_in_an_array_is_named_an_array(
     code, out, _ = invoke("verify", str(path))
     assert code == 1
     assert out.splitlines()[0] == f"{path}: game 1: the log is not a JSON object: got an array"
+
+
+# -------------------------------------------- issue 20: faults of one game, repeated keys, memory
+
+
+def test_a_game_too_deep_or_too_long_is_placed_and_the_games_after_it_are_checked(
+    tmp_path: Path, games_text: str
+) -> None:
+    # Kind 5: placed at the game's start, and the games after it were never checked.
+    lines = games_text.splitlines()[:3]
+    deep = lines[1].replace("{", '{"pad": ' + "[" * 600 + "]" * 600 + ", ", 1)
+    long = lines[1].replace('"seed":', '"seed": ' + "9" * 5000 + ', "old":', 1)
+    for bad, column, why in [
+        (deep, len('{"pad": ') + 512, "not readable: this array opens level 513"),
+        (long, lines[1].index('"seed":') + 9, "not readable: an integer of 5000 digits"),
+    ]:
+        path = tmp_path / "g.jsonl"
+        path.write_text("\n".join([lines[0], bad, lines[2]]) + "\n")
+        code, out, err = invoke("verify", str(path))
+        assert (code, err) == (1, "")
+        first, summary = out.splitlines()
+        assert first.startswith(f"{path}: game 2: line 2, column {column}: {why}")
+        assert summary == "3 games in 1 file: 2 legal, 1 faulty"
+        code, out, _ = invoke("verify", "--json", str(path))
+        fault = json.loads(out)["faults"][0]
+        assert (fault["game"], fault["line"], fault["seed"], fault["round"]) == (2, 2, None, None)
+
+
+def test_a_repeated_key_is_a_fault_of_verify_and_replay_takes_the_last(
+    tmp_path: Path, games: list[dict[str, Any]]
+) -> None:
+    # Kind 6: a game whose object repeats "winner" was "legal".
+    game = games[0]
+    winner = game["result"]["winner"]
+    other = (winner + 1) % len(game["players"])
+    text = json.dumps(game)
+    at = text.index('"winner": ')
+    # The wrong winner first, the right one last: jq's reading (the last) is legal.
+    twice = text[:at] + f'"winner": {other}, ' + text[at:]
+    path = tmp_path / "twice.jsonl"
+    path.write_text(json.dumps(games[1]) + "\n" + twice + "\n")
+    code, out, err = invoke("verify", str(path))
+    assert (code, err) == (1, "")
+    column = at + len(f'"winner": {other}, ') + 1
+    assert out.splitlines() == [
+        f"{path}: game 2 (seed {game['seed']}): line 2, column {column}: ambiguous: the key"
+        ' "winner" is repeated in this object (readers differ: jq, and kow replay and export,'
+        " take the last one)",
+        "2 games in 1 file: 1 legal, 1 faulty",
+    ]
+    assert invoke("replay", str(path), "--game", "2")[0] == 0
+    code, out, _ = invoke("export", str(path), "--table", "games")
+    assert code == 0 and len(out.splitlines()) == 3
+
+
+def test_faulty_games_are_not_all_held(tmp_path: Path) -> None:
+    # Kind 9: every faulty game's message was kept to the end (4.8 GB for 100 MB of wrong
+    # objects, six times that with --json). Peak memory must not grow with their number.
+    import contextlib
+    import os
+
+    def peak(count: int, *options: str) -> int:
+        path = tmp_path / f"wrong-{count}.jsonl"
+        path.write_text('{"format": "kow-log", "version": 1, "seed": 7}\n' * count)
+        with open(os.devnull, "w") as devnull, contextlib.redirect_stdout(devnull):
+            tracemalloc.start()
+            with pytest.raises(SystemExit) as stop:
+                main(["verify", *options, str(path)])
+            _, top = tracemalloc.get_traced_memory()
+            tracemalloc.stop()
+        assert stop.value.code == 1
+        return top
+
+    for options in ((), ("--json",)):
+        few, many = peak(1_000, *options), peak(20_000, *options)
+        assert many < few + 500_000, (options, few, many)

@@ -5,7 +5,8 @@
   verbs, as in pokerkit's hand histories).
 - :func:`iter_games` streams the games of a file (one game, JSON Lines, concatenated
   values, or the elements of JSON arrays; gzip-compressed or not) in flat memory, placing
-  any fault by line and column (:class:`LogReadError`).
+  any fault by line and column (:class:`LogReadError`); :func:`iter_entries` reads the
+  same, going on after a fault of one game alone (:class:`Entry`).
 - :func:`replay` steps through a logged game with the engine, yielding its state after
   each action; its last state rebuilds the same log.
 - :func:`schema` is the JSON Schema of the format, shipped in the package.
@@ -26,12 +27,14 @@ from ._format import (
     loads,
     schema,
 )
-from ._reader import LogReadError, iter_games
+from ._reader import MAX_DEPTH, Entry, LogReadError, iter_entries, iter_games
 from ._replay import LoggedPlayer, ReplayError, replay
 
 __all__ = [
     "FORMAT",
+    "MAX_DEPTH",
     "VERSION",
+    "Entry",
     "LogFormatError",
     "LogReadError",
     "LoggedPlayer",
@@ -40,6 +43,7 @@ __all__ = [
     "build",
     "dump",
     "dumps",
+    "iter_entries",
     "iter_games",
     "load",
     "loads",

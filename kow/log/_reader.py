@@ -10,6 +10,14 @@ refuse, with three choices where they differ or are silent:
   too, are refused: RFC 8259 has no such numbers;
 - gzip-compressed input (``.jsonl.gz``, from a file or a pipe) is read as the text it
   holds, found by its magic bytes, not by its name.
+
+Two things JSON allows are beyond what it reads: nesting deeper than :data:`MAX_DEPTH`
+levels, and an integer of more digits than Python converts (4,300 by default,
+``sys.get_int_max_str_digits()``). Each is placed at the bracket or the number itself,
+and is a fault of that value alone: :func:`iter_entries` goes on with the next value, as
+far as the input allows. A key repeated in an object, which JSON allows but readers take
+differently, is read as jq reads it (the last one holds); :func:`iter_entries` can name it
+as a fault instead (``kow verify`` does).
 """
 
 from __future__ import annotations
@@ -17,10 +25,12 @@ from __future__ import annotations
 import codecs
 import json
 import re
+import sys
 from collections.abc import Callable, Iterator
-from typing import IO, Any
+from dataclasses import dataclass
+from typing import IO, Any, NamedTuple
 
-__all__ = ["LogReadError", "iter_games", "iter_values"]
+__all__ = ["MAX_DEPTH", "Entry", "LogReadError", "iter_entries", "iter_games", "iter_values"]
 
 
 class LogReadError(ValueError):
@@ -37,6 +47,24 @@ class LogReadError(ValueError):
         self.column = column
 
 
+@dataclass(frozen=True)
+class Entry:
+    """One value of a stream as :func:`iter_entries` reads it.
+
+    ``line`` (from 1) is where the value starts. ``value`` is the value read (``None``
+    when it could not be read). ``fault`` is what is wrong with this value alone, placed
+    at the fault itself (a nesting too deep, a number too long, a repeated key), or
+    ``None``; the value of a repeated key is still read, as jq reads it (the last holds).
+    """
+
+    line: int
+    value: Any
+    fault: LogReadError | None = None
+
+
+MAX_DEPTH = 512
+"""The deepest nesting of arrays and objects read: JSON sets none; a game log needs 6.
+Python's own limit lies above it on every supported version, so it is the one met."""
 _CHUNK = 1 << 16
 _MAX_VALUE = 64 << 20  # no game log comes near 64 MiB; past that, the input is not a log
 _WHITESPACE = " \t\r\n"
@@ -58,6 +86,9 @@ _CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)
 _SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
 """What starts a surrogate escape, or an escaped backslash and text that looks like one."""
 _LOW_SURROGATE = re.compile(r"\\u[dD][c-fC-F]")
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[][{}:,]|-?(\d+)(\.\d+)?([eE][-+]?\d+)?', re.DOTALL)
+"""A string, a mark of structure or a number (its integer digits, fraction, exponent):
+what :func:`_scan` walks, on the slow path only, to place a fault in a value read."""
 
 # The states of a top-level array read element by element.
 _TOP, _OPENED, _AFTER_COMMA, _AFTER_ELEMENT = range(4)
@@ -80,29 +111,77 @@ def iter_games(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
     its own, read in turn, so an array of many games is read in flat memory too. It may be
     gzip-compressed and start with a byte-order mark. ``line`` (from 1) is where each game
     starts. Memory stays flat in the number of games: only the game being read is held.
-    Time is linear in the input, however big one game is.
+    Time is linear in the input, however big one game is. A key repeated in an object is
+    read as jq reads it: the last one holds.
 
     Raises :class:`LogReadError` at the first place that cannot be read (an error of the
     stream, or gzip data cut short or corrupt), is not UTF-8 or not JSON (``NaN`` and
-    ``Infinity`` included), or holds a value too deep, a number too long or a value too
-    big (64 MiB) to read. An error writing elsewhere is never raised from here.
+    ``Infinity`` included), or holds a value nested deeper than :data:`MAX_DEPTH`, a
+    number too long or a value too big (64 MiB) to read. An error writing elsewhere is
+    never raised from here.
 
     >>> import io
     >>> list(iter_games(io.BytesIO(b'{"a": 1}\\n[{"b": 2},\\n {"c": 3}]')))
     [(1, {'a': 1}), (2, {'b': 2}), (3, {'c': 3})]
     """
-    return _values(stream, arrays=True)
+    return _raising(_values(stream, arrays=True, unique_keys=False))
 
 
 def iter_values(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
     """Yield ``(line, value)`` for each JSON value in ``stream``, as :func:`iter_games`
     reads it, but with a top-level array as one value."""
-    return _values(stream, arrays=False)
+    return _raising(_values(stream, arrays=False, unique_keys=False))
 
 
-def _values(stream: IO[bytes], arrays: bool) -> Iterator[tuple[int, Any]]:
-    """Yield the values of ``stream``, or the elements of its top-level arrays (``arrays``)."""
-    decoder = json.JSONDecoder(parse_constant=_refuse_constant)
+def iter_entries(stream: IO[bytes], *, unique_keys: bool = False) -> Iterator[Entry]:
+    """Yield an :class:`Entry` for each game in ``stream``, read as :func:`iter_games`
+    reads them, but going on after a fault of one game alone.
+
+    A game nested deeper than :data:`MAX_DEPTH` or holding an integer too long to read
+    (and, with ``unique_keys``, an object that repeats a key) is an entry with its
+    ``fault``, placed at the bracket, the number or the repeated key; reading goes on
+    after that game's end. Raises :class:`LogReadError` as :func:`iter_games` does for
+    every other fault, and for these when the input ends inside the game, since then
+    there is nothing to go on with.
+
+    >>> import io
+    >>> [(e.line, e.value, str(e.fault)) for e in iter_entries(
+    ...     io.BytesIO(b'{"a": 1, "a": 2}\\n{"b": 3}'), unique_keys=True)]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [(1, {'a': 2}, 'line 1, column 10: ambiguous: the key "a" is repeated in this object
+      (readers differ: jq, and kow replay and export, take the last one)'),
+     (2, {'b': 3}, 'None')]
+    """
+    return _values(stream, arrays=True, unique_keys=unique_keys)
+
+
+def _raising(entries: Iterator[Entry]) -> Iterator[tuple[int, Any]]:
+    """Yield ``(line, value)`` for each of ``entries``; raise the first one's fault."""
+    for entry in entries:
+        if entry.fault is not None:
+            raise entry.fault
+        yield entry.line, entry.value
+
+
+class _Keys:
+    """The decoder's ``object_pairs_hook`` that notes whether an object repeated a key."""
+
+    def __init__(self) -> None:
+        self.repeated = False
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        """Return the object of ``pairs`` (the last of a repeated key holds, as in jq)."""
+        value = dict(pairs)
+        if len(value) != len(pairs):
+            self.repeated = True
+        return value
+
+
+def _values(stream: IO[bytes], arrays: bool, unique_keys: bool) -> Iterator[Entry]:
+    """Yield the values of ``stream``, or the elements of its top-level arrays (``arrays``),
+    with a repeated key as a fault (``unique_keys``)."""
+    keys = _Keys() if unique_keys else None
+    decoder = json.JSONDecoder(parse_constant=_refuse_constant, object_pairs_hook=keys)
     source = _Source(stream)
     text = ""
     pos = 0
@@ -142,6 +221,9 @@ def _values(stream: IO[bytes], arrays: bool) -> Iterator[tuple[int, Any]]:
             state = _OPENED
             pos += 1
             continue
+        fault: LogReadError | None = None
+        if keys is not None:
+            keys.repeated = False
         try:
             value, end = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as err:
@@ -153,6 +235,10 @@ def _values(stream: IO[bytes], arrays: bool) -> Iterator[tuple[int, Any]]:
                 line_start -= pos
                 pos = 0
                 continue
+            if _deeper(text, pos, err.pos):  # a fault before json's own (it has no limit)
+                scan = _scan(text, pos, keys=False)
+                at = err.pos if scan.at is None else scan.at
+                raise _fault(scan.why, text, at, line, line_start, "not readable") from None
             raise _fault(_json_message(err.msg), text, err.pos, line, line_start) from None
         except _Constant as err:
             # All before it is JSON (json reads in order), so the first one outside a
@@ -160,14 +246,21 @@ def _values(stream: IO[bytes], arrays: bool) -> Iterator[tuple[int, Any]]:
             found = (m.start(1) for m in _CONSTANT.finditer(text, pos) if m.group(1))
             at = next(found, pos)
             raise _fault(f"{err} is not a JSON value", text, at, line, line_start) from None
-        except RecursionError:
-            raise LogReadError(
-                "not readable: the JSON is nested too deep", line, pos - line_start + 1
-            ) from None
-        except ValueError as err:  # an integer past Python's digit limit
-            why = "a number has too many digits" if "digits" in str(err) else str(err)
-            raise LogReadError(f"not readable: {why}", line, pos - line_start + 1) from None
-        if not isinstance(value, (dict, list, str)):
+        except (RecursionError, ValueError) as err:  # too deep, or an integer too long
+            scan = _scan(text, pos, keys=False)
+            if not eof and (scan.end is None or scan.end > len(text) - _LOOKAHEAD):
+                text, eof = source.more(text[pos:], line, pos - line_start)
+                line_start -= pos
+                pos = 0
+                continue
+            if scan.at is None:  # not found by the scan: placed at the value's start
+                why = "nested too deep" if isinstance(err, RecursionError) else str(err)
+                raise LogReadError(f"not readable: {why}", line, pos - line_start + 1) from None
+            fault = _fault(scan.why, text, scan.at, line, line_start, "not readable")
+            if scan.end is None:  # the input ends inside the value: nothing to go on with
+                raise fault from None
+            value, end = None, scan.end
+        if fault is None and not isinstance(value, (dict, list, str)):
             if not eof and end > len(text) - _LOOKAHEAD:
                 # A number or literal near the end of the text may go on: "12" + "3", or
                 # "1." + "5" (json read "1." as 1 and stopped at the ".", the end of what
@@ -178,12 +271,19 @@ def _values(stream: IO[bytes], arrays: bool) -> Iterator[tuple[int, Any]]:
                 continue
             if state == _TOP and end < len(text) and text[end] not in _AFTER_LITERAL:
                 raise _fault("Invalid literal", text, pos, line, line_start)
-        if isinstance(value, (dict, list, str)):  # found in one scan of the value's text
+        if fault is None and isinstance(value, (dict, list, str)):  # found in one scan
             lone = _lone_surrogate(text, pos, end)
             if lone is not None:
                 why = f"a lone surrogate escape ({text[lone : lone + 6]}) is not a character"
                 raise _fault(why, text, lone, line, line_start)
-        yield line, value
+            if isinstance(value, (dict, list)) and _deeper(text, pos, end):
+                scan = _scan(text, pos, keys=False)
+                fault = _fault(scan.why, text, scan.at or pos, line, line_start, "not readable")
+                value = None
+            elif keys is not None and keys.repeated:
+                scan = _scan(text, pos, keys=True)
+                fault = _fault(scan.why, text, scan.at or pos, line, line_start, "ambiguous")
+        yield Entry(line, value, fault)
         if state:
             state = _AFTER_ELEMENT
         newline = text.rfind("\n", pos, end)
@@ -191,6 +291,104 @@ def _values(stream: IO[bytes], arrays: bool) -> Iterator[tuple[int, Any]]:
             line += text.count("\n", pos, end)
             line_start = newline + 1
         pos = end
+
+
+class _Scan(NamedTuple):
+    """What :func:`_scan` found in a value: the first fault's place and why, and its end.
+
+    ``at`` is None when no fault was found; ``end`` is None when the value does not end
+    in the text scanned.
+    """
+
+    at: int | None
+    why: str
+    end: int | None
+
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_INNERMOST = re.compile(r"\[\]|\{\}")
+
+
+def _deeper(text: str, start: int, end: int) -> bool:
+    """Return whether the JSON ``text[start:end]`` nests deeper than :data:`MAX_DEPTH`.
+
+    Linear time at C speed: only a value with more brackets than the limit is looked at,
+    its brackets kept (strings dropped) and its innermost pairs taken away, one level a
+    pass, as many passes as it is deep (a game log: 6).
+
+    >>> _deeper("[" * 513 + "]" * 513, 0, 1026), _deeper('["[[[["]', 0, 8)
+    (True, False)
+    """
+    if text.count("[", start, end) + text.count("{", start, end) <= MAX_DEPTH:
+        return False
+    brackets = re.sub(r"[^][{}]", "", _STRING.sub("", text[start:end]))
+    for _ in range(MAX_DEPTH):
+        if not brackets:
+            return False
+        brackets = _INNERMOST.sub("", brackets)
+    return bool(brackets)
+
+
+def _scan(text: str, start: int, keys: bool) -> _Scan:
+    """Walk the JSON value that starts at ``text[start]`` to place its first fault of
+    those json cannot tell where they are: a nesting deeper than :data:`MAX_DEPTH`, an
+    integer longer than Python reads, and (``keys``) a key that an object repeats.
+
+    Only on the slow path, once such a fault is known: a walk in Python, token by token.
+    It trusts the text to be JSON; the end it gives is where the brackets balance.
+    """
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)() or None
+    objects: list[set[str] | None] = []  # per open bracket: an object's keys, or None
+    key_next = False  # the next string is a key
+    at: int | None = None
+    why = ""
+    for token in _TOKEN.finditer(text, start):
+        first = token.group()[0]
+        if first in "[{":
+            if len(objects) == MAX_DEPTH and at is None:
+                what = "array" if first == "[" else "object"
+                at, why = (
+                    token.start(),
+                    f"this {what} opens level {MAX_DEPTH + 1}; "
+                    + (f"at most {MAX_DEPTH} levels of nesting are read"),
+                )
+            objects.append(set() if first == "{" else None)
+            key_next = first == "{"
+            continue
+        if first in "]}":
+            if objects:
+                objects.pop()
+        elif first == ",":
+            key_next = bool(objects) and objects[-1] is not None
+            continue
+        elif first == ":":
+            key_next = False
+            continue
+        elif first == '"':
+            seen = objects[-1] if objects else None
+            if key_next and keys and seen is not None and at is None:
+                key = json.loads(token.group())
+                if key in seen:
+                    at, why = (
+                        token.start(),
+                        (
+                            f"the key {token.group()} is repeated in this object (readers differ: "
+                            "jq, and kow replay and export, take the last one)"
+                        ),
+                    )
+                seen.add(key)
+            key_next = False
+        else:  # a number
+            digits = token.group(1)
+            whole = token.group(2) is None and token.group(3) is None
+            if whole and limit is not None and len(digits) > limit and at is None:
+                at, why = (
+                    token.start(),
+                    (f"an integer of {len(digits)} digits; at most {limit} are read"),
+                )
+        if not objects:
+            return _Scan(at, why, token.end())
+    return _Scan(at, why, None)
 
 
 def _lone_surrogate(text: str, start: int, end: int) -> int | None:
@@ -222,15 +420,17 @@ def _lone_surrogate(text: str, start: int, end: int) -> int | None:
     return None
 
 
-def _fault(message: str, text: str, at: int, line: int, line_start: int) -> LogReadError:
-    """Return the error "not JSON: ``message``" placed at ``text[at]``, in the line
+def _fault(
+    message: str, text: str, at: int, line: int, line_start: int, kind: str = "not JSON"
+) -> LogReadError:
+    """Return the error "``kind``: ``message``" placed at ``text[at]``, in the line
     ``line`` that starts at ``line_start`` or in one after it."""
     if text.startswith(_BOM, at):
         message = "a byte-order mark (U+FEFF) may only start the input"
     newline = text.rfind("\n", max(line_start, 0), at)
     bad_line = line + text.count("\n", max(line_start, 0), at)
     column = at - (line_start if newline < 0 else newline + 1) + 1
-    return LogReadError(f"not JSON: {message}", bad_line, column)
+    return LogReadError(f"{kind}: {message}", bad_line, column)
 
 
 class _Source:

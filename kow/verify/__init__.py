@@ -20,14 +20,15 @@ round; :mod:`._trump` checks how each round's trump is set (votes, tie cut, suit
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from ._shape import Stop
 from ._walk import Checker
 
-__all__ = ["Fault", "GameFault", "UnreadableInput", "Verdict", "verify_game"]
+__all__ = ["Fault", "GameFault", "JsonVerdict", "UnreadableInput", "Verdict", "verify_game"]
 
 
 @dataclass(frozen=True)
@@ -174,24 +175,20 @@ class UnreadableInput:
 class Verdict:
     """The verdict on a run of logs, counted as each game is checked.
 
-    ``games`` counts every game checked, ``legal`` those without a fault; ``unmatched``
-    the faulty games that the rules allow but the further check (``also``) refused, and
-    ``unseeded`` those of them whose seed is null (nothing to check them against);
-    ``faults`` and ``unreadable`` list the faulty games and the unreadable inputs in the
-    order met.
+    ``games`` counts every game checked, ``legal`` those without a fault and ``faulty``
+    those with one; ``unmatched`` the faulty games that the rules allow but the further
+    check (``also``) refused, and ``unseeded`` those of them whose seed is null (nothing
+    to check them against); ``unreadable`` lists the unreadable inputs in the order met
+    (at most one per input). The faulty games are not kept: each is returned as it is
+    found, for the caller to show, so memory stays flat however many there are.
     """
 
     games: int = 0
     legal: int = 0
+    faulty: int = 0
     unmatched: int = 0
     unseeded: int = 0
-    faults: list[GameFault] = field(default_factory=list)
     unreadable: list[UnreadableInput] = field(default_factory=list)
-
-    @property
-    def faulty(self) -> int:
-        """Return the number of faulty games."""
-        return len(self.faults)
 
     def check(
         self,
@@ -210,7 +207,6 @@ class Verdict:
         :func:`kow.provenance.seed_check`'s); a game counts as legal only when it passes
         both. Raises nothing, whatever ``log`` holds, if ``also`` raises nothing.
         """
-        self.games += 1
         fault = verify_game(log)
         if fault is None and also is not None:
             fault = also(log)
@@ -220,18 +216,30 @@ class Verdict:
                 else:
                     self.unmatched += 1
         if fault is None:
+            self.games += 1
             self.legal += 1
             return None
+        return self.faulty_game(log, fault, file=file, game=game, line=line)
+
+    def faulty_game(
+        self, log: object, fault: Fault, *, file: str, game: int, line: int
+    ) -> GameFault:
+        """Count a game found faulty by ``fault`` (``log``: its value, for its seed, or
+        None when it could not be read) and return its fault entry.
+
+        For a fault found in reading one game (a key repeated, a nesting too deep), whose
+        message places it by line and column; :meth:`check` counts the others.
+        """
+        self.games += 1
+        self.faulty += 1
         seed = log.get("seed") if isinstance(log, dict) else None
-        entry = GameFault(
+        return GameFault(
             file=file,
             game=game,
             line=line,
             seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
             fault=fault,
         )
-        self.faults.append(entry)
-        return entry
 
     def unreadable_input(self, file: str, message: str) -> UnreadableInput:
         """Record an input that could not be read (``message`` says why) and return it."""
@@ -240,17 +248,16 @@ class Verdict:
         return entry
 
     def to_dict(self) -> dict[str, object]:
-        """Return the verdict as a JSON object: counts, then unreadable inputs and faults.
+        """Return the verdict's JSON object but its ``faults``: unreadable inputs, counts.
 
         >>> Verdict().to_dict()
-        {'games': 0, 'legal': 0, 'faulty': 0, 'unreadable': [], 'faults': []}
+        {'unreadable': [], 'games': 0, 'legal': 0, 'faulty': 0}
         """
         return {
+            "unreadable": [u.to_dict() for u in self.unreadable],
             "games": self.games,
             "legal": self.legal,
             "faulty": self.faulty,
-            "unreadable": [u.to_dict() for u in self.unreadable],
-            "faults": [f.to_dict() for f in self.faults],
         }
 
     def summary(self, files: int) -> str:
@@ -273,3 +280,37 @@ class Verdict:
             count = len(self.unreadable)
             text += f", {count} unreadable input{'s' if count != 1 else ''}"
         return text
+
+
+class JsonVerdict:
+    """Write a verdict as one JSON object to ``out`` as it is made, in flat memory.
+
+    The object is ``{"faults": [...], "unreadable": [...], "games": N, "legal": N,
+    "faulty": N}``, indented by 2, as ``json.dumps(..., indent=2)`` writes it: each fault
+    (:meth:`GameFault.to_dict`) is written when :meth:`fault` is called, the rest by
+    :meth:`close`, once the counts are known. ``out`` is flushed by the caller.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> writer = JsonVerdict(out)
+    >>> writer.fault(GameFault("g", 1, 1, None, Fault(None, None, None, "x")))
+    >>> writer.close(Verdict(games=1, faulty=1))
+    >>> import json; json.loads(out.getvalue())["faults"][0]["text"]
+    'x'
+    """
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.first = True
+        out.write('{\n  "faults": [')
+
+    def fault(self, entry: GameFault) -> None:
+        """Write one entry of ``faults``."""
+        text = json.dumps(entry.to_dict(), indent=2).replace("\n", "\n    ")
+        self.out.write(("\n    " if self.first else ",\n    ") + text)
+        self.first = False
+
+    def close(self, verdict: Verdict) -> None:
+        """End ``faults`` and write the rest of ``verdict`` (:meth:`Verdict.to_dict`)."""
+        rest = json.dumps(verdict.to_dict(), indent=2)
+        self.out.write(("]," if self.first else "\n  ],") + rest[1:] + "\n")
