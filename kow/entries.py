@@ -105,7 +105,9 @@ def parse_number(text: str, low: int, high: int | None = None, what: str = "a nu
     kow.entries.EntryError: '8' is not a card's number: allowed 1 to 7
     """
     body = check_entry(text, what)
-    allowed = f"{low} to {high}" if high is not None else f"{low} or more"
+    allowed = (
+        f"{low} or more" if high is None else f"only {low}" if low == high else f"{low} to {high}"
+    )
     if not (body.isascii() and body.isdigit()):
         raise EntryError(f"{shown(text)} is not {what}: allowed {allowed}, in the digits 0-9")
     value = int(body)  # at most MAX_ENTRY digits, far below int()'s own limit
