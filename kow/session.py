@@ -278,8 +278,9 @@ class Sitting:
         After each finished game the people are asked whether to play again, with a seed
         from ``new_seed()`` and the same options. The :class:`Ending`'s code is 0 when the
         last game was played to the end (and no other wanted); 1 when a game was left
-        (quit, end of input, a closed screen), 130 on Ctrl-C, and the signal's code on
-        SIGTERM or SIGHUP. Raises :class:`~kow.game.PlayerError` (a bot's fault),
+        (quit, end of input, a closed screen) or when :data:`PIPED_PATIENCE` piped answers
+        to "Play again?" were refused (then ``finished`` is set); 130 on Ctrl-C, and the
+        signal's code on SIGTERM or SIGHUP. Raises :class:`~kow.game.PlayerError` (a bot's fault),
         :class:`click.BadParameter` for a ``log_path`` that can't be opened and
         :class:`LogWriteError` when writing it fails (the games so far are shown).
         """

@@ -3,9 +3,10 @@
 Reads one line per entry. A card may be written any common way (``Th``, ``10h``, ``h10``,
 ``10 h``, ``10♥``, ``queen of spades``) or by its number in the shown hand; a suit by letter,
 name, symbol or number. A number is read by :func:`kow.entries.parse_number` (the digits
-0-9 only), and an entry longer than :data:`kow.entries.MAX_ENTRY` is refused. Commands (:data:`COMMANDS`): ``hand``, ``table``, ``last``, ``hint``,
-``knock``, ``rules``, ``help`` (or ``?``), ``quit``; ``quit`` at every prompt. Every bad entry
-gets exactly one line saying why, and the prompt again.
+0-9 only), and an entry longer than :data:`kow.entries.MAX_ENTRY` is refused. Commands
+(:data:`COMMANDS`): ``hand``, ``table``, ``last``, ``hint``, ``knock``, ``rules``, ``help``
+(or ``?``), ``quit``; ``quit`` at every prompt. Every bad entry gets exactly one line
+saying why, and the prompt again.
 """
 
 from __future__ import annotations
