@@ -45,8 +45,9 @@ _QUIT_REASONS = {
     "end of input": "end of input",
 }
 
-_AGAIN_ANSWERS = {"y": True, "yes": True, "n": False, "no": False, "q": False}
-_AGAIN_ANSWERS |= {"quit": False, "exit": False}
+_AGAIN_ANSWERS = {
+    "y": True, "yes": True, "n": False, "no": False, "q": False, "quit": False, "exit": False,
+}  # fmt: skip
 """The answers to "Play again?" (``quit`` and ``exit`` stop, as at every prompt)."""
 _ANALYSIS_ANSWERS = ("a", "analyse", "analyze", "analysis")
 """The answers to "Play again?" that show the analysis of the game just played."""
