@@ -25,9 +25,11 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
+from kow.entries import EntryError, parse_number
 from kow.log import LoggedPlayer
-from kow.rules import Rules, RulesError
+from kow.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
 from kow.tournament import wilson
 
 PROG = "openspiel_ismcts.py"
@@ -42,6 +44,8 @@ except ImportError:
     print(f"{PROG}: OpenSpiel is not installed; run: pip install 'kow[openspiel]'", file=sys.stderr)
     sys.exit(1)
 
+MAX_EXAMPLE_SEED = 4_000_000
+"""The largest --seed: game K's numpy generators take seed * 1000 + K, below 2^32."""
 UCT_C = 0.7
 """UCB1's exploration constant for returns in 0..1 (Cowling et al. use 0.7)."""
 
@@ -81,15 +85,17 @@ def play(args: argparse.Namespace) -> list[dict[str, object]]:
     return logs
 
 
-def _positive(text: str) -> int:
-    """Return ``text`` as an int of 1 or more, for argparse."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
-    return value
+def _number(low: int, high: int, what: str) -> Callable[[str], int]:
+    """Return argparse's reader of an option's number, written as kow reads one: the
+    digits 0-9 only, from ``low`` to ``high`` (:func:`kow.entries.parse_number`)."""
+
+    def read(text: str) -> int:
+        try:
+            return parse_number(text, low, high, what)
+        except EntryError as err:  # a usage error (exit 2) naming the value and the range
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    return read
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,12 +104,22 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    parser.add_argument("--games", type=_positive, default=12, help="games to play")
-    parser.add_argument("--players", type=int, default=3, help="2 to 7")
-    parser.add_argument("--start-cards", type=int, default=4, help="round 1's hand size")
-    parser.add_argument("--simulations", type=_positive, default=200, help="IS-MCTS's, per move")
-    parser.add_argument("--search-iterations", type=_positive, default=100, help="deals per move")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the chance nodes")
+    count = _number(1, 100_000, "a count")
+    parser.add_argument("--games", type=count, default=12, help="games to play")
+    parser.add_argument(
+        "--players", type=_number(MIN_PLAYERS, MAX_PLAYERS, "a number of players"), default=3,
+        help="2 to 7",
+    )  # fmt: skip
+    parser.add_argument(
+        "--start-cards", type=_number(1, 51, "a number of cards"), default=4,
+        help="round 1's hand size",
+    )  # fmt: skip
+    parser.add_argument("--simulations", type=count, default=200, help="IS-MCTS's, per move")
+    parser.add_argument("--search-iterations", type=count, default=100, help="deals per move")
+    parser.add_argument(
+        "--seed", type=_number(0, MAX_EXAMPLE_SEED, "a seed"), default=1,
+        help=f"seed of the chance nodes, 0 to {MAX_EXAMPLE_SEED}",
+    )  # fmt: skip
     parser.add_argument("--log", metavar="FILE", help="write the games' kow logs here")
     args = parser.parse_args(argv)
     try:

@@ -27,8 +27,11 @@ from ._options import (
     BOT_NAMES,
     MAX_JOBS,
     MAX_SEARCH_ITERATIONS,
+    Count,
     search_iterations_option,
 )
+from .entries import EntryError, is_number, parse_number
+from .entries import shown as quoted
 from .rules import MAX_SEED, Rules
 
 if TYPE_CHECKING:
@@ -241,11 +244,13 @@ def table_names(players: list[dict[str, Any]]) -> list[str]:
 @click.command()
 @click.argument("file", metavar="FILE")
 @click.option(
-    "--game", "game_number", type=click.IntRange(min=1), default=1, show_default=True,
+    "--game", "game_number", type=Count(1, None, "a game number"), default=1,
+    show_default=True,
     metavar="N", help="Which game of a file of several (counting from 1).",
 )  # fmt: skip
 @click.option(
-    "--round", "round_number", type=click.IntRange(min=1), default=None, metavar="R",
+    "--round", "round_number", type=Count(1, None, "a round number"), default=None,
+    metavar="R",
     help="Show only round R.",
 )  # fmt: skip
 @click.option("--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s.")
@@ -475,13 +480,13 @@ def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozen
         for p, name in zip(players, shown, strict=True)
     )
     where = f"game {index} of {label}"
-    if text.strip().lstrip("-").isdigit():
-        seat = int(text)
-        if not 0 <= seat < len(players):
+    if is_number(text):
+        try:
+            seat = parse_number(text, 0, len(players) - 1, "a seat")
+        except EntryError as err:
             raise click.BadParameter(
-                f"{where} has seats 0 to {len(players) - 1} (0-based), so there is no seat {seat}",
-                param_hint="'--seat'",
-            )
+                f"{err} (0-based: {where} has {len(players)} seats)", param_hint="'--seat'"
+            ) from None
         return frozenset({seat})
     wanted = text.strip().casefold()
     found = {
@@ -491,8 +496,14 @@ def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozen
     }
     if len(found) != 1:
         what = "no player" if not found else f"{len(found)} players"
+        option = (
+            f" ({quoted(text)} looks like an option: put the seat right after --seat)"
+            if text.startswith("-") and not found
+            else ""
+        )
         raise click.BadParameter(
-            f"{where} has {what} named {text!r}: give a seat number or one of {listed}",
+            f"{where} has {what} named {quoted(text)}: give a seat number or one of {listed}"
+            + option,
             param_hint="'--seat'",
         )
     return frozenset(found)
@@ -501,7 +512,7 @@ def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozen
 @click.command()
 @click.argument("file", metavar="FILE")
 @click.option(
-    "--game", "game_number", type=click.IntRange(min=1), default=None, metavar="K",
+    "--game", "game_number", type=Count(1, None, "a game number"), default=None, metavar="K",
     help="Analyse only game K of the file (counting from 1) [default: every game].",
 )  # fmt: skip
 @click.option(
@@ -510,12 +521,12 @@ def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozen
     " the log [default: every seat].",
 )  # fmt: skip
 @click.option(
-    "--iterations", type=click.IntRange(2, MAX_SEARCH_ITERATIONS),
+    "--iterations", type=Count(2, MAX_SEARCH_ITERATIONS, "a number of deals"),
     default=ANALYSIS_ITERATIONS, show_default=True, metavar="N",
     help="Deals sampled per decision, 2 to 100000; more gives tighter intervals.",
 )  # fmt: skip
 @click.option(
-    "--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, metavar="INT",
+    "--seed", type=Count(0, MAX_SEED, "a seed"), default=0, show_default=True, metavar="INT",
     help="Seed of the analysis's deals (0 to 2^53-1): the same seed, the same output.",
 )  # fmt: skip
 @click.option(
@@ -527,7 +538,8 @@ def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozen
     help="Write the analysis to FILE (replaced whole at the end) instead of stdout.",
 )  # fmt: skip
 @click.option(
-    "--jobs", "-j", type=click.IntRange(min=1, max=MAX_JOBS), default=None, metavar="N",
+    "--jobs", "-j", type=Count(1, MAX_JOBS, "a number of processes"), default=None,
+    metavar="N",
     show_default="one per CPU, fewer for little work",
     help="Processes analysing decisions at once; the output does not depend on it.",
 )  # fmt: skip

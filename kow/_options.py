@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import click
 
+from .entries import EntryError, parse_number
 from .rules import (
     DOGS_LIFE,
     LEADS,
@@ -27,6 +28,7 @@ from .rules import (
 
 __all__ = [
     "BOT_NAMES",
+    "Count",
     "LEVELS",
     "MAX_GAMES",
     "MAX_JOBS",
@@ -47,6 +49,35 @@ BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus")
 """The names of ``kow play``'s bots, in seat order; ``replay`` names a logged bot so too."""
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Count(click.IntRange):
+    """An option's whole number, from ``low`` to ``high`` (no upper bound when None): a
+    seat, a game, a seed or a count, read as a typed entry is
+    (:func:`kow.entries.parse_number`: the digits 0-9 only, at most
+    :data:`kow.entries.MAX_ENTRY` characters).
+
+    ``what`` names the value in the message (``"a number of games"``). A value refused
+    is a usage error (exit 2) naming the option, the value and the numbers allowed.
+    ``--help`` shows the range as for :class:`click.IntRange`.
+    """
+
+    def __init__(self, low: int, high: int | None = None, what: str = "a number") -> None:
+        super().__init__(low, high)
+        self.low = low
+        self.high = high
+        self.what = what
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        """Return ``value`` (text, or an int default) as an int in range; else fail."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)  # a default, checked as if typed
+        if not isinstance(value, str):
+            self.fail(f"{value!r} is not {self.what}", param, ctx)
+        try:
+            return parse_number(value, self.low, self.high, self.what)
+        except EntryError as err:
+            self.fail(str(err), param, ctx)
 
 
 def rule_options(f: F) -> F:
@@ -102,11 +133,12 @@ def rule_options(f: F) -> F:
             help=f"Start from a named set of rules; options given override it. {_preset_help()}.",
         ),
         click.option(
-            "--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=4,
+            "--players", type=Count(MIN_PLAYERS, MAX_PLAYERS, "a number of players"), default=4,
             show_default=True, help="Number of players, each for themselves.",
         ),
         click.option(
-            "--start-cards", type=click.IntRange(min=1), default=7, show_default=True,
+            "--start-cards", type=Count(1, None, "a number of cards"), default=7,
+            show_default=True,
             help="Cards dealt in round 1; one fewer each round (players x cards + 1 <= 52).",
         ),
         click.option(
@@ -300,18 +332,19 @@ def draw_seed() -> int:
 
 
 seed_option = click.option(
-    "--seed", type=click.IntRange(0, MAX_SEED), default=None, metavar="INT",
+    "--seed", type=Count(0, MAX_SEED, "a seed"), default=None, metavar="INT",
     help="Seed of the run (0 to 2^53-1); drawn at random and recorded when omitted.",
 )  # fmt: skip
 MAX_SEARCH_ITERATIONS = 100_000
 """The most deals per decision ``--search-iterations`` allows (near a minute a decision)."""
 search_iterations_option = click.option(
-    "--search-iterations", type=click.IntRange(1, MAX_SEARCH_ITERATIONS), default=None,
+    "--search-iterations", type=Count(1, MAX_SEARCH_ITERATIONS, "a number of deals"),
+    default=None,
     metavar="N",
     help="Deals a search bot samples per decision, 1 to 100000 [default: the bot's own, 100].",
 )  # fmt: skip
 dealer_option = click.option(
-    "--dealer", type=click.IntRange(min=0), default=None, metavar="SEAT",
+    "--dealer", type=Count(0, None, "a seat"), default=None, metavar="SEAT",
     help="First dealer's seat (0-based, clockwise); drawn from the seed when omitted.",
 )  # fmt: skip
 
@@ -322,7 +355,7 @@ MAX_GAMES = 10**12
 """The most games one command plays, and the last --first-game (16 years at 2,000 games/s)."""
 
 jobs_option = click.option(
-    "--jobs", "-j", type=click.IntRange(min=1, max=MAX_JOBS), default=None,
+    "--jobs", "-j", type=Count(1, MAX_JOBS, "a number of processes"), default=None,
     show_default="one per CPU, fewer for runs of little work",
     help="Processes playing games at once; the results do not depend on it.",
 )  # fmt: skip

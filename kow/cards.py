@@ -92,6 +92,8 @@ RANK_WORDS = (
     "jack", "queen", "king", "ace",
 )  # fmt: skip
 """Rank names, lowest first: index is the rank (0 = two, 12 = ace)."""
+_LONGEST_SHORT = max(map(len, _RANK_SHORT)) + 1
+"""The longest card written as one word: a short rank and a suit letter (``10h``)."""
 _RANKS_ANY = {**_RANK_SHORT, **{w: i for i, w in enumerate(RANK_WORDS)}}
 _SYMBOLS = "♣♦♥♠♧♢♡♤"
 """The suit symbols, filled then outline: index modulo 4 is the suit."""
@@ -217,6 +219,8 @@ def _read_card(words: list[str]) -> Card | None:
     if len(words) == 1:
         word = words[0]
         readings = set()
+        if len(word) > _LONGEST_SHORT:  # no cut of it can be a card: a long entry costs
+            return None  # no more than its reading (each cut copies the word)
         for cut in range(1, len(word)):
             head, tail = word[:cut], word[cut:]
             if head in _RANK_SHORT and tail in _SUIT_SHORT:

@@ -33,6 +33,7 @@ from ._options import (
     BOT_NAMES,
     LEVELS,
     MAX_GAMES,
+    Count,
     dealer_option,
     draw_seed,
     jobs_option,
@@ -119,12 +120,12 @@ for _command in (verify, replay, export, analyze):
 @main.command()
 @seed_option
 @click.option(
-    "--games", type=click.IntRange(1, MAX_GAMES), default=1, show_default=True,
+    "--games", type=Count(1, MAX_GAMES, "a number of games"), default=1, show_default=True,
     help="Number of games; more than one gives JSON Lines, one game per line (with --pretty,"
     " indented objects one after another: concatenated JSON, not JSON Lines).",
 )  # fmt: skip
 @click.option(
-    "--first-game", type=click.IntRange(0, MAX_GAMES), default=0, show_default=True,
+    "--first-game", type=Count(0, MAX_GAMES, "a game number"), default=0, show_default=True,
     metavar="K",
     help="Start at game K (from 0) of the run, so shards of one run can go to many machines.",
 )  # fmt: skip
@@ -201,7 +202,7 @@ def simulate(
 
 @main.command()
 @click.option(
-    "--humans", type=click.IntRange(1, MAX_PLAYERS), default=1, show_default=True,
+    "--humans", type=Count(1, MAX_PLAYERS, "a number of people"), default=1, show_default=True,
     help="People at this keyboard (hot seat); they take seats 0, 1, ...",
 )  # fmt: skip
 @click.option(
@@ -298,8 +299,12 @@ def play(
     if ending.code:
         with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
             terminal.write("")
-        saved = f"; the game so far is saved in {log_path}" if log_path else ""
-        message = f"Game abandoned ({ending.reason}){saved}. Seed {ending.seed}."
+        if ending.finished:  # left at "Play again?": the game itself was played out
+            saved = f"; the games are saved in {log_path}" if log_path else ""
+            message = f"Stopped after the game ({ending.reason}){saved}. Seed {ending.seed}."
+        else:
+            saved = f"; the game so far is saved in {log_path}" if log_path else ""
+            message = f"Game abandoned ({ending.reason}){saved}. Seed {ending.seed}."
         with contextlib.suppress(OSError):
             width = terminal.width if sys.stderr.isatty() else None  # a log file: one line
             click.echo("\n".join(wrap(message, width)), err=True)
@@ -384,7 +389,7 @@ def rules_command(rules: Rules, as_json: bool) -> None:
     help="Bot kind for every seat, or one per seat: random, heuristic, search, ismcts.",
 )  # fmt: skip
 @click.option(
-    "--games", type=click.IntRange(1, MAX_GAMES), default=400, show_default=True,
+    "--games", type=Count(1, MAX_GAMES, "a number of games"), default=400, show_default=True,
     help="Games to play; a multiple of --players gives every bot every seat equally.",
 )  # fmt: skip
 @seed_option

@@ -510,7 +510,8 @@ class Screen(EventVisitor):
             else:
                 by = how.get(r.method, r.method)
                 if r.method == "chosen" and r.chosen_by is not None:
-                    by = f"named by {self.names[r.chosen_by]}"
+                    name = self.names[r.chosen_by]  # the one person at the keyboard: you
+                    by = f"named by {'you' if name == 'You' else name}"
                 trump = f"trump {self.suit(r.trump)} ({by})"
             seats = [s for s, n in enumerate(r.tricks_won) if n is not None]
             line = f"  {r.round}. {r.hand_size} card{'s' if r.hand_size != 1 else ''}, {trump}. "

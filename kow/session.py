@@ -24,6 +24,7 @@ from . import log
 from ._io import Stopped, atomic_output, signals_ignored, silence_stdout
 from .analysis import DEFAULT_ITERATIONS, analyse_game, decisions, text_lines
 from .engine import State
+from .entries import MAX_ENTRY, EntryError, parse_choice
 from .events import Event, Knock, Phase, Play, RoundEnd, TrickWon, Vote
 from .game import bots_rng, drive, new_game
 from .players import Player, make_bot
@@ -44,18 +45,28 @@ _QUIT_REASONS = {
     "end of input": "end of input",
 }
 
+_AGAIN_ANSWERS = {
+    "y": True, "yes": True, "n": False, "no": False, "q": False, "quit": False, "exit": False,
+}  # fmt: skip
+"""The answers to "Play again?" (``quit`` and ``exit`` stop, as at every prompt)."""
+_ANALYSIS_ANSWERS = ("a", "analyse", "analyze", "analysis")
+"""The answers to "Play again?" that show the analysis of the game just played."""
+
 PRIVATE_CLEAR = "\x1b[H\x1b[2J\x1b[3J"
 """Home, erase the screen, erase the scrollback: the hand shown before is gone from both
 (a terminal that moves an erased screen into its scrollback erases it there too)."""
 
 
 class Ending(NamedTuple):
-    """How a game of a sitting ended: the exit ``code`` (0: played to the end), the
-    ``reason`` it was left (empty for 0), and the ``seed`` of that game."""
+    """How a game of a sitting ended: the exit ``code`` (0: played to the end, and no
+    other game wanted), the ``reason`` it was left (empty for 0), and the ``seed`` of that
+    game. ``finished``: the game was played to the end, and the sitting was left after it
+    (at the play-again prompt)."""
 
     code: int
     reason: str
     seed: int
+    finished: bool = False
 
 
 class LogWriteError(OSError):
@@ -172,19 +183,30 @@ class Terminal:
             prompt = lines[-1] + prompt[len(prompt.rstrip(" ")) :]
         self._echo(True)
         try:
-            if self.stdin is sys.stdin and self.stdout is sys.stdout:
+            if self.interactive and self.stdin is sys.stdin and self.stdout is sys.stdout:
                 line = input(prompt)  # with readline's editing when it is loaded
             else:
                 self.stdout.write(prompt)
                 self.stdout.flush()
-                line = self.stdin.readline()
-                if not line:
-                    raise EOFError
-                line = line.rstrip("\n")
+                line = self._readline()
         finally:
             self._echo(False)
         if not self.interactive:  # control characters shown escaped, never sent as such
             self.stdout.write(printable(line) + "\n")
+        return line
+
+    def _readline(self) -> str:
+        """Return the next line of ``stdin`` without its newline, cut after
+        :data:`~kow.entries.MAX_ENTRY` + 1 characters (the rest of a longer line is read
+        and dropped, so that memory stays flat and the entry is refused as too long).
+        Raises :class:`EOFError` at the end of input."""
+        line = self.stdin.readline(MAX_ENTRY + 2)  # room for the newline and one more
+        if not line:
+            raise EOFError
+        if line.endswith("\n"):
+            return line[:-1]
+        while (rest := self.stdin.readline(1 << 16)) and not rest.endswith("\n"):
+            pass
         return line
 
     def discard_typed(self) -> None:
@@ -257,16 +279,22 @@ class Sitting:
         After each finished game the people are asked whether to play again, with a seed
         from ``new_seed()`` and the same options. The :class:`Ending`'s code is 0 when the
         last game was played to the end (and no other wanted); 1 when a game was left
-        (quit, end of input, a closed screen), 130 on Ctrl-C, and the signal's code on
-        SIGTERM or SIGHUP. Raises :class:`~kow.game.PlayerError` (a bot's fault),
+        (quit, end of input, a closed screen) or when :data:`PIPED_PATIENCE` piped answers
+        to "Play again?" were refused (then ``finished`` is set); 130 on Ctrl-C, and the
+        signal's code on SIGTERM or SIGHUP. Raises :class:`~kow.game.PlayerError` (a bot's fault),
         :class:`click.BadParameter` for a ``log_path`` that can't be opened and
         :class:`LogWriteError` when writing it fails (the games so far are shown).
         """
         with self.terminal.hushed():
             while True:
                 ending = self.play_game(seed)
-                if ending.code or not self._again():
+                if ending.code:
                     return ending
+                try:
+                    if not self._again():
+                        return ending
+                except Quit as err:  # entries refused again and again
+                    return Ending(1, _QUIT_REASONS[str(err)], seed, finished=True)
                 seed = new_seed()
 
     def play_game(self, seed: int) -> Ending:
@@ -409,8 +437,9 @@ class Sitting:
 
         When the people had decisions with a choice in the game just played, ``a`` shows
         their analysis first (:meth:`_analyse`), then asks again. Any other answer is
-        asked again (at most :data:`PIPED_PATIENCE` times from piped input, as at every
-        prompt).
+        refused (:func:`kow.entries.parse_choice`) and asked again. Raises
+        :class:`~kow.players.human.Quit` (``"refused"``) after :data:`PIPED_PATIENCE`
+        entries from piped input with no y or n, as every prompt of the game does.
         """
         terminal = self.terminal
         count = self._human_decisions()
@@ -420,21 +449,26 @@ class Sitting:
             terminal.write(
                 f"Type a to see how the search bot rates {whose} decisions in this game."
             )
-        for _ in range(PIPED_PATIENCE if not terminal.interactive else 1 << 30):
+        answers: dict[str, bool | None] = dict(_AGAIN_ANSWERS)
+        what = "y to play again, n to stop"
+        if offer:
+            answers.update(dict.fromkeys(_ANALYSIS_ANSWERS, None))
+            what = "y to play again, n to stop, a for the analysis of this game"
+        for _ in range(PIPED_PATIENCE if not terminal.interactive else 1 << 62):
             try:
-                answer = terminal.read("Play again, with a new seed? [y/n] ").strip().lower()
+                answer = parse_choice(
+                    terminal.read("Play again, with a new seed? [y/n] "), answers, what
+                )
             except EOFError:
                 return False
-            if answer in ("y", "yes"):
-                return True
-            if answer in ("n", "no", "quit", "exit", "q"):
-                return False
-            if offer and answer in ("a", "analyse", "analyze", "analysis"):
+            except EntryError as err:
+                terminal.write(f"{err}.")
+                continue
+            if answer is None:
                 self._analyse(count)
                 continue
-            also = " Type a for the analysis of this game." if offer else ""
-            terminal.write("Type y to play again, n to stop." + also)
-        return False
+            return answer
+        raise Quit("refused")
 
     def _human_decisions(self) -> int:
         """Return how many decisions with a choice the people made in the game just played

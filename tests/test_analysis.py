@@ -234,11 +234,11 @@ def test_game_and_seat_pick_the_same_analyses_out_of_the_whole(games: Path) -> N
         (["DIR"], 2, "cannot open 'DIR': Is a directory"),
         (["GAMES", "--game", "3"], 2, "'--game': GAMES holds 2 games, so there is no game 3"),
         (["GAMES", "--seat", "4"], 2,
-         "'--seat': game 1 of GAMES has seats 0 to 3 (0-based), so there is no seat 4"),
-        (["GAMES", "--seat", "-1"], 2, "so there is no seat -1"),
+         "'--seat': '4' is not a seat: allowed 0 to 3 (0-based: game 1 of GAMES has 4 seats)"),
+        (["GAMES", "--seat", "-1"], 2, "'-1' is not a seat: allowed 0 to 3, in the digits 0-9"),
         (["GAMES", "--seat", "Zed"], 2, "game 1 of GAMES has no player named 'Zed': give a seat"
          " number or one of 0 'heuristic-0' (shown as 'Ada'), 1 'random-1' (shown as 'Ben')"),
-        (["GAMES", "--iterations", "1"], 2, "'--iterations': 1 is not in the range 2<=x<=100000"),
+        (["GAMES", "--iterations", "1"], 2, "'--iterations': '1' is not a number of deals: allowed 2 to 100000"),
         (["GAMES", "-o", "GAMES"], 2, "is the input"),
         (["CORRUPT"], 1, "Error: CORRUPT: line 2, column 6: not JSON"),
         (["EMPTY"], 1, "Error: EMPTY: holds no game, so there is none to analyse"),
@@ -406,7 +406,7 @@ def test_seat_skips_the_games_without_it(tmp_path: Path) -> None:
     assert {d["seat"] for d in found[0]["decisions"]} == {2}
     code, out, err = run("analyze", str(both), "--seat", "5", "--iterations", "2")
     assert code == 2 and out == ""
-    assert "game 1 of" in err and "no seat 5" in err
+    assert "'5' is not a seat: allowed 0 to 1 (0-based: game 1 of" in err
 
 
 def _judged(loss: float, low: float, high: float) -> analysis.DecisionAnalysis:

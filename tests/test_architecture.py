@@ -12,7 +12,7 @@ from pathlib import Path
 KOW = Path(__file__).resolve().parent.parent / "kow"
 
 LAYERS: list[set[str]] = [
-    {"kow", "kow.cards", "kow.rules", "kow._io", "kow._pool", "kow.log._reader"},
+    {"kow", "kow.cards", "kow.rules", "kow._io", "kow._pool", "kow.log._reader", "kow.entries"},
     {"kow.verify._shape", "kow.verify._table"},
     {"kow.verify._trump"},
     {"kow.verify._walk"},

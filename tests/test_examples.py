@@ -717,3 +717,23 @@ def test_readme_shows_the_real_output_of_the_pettingzoo_random_agent(tmp_path: P
     game = json.loads((tmp_path / "game.json").read_text())
     assert [p["kind"] for p in game["players"]] == ["agent"] * 4
     assert "abandoned" not in game and game["result"]["winner"] == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seed", "-1"], "'-1' is not a seed: allowed 0 to 9007199254740991, in the digits 0-9"),
+        (["--games", "²"], "'²' is not a number of games: allowed 1 to 1000000, in the digits 0-9"),
+    ],
+)
+def test_the_pettingzoo_agent_refuses_odd_numbers_in_one_line(
+    args: list[str], message: str
+) -> None:
+    # --seed -1 ended in numpy's traceback; --games -1 played nothing and said nothing.
+    done = subprocess.run([sys.executable, str(PETTINGZOO_RANDOM), *args], capture_output=True,
+                          text=True, env=with_checkout(), check=False)  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    option = args[0]
+    assert (
+        done.stderr.splitlines()[-1] == f"pettingzoo_random.py: error: argument {option}: {message}"
+    )

@@ -572,10 +572,18 @@ def test_the_example_prints_what_examples_readme_shows(tmp_path: Path) -> None:
 
 
 def test_the_example_refuses_bad_options_in_one_line() -> None:
+    digits = "in the digits 0-9"
     example = Path(__file__).resolve().parent.parent / "examples" / "openspiel_ismcts.py"
     for args, message in (
-        (["--games", "0"], "argument --games: '0' is not a whole number of 1 or more"),
-        (["--players", "9"], "players must be 2 to 7, not 9"),
+        (["--games", "0"], "argument --games: '0' is not a count: allowed 1 to 100000"),
+        (["--players", "9"], "argument --players: '9' is not a number of players: allowed 2 to 7"),
+        (["--seed", "²"], f"argument --seed: '²' is not a seed: allowed 0 to 4000000, {digits}"),
+        (["--seed", "-1"], f"argument --seed: '-1' is not a seed: allowed 0 to 4000000, {digits}"),
+        (
+            ["--start-cards", "20"],
+            "start_cards must be 1 to 17 with 3 players (players x cards"
+            " + 1 <= 52, so a card is left to turn up), not 20",
+        ),
     ):
         done = subprocess.run(
             [sys.executable, str(example), *args], capture_output=True, text=True, timeout=60

@@ -143,7 +143,7 @@ def test_illegal_entries_get_one_reason_each() -> None:
         "You don't hold Q♠.",
         "'xyz' is not a card or a command: try 10h, a number, or help.",
         "Only a player on a dog's life may knock.",
-        "There is no card 9: your cards are numbered 1 to 7.",
+        "'9' is not a card's number: allowed 1 to 7.",
         "You must follow spades: you hold 10♠.",
     ]
     position = 0
@@ -725,7 +725,10 @@ def test_piped_play_again_asks_again_on_an_unclear_answer() -> None:
     code, out, _ = play("--seed", "21", "--players", "3", entries=[*entries, "maybe", "n"])
     assert code == 0
     assert out.count("Play again, with a new seed? [y/n] ") == 2
-    assert "Type y to play again, n to stop." in out
+    assert (
+        "'maybe' is not an answer here: type y to play again, n to stop, a for the analysis"
+        " of this game." in " ".join(out.split())
+    )
 
 
 def test_piped_entries_are_echoed_with_control_characters_escaped() -> None:

@@ -664,6 +664,15 @@ def test_summary_has_one_line_a_round() -> None:
     ]
 
 
+def test_summary_says_named_by_you_for_the_person_at_the_keyboard() -> None:
+    state = new_state(FULL_RULES, 0, FULL_DECKS)
+    apply_all(state, "3c Ac Qc 7c Kd 3h 8d 5d 4s 9s 4c As  h Kh Ah 2s Qh d 2d Ac")
+    s = followed(state, ["Ann", "Bo", "You", "Dmitri"], symbols=False)
+    assert s.summary()[2].replace(GLUE, " ") == (
+        "  2. 2 cards, trump h (named by you). Tricks: You 1, Dmitri 1."
+    )
+
+
 # --------------------------------------------------------------------------- wrapping
 
 

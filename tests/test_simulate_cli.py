@@ -92,7 +92,7 @@ def test_jobs_at_most_four_per_cpu() -> None:
     too_many = str(MAX_JOBS + 1)
     code, out, err = run("simulate", "--seed", "1", "--jobs", too_many)
     assert (code, out) == (2, "")
-    assert f"{too_many} is not in the range 1<=x<={MAX_JOBS}" in err
+    assert f"'{too_many}' is not a number of processes: allowed 1 to {MAX_JOBS}" in err
 
 
 def test_no_progress_bar_without_a_terminal() -> None:

@@ -2,9 +2,11 @@
 
 Reads one line per entry. A card may be written any common way (``Th``, ``10h``, ``h10``,
 ``10 h``, ``10♥``, ``queen of spades``) or by its number in the shown hand; a suit by letter,
-name, symbol or number. Commands (:data:`COMMANDS`): ``hand``, ``table``, ``last``, ``hint``,
-``knock``, ``rules``, ``help`` (or ``?``), ``quit``; ``quit`` at every prompt. Every bad entry
-gets exactly one line saying why, and the prompt again.
+name, symbol or number. A number is read by :func:`kow.entries.parse_number` (the digits
+0-9 only), and an entry longer than :data:`kow.entries.MAX_ENTRY` is refused. Commands
+(:data:`COMMANDS`): ``hand``, ``table``, ``last``, ``hint``, ``knock``, ``rules``, ``help``
+(or ``?``), ``quit``; ``quit`` at every prompt. Every bad entry gets exactly one line
+saying why, and the prompt again.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ..cards import (
     parse_card,
     parse_suit,
 )
+from ..entries import EntryError, check_entry, is_number, parse_number, shown
 from ..events import KNOCK, Action, Phase
 from ..screen import GLUE, Screen, sorted_hand
 from ..view import View
@@ -168,20 +171,20 @@ class HumanPlayer(Player):
                     return KNOCK
                 self.write(self._why_no_knock(view))
                 continue
-            if low.isdigit():
-                n = int(low)
-                if not 1 <= n <= len(hand):
-                    numbers = "1" if len(hand) == 1 else f"numbered 1 to {len(hand)}"
-                    self.write(f"There is no card {n}: your cards are {numbers}.")
+            if is_number(entry):
+                try:
+                    card = hand[parse_number(entry, 1, len(hand), "a card's number") - 1]
+                except EntryError as err:
+                    self.write(f"{err}.")
                     continue
-                card = hand[n - 1]
             else:
                 try:
                     card = parse_card(entry)
                 except CardError:
                     knock = ", knock" if KNOCK in view.legal else ""
                     self.write(
-                        f"{entry!r} is not a card or a command: try 10h, a number{knock}, or help."
+                        f"{shown(entry)} is not a card or a command: try 10h, a number{knock},"
+                        " or help."
                     )
                     continue
             reason = self._why_not(card, view)
@@ -209,12 +212,8 @@ class HumanPlayer(Player):
         if seat.last != self.name:
             if seat.last is not None:
                 seat.clear()  # someone's hand is on screen
-            try:
-                entry = self.read(f"Pass the keyboard to {self.name}, then press Enter. ")
-            except EOFError:
-                raise Quit("end of input") from None
-            if entry.strip().lower() in ("quit", "exit"):
-                raise Quit("quit")
+            while self._read(f"Pass the keyboard to {self.name}, then press Enter. ") is None:
+                pass  # an entry too long: the prompt again
             seat.clear()
             missed = seat.transcript[seat.seen.get(self.name, 0) :]
             if missed:
@@ -249,30 +248,53 @@ class HumanPlayer(Player):
             entry = self._entry("Suit: ", view, SUIT_HELP)
             if entry is None:
                 continue
-            if entry.isdigit() and 1 <= int(entry) <= len(view.legal):
-                return view.legal[int(entry) - 1]
+            if is_number(entry):
+                try:
+                    return view.legal[
+                        parse_number(entry, 1, len(view.legal), "a suit's number") - 1
+                    ]
+                except EntryError as err:
+                    self.write(f"{err}.")
+                    continue
             try:
                 suit = parse_suit(entry)
             except CardError:
-                self.write(f"{entry!r} is not a suit or a command. {SUIT_HELP[0]}")
+                self.write(f"{shown(entry)} is not a suit or a command. {SUIT_HELP[0]}")
                 continue
             if suit in view.legal:
                 return suit
             allowed = ", ".join(SUIT_NAMES[s] for s in view.legal)
             self.write(f"You may only name {allowed} (the tied suits of the vote).")
 
-    def _entry(self, prompt: str, view: View, help_text: Sequence[str] = CARD_HELP) -> str | None:
-        """Read one entry; handle commands shared by every prompt (None when handled)."""
+    def _read(self, prompt: str) -> str | None:
+        """Read one entry, without the spaces around it; None when it is refused as too
+        long (:func:`kow.entries.check_entry`; the reason is written).
+
+        Raises :class:`Quit` on ``quit`` or ``exit``, at the end of input, and for an
+        entry past ``patience``.
+        """
         self._entries += 1
         if self.patience is not None and self._entries > self.patience:
             raise Quit("refused")
         try:
-            entry = self.read(prompt).strip()
+            typed = self.read(prompt)
         except EOFError:
             raise Quit("end of input") from None
-        low = entry.lower()
-        if low in ("quit", "exit"):
+        try:
+            entry = check_entry(typed)
+        except EntryError as err:
+            self.write(f"{err}.")
+            return None
+        if entry.lower() in ("quit", "exit"):
             raise Quit("quit")
+        return entry
+
+    def _entry(self, prompt: str, view: View, help_text: Sequence[str] = CARD_HELP) -> str | None:
+        """Read one entry; handle commands shared by every prompt (None when handled)."""
+        entry = self._read(prompt)
+        if entry is None:
+            return None
+        low = entry.lower()
         lines: Sequence[str]
         if not low:
             return None  # Enter alone: the prompt again
