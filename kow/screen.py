@@ -400,6 +400,16 @@ class Screen(EventVisitor):
             why = f"nobody else played {SUIT_NAMES[led]}"
         return f"{won} with {self.card(card)} ({why})"
 
+    @staticmethod
+    def within(name: str) -> str:
+        """Return ``name`` as it reads inside a sentence: the one person at the keyboard,
+        ``You``, is ``you`` there.
+
+        >>> Screen.within("You"), Screen.within("Ada")
+        ('you', 'Ada')
+        """
+        return "you" if name == "You" else name
+
     def they(self, seats: Sequence[Seat], singular: str, plural: str) -> str:
         """Return "NAMES verb" for ``seats``, the verb agreeing: ``Ada is``, ``Ada and
         you are``, ``You are``.
@@ -408,7 +418,7 @@ class Screen(EventVisitor):
         'Ada and you are'
         """
         names = [self.names[s] for s in seats]
-        names = [n if i == 0 or n != "You" else "you" for i, n in enumerate(names)]
+        names = names[:1] + [self.within(n) for n in names[1:]]
         if len(names) == 1:
             return f"{names[0]} {plural if names[0] == 'You' else singular}"
         return f"{', '.join(names[:-1])} and {names[-1]} {plural}"
@@ -510,8 +520,7 @@ class Screen(EventVisitor):
             else:
                 by = how.get(r.method, r.method)
                 if r.method == "chosen" and r.chosen_by is not None:
-                    name = self.names[r.chosen_by]  # the one person at the keyboard: you
-                    by = f"named by {'you' if name == 'You' else name}"
+                    by = f"named by {self.within(self.names[r.chosen_by])}"
                 trump = f"trump {self.suit(r.trump)} ({by})"
             seats = [s for s, n in enumerate(r.tricks_won) if n is not None]
             line = f"  {r.round}. {r.hand_size} card{'s' if r.hand_size != 1 else ''}, {trump}. "
