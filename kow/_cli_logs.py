@@ -384,7 +384,8 @@ def _same_file(output: str, name: str) -> bool:
 )  # fmt: skip
 @click.option(
     "--output", "-o", default=None, metavar="FILE",
-    help="Write the table to FILE (replaced whole at the end) instead of stdout.",
+    help="Write the table to FILE (replaced whole at the end; gzip if FILE ends in .gz)"
+    " instead of stdout.",
 )  # fmt: skip
 @click.option(
     "--spreadsheet-safe", is_flag=True,
@@ -535,7 +536,8 @@ def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozen
 )  # fmt: skip
 @click.option(
     "--output", "-o", default=None, metavar="FILE",
-    help="Write the analysis to FILE (replaced whole at the end) instead of stdout.",
+    help="Write the analysis to FILE (replaced whole at the end; gzip if FILE ends in .gz)"
+    " instead of stdout.",
 )  # fmt: skip
 @click.option(
     "--jobs", "-j", type=Count(1, MAX_JOBS, "a number of processes"), default=None,

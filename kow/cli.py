@@ -138,7 +138,8 @@ for _command in (verify, replay, export, analyze):
 @search_iterations_option
 @click.option(
     "--output", "-o", default=None, metavar="FILE",
-    help="Write the logs to FILE (replaced whole at the end) instead of stdout.",
+    help="Write the logs to FILE (replaced whole at the end; gzip if FILE ends in .gz)"
+    " instead of stdout.",
 )  # fmt: skip
 @click.option(
     "--pretty", is_flag=True,
@@ -226,7 +227,7 @@ def simulate(
 @click.option(
     "--log", "log_path", default=None, metavar="FILE",
     help="Save the log of each game played to FILE (replaced; one JSON line a game, as"
-    " simulate writes them), even if you quit.",
+    " simulate writes them; gzip if FILE ends in .gz), even if you quit.",
 )  # fmt: skip
 @click.option("--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s.")
 @click.option(
