@@ -36,6 +36,7 @@ from .events import KNOCK, Action, Knock, Phase, Play, Seat
 from .log import replay
 from .log._replay import round_actions
 from .players.search import sample
+from .players.value import mean
 from .screen import GLUE, Screen, sorted_hand
 from .tournament import Z95, wilson
 from .view import View
@@ -192,8 +193,8 @@ class GameAnalysis(NamedTuple):
         out = []
         for seat in self.seats:
             mine = [d for d in self.decisions if d.seat == seat]
-            mean = sum(d.loss for d in mine) / len(mine) if mine else None
-            out.append(SeatSummary(seat, len(mine), sum(d.blunder for d in mine), mean))
+            loss = mean([d.loss for d in mine]) if mine else None
+            out.append(SeatSummary(seat, len(mine), sum(d.blunder for d in mine), loss))
         return out
 
 
@@ -293,11 +294,15 @@ def evaluate(
 
 
 def _mean_half(xs: Sequence[float]) -> tuple[float, float]:
-    """Return the mean of ``xs`` (two or more) and 1.96 standard errors of it."""
+    """Return the mean of ``xs`` (two or more) and 1.96 standard errors of it.
+
+    Both sums are exactly rounded (:func:`kow.players.value.mean`), so the values and
+    blunder marks are the same on every Python version.
+    """
     n = len(xs)
-    mean = sum(xs) / n
-    variance = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    return mean, Z95 * math.sqrt(variance / n)
+    centre = mean(xs)
+    variance = math.fsum((x - centre) * (x - centre) for x in xs) / (n - 1)
+    return centre, Z95 * math.sqrt(variance / n)
 
 
 def analyse_game(

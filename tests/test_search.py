@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import pytest
 from conftest import deal
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kow.cards import BIT, SUIT_MASK, SUIT_OF, parse_card
 from kow.deal import StackedDeck
@@ -17,7 +20,7 @@ from kow.players.inference import decisions, likely_deals, misses, trump_chooser
 from kow.players.policy import heuristic_card
 from kow.players.sampling import Sampler, seen_cards, voids
 from kow.players.search import estimate
-from kow.players.value import CHOOSER, chooser_win, round_value
+from kow.players.value import CHOOSER, chooser_win, mean, round_value
 from kow.rules import Rules
 from kow.view import View
 
@@ -50,8 +53,7 @@ VARIANTS = [
 def test_search_bot_only_plays_legal_actions(rules: Rules) -> None:
     for seed in range(2):
         players = [Checked(SearchBot("s", bots_rng(seed), iterations=4))] + [
-            Checked(make_bot("heuristic", f"h{s}", bots_rng(seed)))
-            for s in range(1, rules.players)
+            Checked(make_bot("heuristic", f"h{s}", bots_rng(seed))) for s in range(1, rules.players)
         ]
         state = drive(new_game(rules, seed), players)
         assert state.phase == Phase.OVER and state.winner is not None
@@ -223,6 +225,21 @@ def test_chooser_win_takes_the_nearest_cell() -> None:
     assert chooser_win(4, 9) == CHOOSER[4, 6]  # more cards than measured
     assert chooser_win(4, 1) == CHOOSER[4, 2]
     assert chooser_win(2, 1) == CHOOSER[2, 1] > chooser_win(2, 6) > 0.5
+
+
+SCORES = st.sampled_from([0.0, 1.0, 0.3 / 3, 1 / 3, (1 - CHOOSER[4, 6]) / 3, CHOOSER[3, 5]])
+"""Scores of a round as :func:`round_value` gives them, which often come again and again."""
+
+
+@settings(max_examples=150)
+@given(values=st.lists(SCORES | st.floats(0.0, 1.0), min_size=1, max_size=120), rnd=st.randoms())
+def test_mean_is_the_exact_sum_whatever_the_order(values: list[float], rnd: random.Random) -> None:
+    # The built-in sum() gives other floats before Python 3.12, and depends on the order.
+    exact = float(sum(map(Fraction, values), Fraction(0)))
+    assert mean(values) == exact / len(values)
+    shuffled = values[:]
+    rnd.shuffle(shuffled)
+    assert mean(shuffled) == mean(values)
 
 
 def test_likely_deals_honour_the_view_and_explain_the_plays() -> None:

@@ -30,7 +30,7 @@ from .base import SearchingBot
 from .inference import likely_deals
 from .policy import heuristic_card
 from .sampling import Sampler
-from .value import round_value
+from .value import mean, round_value
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -129,9 +129,7 @@ def estimate(view: View, rng: random.Random, iterations: int) -> list[ActionEsti
     """
     found = sample(view, rng, iterations)
     return [
-        ActionEstimate(
-            a, sum(found.values[i]) / iterations, sum(found.survived[i]) / iterations, iterations
-        )
+        ActionEstimate(a, mean(found.values[i]), sum(found.survived[i]) / iterations, iterations)
         for i, a in enumerate(found.actions)
     ]
 
