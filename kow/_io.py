@@ -388,24 +388,37 @@ def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    import tempfile  # here, not at the top: kow --help stays fast
-
     clear_stale_temporaries(folder)
+    prefix = f".kow-{os.getpid()}@{_host()}-"
+    # Each name is chosen before its file exists, so that a signal landing at any point
+    # from the creation on finds the file named in the cleanup below (with mkstemp, one
+    # landing between the creation and the return of its name left the file behind).
+    tmp = ""
     try:
-        prefix = f".kow-{os.getpid()}@{_host()}-"
-        fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
-    except OSError as err:
-        raise click.BadParameter(
-            f"cannot write {path!r}: {err.strerror or err}", param_hint=hint
-        ) from None
-    try:
+        for _ in range(100):
+            tmp = os.path.join(folder, f"{prefix}{os.urandom(6).hex()}.tmp")
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                break
+            except FileExistsError:  # another's: never ours to remove
+                tmp = ""
+            except OSError as err:
+                tmp = ""
+                raise click.BadParameter(
+                    f"cannot write {path!r}: {err.strerror or err}", param_hint=hint
+                ) from None
+        else:
+            raise click.BadParameter(
+                f"cannot write {path!r}: no free temporary name in its folder", param_hint=hint
+            )
         with _text_to(os.fdopen(fd, "wb"), compressed) as stream:
             yield stream
         os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:  # an error, Ctrl-C, or a signal (see Stopped): no half file
-        with contextlib.suppress(FileNotFoundError):  # gone if the signal came after
-            os.unlink(tmp)
+        if tmp:
+            with contextlib.suppress(FileNotFoundError):  # gone if the signal came after
+                os.unlink(tmp)
         raise
 
 
