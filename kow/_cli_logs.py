@@ -25,14 +25,12 @@ from ._io import (
 )
 from ._options import (
     BOT_NAMES,
-    MAX_JOBS,
-    MAX_SEARCH_ITERATIONS,
     Count,
     search_iterations_option,
 )
 from .entries import EntryError, is_number, parse_number
 from .entries import shown as quoted
-from .rules import MAX_SEED, Rules
+from .rules import ANALYSIS_DEALS, JOBS, SEED, Rules
 
 if TYPE_CHECKING:
     from .verify import GameFault, JsonVerdict
@@ -522,12 +520,12 @@ def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozen
     " the log [default: every seat].",
 )  # fmt: skip
 @click.option(
-    "--iterations", type=Count(2, MAX_SEARCH_ITERATIONS, "a number of deals"),
+    "--iterations", type=Count.of(ANALYSIS_DEALS),
     default=ANALYSIS_ITERATIONS, show_default=True, metavar="N",
     help="Deals sampled per decision, 2 to 100000; more gives tighter intervals.",
 )  # fmt: skip
 @click.option(
-    "--seed", type=Count(0, MAX_SEED, "a seed"), default=0, show_default=True, metavar="INT",
+    "--seed", type=Count.of(SEED), default=0, show_default=True, metavar="INT",
     help="Seed of the analysis's deals (0 to 2^53-1): the same seed, the same output.",
 )  # fmt: skip
 @click.option(
@@ -540,8 +538,7 @@ def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozen
     " instead of stdout.",
 )  # fmt: skip
 @click.option(
-    "--jobs", "-j", type=Count(1, MAX_JOBS, "a number of processes"), default=None,
-    metavar="N",
+    "--jobs", "-j", type=Count.of(JOBS), default=None, metavar="N",
     show_default="one per CPU, fewer for little work",
     help="Processes analysing decisions at once; the output does not depend on it.",
 )  # fmt: skip

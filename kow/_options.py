@@ -1,14 +1,16 @@
 """The options that several commands share, each one decorator, and their checks.
 
 Rule settings are checked by :class:`~kow.rules.Rules` itself: a
-:class:`~kow.rules.RulesError` becomes a usage error naming the option (exit 2).
+:class:`~kow.rules.SettingError` becomes a usage error naming the option (exit 2) with the
+library's own message. The other settings of a run (seed, games, jobs, iterations) are
+stated once in :mod:`kow.rules` (:data:`~kow.rules.SEED`, ...), whose bounds and words
+both their options (:meth:`Count.of`) and the library's checks use.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import os
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -17,14 +19,21 @@ import click
 from .entries import EntryError, parse_number
 from .rules import (
     DOGS_LIFE,
+    JOBS,
     LEADS,
+    MAX_GAMES,
+    MAX_ITERATIONS,
+    MAX_JOBS,
     MAX_PLAYERS,
-    MAX_SEED,
     MIN_PLAYERS,
     PRESETS,
+    SEARCH_ITERATIONS,
+    SEED,
+    IntSetting,
     Rules,
-    RulesError,
+    SettingError,
 )
+from .verify._shape import name_fault
 
 __all__ = [
     "BOT_NAMES",
@@ -67,6 +76,13 @@ class Count(click.IntRange):
         self.low = low
         self.high = high
         self.what = what
+
+    @classmethod
+    def of(cls, setting: IntSetting) -> Count:
+        """Return the option type of a setting of the library (:data:`kow.rules.SEED`,
+        ...): its bounds and words, so the option and the library's check of the same
+        value say the same (``'-1' is not a seed: allowed 0 to ...``)."""
+        return cls(setting.lo, setting.hi, setting.what)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         """Return ``value`` (text, or an int default) as an int in range; else fail."""
@@ -211,19 +227,17 @@ def _preset_help() -> str:
 
 @contextlib.contextmanager
 def usage_errors() -> Iterator[None]:
-    """Turn a :class:`~kow.rules.RulesError` raised in the block into a usage error (exit 2).
+    """Turn a :class:`~kow.rules.SettingError` raised in the block into a usage error (exit 2).
 
-    The error names the option of the setting at fault (``start_cards``: ``--start-cards``),
-    the value given and what is allowed.
+    The error names the option of the setting at fault (``start_cards``: ``--start-cards``)
+    and says what the library says for the same value: "start_cards must be 1 to 7 with 7
+    players (...), not 8".
     """
     try:
         yield
-    except RulesError as err:
+    except SettingError as err:
         option = "--" + err.setting.replace("_", "-")
-        raise click.BadParameter(
-            f"{err.value!r} is not allowed: the rules allow {err.allowed}",
-            param_hint=f"'{option}'",
-        ) from None
+        raise click.BadParameter(str(err), param_hint=f"'{option}'") from None
 
 
 def parse_bots(text: str, seats: int, option: str = "--bots") -> list[str]:
@@ -232,29 +246,12 @@ def parse_bots(text: str, seats: int, option: str = "--bots") -> list[str]:
     With no seat for a bot (every player human), the kinds are checked and none is
     returned. Raises :class:`click.BadParameter` naming an unknown kind or a wrong count.
     """
-    from .players import BOT_KINDS
+    from .players import check_kinds
 
-    kinds = [k.strip() for k in text.split(",")]
-    for kind in kinds:
-        if kind not in BOT_KINDS:
-            raise click.BadParameter(
-                f"{kind!r} is not a bot kind: choose from {', '.join(BOT_KINDS)}",
-                param_hint=f"'{option}'",
-            )
-    if len(kinds) == 1 or not seats:
-        return kinds * seats if len(kinds) == 1 else []
-    if len(kinds) != seats:
-        wanted = (
-            "give one kind"
-            if seats == 1
-            else f"give one kind for all seats, or {seats} separated by commas"
-        )
-        raise click.BadParameter(
-            f"{text!r} gives {len(kinds)} kinds for {seats} seat{'s' if seats != 1 else ''}: "
-            + wanted,
-            param_hint=f"'{option}'",
-        )
-    return kinds
+    try:
+        return check_kinds([k.strip() for k in text.split(",")], seats, text)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint=f"'{option}'") from None
 
 
 LEVELS: dict[str, str] = {"easy": "random", "medium": "heuristic", "hard": "search"}
@@ -284,8 +281,9 @@ def people(names: tuple[str, ...], humans: int, seats: int) -> list[str]:
 
     The defaults are "You" for one person, else "Player 1", "Player 2", .... Raises
     :class:`click.BadParameter` for more people than ``seats``, more names than people,
-    or names that are blank, repeated (in any case), longer than :data:`MAX_NAME` or hold
-    a control character.
+    names that are blank or repeated (in any case), that no log may hold
+    (:func:`kow.log.check_name`: a control character, an undecodable byte...), or longer
+    than :data:`MAX_PLAY_NAME`.
     """
     if humans > seats:
         raise click.BadParameter(
@@ -307,21 +305,20 @@ def people(names: tuple[str, ...], humans: int, seats: int) -> list[str]:
             param_hint="'--name'",
         )
     for name in out:
-        if not name.isprintable():
+        fault = name_fault(name)  # the log's one rule: what kow writes, kow reads
+        if fault is not None:
+            raise click.BadParameter(fault, param_hint="'--name'")
+        if len(name) > MAX_PLAY_NAME:
             raise click.BadParameter(
-                f"{name!r} has a control character; names are printable text",
-                param_hint="'--name'",
-            )
-        if len(name) > MAX_NAME:
-            raise click.BadParameter(
-                f"{name!r} has {len(name)} characters; a name has at most {MAX_NAME}",
+                f"{name!r} has {len(name)} characters; a name has at most {MAX_PLAY_NAME}",
                 param_hint="'--name'",
             )
     return out
 
 
-MAX_NAME = 20
-"""The most characters in a player's name (so that a line of the table fits 40 columns)."""
+MAX_PLAY_NAME = 20
+"""The most characters in the name of a person at ``kow play`` (so that a line of the table
+fits 40 columns); any log allows longer names (:data:`kow.log.MAX_NAME`)."""
 
 
 def draw_seed() -> int:
@@ -331,16 +328,14 @@ def draw_seed() -> int:
     return secrets.randbelow(10**9)
 
 
+MAX_SEARCH_ITERATIONS = MAX_ITERATIONS
+"""The most deals per decision ``--search-iterations`` allows (:data:`kow.rules.MAX_ITERATIONS`)."""
 seed_option = click.option(
-    "--seed", type=Count(0, MAX_SEED, "a seed"), default=None, metavar="INT",
+    "--seed", type=Count.of(SEED), default=None, metavar="INT",
     help="Seed of the run (0 to 2^53-1); drawn at random and recorded when omitted.",
 )  # fmt: skip
-MAX_SEARCH_ITERATIONS = 100_000
-"""The most deals per decision ``--search-iterations`` allows (near a minute a decision)."""
 search_iterations_option = click.option(
-    "--search-iterations", type=Count(1, MAX_SEARCH_ITERATIONS, "a number of deals"),
-    default=None,
-    metavar="N",
+    "--search-iterations", type=Count.of(SEARCH_ITERATIONS), default=None, metavar="N",
     help="Deals a search bot samples per decision, 1 to 100000 [default: the bot's own, 100].",
 )  # fmt: skip
 dealer_option = click.option(
@@ -348,14 +343,8 @@ dealer_option = click.option(
     help="First dealer's seat (0-based, clockwise); drawn from the seed when omitted.",
 )  # fmt: skip
 
-
-MAX_JOBS = 4 * (os.cpu_count() or 1)
-"""The most processes ``--jobs`` may ask for: more than 4 per CPU only adds start-up."""
-MAX_GAMES = 10**12
-"""The most games one command plays, and the last --first-game (16 years at 2,000 games/s)."""
-
 jobs_option = click.option(
-    "--jobs", "-j", type=Count(1, MAX_JOBS, "a number of processes"), default=None,
+    "--jobs", "-j", type=Count.of(JOBS), default=None,
     show_default="one per CPU, fewer for runs of little work",
     help="Processes playing games at once; the results do not depend on it.",
 )  # fmt: skip

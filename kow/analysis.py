@@ -37,6 +37,7 @@ from .log import replay
 from .log._replay import round_actions
 from .players.search import sample
 from .players.value import mean
+from .rules import check_analysis_iterations, check_jobs, check_seed
 from .screen import GLUE, Screen, sorted_hand
 from .tournament import Z95, wilson
 from .view import View
@@ -323,11 +324,15 @@ def analyse_game(
     the analysis seed; ``iterations``: deals per decision (at least 2); ``jobs``:
     processes (the result is the same for any); ``on_decision`` is called as each
     decision's analysis is done, in order. See :func:`decisions` and :func:`evaluate`.
-    Raises :class:`kow.log.ReplayError` for a log the engine does not replay and
-    :class:`ValueError` for ``iterations < 2``.
+    Raises :class:`kow.log.ReplayError` for a log the engine does not replay, and
+    :class:`~kow.rules.SettingError` (a :class:`ValueError`) as ``kow analyze`` does for
+    its options, with the same message: ``seed`` not an int 0 to 2^53-1, ``iterations``
+    not 2 to 100000, ``jobs`` not 1 to :data:`~kow.rules.MAX_JOBS` (a numpy integer counts
+    as its int; a bool or a float does not).
     """
-    if iterations < 2:
-        raise ValueError(f"iterations must be at least 2, not {iterations}")
+    seed = check_seed(seed)
+    iterations = check_analysis_iterations(iterations)
+    jobs = check_jobs(jobs)
     players = tuple((p["name"], p["kind"]) for p in game["players"])
     chosen_seats = tuple(range(len(players))) if seats is None else tuple(sorted(set(seats)))
     todo = decisions(game, chosen_seats)

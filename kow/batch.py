@@ -13,6 +13,7 @@ The library does no printing; ``kow simulate`` writes what :func:`run_text` yiel
 from __future__ import annotations
 
 import functools
+import math
 import os
 from collections.abc import Generator
 from dataclasses import dataclass
@@ -22,8 +23,16 @@ from . import game, log
 from ._pool import WorkerError, ordered_map, start_seconds
 from .game import PlayerError, bots_rng, game_seed
 from .log._writer import game_text
-from .players import make_bot
-from .rules import Rules
+from .players import check_kinds, make_bot
+from .rules import (
+    Rules,
+    check_bool,
+    check_first_game,
+    check_games,
+    check_int,
+    check_jobs,
+    check_seed,
+)
 
 __all__ = ["GameError", "Run", "WorkerError", "auto_jobs", "run_text"]
 
@@ -54,6 +63,17 @@ class Run:
     the first dealer of every game, drawn from each game's seed when None; ``pretty``:
     indented JSON instead of one line per game; ``bot_options``: keyword arguments of
     :func:`~kow.players.make_bot`, as ``(name, value)`` pairs.
+
+    Each value is checked as ``kow simulate`` checks its option, with the same message
+    (one statement of each check, shared by both): the seed is an int 0 to 2^53-1
+    (:func:`kow.rules.check_seed`; a numpy integer counts as its int, a bool or a float is
+    refused), ``kinds`` is one kind for every seat or one per seat
+    (:func:`kow.players.check_kinds`; kept as one per seat), the dealer a seat,
+    ``pretty`` a bool, and each bot option a keyword of ``make_bot`` with a value it
+    takes. Raises :class:`~kow.rules.SettingError` (a :class:`ValueError`) or
+    :class:`ValueError` naming the value, :class:`TypeError` for rules that are not a
+    :class:`Rules` or kinds given as one string. A checked ``Run`` holds plain ints, so
+    the pure and the compiled builds write the same bytes.
     """
 
     seed: int
@@ -62,6 +82,19 @@ class Run:
     dealer: int | None = None
     pretty: bool = False
     bot_options: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise TypeError(f"rules must be a kow.rules.Rules, not {self.rules!r}")
+        set_ = functools.partial(object.__setattr__, self)
+        set_("seed", check_seed(self.seed))
+        set_("kinds", tuple(check_kinds(self.kinds, self.rules.players)))
+        if self.dealer is not None:
+            set_("dealer", self.rules.check_seat(self.dealer, "dealer"))
+        set_("pretty", check_bool("pretty", self.pretty))
+        options = tuple((name, value) for name, value in self.bot_options)
+        set_("bot_options", options)
+        make_bot(self.kinds[0], "check", bots_rng(0), **dict(options))  # checks the options
 
 
 def _games_text(run: Run, first: int, count: int) -> str:
@@ -100,7 +133,22 @@ def run_text(
     concatenated text is the same bytes for any ``jobs``. Memory stays flat: only a few
     blocks per process are in flight. Raises :class:`GameError` for a bot that breaks
     the rules (the first such game in order).
+
+    ``first`` is 0 to :data:`~kow.rules.MAX_GAMES`, ``count`` 1 to ``MAX_GAMES`` and
+    ``jobs`` 1 to :data:`~kow.rules.MAX_JOBS`, checked (when called, before any game) as
+    ``kow simulate`` checks ``--first-game``, ``--games`` and ``--jobs``: a
+    :class:`~kow.rules.SettingError` names the value.
     """
+    first = check_first_game(first)
+    count = check_games(count)
+    jobs = check_jobs(jobs)
+    return _run_text(run, first, count, jobs)
+
+
+def _run_text(
+    run: Run, first: int, count: int, jobs: int
+) -> Generator[tuple[str, int], None, None]:
+    """Yield what :func:`run_text` yields, its arguments checked."""
     if jobs <= 1 or count <= 1:
         for index in range(first, first + count):
             yield _games_text(run, index, 1), 1
@@ -122,7 +170,20 @@ def auto_jobs(games: int, seconds_per_game: float) -> int:
     :func:`~kow._pool.start_seconds` of work (0.03 s where processes fork): a process
     costs about that much to start, so 100 games of ``heuristic`` bots stay in one, while
     20 games of a ``search`` bot (8 s) take every CPU.
+
+    ``games`` may be any count of like pieces of work (``kow analyze`` passes decisions),
+    0 included. Raises :class:`~kow.rules.SettingError` when it is not an int 0 or more
+    and :class:`ValueError` for a cost that is not a number of seconds, 0 or more.
     """
+    games = check_int("games", games, 0, None, "a number of games")
+    if (
+        isinstance(seconds_per_game, bool)
+        or not isinstance(seconds_per_game, (int, float))
+        or not 0 <= seconds_per_game < math.inf
+    ):
+        raise ValueError(
+            f"seconds_per_game must be a number of seconds, 0 or more, not {seconds_per_game!r}"
+        )
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux

@@ -32,7 +32,6 @@ from ._io import (
 from ._options import (
     BOT_NAMES,
     LEVELS,
-    MAX_GAMES,
     Count,
     dealer_option,
     draw_seed,
@@ -44,7 +43,7 @@ from ._options import (
     search_iterations_option,
     seed_option,
 )
-from .rules import MAX_PLAYERS, Rules
+from .rules import FIRST_GAME, GAMES, MAX_PLAYERS, Rules
 
 
 class _Kow(click.Group):
@@ -120,12 +119,12 @@ for _command in (verify, replay, export, analyze):
 @main.command()
 @seed_option
 @click.option(
-    "--games", type=Count(1, MAX_GAMES, "a number of games"), default=1, show_default=True,
+    "--games", type=Count.of(GAMES), default=1, show_default=True,
     help="Number of games; more than one gives JSON Lines, one game per line (with --pretty,"
     " indented objects one after another: concatenated JSON, not JSON Lines).",
 )  # fmt: skip
 @click.option(
-    "--first-game", type=Count(0, MAX_GAMES, "a game number"), default=0, show_default=True,
+    "--first-game", type=Count.of(FIRST_GAME), default=0, show_default=True,
     metavar="K",
     help="Start at game K (from 0) of the run, so shards of one run can go to many machines.",
 )  # fmt: skip
@@ -390,7 +389,7 @@ def rules_command(rules: Rules, as_json: bool) -> None:
     help="Bot kind for every seat, or one per seat: random, heuristic, search, ismcts.",
 )  # fmt: skip
 @click.option(
-    "--games", type=Count(1, MAX_GAMES, "a number of games"), default=400, show_default=True,
+    "--games", type=Count.of(GAMES), default=400, show_default=True,
     help="Games to play; a multiple of --players gives every bot every seat equally.",
 )  # fmt: skip
 @seed_option

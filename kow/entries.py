@@ -19,6 +19,7 @@ from typing import TypeVar
 __all__ = [
     "MAX_ENTRY",
     "EntryError",
+    "allowed_range",
     "check_entry",
     "is_number",
     "parse_choice",
@@ -84,6 +85,19 @@ def is_number(text: str) -> bool:
     return body.isnumeric()
 
 
+def allowed_range(low: int, high: int | None = None) -> str:
+    """Return the whole numbers ``low`` to ``high`` (no upper bound when None) in words, as
+    every message about a number says them: here and in the library's checks of values
+    (:func:`kow.rules.check_int`).
+
+    >>> allowed_range(1, 7), allowed_range(0), allowed_range(1, 1)
+    ('1 to 7', '0 or more', 'only 1')
+    """
+    return (
+        f"{low} or more" if high is None else f"only {low}" if low == high else f"{low} to {high}"
+    )
+
+
 def parse_number(text: str, low: int, high: int | None = None, what: str = "a number") -> int:
     """Return the whole number that ``text`` writes in the digits ``0-9``, from ``low`` to
     ``high`` (no upper bound when None). Spaces around are ignored; a sign, ``_``, a
@@ -105,9 +119,7 @@ def parse_number(text: str, low: int, high: int | None = None, what: str = "a nu
     kow.entries.EntryError: '8' is not a card's number: allowed 1 to 7
     """
     body = check_entry(text, what)
-    allowed = (
-        f"{low} or more" if high is None else f"only {low}" if low == high else f"{low} to {high}"
-    )
+    allowed = allowed_range(low, high)
     if not (body.isascii() and body.isdigit()):
         raise EntryError(f"{shown(text)} is not {what}: allowed {allowed}, in the digits 0-9")
     value = int(body)  # at most MAX_ENTRY digits, far below int()'s own limit

@@ -11,14 +11,13 @@ deals do not depend on what the bots choose.
 from __future__ import annotations
 
 import hashlib
-import operator
 import random
 from typing import TYPE_CHECKING
 
 from .deal import Deck
 from .engine import IllegalActionError, State, action_name
 from .events import Action, Event, Phase, Seat
-from .rules import MAX_SEED, Rules
+from .rules import MAX_GAMES, MAX_SEED, Rules, check_int, check_seed
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -54,28 +53,6 @@ class PlayerError(RuntimeError):
         )
 
 
-def check_seed(seed: object) -> int:
-    """Return ``seed`` as an int, or raise :class:`ValueError` unless it is a kow seed.
-
-    A seed is an int 0 to 2^53-1 (:data:`~kow.rules.MAX_SEED`, exact in every JSON tool),
-    or any integer type holding one (a numpy integer, say), but not a bool.
-
-    >>> check_seed(7)
-    7
-    >>> check_seed(-1)
-    Traceback (most recent call last):
-    ...
-    ValueError: seed must be an int 0 to 2^53-1, not -1
-    """
-    try:
-        value = operator.index(seed)  # type: ignore[arg-type]
-    except TypeError:  # not an integer
-        value = -1
-    if not 0 <= value <= MAX_SEED or isinstance(seed, bool):
-        raise ValueError(f"seed must be an int 0 to 2^53-1, not {seed!r}")
-    return value
-
-
 def game_seed(run_seed: int, index: int) -> int:
     """Return the seed of game ``index`` (0-based) of a run with seed ``run_seed``.
 
@@ -86,7 +63,14 @@ def game_seed(run_seed: int, index: int) -> int:
     7
     >>> game_seed(7, 1) == game_seed(7, 1) != game_seed(8, 1)
     True
+
+    Raises :class:`~kow.rules.SettingError` for a seed that is not an int 0 to 2^53-1
+    (:func:`check_seed`; a numpy integer counts as its int, a bool or a float is
+    refused, as ``--seed`` refuses them) or an index not from 0 to
+    :data:`~kow.rules.MAX_GAMES`.
     """
+    run_seed = check_seed(run_seed)
+    index = check_int("index", index, 0, MAX_GAMES, "a game number")
     if index == 0:
         return run_seed
     digest = hashlib.sha256(f"kow-game:{run_seed}:{index}".encode()).digest()
@@ -103,8 +87,10 @@ def bots_rng(seed: int) -> random.Random:
 
     >>> bots_rng(7).random() == bots_rng(7).random() != bots_rng(8).random()
     True
+
+    Raises :class:`~kow.rules.SettingError` for a seed that is not one (:func:`check_seed`).
     """
-    return random.Random(seed | _BOTS)
+    return random.Random(check_seed(seed) | _BOTS)
 
 
 _BOTS = 1 << 53
@@ -118,9 +104,13 @@ def new_game(
 
     ``dealer`` is the first dealer's seat (drawn from the seed when None). ``deck``, for
     tests and replays, replaces the shuffle (see :class:`~kow.deal.StackedDeck`). Raises
-    :class:`~kow.rules.RulesError` for a dealer that is not a seat.
+    :class:`~kow.rules.RulesError` for a dealer that is not a seat,
+    :class:`~kow.rules.SettingError` for a seed that is not an int 0 to 2^53-1
+    (:func:`check_seed`) and :class:`TypeError` for rules that are not a :class:`Rules`.
     """
-    return State(rules, random.Random(seed), dealer, deck)
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a kow.rules.Rules, not {rules!r}")
+    return State(rules, random.Random(check_seed(seed)), dealer, deck)
 
 
 def drive(

@@ -85,8 +85,9 @@ from .engine import State
 from .events import Deal, Seat
 from .log import LoggedPlayer, PlayerInfo, build
 from .players import Player, make_bot
+from .players.base import check_rng
 from .players.sampling import Sampler
-from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_seed
 
 __all__ = [
     "GAME_NAME",
@@ -542,9 +543,10 @@ def resampler(rng: random.Random) -> Callable[[KnockOutWhistState, int], KnockOu
 
     Left alone, the bot passes ``resample_from_infostate`` a new unseeded
     ``pyspiel.UniformProbabilitySampler`` each time, so its searches differ from run to
-    run; with ``bot.set_resampler(resampler(random.Random(seed)))`` they do not.
+    run; with ``bot.set_resampler(resampler(random.Random(seed)))`` they do not. Raises
+    :class:`TypeError` when ``rng`` is not a :class:`random.Random`.
     """
-    draw = rng.random
+    draw = check_rng(rng).random
 
     def resample(state: KnockOutWhistState, seat: int) -> KnockOutWhistState:
         return state.resample_from_infostate(seat, draw)
@@ -615,7 +617,7 @@ class KowBot(pyspiel.Bot):
         self.player: Player = make_bot(
             kind,
             name or kind,
-            random.Random(seed),
+            random.Random(check_seed(seed)),  # an int 0 to 2^53-1, as --seed
             search_iterations=search_iterations,
             ismcts_iterations=ismcts_iterations,
         )

@@ -28,7 +28,7 @@ from .events import Action, Deal, EventVisitor, RoundEnd
 from .game import bots_rng, game_seed, play_game
 from .players import Player, make_bot
 from .players.search import DEFAULT_ITERATIONS
-from .rules import Rules
+from .rules import MAX_GAMES, Rules, check_int
 from .view import View
 
 __all__ = [
@@ -51,15 +51,16 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     """Return the Wilson score interval ``(low, high)`` of a win rate ``wins / games``.
 
     ``z`` is the normal quantile (default: 95% two-sided). Returns ``(0.0, 1.0)`` for no
-    games. Raises :class:`ValueError` when ``wins`` is outside ``0..games``.
+    games. Raises :class:`ValueError` when ``wins`` is outside ``0..games`` or either is
+    not an int (a numpy integer counts as its int; a bool does not).
 
     >>> [round(x, 4) for x in wilson(50, 100)]
     [0.4038, 0.5962]
     >>> wilson(0, 0)
     (0.0, 1.0)
     """
-    if not 0 <= wins <= games:
-        raise ValueError(f"wins must be 0 to {games}, not {wins}")
+    games = check_int("games", games, 0, MAX_GAMES, "a number of games")
+    wins = check_int("wins", wins, 0, games, "a number of wins")
     if games == 0:
         return (0.0, 1.0)
     p = wins / games

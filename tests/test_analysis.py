@@ -447,3 +447,19 @@ def test_the_text_gives_the_threshold_used_and_no_minus_zero() -> None:
     )
     assert text[-1] == "  Ada: 2 decisions, 0 blunders, mean loss 2.0 points."
     assert not any("-0.0" in line for line in text)
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"iterations": 1}, "1 is not a number of deals: allowed 2 to 100000"),
+        ({"iterations": 2.5}, "2.5 is not a number of deals: allowed 2 to 100000"),
+        ({"seed": True}, "True is not a seed: allowed 0 to 9007199254740991"),
+        ({"seed": -1}, "-1 is not a seed: allowed 0 to 9007199254740991"),
+        ({"jobs": 0}, "0 is not a number of processes: allowed 1 to"),
+    ],
+)
+def test_analyse_game_checks_as_analyze_does(settings: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        analyse_game(planted_game(), **settings)
+    assert str(caught.value).startswith(message)

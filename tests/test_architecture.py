@@ -12,7 +12,8 @@ from pathlib import Path
 KOW = Path(__file__).resolve().parent.parent / "kow"
 
 LAYERS: list[set[str]] = [
-    {"kow", "kow.cards", "kow.rules", "kow._io", "kow._pool", "kow.log._reader", "kow.entries"},
+    {"kow", "kow.cards", "kow._io", "kow._pool", "kow.log._reader", "kow.entries"},
+    {"kow.rules"},
     {"kow.verify._shape", "kow.verify._table"},
     {"kow.verify._trump"},
     {"kow.verify._walk"},

@@ -174,3 +174,132 @@ def test_auto_jobs_asks_more_work_of_a_spawned_process(monkeypatch: pytest.Monke
     assert auto_jobs(300, HEURISTIC) == 1
     assert auto_jobs(2000, HEURISTIC) == 2  # 0.59 s of work
     assert auto_jobs(20, SEARCH_ONE) == 8
+
+
+# ----------------------------------------------------- the library checks as the CLI does
+
+
+def _as_typed(message: str, value: object, text: str) -> str:
+    """Return the library's ``message`` about ``value`` as the option words it about the
+    same value typed as ``text``: the same words, the value quoted as typed."""
+    shown = repr(value)
+    return repr(text) + message[len(shown):] if message.startswith(shown) else message
+
+
+def _simulate_error(*args: str) -> str:
+    """Return the message of ``kow simulate ARGS``'s usage error (exit 2)."""
+    from click.testing import CliRunner
+
+    from kow.cli import main
+
+    result = CliRunner().invoke(main, ["simulate", *args])
+    assert result.exit_code == 2, result.output
+    return " ".join(result.stderr.split()).split(": ", 1)[1].rstrip(".")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "option", "text"),
+    [
+        ("seed", -1, "--seed", "-1"),
+        ("seed", 2**53, "--seed", str(2**53)),
+        ("dealer", 4, "--dealer", "4"),
+    ],
+)
+def test_run_refuses_what_simulate_refuses_with_the_same_message(
+    field: str, value: int, option: str, text: str
+) -> None:
+    settings: dict[str, object] = {"seed": 1, "rules": Rules(), "kinds": ("heuristic",) * 4}
+    settings[field] = value
+    with pytest.raises(ValueError) as caught:
+        Run(**settings)  # type: ignore[arg-type]
+    cli = _simulate_error(option, text) if field == "seed" else _simulate_error(
+        "--seed", "1", option, text
+    )
+    assert _as_typed(str(caught.value), value, text) in cli
+
+
+@pytest.mark.parametrize("seed", [True, False, 1.0, "1", None, -1, 2**53, 2**64])
+def test_run_refuses_a_seed_that_is_not_a_kow_seed(seed: object) -> None:
+    with pytest.raises(ValueError, match=r"is not a seed: allowed 0 to 9007199254740991$"):
+        Run(seed, Rules(), ("heuristic",) * 4)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"pretty": 1}, "pretty must be true or false, not 1"),
+        ({"kinds": ("heuristic", "clever")},
+         "'clever' is not a bot kind: choose from random, heuristic, search, ismcts"),
+        ({"kinds": ("random",) * 3}, "('random', 'random', 'random') gives 3 kinds for 4 seats"),
+        ({"dealer": True}, "dealer must be a seat 0 to 3 with 4 players, not True"),
+        ({"bot_options": (("search_iterations", 0),)},
+         "0 is not a number of deals: allowed 1 to 100000"),
+        ({"bot_options": (("depth", 3),)}, "unexpected keyword argument 'depth'"),
+    ],
+)  # fmt: skip
+def test_run_names_each_bad_setting(settings: dict[str, object], message: str) -> None:
+    given: dict[str, object] = {"seed": 1, "rules": Rules(), "kinds": ("heuristic",) * 4}
+    with pytest.raises((ValueError, TypeError)) as caught:
+        Run(**{**given, **settings})  # type: ignore[arg-type]
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("args", "option", "text"),
+    [((-1, 1, 1), "--first-game", "-1"), ((0, 0, 1), "--games", "0"),
+     ((0, True, 1), None, None), ((0, 1, 0), "--jobs", "0"), ((0, 1, 1.5), None, None)],
+)  # fmt: skip
+def test_run_text_checks_its_span_before_any_game(
+    args: tuple[object, object, object], option: str | None, text: str | None
+) -> None:
+    run = Run(1, Rules(), ("heuristic",) * 4)
+    with pytest.raises(ValueError) as caught:
+        run_text(run, *args)  # type: ignore[arg-type]  # raises at the call, not at next()
+    if option is not None and text is not None:
+        value = args[("--first-game", "--games", "--jobs").index(option)]
+        assert _as_typed(str(caught.value), value, text) in _simulate_error(
+            "--seed", "1", option, text
+        )
+
+
+def test_numpy_integers_are_taken_as_their_ints_and_give_the_same_bytes() -> None:
+    np = pytest.importorskip("numpy")
+    plain = Run(7, Rules(players=3), ("heuristic", "random", "heuristic"), dealer=1)
+    numpy_run = Run(np.int64(7), Rules(players=np.int32(3)), ["heuristic", "random", "heuristic"],
+                    dealer=np.int8(1))  # fmt: skip
+    assert numpy_run == plain and type(numpy_run.seed) is int and type(numpy_run.dealer) is int
+    assert joined(run_text(numpy_run, np.int64(2), np.int64(3), np.int64(1))) == joined(
+        run_text(plain, 2, 3, 1)
+    )
+
+
+def test_every_game_of_a_run_is_that_of_the_same_seed_on_the_command_line() -> None:
+    # A seed once passed as a float or a bool hashed as "7.0" or "True" for the games
+    # after the first: the first game was --seed 7's, the others were not.
+    from click.testing import CliRunner
+
+    from kow.cli import main
+
+    cli = CliRunner().invoke(main, ["simulate", "--seed", "7", "--games", "4"]).stdout
+    assert joined(run_text(Run(7, Rules(), ("heuristic",) * 4), 0, 4)) == (cli, 4)
+    assert [json.loads(line)["seed"] for line in cli.splitlines()] == [
+        game_seed(7, i) for i in range(4)
+    ]
+
+
+def test_one_kind_for_every_seat_as_on_the_command_line() -> None:
+    assert Run(1, Rules(players=3), ("random",)).kinds == ("random",) * 3
+
+
+@pytest.mark.parametrize(
+    ("games", "seconds", "message"),
+    [(True, 1.0, "True is not a number of games: allowed 0 or more"),
+     (-1, 1.0, "-1 is not a number of games: allowed 0 or more"),
+     (10, float("nan"), "seconds_per_game must be a number of seconds, 0 or more, not nan"),
+     (10, "1", "seconds_per_game must be a number of seconds, 0 or more, not '1'")],
+)  # fmt: skip
+def test_auto_jobs_names_a_bad_argument(games: object, seconds: object, message: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        auto_jobs(games, seconds)  # type: ignore[arg-type]
+    assert str(caught.value) == message
+    assert auto_jobs(0, 1.0) == 1  # kow analyze may have no decision to share out

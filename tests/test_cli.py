@@ -132,14 +132,14 @@ def test_rule_options_reach_the_log() -> None:
         (["--players", "8"], "8"),
         (
             ["--players", "7", "--start-cards", "8"],
-            "'--start-cards': 8 is not allowed: the rules allow 1 to 7 with 7 players",
+            "'--start-cards': start_cards must be 1 to 7 with 7 players",
         ),
         (["--start-cards", "0"], "0"),
         (["--bots", "clever"], "'clever' is not a bot kind: choose from random, heuristic"),
         (["--bots", "random,random"], "gives 2 kinds for 4 seats"),
         (
             ["--dealer", "4"],
-            "'--dealer': 4 is not allowed: the rules allow a seat 0 to 3 with 4 players",
+            "'--dealer': dealer must be a seat 0 to 3 with 4 players, not 4",
         ),
         (["--seed", "-3"], "-3"),
         (["--seed", "abc"], "abc"),

@@ -45,7 +45,9 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
     )
 
 
-NAMES = st.sampled_from(["random-0", "Zoë", 'say "hi"', "back\\slash", "tab\there", "🂡 ace"])
+NAMES = st.sampled_from(
+    ["random-0", "Zoë", 'say "hi"', "back\\slash", "n\u00a0b", "🂡 ace", "x" * 64]
+)
 
 
 def players_for(rules: Rules, seed: int, kinds: list[str], names: list[str]) -> list[Player]:

@@ -185,7 +185,7 @@ def test_pretty_text_keeps_what_fits_in_100_columns_on_one_line(n: int) -> None:
 
 
 def test_text_is_ascii_and_names_round_trip(crafted: dict[str, Any]) -> None:
-    players = [LoggedPlayer(name, "human") for name in ("Zoë", "🂡 ace", 'say "hi"', "a\tb")]
+    players = [LoggedPlayer(name, "human") for name in ("Zoë", "🂡 ace", 'say "hi"', "back\\slash")]
     state = new_state(RULES, 0, DECKS)
     game = log.build(0, RULES, players, state.events, abandoned=True)
     for pretty in (False, True):
@@ -316,3 +316,15 @@ def test_the_logs_built_here_validate_against_the_schema(crafted: dict[str, Any]
     assert [e.absolute_path[0] for e in validator.iter_errors(wrong)] == ["version"]
     schema["title"] = "changed"
     assert log.schema()["title"] != "changed", "each call returns a new dict"
+
+
+def test_load_and_loads_refuse_what_they_cannot_read_by_name() -> None:
+    binary = r"^load reads a binary stream, e.g. open\(path, 'rb'\), not StringIO$"
+    with pytest.raises(TypeError, match=binary):
+        log.load(io.StringIO("{}"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="^load reads a binary stream"):
+        log.load("game.json")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="^loads reads str or UTF-8 bytes, not int$"):
+        log.loads(5)  # type: ignore[arg-type]
+    with pytest.raises(log.LogReadError, match="not UTF-8"):
+        log.loads('{"a": "\udce9"}')  # a lone surrogate: no UnicodeEncodeError

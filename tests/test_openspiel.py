@@ -462,7 +462,7 @@ def test_kow_bots_play_through_evaluate_bots() -> None:
     assert verify_game(log) is None
     with pytest.raises(ValueError, match="decision node"):
         bots[0].step(game.new_initial_state())
-    with pytest.raises(ValueError, match="unknown bot kind 'clever'"):
+    with pytest.raises(ValueError, match="'clever' is not a bot kind"):
         ko.KowBot(game, "clever", 1)
 
 

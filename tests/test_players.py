@@ -97,7 +97,7 @@ def test_make_bot() -> None:
     bot = make_bot("heuristic", "h", rng)
     assert isinstance(bot, HeuristicBot)
     assert (bot.name, bot.kind) == ("h", "heuristic")
-    with pytest.raises(ValueError, match=r"unknown bot kind 'clever': choose from random"):
+    with pytest.raises(ValueError, match=r"'clever' is not a bot kind: choose from random"):
         make_bot("clever", "c", rng)
 
 

@@ -431,3 +431,19 @@ def test_an_integer_of_another_type_is_taken_as_its_int() -> None:
         rules.check_seat(np.int64(3))
     with pytest.raises(RulesError, match="players must be 2 to 7, not 3.0"):
         Rules(players=3.0)  # type: ignore[arg-type]
+
+
+def test_setting_checks_take_numpy_values_as_their_own_and_refuse_bools() -> None:
+    import pytest
+
+    from kow.rules import SettingError, check_bool, check_int, check_seed
+
+    np = pytest.importorskip("numpy")
+    assert check_bool("pretty", np.True_) is True
+    assert check_seed(np.uint64(2**53 - 1)) == 2**53 - 1
+    assert type(check_int("jobs", np.int8(3), 1, 8, "a number of processes")) is int
+    for bad in (True, np.True_, 3.0, np.float64(3), "3", None):
+        with pytest.raises(SettingError, match=r"is not a number of processes: allowed 1 to 8$"):
+            check_int("jobs", bad, 1, 8, "a number of processes")
+    with pytest.raises(SettingError, match="^pretty must be true or false, not 1$"):
+        check_bool("pretty", 1)

@@ -846,8 +846,10 @@ def test_a_name_that_is_not_printable_is_a_fault(name: str) -> None:
     lg = _set(make_log(4, 1), ("players", 2, "name"), name)
     fault = verify_game(lg)
     assert fault is not None and (fault.round, fault.trick, fault.seat) == (None, None, None)
+    code = next(c for c in name if ord(c) < 32)
     assert fault.message == (
-        f"players[2].name: {name!r} has a control character; names are printable text"
+        f"players[2].name: {name!r} has a control character (U+{ord(code):04X}); "
+        "names are printable text"
     )
 
 
@@ -855,9 +857,7 @@ def test_an_empty_name_is_a_fault_as_in_the_schema() -> None:
     lg = _set(make_log(4, 1), ("players", 0, "name"), "")
     fault = verify_game(lg)
     assert fault is not None
-    assert fault.message == (
-        "players[0].name is empty; every player has a name (the schema's minLength 1)"
-    )
+    assert fault.message == "players[0].name: '' is empty; every player has a name"
 
 
 def test_names_of_any_printable_text_stay_legal() -> None:

@@ -382,7 +382,7 @@ def test_a_name_with_a_control_character_is_a_fault(
     assert code == 1
     assert out.splitlines()[0] == (
         f"{path}: game 1 (seed {games[0]['seed']}): players[1].name: "
-        "'x\\x1b]0;pwned\\x07' has a control character; names are printable text"
+        "'x\\x1b]0;pwned\\x07' has a control character (U+001B); names are printable text"
     )
     code, out, err = invoke("replay", str(path))
     assert (code, out) == (1, "") and "players[1].name" in err and "\x1b" not in err

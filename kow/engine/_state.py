@@ -186,7 +186,7 @@ class State:
         players = rules.players
         drawn = int(rng.random() * players)  # drawn even when given, so --dealer keeps the deal
         if dealer is not None:
-            rules.check_seat(dealer, "dealer")
+            dealer = rules.check_seat(dealer, "dealer")  # a plain int, a numpy one taken
         self.rules = rules
         self.players = players
         self.events = []

@@ -10,6 +10,9 @@
 - :func:`replay` steps through a logged game with the engine, yielding its state after
   each action; its last state rebuilds the same log.
 - :func:`schema` is the JSON Schema of the format, shipped in the package.
+- :func:`check_name` is the one rule of a player's name (1 to :data:`MAX_NAME`
+  characters, no control character, no undecodable byte), followed by every writer,
+  by ``kow verify`` and by the schema; :func:`check_players` applies it to a game's seats.
 
 ``docs/log-format.md`` documents every field. The module imports no bot: a log names its
 players by ``name`` and ``kind`` only.
@@ -17,10 +20,13 @@ players by ``name`` and ``kind`` only.
 
 from ._format import (
     FORMAT,
+    MAX_NAME,
     VERSION,
     LogFormatError,
     PlayerInfo,
     build,
+    check_name,
+    check_players,
     dump,
     dumps,
     load,
@@ -33,6 +39,7 @@ from ._replay import LoggedPlayer, ReplayError, replay
 __all__ = [
     "FORMAT",
     "MAX_DEPTH",
+    "MAX_NAME",
     "VERSION",
     "Entry",
     "LogFormatError",
@@ -41,6 +48,8 @@ __all__ = [
     "PlayerInfo",
     "ReplayError",
     "build",
+    "check_name",
+    "check_players",
     "dump",
     "dumps",
     "iter_entries",

@@ -30,15 +30,19 @@ from ..events import (
     TurnedUp,
     Vote,
 )
-from ..rules import Rules
+from ..rules import Rules, check_bool, check_seed
+from ..verify._shape import MAX_NAME, check_name
 from ._reader import iter_values
 
 __all__ = [
     "FORMAT",
+    "MAX_NAME",
     "VERSION",
     "LogFormatError",
     "PlayerInfo",
     "build",
+    "check_name",
+    "check_players",
     "dump",
     "dumps",
     "load",
@@ -58,6 +62,25 @@ class PlayerInfo(Protocol):
 
     @property
     def kind(self) -> str: ...
+
+
+def check_players(players: Sequence[PlayerInfo]) -> None:
+    """Raise :class:`ValueError` unless every player has a name that a log may hold.
+
+    ``players[seat]``: anything with a ``name`` and a ``kind`` (:class:`PlayerInfo`).
+    The message names the seat and the value, as ``kow verify`` does
+    (``players[2].name: ...``); a missing attribute raises :class:`TypeError`. Every
+    writer of logs calls it before writing, so kow never writes a player that it refuses.
+    """
+    for seat, player in enumerate(players):
+        name = getattr(player, "name", None)
+        kind = getattr(player, "kind", None)
+        if not isinstance(name, str) or not isinstance(kind, str):
+            raise TypeError(
+                f"players[{seat}] is {player!r}: give each seat's name and kind, e.g. "
+                "kow.log.LoggedPlayer('ada', 'agent')"
+            )
+        check_name(name, f"players[{seat}].name")
 
 
 class LogFormatError(ValueError):
@@ -80,7 +103,18 @@ def build(
     game's (:attr:`State.events <kow.engine.State.events>`). A game cut short (``abandoned``)
     has ``result.winner`` null and ``abandoned: true``; a trick cut short has ``winner``
     null.
+
+    Raises :class:`ValueError` (naming the value) for a seed that is not an int 0 to
+    2^53-1 (:func:`kow.rules.check_seed`) or a player's name that is not one (see
+    :func:`check_name`), and :class:`TypeError` for rules
+    that are not :class:`~kow.rules.Rules` or a player without a name and a kind.
     """
+    if seed is not None:
+        seed = check_seed(seed)
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a kow.rules.Rules, not {rules!r}")
+    check_players(players)
+    abandoned = check_bool("abandoned", abandoned)
     builder = _Builder(rules)
     for event in events:
         event.accept(builder)
@@ -204,7 +238,16 @@ def dumps(log: dict[str, Any], pretty: bool = False) -> str:
     Pretty text indents by 2 and keeps each list or object that fits in 100 columns on
     one line (a hand, a play, a trick's plays). The text is ASCII (other characters
     escaped) and has no trailing newline. Both forms load to the same value.
+
+    Raises :class:`ValueError` for a player's name that no log may hold (see
+    :func:`check_name`): kow writes no log that ``kow verify`` refuses for it.
     """
+    players = log.get("players") if isinstance(log, dict) else None
+    if isinstance(players, list):
+        for seat, player in enumerate(players):
+            if isinstance(player, dict) and "name" in player:
+                check_name(player["name"], f"players[{seat}].name")
+    pretty = check_bool("pretty", pretty)
     if pretty:
         return _pretty(log, 0)
     return json.dumps(log, separators=(",", ":"))
@@ -223,12 +266,22 @@ def loads(text: str | bytes) -> dict[str, Any]:
     :class:`~kow.log.LogReadError` (with the line and column) for text that is not JSON,
     and :class:`LogFormatError` for JSON that is not one kow log.
     """
-    data = text.encode() if isinstance(text, str) else text
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise TypeError(f"loads reads str or UTF-8 bytes, not {type(text).__name__}")
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
     return load(io.BytesIO(data))
 
 
 def load(stream: IO[bytes]) -> dict[str, Any]:
-    """Return the one game log read from the binary ``stream``; see :func:`loads`."""
+    """Return the one game log read from the binary ``stream``; see :func:`loads`.
+
+    Raises :class:`TypeError` for a text stream (open the file with ``"rb"``) or anything
+    that is not a stream, before reading.
+    """
+    if isinstance(stream, io.TextIOBase) or not callable(getattr(stream, "read", None)):
+        raise TypeError(
+            f"load reads a binary stream, e.g. open(path, 'rb'), not {type(stream).__name__}"
+        )
     games = iter_values(stream)
     found = next(games, None)
     if found is None:

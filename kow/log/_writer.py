@@ -33,8 +33,8 @@ from ..events import (
     TurnedUp,
     Vote,
 )
-from ..rules import Rules
-from ._format import FORMAT, VERSION, PlayerInfo
+from ..rules import Rules, check_bool, check_seed
+from ._format import FORMAT, VERSION, PlayerInfo, check_players
 
 __all__ = ["game_text"]
 
@@ -48,9 +48,14 @@ def game_text(
 ) -> str:
     """Return the compact JSON text of a game's log: the bytes of ``dumps(build(...))``.
 
-    Takes the arguments of :func:`kow.log.build` (see there).
+    Takes the arguments of :func:`kow.log.build` and checks them as it does (see there):
+    the seed and the players' names before anything is written.
     """
-    out = [_HEAD, str(seed), _rules_players(rules, tuple([(p.name, p.kind) for p in players]))]
+    check_players(players)
+    if abandoned is not False and abandoned is not True:
+        abandoned = check_bool("abandoned", abandoned)
+    seats = tuple([(p.name, p.kind) for p in players])
+    out = [_HEAD, str(check_seed(seed)), _rules_players(rules, seats)]
     rounds: list[str] = []
     tricks: list[str] = []
     plays: list[str] = []

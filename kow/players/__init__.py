@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from ..rules import check_iterations
 from .base import Player
 from .heuristic import HeuristicBot
 from .ismcts import ISMCTS_ITERATIONS, IsmctsBot
@@ -18,6 +19,8 @@ __all__ = [
     "Player",
     "RandomBot",
     "SearchBot",
+    "check_kind",
+    "check_kinds",
     "game_seconds",
     "make_bot",
 ]
@@ -29,6 +32,47 @@ BOT_KINDS: dict[str, Callable[[str, random.Random], Player]] = {
     "ismcts": IsmctsBot,
 }
 """Bot constructors by kind: each takes ``(name, rng)``."""
+
+
+def check_kind(kind: object) -> str:
+    """Return ``kind`` if it is a key of :data:`BOT_KINDS`, else raise :class:`ValueError`.
+
+    >>> check_kind("clever")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'clever' is not a bot kind: choose from random, heuristic, search, ismcts
+    """
+    if not isinstance(kind, str) or kind not in BOT_KINDS:
+        raise ValueError(f"{kind!r} is not a bot kind: choose from {', '.join(BOT_KINDS)}")
+    return kind
+
+
+def check_kinds(kinds: Sequence[str], seats: int, given: object = None) -> list[str]:
+    """Return one bot kind per seat from ``kinds``: one kind for every seat, or one per seat.
+
+    ``seats``: the seats bots play (0 when every player is a person: the kinds are then
+    checked and none is returned); ``given`` is shown in the message for a wrong count
+    (default ``kinds``). ``kow simulate --bots`` and :class:`kow.batch.Run` check so.
+    Raises :class:`ValueError` naming an unknown kind (:func:`check_kind`) or a wrong count,
+    and :class:`TypeError` for a string (give a sequence of kinds).
+    """
+    if isinstance(kinds, str):
+        raise TypeError(f"kinds must be a sequence of bot kinds, e.g. ({kinds!r},), not {kinds!r}")
+    kinds = [check_kind(kind) for kind in kinds]
+    if len(kinds) == 1 or not seats:
+        return kinds * seats if len(kinds) == 1 else []
+    if len(kinds) != seats:
+        wanted = (
+            "give one kind"
+            if seats == 1
+            else f"give one kind for all seats, or {seats} separated by commas"
+        )
+        shown = tuple(kinds) if given is None else given
+        raise ValueError(
+            f"{shown!r} gives {len(kinds)} kinds for {seats} seat{'s' if seats != 1 else ''}: "
+            + wanted
+        )
+    return kinds
 
 
 def make_bot(
@@ -43,13 +87,21 @@ def make_bot(
 
     ``search_iterations`` sets a ``search`` bot's deals per decision and
     ``ismcts_iterations`` an ``ismcts`` bot's iterations per decision (None: their
-    defaults); other kinds ignore them. Raises :class:`ValueError` naming the kind and the
-    known kinds when it is unknown, or for a bad setting.
+    defaults); other kinds ignore them, but each is checked whatever the kind, as
+    ``--search-iterations`` is: an int 1 to :data:`~kow.rules.MAX_ITERATIONS` (a numpy
+    integer counts as its int; a bool or a float does not). Raises :class:`ValueError`
+    naming the kind and the known kinds when it is unknown,
+    :class:`~kow.rules.SettingError` (a :class:`ValueError`) for a bad setting,
+    :class:`ValueError` for a name no log may hold (:func:`kow.log.check_name`), and
+    :class:`TypeError` when ``rng`` is not a :class:`random.Random`.
     """
-    try:
-        factory = BOT_KINDS[kind]
-    except KeyError:
-        raise ValueError(f"unknown bot kind {kind!r}: choose from {', '.join(BOT_KINDS)}") from None
+    if search_iterations is not None:
+        search_iterations = check_iterations(search_iterations)
+    if ismcts_iterations is not None:
+        ismcts_iterations = check_iterations(
+            ismcts_iterations, "ismcts_iterations", "a number of iterations"
+        )
+    factory = BOT_KINDS[check_kind(kind)]
     if kind == "search" and search_iterations is not None:
         return SearchBot(name, rng, iterations=search_iterations)
     if kind == "ismcts" and ismcts_iterations is not None:

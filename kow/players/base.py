@@ -7,12 +7,22 @@ from collections.abc import Callable
 
 from ..cards import Mask, Suit
 from ..events import Action, Phase
+from ..rules import check_iterations
+from ..verify._shape import check_name
 from ..view import Policy, View
 
-__all__ = ["Player", "SearchingBot", "TrumpPolicy"]
+__all__ = ["Player", "SearchingBot", "TrumpPolicy", "check_rng"]
 
 TrumpPolicy = Callable[[tuple[Suit, ...], Mask], Suit]
 """A trump choice from the allowed suits (sorted, 0..3) and the chooser's hand (a mask)."""
+
+
+def check_rng(rng: object) -> random.Random:
+    """Return ``rng`` if it is a :class:`random.Random` (a bot's only source of chance),
+    else raise :class:`TypeError` naming it."""
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random (see kow.game.bots_rng), not {rng!r}")
+    return rng
 
 
 class Player:
@@ -49,7 +59,7 @@ class Player:
     0..3) and its own hand as a mask; used with :attr:`card_policy`."""
 
     def __init__(self, name: str) -> None:
-        self.name = name
+        self.name = check_name(name)  # the log's rule: kow writes no name it then refuses
 
     def act(self, view: View) -> Action:
         """Return this player's action for ``view``, dispatching on ``view.phase``.
@@ -87,16 +97,17 @@ class SearchingBot(Player):
     search; votes (knocked out, with nothing at stake) are a suit drawn uniformly from
     ``rng``. ``rng`` is the bot's only source of chance (in kow's games, the generator
     the game's bots share: :func:`kow.game.bots_rng`); ``iterations`` sets the effort,
-    never the clock, so seeded games stay reproducible. Raises :class:`ValueError` when
-    ``iterations`` is not an int of at least 1.
+    never the clock, so seeded games stay reproducible. Raises
+    :class:`~kow.rules.SettingError` (a :class:`ValueError`) when ``iterations`` is not an
+    int 1 to :data:`~kow.rules.MAX_ITERATIONS` (a numpy integer counts as its int),
+    :class:`ValueError` for a name no log may hold (:func:`kow.log.check_name`) and
+    :class:`TypeError` when ``rng`` is not a :class:`random.Random`.
     """
 
     def __init__(self, name: str, rng: random.Random, iterations: int) -> None:
         super().__init__(name)
-        if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
-            raise ValueError(f"iterations must be an int of at least 1, not {iterations!r}")
-        self.rng = rng
-        self.iterations = iterations
+        self.rng = check_rng(rng)
+        self.iterations = check_iterations(iterations, "iterations", "a number of iterations")
 
     def search(self, view: View) -> Action:
         """Return the action chosen by searching ``view`` (play or trump phase, several

@@ -17,7 +17,7 @@ import random
 from ..cards import Mask, Suit
 from ..events import Action
 from ..view import View
-from .base import Player
+from .base import Player, check_rng
 from .policy import heuristic_card, heuristic_trump
 
 __all__ = ["HeuristicBot"]
@@ -56,7 +56,7 @@ class HeuristicBot(Player):
 
     def __init__(self, name: str, rng: random.Random) -> None:
         super().__init__(name)
-        self.rng = rng
+        self.rng = check_rng(rng)
 
     card_policy = staticmethod(heuristic_card)
     """Its card decisions: :func:`kow.players.policy.heuristic_card`."""

@@ -7,7 +7,7 @@ import random
 from ..cards import Mask, Suit, cards_in
 from ..events import KNOCK, Action
 from ..view import TrickFacts, View
-from .base import Player
+from .base import Player, check_rng
 
 __all__ = ["RandomBot"]
 
@@ -27,7 +27,7 @@ class RandomBot(Player):
 
     def __init__(self, name: str, rng: random.Random) -> None:
         super().__init__(name)
-        self.rng = rng
+        self.rng = check_rng(rng)
         self._random = rng.random
 
     def act(self, view: View) -> Action:

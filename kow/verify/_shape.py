@@ -10,6 +10,7 @@ returns the value with its type checked, or stops the walk with the first fault 
 
 from __future__ import annotations
 
+import re
 from typing import NoReturn
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "LEADS",
     "MAX_CUT",
     "MAX_KOW_VERSION",
+    "MAX_NAME",
     "MAX_PLAYERS",
     "MAX_SEED",
     "MIN_PLAYERS",
@@ -31,12 +33,15 @@ __all__ = [
     "TRICK_KEYS",
     "TRUMPS",
     "TRUMP_METHODS",
+    "NOT_TEXT",
     "VERSION",
     "Shape",
     "Stop",
+    "check_name",
     "rank_of",
     "show",
     "show_seats",
+    "name_fault",
     "suit_of",
 ]
 
@@ -54,6 +59,87 @@ TRUMPS = ("winner-chooses", "fixed")
 LEADS = ("most-tricks", "dealer-left")
 KINDS = ("random", "heuristic", "search", "ismcts", "agent", "human")  # agent: since 0.5.0
 TRUMP_METHODS = ("turned-up", "chosen", "fixed", "vote", "none")
+
+MAX_NAME = 64
+"""The most characters (code points) in a player's name: a name fits a line of any screen,
+and a hand-made log cannot make ``replay`` or ``analyze`` repeat megabytes at each trick."""
+NOT_TEXT = (
+    "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f"
+    "\\u2028-\\u202e\\u2066-\\u2069\\ud800-\\udfff"
+)
+"""The characters no name may hold, as the inside of a regular expression's class: the C0
+and C1 control characters and DEL (a terminal takes them as commands), the line and
+paragraph separators, the controls of bidirectional text (they reorder what follows) and
+the surrogates (no character: an undecodable byte carried from the command line). Stated
+as ranges, not as :meth:`str.isprintable` (whose answer changes with the Unicode version
+of the interpreter), so every Python gives the same verdict, and the JSON Schema's
+name has ``"not": {"pattern": "[NOT_TEXT]"}`` word for word."""
+_NOT_TEXT = re.compile(f"[{NOT_TEXT}]")
+
+
+def name_fault(value: object) -> str | None:
+    r"""Return why ``value`` is not a player's name, or None when it is one: the one rule.
+
+    A name is a string of 1 to :data:`MAX_NAME` characters, none of them in
+    :data:`NOT_TEXT`. Every writer of logs (:func:`kow.log.build`, :func:`kow.log.dumps`,
+    ``kow simulate``, ``kow play --name``, the adapters' ``log()``), the verifier and the
+    JSON Schema follow it. The reason starts with the value, shortened (see :func:`show`).
+
+    >>> name_fault("Zoë") is None
+    True
+    >>> name_fault("tab\there")
+    "'tab\\there' has a control character (U+0009); names are printable text"
+    >>> name_fault("caf\udce9")
+    "'caf\\udce9' holds an undecodable byte 0xe9 (a lone surrogate); names are text"
+    >>> name_fault("x" * 65)
+    "'xxxxxxxxxxxxxxxxxxxx...' has 65 characters; a name has at most 64"
+    """
+    if not isinstance(value, str):
+        return f"expected a string, got {show(value)}"
+    if not value:
+        return "'' is empty; every player has a name"
+    if len(value) > MAX_NAME:
+        return f"{show(value)} has {len(value)} characters; a name has at most {MAX_NAME}"
+    found = _NOT_TEXT.search(value)
+    if found is None:
+        return None
+    code = ord(found.group())
+    if 0xDC80 <= code <= 0xDCFF:
+        return (
+            f"{show(value)} holds an undecodable byte 0x{code - 0xDC00:02x} (a lone "
+            "surrogate); names are text"
+        )
+    if 0xD800 <= code <= 0xDFFF:
+        return f"{show(value)} holds the lone surrogate U+{code:04X}, which is no character"
+    if code <= 0x9F:
+        return f"{show(value)} has a control character (U+{code:04X}); names are printable text"
+    return (
+        f"{show(value)} has a line separator or a bidirectional control (U+{code:04X}); "
+        "names are printable text"
+    )
+
+
+def check_name(name: object, what: str = "name") -> str:
+    """Return ``name`` if it is a player's name, else raise :class:`ValueError` naming it.
+
+    A name is a string of 1 to :data:`MAX_NAME` (64) characters with no control character,
+    line separator, bidirectional control or lone surrogate (an undecodable byte): the
+    one rule of ``docs/log-format.md`` (:func:`name_fault`), which ``kow verify`` and the
+    JSON Schema apply to every log read; ``kow.log.check_name`` is this function.
+    ``what`` names the value in the message, e.g. ``players[2].name``.
+
+    >>> check_name("Zoë")
+    'Zoë'
+    >>> check_name("a" * 70, "--name")
+    Traceback (most recent call last):
+    ...
+    ValueError: --name: 'aaaaaaaaaaaaaaaaaaaa...' has 70 characters; a name has at most 64
+    """
+    fault = name_fault(name)
+    if fault is not None:
+        raise ValueError(f"{what}: {fault}")
+    return name  # type: ignore[return-value]  # name_fault checked that it is a str
+
 
 TOP_KEYS = ("format", "version", "kow_version", "seed", "rules", "players", "rounds", "result")
 RULE_KEYS = (

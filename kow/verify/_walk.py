@@ -35,6 +35,7 @@ from ._shape import (
     TRUMPS,
     VERSION,
     Shape,
+    name_fault,
     rank_of,
     show,
     show_seats,
@@ -126,15 +127,9 @@ class Checker(Shape):
             seat = self.seat(player["seat"], f"{path}.seat")
             if seat != i:
                 self.fail(f"{path}.seat is {seat} but should be {i} (players are in seat order)")
-            name = self.str_(player["name"], f"{path}.name")
-            if not name:
-                self.fail(
-                    f"{path}.name is empty; every player has a name (the schema's minLength 1)"
-                )
-            if not name.isprintable():
-                self.fail(
-                    f"{path}.name: {show(name)} has a control character; names are printable text"
-                )
+            fault = name_fault(player["name"])
+            if fault is not None:
+                self.fail(f"{path}.name: {fault}")
             self.choice(player["kind"], f"{path}.kind", KINDS)
 
     def rounds(self, value: object, rules: Rules, abandoned: bool) -> int | None:
