@@ -60,7 +60,7 @@ class ScriptedPlayer(Player):
     when asked to act after its script is used up.
     """
 
-    kind = "scripted"
+    kind = "human"  # it stands in for a person at the keyboard
 
     def __init__(self, name: str, script: str | Sequence[str | int] = ()) -> None:
         super().__init__(name)

@@ -64,7 +64,7 @@ def test_build_gives_the_documented_keys_in_order(crafted: dict[str, Any]) -> No
     assert crafted["kow_version"] == kow.__version__
     assert crafted["seed"] == 17
     assert crafted["rules"] == RULES.to_dict()
-    assert crafted["players"][1] == {"seat": 1, "name": "p1", "kind": "scripted"}
+    assert crafted["players"][1] == {"seat": 1, "name": "p1", "kind": "human"}
     assert crafted["result"] == {"winner": 3, "rounds_played": 3}
     r3 = crafted["rounds"][2]
     assert r3["tie_cut"] == [
@@ -140,7 +140,7 @@ def test_pretty_text_keeps_short_lists_on_one_line(crafted: dict[str, Any]) -> N
     lines = log.dumps(crafted, pretty=True).splitlines()
     assert lines[:3] == ["{", '  "format": "kow-log",', '  "version": 1,']
     for expected in (
-        '    {"seat": 0, "name": "p0", "kind": "scripted"},',
+        '    {"seat": 0, "name": "p0", "kind": "human"},',
         '      "cut": {"by": 3, "position": 26},',
         '      "hands": [["7c", "8d", "9s"], ["3c", "4c", "5d"], ["Ac", "Kd", "As"], '
         '["Qc", "3h", "4s"]],',
@@ -300,15 +300,20 @@ def test_bytes_that_are_not_utf8_are_placed() -> None:
 # ----------------------------------------------------------------------------- schema
 
 
+def test_build_refuses_a_kind_the_format_does_not_have() -> None:
+    players = [LoggedPlayer("p0", "human"), LoggedPlayer("p1", "scripted")]
+    with pytest.raises(ValueError, match=r"players\[1\]\.kind: 'scripted' is no kind of the log"):
+        log.build(0, RULES, players, [])
+
+
 def test_the_logs_built_here_validate_against_the_schema(crafted: dict[str, Any]) -> None:
     schema = log.schema()
     validator = Draft202012Validator(schema)
     assert list(schema["properties"]) == [*crafted, "abandoned"]
-    # "scripted", the kind of the test's players, is no kind of the format: they stand in
-    # for people.
-    assert [e.absolute_path[-1] for e in validator.iter_errors(crafted)] == ["kind"] * 4
-    game = dict(crafted, players=[dict(p, kind="human") for p in crafted["players"]])
+    game = crafted
     assert list(validator.iter_errors(game)) == []
+    made_up = dict(crafted, players=[dict(p, kind="scripted") for p in crafted["players"]])
+    assert [e.absolute_path[-1] for e in validator.iter_errors(made_up)] == ["kind"] * 4
     state = apply_all(new_state(RULES, 0, DECKS), "3c Ac")
     cut_short = log.build(0, RULES, PLAYERS, state.events, abandoned=True)
     assert list(validator.iter_errors(cut_short)) == []

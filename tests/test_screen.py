@@ -475,7 +475,7 @@ def logged() -> tuple[dict[str, Any], list[Event]]:
 
 NARRATION = """\
 Game 1 of full.json, seed 11
-Seats, clockwise: 0 Ann (scripted), 1 Bo (scripted), 2 Ben (scripted), 3 Dmitri (scripted)
+Seats, clockwise: 0 Ann (human), 1 Bo (human), 2 Ben (human), 3 Dmitri (human)
 
 === Round 1: 3 cards each ===
 Ann deals; Dmitri cut the deck.
@@ -549,7 +549,7 @@ def test_narrate_wraps_to_a_width_as_play_does(logged: tuple[dict[str, Any], lis
     assert (
         " ".join(wrapped).split() == NARRATION.replace("Game 1 of full.json, seed 11", "T").split()
     )
-    assert wrapped[1:4] == ["Seats, clockwise:", "  0 Ann (scripted),", "  1 Bo (scripted),"]
+    assert wrapped[1:4] == ["Seats, clockwise:", "  0 Ann (human),", "  1 Bo (human),"]
     assert "  Dmitri  Qc  3h  4s" in wrapped  # a hand stays on its line when it fits
 
 
@@ -558,8 +558,8 @@ def test_narrate_one_round(logged: tuple[dict[str, Any], list[Event]]) -> None:
     s = Screen(FULL_NAMES, FULL_RULES)
     assert s.narrate(game, events, "Round 2", round=2) == [
         "Round 2",
-        "Seats, clockwise: 0 Ann (scripted), 1 Bo (scripted), 2 Ben (scripted), "
-        "3 Dmitri (scripted)",
+        "Seats, clockwise: 0 Ann (human), 1 Bo (human), 2 Ben (human), "
+        "3 Dmitri (human)",
         "",
         "=== Round 2: 2 cards each ===",
         "Ben deals; Dmitri cut the deck.",

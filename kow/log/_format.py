@@ -31,7 +31,7 @@ from ..events import (
     Vote,
 )
 from ..rules import Rules, check_bool, check_seed
-from ..verify._shape import MAX_NAME, check_name
+from ..verify._shape import KINDS, MAX_NAME, check_name
 from ._reader import iter_values
 
 __all__ = [
@@ -65,11 +65,12 @@ class PlayerInfo(Protocol):
 
 
 def check_players(players: Sequence[PlayerInfo]) -> None:
-    """Raise :class:`ValueError` unless every player has a name that a log may hold.
+    """Raise :class:`ValueError` unless every player has a name and a kind that a log may hold.
 
     ``players[seat]``: anything with a ``name`` and a ``kind`` (:class:`PlayerInfo`).
     The message names the seat and the value, as ``kow verify`` does
-    (``players[2].name: ...``); a missing attribute raises :class:`TypeError`. Every
+    (``players[2].name: ...``); a kind must be one of the format's (``KINDS``: the bot
+    kinds, ``human`` and ``agent``); a missing attribute raises :class:`TypeError`. Every
     writer of logs calls it before writing, so kow never writes a player that it refuses.
     """
     for seat, player in enumerate(players):
@@ -81,6 +82,11 @@ def check_players(players: Sequence[PlayerInfo]) -> None:
                 "kow.log.LoggedPlayer('ada', 'agent')"
             )
         check_name(name, f"players[{seat}].name")
+        if kind not in KINDS:
+            raise ValueError(
+                f"players[{seat}].kind: {kind!r} is no kind of the log format; one of "
+                f"{', '.join(KINDS)} ('agent': a program playing through an adapter)"
+            )
 
 
 class LogFormatError(ValueError):
