@@ -36,6 +36,19 @@ if TYPE_CHECKING:
     from .verify import GameFault, JsonVerdict
 
 
+def _label(name: str) -> str:
+    r"""Return how messages and outputs name the input ``name``: ``stdin`` for ``-``, else
+    the path with anything unprintable escaped (a file name can hold an escape sequence or
+    an undecodable byte, and is shown, written to CSV and to JSON like text from a log).
+
+    >>> _label("-"), _label("a\x1b[31m.jsonl")
+    ('stdin', 'a\\x1b[31m.jsonl')
+    """
+    from .screen import printable
+
+    return "stdin" if name == "-" else printable(name)
+
+
 def _open_input(file: str) -> tuple[IO[bytes], str]:
     """Return the bytes of ``file`` (``-``: stdin) to read, and its name in messages.
 
@@ -47,7 +60,7 @@ def _open_input(file: str) -> tuple[IO[bytes], str]:
         raise click.BadParameter(
             f"cannot open {file!r}: {err.strerror or err}", param_hint="'FILE'"
         ) from None
-    return stream, "stdin" if file == "-" else file
+    return stream, _label(file)
 
 
 def _check_game_found(
@@ -144,10 +157,10 @@ def verify(
             try:
                 stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
             except OSError as err:
-                verdict.unreadable_input(name, f"cannot open: {err.strerror or err}")
+                verdict.unreadable_input(_label(name), f"cannot open: {err.strerror or err}")
                 missing = True
                 continue
-            label = "stdin" if name == "-" else name
+            label = _label(name)
             count = 0
             try:
                 with stream:
@@ -347,7 +360,7 @@ def _export_games(files: tuple[str, ...]) -> Any:
     from .log import LogReadError, iter_games
 
     for name in files:
-        label = "stdin" if name == "-" else name
+        label = _label(name)
         try:
             stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
         except OSError as err:

@@ -188,3 +188,22 @@ def test_the_seed_check_names_another_version_printably(
     difference = check_against_seed(log)
     assert difference is not None
     assert "the log is from kow 0.1\\x1b]0;x\\x07)" in difference.message
+
+
+@pytest.mark.parametrize("legal", [True, False])
+def test_a_file_name_is_shown_escaped(game: dict[str, Any], tmp_path: Path, legal: bool) -> None:
+    # A glob can pick up a file whose name holds an escape sequence or an undecodable byte
+    # (carried as a lone surrogate): its name is in every message and in the CSV's column.
+    path = tmp_path / "g\x1b]0;PWNED\x07\udce9.jsonl"
+    shown = "g\\x1b]0;PWNED\\x07\\udce9.jsonl"
+    logged = game if legal else _put(game, ("players", 0, "name"), "")
+    path.write_text(json.dumps(logged) + "\n")
+    for args in COMMANDS:
+        code, out, err = _run(args, path)
+        assert code == (0 if legal else 1), (args, out, err)
+        assert not _raw_controls(out + err), (args, out, err)
+        named = shown in out + err or json.dumps(shown)[1:-1] in out  # JSON doubles a \\
+        assert named or args[0] == "verify" and legal, (args, out, err)
+    if legal:
+        _, out, _ = _run(["export", "--table", "games"], path)
+        assert out.splitlines()[1].startswith(f"{tmp_path}/{shown},1,")
