@@ -479,8 +479,9 @@ weighs against starting processes."""
 
 
 def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozenset[int]:
-    """Return the seat that ``--seat`` names in ``game``: a seat number, or a player's
-    name as logged or as ``replay`` and ``analyze`` show it (in any case).
+    """Return the seat that ``--seat`` names in ``game``: a seat number (the digits 0-9),
+    or a player's name as logged or as ``replay`` and ``analyze`` show it (in any case;
+    a name such as ``²`` or ``-1`` too, which is refused as a number when nobody has it).
 
     Raises :class:`click.BadParameter` for a seat the game does not have, or a name that
     matches no player or several.
@@ -492,7 +493,15 @@ def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozen
         for p, name in zip(players, shown, strict=True)
     )
     where = f"game {index} of {label}"
-    if is_number(text):
+    wanted = text.strip().casefold()
+    found = {
+        p["seat"]
+        for p, name in zip(players, shown, strict=True)
+        if wanted in (str(p["name"]).casefold(), name.casefold())
+    }
+    # The digits 0-9 are a seat number; other text that reads as a number (``²``, ``-1``)
+    # is a player's name when one is so named, else a number refused as such.
+    if wanted.isascii() and wanted.isdigit() or is_number(text) and not found:
         try:
             seat = parse_number(text, 0, len(players) - 1, "a seat")
         except EntryError as err:
@@ -500,12 +509,6 @@ def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozen
                 f"{err} (0-based: {where} has {len(players)} seats)", param_hint="'--seat'"
             ) from None
         return frozenset({seat})
-    wanted = text.strip().casefold()
-    found = {
-        p["seat"]
-        for p, name in zip(players, shown, strict=True)
-        if wanted in (str(p["name"]).casefold(), name.casefold())
-    }
     if len(found) != 1:
         what = "no player" if not found else f"{len(found)} players"
         option = (

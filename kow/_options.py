@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
-from .entries import EntryError, parse_number
+from .entries import EntryError, parse_decimal, parse_number
 from .rules import (
     DOGS_LIFE,
     JOBS,
@@ -92,6 +92,31 @@ class Count(click.IntRange):
             self.fail(f"{value!r} is not {self.what}", param, ctx)
         try:
             return parse_number(value, self.low, self.high, self.what)
+        except EntryError as err:
+            self.fail(str(err), param, ctx)
+
+
+class Seconds(click.FloatRange):
+    """An option's number of seconds, from ``low`` to ``high``, read as a typed entry is
+    (:func:`kow.entries.parse_decimal`: the digits 0-9 and one decimal point). A value
+    refused is a usage error (exit 2) naming the option, the value and what is allowed.
+    """
+
+    def __init__(self, low: int, high: int) -> None:
+        super().__init__(low, high)
+        self.low = low
+        self.high = high
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        """Return ``value`` (text, or a number as default) as a float in range; else fail."""
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = str(value)  # a default, checked as if typed
+        if not isinstance(value, str):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        try:
+            return parse_decimal(value, self.low, self.high, "a number of seconds")
         except EntryError as err:
             self.fail(str(err), param, ctx)
 

@@ -33,6 +33,7 @@ from ._options import (
     BOT_NAMES,
     LEVELS,
     Count,
+    Seconds,
     dealer_option,
     draw_seed,
     jobs_option,
@@ -233,7 +234,7 @@ def simulate(
     "--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set or TERM is dumb)."
 )
 @click.option(
-    "--delay", type=click.FloatRange(0, 10), default=None, metavar="SECONDS",
+    "--delay", type=Seconds(0, 10), default=None, metavar="SECONDS",
     help="Pause after each bot play [default: 0.6, or 0 when input is not a terminal].",
 )  # fmt: skip
 def play(
@@ -270,8 +271,6 @@ def play(
         seed = draw_seed()
     if log_path == "-":
         raise click.BadParameter("give a file path; stdout shows the game", param_hint="'--log'")
-    if delay is not None and delay != delay:  # NaN passes FloatRange
-        raise click.BadParameter("nan is not a number of seconds", param_hint="'--delay'")
     interactive = sys.stdin.isatty()
     color = color_fits(sys.stdout, no_color=no_color)
     symbols = not ascii_only and symbols_fit(

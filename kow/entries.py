@@ -128,6 +128,34 @@ def parse_number(text: str, low: int, high: int | None = None, what: str = "a nu
     return value
 
 
+def parse_decimal(text: str, low: int, high: int, what: str = "a number") -> float:
+    """Return the number that ``text`` writes in the digits ``0-9`` with at most one
+    decimal point (``0.25``, ``.5``, ``3``), from ``low`` to ``high``. Spaces around are
+    ignored; a sign, an exponent, ``nan``, ``inf`` or a digit of another script is refused.
+
+    Raises :class:`EntryError` naming the text (escaped) and the numbers allowed.
+
+    >>> parse_decimal(" .5", 0, 10)
+    0.5
+    >>> parse_decimal("1e1", 0, 10)
+    Traceback (most recent call last):
+    ...
+    kow.entries.EntryError: '1e1' is not a number: allowed 0 to 10, in the digits 0-9 and one '.'
+    """
+    body = check_entry(text, what)
+    whole, _, fraction = body.partition(".")
+    digits = whole + fraction
+    if not (digits and digits.isascii() and digits.isdigit()):
+        raise EntryError(
+            f"{shown(text)} is not {what}: allowed {allowed_range(low, high)}, in the digits "
+            "0-9 and one '.'"
+        )
+    value = float(body)
+    if not low <= value <= high:
+        raise EntryError(f"{shown(text)} is not {what}: allowed {allowed_range(low, high)}")
+    return value
+
+
 def parse_choice(text: str, choices: Mapping[str, T], what: str) -> T:
     """Return the value of the answer that ``text`` gives among ``choices`` (keys in lower
     case; ``text`` in any case, spaces around ignored).

@@ -186,6 +186,19 @@ def test_analyze_seat_still_takes_a_number_or_a_name(one_game: str) -> None:
         assert {d["seat"] for d in json.loads(out)["decisions"]} == {1}
 
 
+def test_analyze_seat_takes_a_name_that_reads_as_a_number(one_game: str, tmp_path: Path) -> None:
+    game = json.loads(Path(one_game).read_text())
+    game["players"][1]["name"], game["players"][2]["name"] = "²", "-1"
+    path = tmp_path / "numbers.jsonl"
+    path.write_text(json.dumps(game) + "\n")
+    for seat, expected in (("²", 1), ("-1", 2), ("2", 2)):  # 0-9: a seat number first
+        code, out, err = run("analyze", str(path), "--iterations", "2", "--seat", seat, "--json")
+        assert code == 0, err
+        assert {d["seat"] for d in json.loads(out)["decisions"]} == {expected}
+    code, _, err = run("analyze", str(path), "--iterations", "2", "--seat", "³")
+    assert code == 2 and "'³' is not a seat: allowed 0 to 2, in the digits 0-9" in err
+
+
 # ----------------------------------------------------------------------------- prompts
 
 

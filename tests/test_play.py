@@ -196,7 +196,10 @@ def test_usage_errors() -> None:
         (["--name", "A", "--name", "B"], "2 names given for 1 human"),
         (["--humans", "2", "--name", "A", "--name", "A"], "names must be distinct"),
         (["--bots", "x"], "'x' is not a bot kind"),
-        (["--delay", "-1"], "-1"),
+        (["--delay", "-1"], "'-1' is not a number of seconds: allowed 0 to 10, in the digits"),
+        (["--delay", "²"], "'²' is not a number of seconds: allowed 0 to 10, in the digits"),
+        (["--delay", "nan"], "'nan' is not a number of seconds"),
+        (["--delay", "10.5"], "'10.5' is not a number of seconds: allowed 0 to 10"),
         (["--log", "-"], "give a file path"),
     ]:
         result = CliRunner().invoke(main, ["play", *args], input="")
