@@ -1,4 +1,4 @@
-"""``kow analyze`` and :mod:`kow.analysis`: the search bot's values of each logged decision.
+"""``kow analyze`` and :mod:`kow.runs.analysis`: the search bot's values of each logged decision.
 
 A planted blunder (a dog's-life knock that loses the round for sure, where playing the
 card takes a trick for sure) is marked, and nothing else of that seat is; the best action
@@ -19,13 +19,14 @@ from click.testing import CliRunner
 from conftest import agent_log, apply_all, deal, new_state, play_stacked
 from jsonschema import Draft202012Validator
 
-from kow import analysis, log
-from kow._cli_logs import ANALYSIS_ITERATIONS
-from kow.analysis import BLUNDER, analyse_game
+from kow import log
 from kow.cli import main
+from kow.cli._logs import ANALYSIS_ITERATIONS
 from kow.events import KNOCK
 from kow.log import LoggedPlayer
 from kow.rules import Rules
+from kow.runs import analysis
+from kow.runs.analysis import BLUNDER, analyse_game
 
 ROOT = Path(__file__).resolve().parent.parent
 VALIDATOR = Draft202012Validator(analysis.schema())

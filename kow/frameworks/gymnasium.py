@@ -5,16 +5,17 @@ Install with ``pip install 'kow[gymnasium]'``. Importing this module registers
 :class:`KnockOutWhistEnv`)::
 
     import gymnasium
-    import kow.gymnasium
+    import kow.frameworks.gymnasium
     table = gymnasium.make("kow/KnockOutWhist-v0", bots="random", players=3)
-    table = gymnasium.make("kow.gymnasium:kow/KnockOutWhist-v0")  # imports it first
+    table = gymnasium.make("kow.frameworks.gymnasium:kow/KnockOutWhist-v0")  # imports it first
 
 ======================  ==========================================================
-action space            ``Discrete(57)``: the ids of :mod:`kow.encoding` (card 0..51,
+action space            ``Discrete(57)``: the ids of :mod:`kow.frameworks.encoding` (card 0..51,
                         knock 52, suit 53..56)
 observation space       ``Dict(observation=Box(0, high, (observation_size,), float32),
                         action_mask=Box(0, 1, (57,), int8))``, as in
-                        :mod:`kow.pettingzoo`; also :meth:`~KnockOutWhistEnv.action_masks`
+                        :mod:`kow.frameworks.pettingzoo`; also
+                        :meth:`~KnockOutWhistEnv.action_masks`
 reward                  at the game's end: 1.0 if the learner won, else 0.0; -1.0 for
                         an illegal action (which ends the episode)
 episode                 one game: ``terminated`` at its end, never ``truncated``
@@ -23,7 +24,8 @@ episode                 one game: ``terminated`` at its end, never ``truncated``
 The environment decides none of the rules: kow's engine (a :class:`~kow.engine.State`)
 says whose turn it is, what is legal and how the game ends, and the bots are played by
 kow's one game loop (:func:`kow.game.drive`) until the learner's seat must act. The
-learner observes its own :class:`~kow.view.View` only (:func:`kow.encoding.observation`).
+learner observes its own :class:`~kow.engine.view.View` only
+(:func:`kow.frameworks.encoding.observation`).
 A learner knocked out takes no more part (but to vote, under ``eliminated_vote``): the
 step that knocked it out plays the game to its end, and the episode ends with 0.0.
 
@@ -47,9 +49,16 @@ try:
     from gymnasium import spaces
 except ImportError as err:  # the extra is not installed
     raise ImportError(
-        f"kow.gymnasium needs Gymnasium: pip install 'kow[gymnasium]' ({err})"
+        f"kow.frameworks.gymnasium needs Gymnasium: pip install 'kow[gymnasium]' ({err})"
     ) from err
 
+from ..engine import State
+from ..engine.view import View
+from ..events import Seat
+from ..game import bots_rng, check_seed, drive, new_game
+from ..log import build
+from ..players import Player, make_bot
+from ..rules import MAX_SEED, Rules
 from .encoding import (
     NUM_ACTIONS,
     engine_action,
@@ -59,13 +68,6 @@ from .encoding import (
     observation_text,
     result_text,
 )
-from .engine import State
-from .events import Seat
-from .game import bots_rng, check_seed, drive, new_game
-from .log import build
-from .players import Player, make_bot
-from .rules import MAX_SEED, Rules
-from .view import View
 
 __all__ = ["ENV_ID", "ILLEGAL_REWARD", "KnockOutWhistEnv"]
 
@@ -237,8 +239,9 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
         return self._mask().astype(bool)
 
     def render(self) -> str | None:
-        """Show the learner's text (:func:`kow.encoding.observation_text`), and the result
-        once the game is over.
+        """Show the learner's text, and the result once the game is over.
+
+        The text is :func:`kow.frameworks.encoding.observation_text`.
 
         ``"ansi"`` returns the text, ``"human"`` prints it and returns None; without a
         render mode it warns and returns None.
@@ -304,4 +307,4 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
 
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="kow.gymnasium:KnockOutWhistEnv")
+    gymnasium.register(id=ENV_ID, entry_point="kow.frameworks.gymnasium:KnockOutWhistEnv")
