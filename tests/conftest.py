@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import shadowed  # noqa: F401 -- first: refuses a checkout whose sources compiled modules shadow
 from hypothesis import HealthCheck, settings
 
 from kow.cards import parse_card, parse_suit

@@ -243,3 +243,21 @@ def test_the_names_of_moved_modules_import_the_same_modules() -> None:
 
     assert Run is importlib.import_module("kow.runs.batch").Run
     assert ENV_ID == "kow/KnockOutWhist-v0"
+
+
+def test_a_compiled_module_beside_its_source_is_found(tmp_path: Path) -> None:
+    # tests/shadowed.py stops a run from a checkout where such a module would be tested
+    # instead of its source; here, what it finds.
+    from shadowed import shadowing_builds
+
+    engine = tmp_path / "kow" / "engine"
+    engine.mkdir(parents=True)
+    for name in ("trick.py", "trick.cpython-311-x86_64-linux-gnu.so", "deal.py", "deal.pyd"):
+        (engine / name).write_text("")
+    (tmp_path / "kow" / "abc123__mypyc.cpython-311-x86_64-linux-gnu.so").write_text("")
+    (engine / "view.py").write_text("")
+    assert shadowing_builds(tmp_path / "kow") == [
+        engine / "deal.pyd",
+        engine / "trick.cpython-311-x86_64-linux-gnu.so",
+    ]
+    assert shadowing_builds(KOW) == []  # this run's own checkout, or it would not have started
