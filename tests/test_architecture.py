@@ -261,3 +261,36 @@ def test_a_compiled_module_beside_its_source_is_found(tmp_path: Path) -> None:
         engine / "trick.cpython-311-x86_64-linux-gnu.so",
     ]
     assert shadowing_builds(KOW) == []  # this run's own checkout, or it would not have started
+
+
+def _listed_files() -> set[str]:
+    """Return the files that docs/architecture.md's folder listing names, relative to kow/."""
+    text = (KOW.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    listing = text.split("\n```\nkow/\n", 1)[1].split("\n```", 1)[0]
+    folders: list[str] = []
+    listed = set()
+    for line in listing.splitlines():
+        depth = (len(line) - len(line.lstrip(" "))) // 2 - 1
+        names = []
+        for word in line.split():
+            if not word.endswith((".py", ".json", "/")):
+                break
+            names.append(word)
+        if not names:
+            continue  # a description's next line
+        del folders[depth:]
+        for name in names:
+            if name.endswith("/"):
+                folders.append(name)
+            else:
+                listed.add("".join(folders) + name)
+    return listed
+
+
+def test_the_architecture_page_lists_every_file_of_the_folder() -> None:
+    files = {
+        str(path.relative_to(KOW))
+        for path in KOW.rglob("*")
+        if path.suffix in (".py", ".json") and "__pycache__" not in path.parts
+    }
+    assert _listed_files() == files
