@@ -27,12 +27,10 @@ kow.openspiel`` is :mod:`kow.frameworks.openspiel`; :data:`MOVED` lists them).
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
-import importlib.util
 import sys
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False  # not typing's: importing typing would slow `kow --help` down
 
 __version__ = "0.5.0"
 
@@ -91,6 +89,9 @@ __all__ = ["MOVED", "PUBLIC", "__version__", *PUBLIC]
 
 if TYPE_CHECKING:
     # What the names above are, for type checkers; at run time __getattr__ imports them.
+    from types import ModuleType
+    from typing import Any
+
     from kow.cards import Card, Suit, card_name, parse_card  # noqa: F401
     from kow.engine import IllegalActionError, State  # noqa: F401
     from kow.engine.view import View  # noqa: F401
@@ -121,8 +122,17 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(PUBLIC))
 
 
-class _Moved(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Import a moved module's old name (a key of :data:`MOVED`) as its new module."""
+if TYPE_CHECKING:
+    from importlib.abc import Loader as _Loader
+else:
+    _Loader = object  # the protocol is duck-typed: importlib.abc would slow `kow --help`
+
+
+class _Moved(_Loader):
+    """Import a moved module's old name (a key of :data:`MOVED`) as its new module.
+
+    A finder and loader of the import system.
+    """
 
     def find_spec(
         self, fullname: str, path: object = None, target: ModuleType | None = None
@@ -130,7 +140,7 @@ class _Moved(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         """Return a spec for an old name of :data:`MOVED`, None for any other name."""
         if fullname not in MOVED:
             return None
-        return importlib.util.spec_from_loader(fullname, self)
+        return importlib.machinery.ModuleSpec(fullname, self)
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         """Return the module at the new name, imported if need be (the same object)."""
