@@ -291,7 +291,7 @@ def test_an_illegal_game_stops_before_any_analysis_and_leaves_the_output(
 def test_the_schema_ships_and_kow_schema_analysis_prints_it() -> None:
     schema = analysis.schema()
     Draft202012Validator.check_schema(schema)
-    text = (ROOT / "kow" / "analysis.schema.json").read_text(encoding="utf-8")
+    text = (ROOT / "kow" / "runs" / "analysis.schema.json").read_text(encoding="utf-8")
     assert text.isascii() and json.loads(text) == schema
     code, out, _ = run("schema", "analysis")
     assert code == 0 and json.loads(out) == schema
