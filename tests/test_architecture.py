@@ -49,6 +49,7 @@ LAYERS: list[set[str]] = [
     {"kow.log"},
     # the framework adapters
     {"kow.frameworks", "kow.frameworks.encoding"},
+    {"kow.frameworks._gym"},
     {"kow.frameworks.openspiel", "kow.frameworks.pettingzoo", "kow.frameworks.gymnasium"},
     # runs of many games, and the tools that read logs
     {"kow.runs", "kow.runs._pool", "kow.runs.stats"},
@@ -166,7 +167,12 @@ HEAVY = ("click", "numpy", "pyspiel", "open_spiel", "pettingzoo", "gymnasium")
 """What the library loads on no account: Click (the command line's alone), numpy and the
 frameworks (their adapters' alone)."""
 
-ADAPTERS = ("kow.frameworks.openspiel", "kow.frameworks.pettingzoo", "kow.frameworks.gymnasium")
+ADAPTERS = (
+    "kow.frameworks.openspiel",
+    "kow.frameworks.pettingzoo",
+    "kow.frameworks.gymnasium",
+    "kow.frameworks._gym",
+)
 """The modules that load their framework (and numpy) by design, and still never Click."""
 
 _LOADED = (

@@ -7,4 +7,6 @@
   :mod:`kow.frameworks.gymnasium`: each imports its framework (and numpy) when it is itself
   imported, and nothing else of kow imports it. Their old names (``kow.openspiel``...)
   still import them (``docs/frameworks.md``).
+- :mod:`kow.frameworks._gym`: what the two gym-style environments share (the observation
+  space, a seat's observation and action mask as arrays).
 """

@@ -59,12 +59,12 @@ from ..game import bots_rng, check_seed, drive, new_game
 from ..log import build
 from ..players import Player, make_bot
 from ..rules import MAX_SEED, Rules
+from ._gym import action_mask, observation_space, observe
 from .encoding import (
     NUM_ACTIONS,
     engine_action,
-    fill_observation,
     legal_action_ids,
-    observation_bounds,
+    observation_size,
     observation_text,
     result_text,
 )
@@ -143,14 +143,8 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
         """The bots' kinds, in seat order, the learner's seat left out."""
         self.render_mode = render_mode
         self.action_space: spaces.Discrete = spaces.Discrete(NUM_ACTIONS)
-        high = np.array(observation_bounds(self.rules), dtype=np.float32)
-        self._size = len(high)
-        self.observation_space: spaces.Dict = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
+        self.observation_space: spaces.Dict = observation_space(self.rules)
+        self._size = observation_size(self.rules)
         self.game: State | None = None
         """The engine's state of the game in play (None before :meth:`reset`)."""
         self.seed: int | None = None
@@ -284,21 +278,14 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
         if self.render_mode == "human":
             self.render()
 
+    def _acting(self) -> bool:
+        return self._game().turn == self.seat and not self._over
+
     def _mask(self) -> np.ndarray:
-        game = self._game()
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if game.turn == self.seat and not self._over:
-            mask[legal_action_ids(game)] = 1
-        return mask
+        return action_mask(self._game(), self._acting())
 
     def _observation(self) -> Observation:
-        game = self._game()
-        tensor = np.zeros(self._size, dtype=np.float32)
-        fill_observation(game.view(self.seat), tensor)
-        return {
-            "observation": tensor,
-            "action_mask": self._mask(),
-        }
+        return observe(self._game(), self.seat, self._size, self._acting())
 
     def _game(self) -> State:
         if self.game is None:

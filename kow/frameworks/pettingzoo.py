@@ -62,13 +62,13 @@ from ..engine import State
 from ..game import check_seed, new_game
 from ..log import LoggedPlayer, build
 from ..rules import MAX_SEED, Rules
+from ._gym import observation_space, observe
 from .encoding import (
     NUM_ACTIONS,
     action_text,
     engine_action,
-    fill_observation,
     legal_action_ids,
-    observation_bounds,
+    observation_size,
     observation_text,
     result_text,
 )
@@ -124,17 +124,10 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         self.possible_agents = [f"seat_{seat}" for seat in range(self.rules.players)]
         self.agents = self.possible_agents[:]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        high = np.array(observation_bounds(self.rules), dtype=np.float32)
-        self._size = len(high)
         self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(0.0, high, dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
-                }
-            )
-            for agent in self.possible_agents
+            agent: observation_space(self.rules) for agent in self.possible_agents
         }
+        self._size = observation_size(self.rules)
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
         self.game: State | None = None
         """The engine's state of the game in play (None before :meth:`reset`)."""
@@ -189,15 +182,7 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         """
         game = self._game()
         seat = self._seat_of[agent]
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if seat == game.turn:
-            mask[legal_action_ids(game)] = 1
-        tensor = np.zeros(self._size, dtype=np.float32)
-        fill_observation(game.view(seat), tensor)
-        return {
-            "observation": tensor,
-            "action_mask": mask,
-        }
+        return observe(game, seat, self._size, acting=seat == game.turn)
 
     def step(self, action: int | None) -> None:
         """Apply ``action`` (an id 0..56) for :attr:`agent_selection`, the seat to act.
