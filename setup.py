@@ -1,15 +1,15 @@
 """Build kow: its hot pure modules compiled by mypyc where a C compiler is at hand.
 
-The compiled modules are the rules of a trick and the deal (``kow/trick.py``,
-``kow/deal.py``), the bots' policy, deals and inference (``kow/players/policy.py``,
+The compiled modules are the rules of a trick and the deal (``kow/engine/trick.py``,
+``kow/engine/deal.py``), the bots' policy, deals and inference (``kow/players/policy.py``,
 ``sampling.py``, ``inference.py``) and the log's fast writer (``kow/log/_writer.py``):
 the same source files, compiled, so there is still one statement of each rule. The
 engine itself stays Python, so bad input gets kow's own messages.
 
 Each module is compiled on its own and is optional: one that fails to build (no C
 compiler, say) stays pure Python, so ``pip install .`` works anywhere. Set
-``KOW_PURE_PYTHON=1`` to build pure Python only. ``python -c "import kow.trick;
-print(kow.trick.__file__)"`` tells which one is installed (``.so``: compiled).
+``KOW_PURE_PYTHON=1`` to build pure Python only. ``python -c "import kow.engine.trick;
+print(kow.engine.trick.__file__)"`` tells which one is installed (``.so``: compiled).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import os
 from setuptools import setup
 
 COMPILED = [
-    "kow/trick.py",
-    "kow/deal.py",
+    "kow/engine/trick.py",
+    "kow/engine/deal.py",
     "kow/players/policy.py",
     "kow/players/sampling.py",
     "kow/players/inference.py",

@@ -22,16 +22,16 @@ from __future__ import annotations
 import argparse
 import functools
 
-from kow._pool import ordered_map
 from kow.engine import State
+from kow.engine.view import View
 from kow.events import Phase
 from kow.game import bots_rng, drive, game_seed, new_game
 from kow.players import Player, make_bot
 from kow.players.policy import heuristic_card
 from kow.players.value import round_value
 from kow.rules import Rules
-from kow.tournament import wilson
-from kow.view import View
+from kow.runs._pool import ordered_map
+from kow.runs.stats import wilson
 
 SEED = 1
 

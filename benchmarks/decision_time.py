@@ -15,10 +15,10 @@ from __future__ import annotations
 import argparse
 import time
 
+from kow.engine.view import View
 from kow.game import bots_rng, drive, new_game
 from kow.players import Player, make_bot
 from kow.rules import Rules
-from kow.view import View
 
 
 class Timed(Player):

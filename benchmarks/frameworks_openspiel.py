@@ -32,10 +32,10 @@ from typing import Any
 
 import pyspiel
 
-import kow.openspiel  # noqa: F401  (registers the game)
+import kow.frameworks.openspiel  # noqa: F401  (registers the game)
 from kow.engine import State
 from kow.events import Phase
-from kow.openspiel import GAME_NAME
+from kow.frameworks.openspiel import GAME_NAME
 from kow.rules import Rules
 
 

@@ -11,7 +11,7 @@ is played to its end and a new one dealt (seeds 0, 1, 2, ...):
 - **engine alone**: ``State.apply`` with a legal action drawn uniformly
   (``random.Random``) from ``State.legal_actions()``: no framework, no observation.
 - **engine + observation**: the same, building the observation tensor of the seat to
-  act (``kow.encoding.observation`` of its view, a list) before each action: what any
+  act (``kow.frameworks.encoding.observation`` of its view, a list) before each action: what any
   adapter must pay for.
 - **PettingZoo raw_env** and **PettingZoo env()**: the AEC loop of PettingZoo's
   documentation (``agent_iter``, ``last()``, a legal id drawn from the action mask with
@@ -40,8 +40,8 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from kow.encoding import observation  # noqa: E402
 from kow.events import Event, Knock, Phase, Play, TrumpSet, Vote  # noqa: E402
+from kow.frameworks.encoding import observation  # noqa: E402
 from kow.game import new_game  # noqa: E402
 from kow.rules import Rules  # noqa: E402
 
@@ -70,7 +70,7 @@ def engine_alone(seconds: float, observe: bool = False) -> Counts:
 
 def pettingzoo(seconds: float, wrapped: bool) -> Counts:
     """Play random games through the AEC environment for ``seconds``; return the counts."""
-    from kow.pettingzoo import env, raw_env
+    from kow.frameworks.pettingzoo import env, raw_env
 
     table = env() if wrapped else raw_env()
     rng = np.random.default_rng(1)
@@ -93,7 +93,7 @@ def pettingzoo(seconds: float, wrapped: bool) -> Counts:
 def gymnasium(seconds: float) -> Counts:
     """Play random games through the Gymnasium environment for ``seconds``; return the
     learner's steps and every seat's actions."""
-    from kow.gymnasium import KnockOutWhistEnv
+    from kow.frameworks.gymnasium import KnockOutWhistEnv
 
     table = KnockOutWhistEnv(bots="random")
     rng = np.random.default_rng(1)

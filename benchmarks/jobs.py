@@ -2,7 +2,7 @@
 
 Run from a kow checkout: ``python benchmarks/jobs.py`` (about five minutes: the search
 runs are long in one process). Each case is a whole command as a user types it, with no
-``--jobs`` (the default that ``kow.batch.auto_jobs`` chooses), timed from start to exit,
+``--jobs`` (the default that ``kow.runs.batch.auto_jobs`` chooses), timed from start to exit,
 its output read through a pipe; the figure is the median of ``--repeat`` runs (default
 3). For each case it also counts the worker processes the default started (in an extra
 run, polled through ``/proc``; Linux only), and checks that every run of a ``simulate``

@@ -128,10 +128,10 @@ def bench_playout(players: int, seconds: float = 2.0) -> dict[str, Any]:
     engine's one trick loop (``State.play_round``).
     """
     from kow.cards import cards_in
+    from kow.engine.view import TrickFacts
     from kow.events import KNOCK, Phase
     from kow.game import new_game
     from kow.rules import Rules
-    from kow.view import TrickFacts
 
     rules = Rules(players=players)
     roots = []

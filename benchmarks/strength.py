@@ -32,7 +32,7 @@ import sys
 import time
 
 from kow.rules import Rules
-from kow.tournament import play_tournament
+from kow.runs.tournament import play_tournament
 
 KINDS = ("random", "heuristic", "ismcts", "search")
 SEED = 1

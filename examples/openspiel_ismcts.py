@@ -4,11 +4,11 @@ Usage: ``python examples/openspiel_ismcts.py [--games N] [--players N] [--start-
 [--simulations N] [--search-iterations N] [--seed N] [--log FILE]``. Needs
 ``pip install 'kow[openspiel]'``.
 
-Plays ``--games`` games of ``python_knock_out_whist`` (``import kow.openspiel``
+Plays ``--games`` games of ``python_knock_out_whist`` (``import kow.frameworks.openspiel``
 registers it). Seat 0 is OpenSpiel's Python ``ISMCTSBot`` with random rollouts, which
 deals the hidden cards with the game's ``resample_from_infostate`` (seeded, with
-:func:`kow.openspiel.resampler`); the other seats are kow's ``search`` bot through
-:class:`kow.openspiel.KowBot`. The loop draws the chance
+:func:`kow.frameworks.openspiel.resampler`); the other seats are kow's ``search`` bot through
+:class:`kow.frameworks.openspiel.KowBot`. The loop draws the chance
 nodes (the first dealer, every card dealt or cut) from ``random.Random(--seed)``; the
 bots have seeds of their own, so the same options print the same games. It prints each
 game's winner, IS-MCTS's win rate with a 95% Wilson interval, and the time taken.
@@ -30,7 +30,7 @@ from collections.abc import Callable
 from kow.entries import EntryError, parse_number
 from kow.log import LoggedPlayer
 from kow.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
-from kow.tournament import wilson
+from kow.runs.stats import wilson
 
 PROG = "openspiel_ismcts.py"
 
@@ -39,7 +39,7 @@ try:
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
-    from kow.openspiel import GAME_NAME, KowBot, resampler
+    from kow.frameworks.openspiel import GAME_NAME, KowBot, resampler
 except ImportError:
     print(f"{PROG}: OpenSpiel is not installed; run: pip install 'kow[openspiel]'", file=sys.stderr)
     sys.exit(1)

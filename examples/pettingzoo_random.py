@@ -34,7 +34,7 @@ PROG = "pettingzoo_random.py"
 try:
     import numpy as np
 
-    from kow.pettingzoo import env
+    from kow.frameworks.pettingzoo import env
 except ImportError:
     hint = "PettingZoo is not installed; run: pip install 'kow[pettingzoo]'"
     print(f"{PROG}: {hint}", file=sys.stderr)

@@ -3,7 +3,7 @@
 
 ``load(path, table)`` runs ``kow export PATH --table TABLE`` (games, rounds, tricks or
 plays; ``docs/tables.md`` gives every column) and reads its CSV into a DataFrame, each
-column with its type from ``kow.tables.TYPES`` as a nullable dtype (``Int64``,
+column with its type from ``kow.runs.export.TYPES`` as a nullable dtype (``Int64``,
 ``boolean``, ``string``), so that ints and booleans stay so where a cell is empty, and a
 column empty in every row keeps its type too. Then:
 how the games ended, how a card fares in a trick by how it was played, and how often a
@@ -33,10 +33,10 @@ except ImportError:
     print(f"{PROG}: pandas is not installed; run: pip install pandas", file=sys.stderr)
     sys.exit(1)
 
-from kow.tables import TYPES
+from kow.runs.export import TYPES
 
 PANDAS = {int: "Int64", bool: "boolean", str: "string"}
-"""The nullable pandas dtype of each type of ``kow.tables.TYPES``."""
+"""The nullable pandas dtype of each type of ``kow.runs.export.TYPES``."""
 
 BY_SEAT = ["hand", "tricks_won", "dogs_life", "eliminated", "dogs_life_granted", "revived"]
 """The rounds table's facts by seat: columns ``hand_0`` .. ``hand_6`` and so on."""

@@ -3,7 +3,7 @@
 Every place that turns typed text into a number or a choice goes through this module: the
 prompts of ``kow play`` (a card's number, a suit's number, the hand-over, play again, the
 analysis offer) and every command-line option that takes a seat, a game or a count
-(through :class:`kow._options.Count`). A number is written with the ASCII digits ``0-9``
+(through :class:`kow.cli._options.Count`). A number is written with the ASCII digits ``0-9``
 only: Python's ``int()`` also reads other scripts' digits (``٣``) and ``str.isdigit()``
 is also true of superscripts (``²``, which ``int()`` refuses), so neither decides alone.
 An entry has at most :data:`MAX_ENTRY` characters. Every refusal is an

@@ -14,8 +14,8 @@ import hashlib
 import random
 from typing import TYPE_CHECKING
 
-from .deal import Deck
 from .engine import IllegalActionError, State, action_name
+from .engine.deal import Deck
 from .events import Action, Event, Phase, Seat
 from .rules import MAX_GAMES, MAX_SEED, Rules, check_int, check_seed
 
@@ -103,7 +103,7 @@ def new_game(
     """Return a new game under ``rules`` with ``seed``, round 1 dealt.
 
     ``dealer`` is the first dealer's seat (drawn from the seed when None). ``deck``, for
-    tests and replays, replaces the shuffle (see :class:`~kow.deal.StackedDeck`). Raises
+    tests and replays, replaces the shuffle (see :class:`~kow.engine.deal.StackedDeck`). Raises
     :class:`~kow.rules.RulesError` for a dealer that is not a seat,
     :class:`~kow.rules.SettingError` for a seed that is not an int 0 to 2^53-1
     (:func:`check_seed`) and :class:`TypeError` for rules that are not a :class:`Rules`.

@@ -129,7 +129,7 @@ class IntSetting(NamedTuple):
     """An int setting of a game or a run, stated once: its name, bounds and what it is.
 
     :meth:`check` is what the library calls; the command line's option of the setting
-    (``kow._options.Count.of(SETTING)``) reads the typed text with these bounds and
+    (``kow.cli._options.Count.of(SETTING)``) reads the typed text with these bounds and
     words, so both refuse the same values with the same message.
     """
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .cards import RANK_OF, RANKS, SUIT_NAMES, SUIT_OF, SUIT_SYMBOLS, SUITS, Card, Suit
+from .engine.view import View
 from .events import (
     Deal,
     Event,
@@ -34,7 +35,6 @@ from .events import (
     Vote,
 )
 from .rules import Rules
-from .view import View
 
 __all__ = [
     "GLUE",

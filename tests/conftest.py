@@ -11,17 +11,18 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import shadowed  # noqa: F401 -- first: refuses a checkout whose sources compiled modules shadow
 from hypothesis import HealthCheck, settings
 
 from kow.cards import parse_card, parse_suit
-from kow.deal import StackedDeck, deal_deck
 from kow.engine import State
+from kow.engine.deal import StackedDeck, deal_deck
+from kow.engine.view import View
 from kow.events import KNOCK, Phase
 from kow.game import play_game
 from kow.log import build
 from kow.players import Player
 from kow.rules import Rules
-from kow.view import View
 
 # CI machines are shared and slow at times: no test may fail for taking long per example.
 settings.register_profile("kow", deadline=None, suppress_health_check=[HealthCheck.too_slow])

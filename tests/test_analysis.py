@@ -1,4 +1,4 @@
-"""``kow analyze`` and :mod:`kow.analysis`: the search bot's values of each logged decision.
+"""``kow analyze`` and :mod:`kow.runs.analysis`: the search bot's values of each logged decision.
 
 A planted blunder (a dog's-life knock that loses the round for sure, where playing the
 card takes a trick for sure) is marked, and nothing else of that seat is; the best action
@@ -19,13 +19,14 @@ from click.testing import CliRunner
 from conftest import agent_log, apply_all, deal, new_state, play_stacked
 from jsonschema import Draft202012Validator
 
-from kow import analysis, log
-from kow._cli_logs import ANALYSIS_ITERATIONS
-from kow.analysis import BLUNDER, analyse_game
+from kow import log
 from kow.cli import main
+from kow.cli._logs import ANALYSIS_ITERATIONS
 from kow.events import KNOCK
 from kow.log import LoggedPlayer
 from kow.rules import Rules
+from kow.runs import analysis
+from kow.runs.analysis import BLUNDER, analyse_game
 
 ROOT = Path(__file__).resolve().parent.parent
 VALIDATOR = Draft202012Validator(analysis.schema())
@@ -290,7 +291,7 @@ def test_an_illegal_game_stops_before_any_analysis_and_leaves_the_output(
 def test_the_schema_ships_and_kow_schema_analysis_prints_it() -> None:
     schema = analysis.schema()
     Draft202012Validator.check_schema(schema)
-    text = (ROOT / "kow" / "analysis.schema.json").read_text(encoding="utf-8")
+    text = (ROOT / "kow" / "runs" / "analysis.schema.json").read_text(encoding="utf-8")
     assert text.isascii() and json.loads(text) == schema
     code, out, _ = run("schema", "analysis")
     assert code == 0 and json.loads(out) == schema

@@ -7,25 +7,33 @@ The layers are those of ``docs/architecture.md``. Imports made only for type che
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
+
+import kow
 
 KOW = Path(__file__).resolve().parent.parent / "kow"
 
 LAYERS: list[set[str]] = [
-    {"kow", "kow.cards", "kow._io", "kow._pool", "kow.log._reader", "kow.entries"},
+    # the vocabulary, and the modules that import nothing of kow
+    {"kow", "kow.cards", "kow.entries", "kow.log._reader"},
     {"kow.rules"},
+    # the oracle: a second statement of the rules, importing nothing else of kow
     {"kow.verify._shape", "kow.verify._table"},
     {"kow.verify._trump"},
     {"kow.verify._walk"},
     {"kow.verify"},
     {"kow.events", "kow.rulebook"},
-    {"kow.trick", "kow.deal"},
-    {"kow.view"},
+    # the engine
+    {"kow.engine.trick", "kow.engine.deal"},
+    {"kow.engine.view"},
     {"kow.engine._round"},
-    {"kow.engine._search"},
+    {"kow.engine._copies"},
     {"kow.engine._state"},
     {"kow.engine"},
-    {"kow.game", "kow.screen", "kow.encoding"},
+    # the game loop and the text of the game
+    {"kow.game", "kow.screen"},
+    # the players
     {"kow.players.base", "kow.players.policy", "kow.players.sampling", "kow.players.value"},
     {
         "kow.players.random_bot",
@@ -34,16 +42,25 @@ LAYERS: list[set[str]] = [
         "kow.players.ismcts",
     },
     {"kow.players.search"},
-    {"kow.players.human", "kow.players"},
+    {"kow.players"},
+    # the log
     {"kow.log._format"},
     {"kow.log._writer", "kow.log._replay"},
     {"kow.log"},
-    {"kow.openspiel", "kow.pettingzoo", "kow.gymnasium"},
-    {"kow.batch", "kow.tournament", "kow.provenance", "kow.tables"},
-    {"kow.analysis"},
-    {"kow.session"},
-    {"kow._options"},
-    {"kow._cli_logs"},
+    # the framework adapters
+    {"kow.frameworks", "kow.frameworks.encoding"},
+    {"kow.frameworks._gym"},
+    {"kow.frameworks.openspiel", "kow.frameworks.pettingzoo", "kow.frameworks.gymnasium"},
+    # runs of many games, and the tools that read logs
+    {"kow.runs", "kow.runs._pool", "kow.runs.stats"},
+    {"kow.runs.batch", "kow.runs.tournament", "kow.runs.provenance", "kow.runs.export"},
+    {"kow.runs.analysis"},
+    # the command line
+    {"kow.cli._io", "kow.cli.human"},
+    {"kow.cli.session"},
+    {"kow.cli._options"},
+    {"kow.cli._logs"},
+    {"kow.cli.commands"},
     {"kow.cli"},
     {"kow.__main__"},
 ]
@@ -120,7 +137,7 @@ def test_the_log_imports_no_bot_and_only_the_cli_imports_click() -> None:
         if name.startswith("kow.log"):
             assert not any(m.startswith("kow.players") for m in imported), name
         source = path.read_text(encoding="utf-8")
-        if name not in ("kow.cli", "kow._cli_logs", "kow._options", "kow._io"):
+        if not name.startswith("kow.cli"):
             assert "import click" not in source, name
 
 
@@ -132,7 +149,8 @@ def test_no_command_or_import_of_kow_loads_a_framework() -> None:
 
     heavy = ("numpy", "pyspiel", "open_spiel", "pettingzoo", "gymnasium")
     code = (
-        "import sys, kow, kow.log, kow.engine, kow.encoding, kow.players, kow.batch\n"
+        "import sys, kow, kow.log, kow.engine, kow.frameworks.encoding, kow.players\n"
+        "import kow.runs.batch\n"
         "from click.testing import CliRunner\n"
         "from kow.cli import main\n"
         "for args in (['--help'], ['simulate', '--seed', '1'], ['rules'], ['schema']):\n"
@@ -143,3 +161,142 @@ def test_no_command_or_import_of_kow_loads_a_framework() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+HEAVY = ("click", "numpy", "pyspiel", "open_spiel", "pettingzoo", "gymnasium")
+"""What the library loads on no account: Click (the command line's alone), numpy and the
+frameworks (their adapters' alone)."""
+
+ADAPTERS = (
+    "kow.frameworks.openspiel",
+    "kow.frameworks.pettingzoo",
+    "kow.frameworks.gymnasium",
+    "kow.frameworks._gym",
+)
+"""The modules that load their framework (and numpy) by design, and still never Click."""
+
+_LOADED = (
+    "import importlib, sys\n"
+    "importlib.import_module(sys.argv[1])\n"
+    "print(' '.join(sorted({m.split('.')[0] for m in sys.modules} & set(sys.argv[2:]))))\n"
+)
+
+
+def test_no_library_module_loads_click_numpy_or_a_framework() -> None:
+    # Each module alone, in a fresh interpreter: what it loads, through any chain of
+    # imports (a text search for "import click" misses `kow._io`-style indirections).
+    import subprocess
+    import sys
+
+    faults = []
+    for name in sorted(_modules()):
+        if name == "kow.__main__" or name == "kow.cli" or name.startswith("kow.cli."):
+            continue
+        banned = ("click",) if name in ADAPTERS else HEAVY
+        loaded = subprocess.run(
+            [sys.executable, "-c", _LOADED, name, *banned],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        if loaded:
+            faults.append(f"import {name} loads {', '.join(loaded)}")
+    assert faults == []
+
+
+def test_the_cli_does_load_click() -> None:
+    # The check above can fail: the same probe sees Click when a module does load it.
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _LOADED, "kow.cli.session", *HEAVY],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.split() == ["click"]
+
+
+def test_import_kow_loads_nothing_else_and_offers_the_public_api() -> None:
+    # kow/__init__.py imports each public name on first use, so `kow --help` stays fast.
+    import subprocess
+    import sys
+
+    import kow
+
+    code = "import sys, kow\nprint(sorted(m for m in sys.modules if m.startswith('kow')))\n"
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.strip() == "['kow']"
+    for name, module in kow.PUBLIC.items():
+        assert getattr(kow, name) is getattr(importlib.import_module(module), name), name
+    assert set(kow.PUBLIC) <= set(kow.__all__) and set(kow.PUBLIC) <= set(dir(kow))
+
+
+def test_the_names_of_moved_modules_import_the_same_modules() -> None:
+    # Users' `import kow.openspiel`, `kow.batch.Run`... keep working after the move.
+    for old, new in kow.MOVED.items():
+        module = importlib.import_module(old)
+        assert module is importlib.import_module(new), old
+        assert module.__name__ == new and module.__spec__.name == new, old
+        parent, _, leaf = old.rpartition(".")
+        assert getattr(importlib.import_module(parent), leaf) is module, old
+    assert kow.MOVED["kow.batch"] + ".Run" == "kow.runs.batch.Run"
+    from kow.batch import Run  # type: ignore[import-not-found]
+    from kow.gymnasium import ENV_ID  # type: ignore[import-not-found]
+
+    assert Run is importlib.import_module("kow.runs.batch").Run
+    assert ENV_ID == "kow/KnockOutWhist-v0"
+
+
+def test_a_compiled_module_beside_its_source_is_found(tmp_path: Path) -> None:
+    # tests/shadowed.py stops a run from a checkout where such a module would be tested
+    # instead of its source; here, what it finds.
+    from shadowed import shadowing_builds
+
+    engine = tmp_path / "kow" / "engine"
+    engine.mkdir(parents=True)
+    for name in ("trick.py", "trick.cpython-311-x86_64-linux-gnu.so", "deal.py", "deal.pyd"):
+        (engine / name).write_text("")
+    (tmp_path / "kow" / "abc123__mypyc.cpython-311-x86_64-linux-gnu.so").write_text("")
+    (engine / "view.py").write_text("")
+    assert shadowing_builds(tmp_path / "kow") == [
+        engine / "deal.pyd",
+        engine / "trick.cpython-311-x86_64-linux-gnu.so",
+    ]
+    assert shadowing_builds(KOW) == []  # this run's own checkout, or it would not have started
+
+
+def _listed_files() -> set[str]:
+    """Return the files that docs/architecture.md's folder listing names, relative to kow/."""
+    text = (KOW.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    listing = text.split("\n```\nkow/\n", 1)[1].split("\n```", 1)[0]
+    folders: list[str] = []
+    listed = set()
+    for line in listing.splitlines():
+        depth = (len(line) - len(line.lstrip(" "))) // 2 - 1
+        names = []
+        for word in line.split():
+            if not word.endswith((".py", ".json", "/")):
+                break
+            names.append(word)
+        if not names:
+            continue  # a description's next line
+        del folders[depth:]
+        for name in names:
+            if name.endswith("/"):
+                folders.append(name)
+            else:
+                listed.add("".join(folders) + name)
+    return listed
+
+
+def test_the_architecture_page_lists_every_file_of_the_folder() -> None:
+    files = {
+        str(path.relative_to(KOW))
+        for path in KOW.rglob("*")
+        if path.suffix in (".py", ".json") and "__pycache__" not in path.parts
+    }
+    assert _listed_files() == files

@@ -1,4 +1,4 @@
-"""Batches of a run (kow.batch): any split of the games, over processes or shards, gives
+"""Batches of a run (kow.runs.batch): any split of the games, over processes or shards, gives
 the bytes of the whole run in one process."""
 
 from __future__ import annotations
@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from kow import _pool, batch, log
-from kow.batch import GameError, Run, auto_jobs, run_text
+from kow import log
+from kow.engine.view import View
 from kow.events import Phase
 from kow.game import bots_rng, game_seed, play_game
 from kow.players import BOT_KINDS, Player, game_seconds, make_bot
 from kow.rules import Rules
-from kow.view import View
+from kow.runs import _pool, batch
+from kow.runs.batch import GameError, Run, auto_jobs, run_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from kow import __version__
-from kow._options import MAX_GAMES
 from kow.cli import main
+from kow.cli._options import MAX_GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,9 +1,9 @@
-"""Who deals, cuts and is dealt in, and where the cards come from (:mod:`kow.deal`).
+"""Who deals, cuts and is dealt in, and where the cards come from (:mod:`kow.engine.deal`).
 
 Rules text, 'Mise en place et Distribution' 1-2: the player to the dealer's right cuts,
 and the dealer deals one card at a time clockwise from its left; seats knocked out are
-skipped. Hand-crafted tables for :func:`~kow.deal.round_seats`,
-:func:`~kow.deal.left_of` and :func:`~kow.deal.deal_deck`; the stacked deck of tests
+skipped. Hand-crafted tables for :func:`~kow.engine.deal.round_seats`,
+:func:`~kow.engine.deal.left_of` and :func:`~kow.engine.deal.deal_deck`; the stacked deck of tests
 and replays; the shuffled deck, pinned for seed 1.
 """
 
@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kow.cards import NAMES
-from kow.deal import RoundSeats, ShuffledDeck, StackedDeck, deal_deck, left_of, round_seats
 from kow.engine import State
+from kow.engine.deal import RoundSeats, ShuffledDeck, StackedDeck, deal_deck, left_of, round_seats
 from kow.rules import Rules
 
 T, F = True, False

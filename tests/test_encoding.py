@@ -8,7 +8,9 @@ import pytest
 from conftest import apply_all, cards, deal, new_state
 
 from kow.cards import parse_card
-from kow.encoding import (
+from kow.engine import State
+from kow.events import KNOCK, Phase
+from kow.frameworks.encoding import (
     KNOCK_ID,
     NUM_ACTIONS,
     SUIT_IDS,
@@ -26,8 +28,6 @@ from kow.encoding import (
     observation_size,
     observation_text,
 )
-from kow.engine import State
-from kow.events import KNOCK, Phase
 from kow.rules import Rules
 
 RULES = Rules(players=3, start_cards=3)

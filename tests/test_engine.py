@@ -15,13 +15,13 @@ import pytest
 from conftest import apply_all, cards, deal, log_of, new_state, play_stacked, plays
 
 from kow.cards import BIT, cards_in, parse_card
-from kow.deal import StackedDeck, deal_deck
 from kow.engine import IllegalActionError, State, action_name
+from kow.engine.deal import StackedDeck, deal_deck
+from kow.engine.view import TrickFacts, View
 from kow.events import KNOCK, Deal, Phase, Play, TrickWon
 from kow.game import bots_rng
 from kow.players import RandomBot
 from kow.rules import Rules
-from kow.view import TrickFacts, View
 
 # --------------------------------------------------------------------------- a full game
 #

@@ -25,13 +25,13 @@ from hypothesis import strategies as st
 from kow import log
 from kow.cards import CardError, parse_card
 from kow.cli import main
+from kow.engine.view import View
 from kow.entries import MAX_ENTRY, EntryError, check_entry, is_number, parse_number, shown
 from kow.events import Phase
 from kow.game import bots_rng, play_game
 from kow.players import Player, make_bot
 from kow.rules import Rules
 from kow.verify import verify_game
-from kow.view import View
 
 UTF8 = {"LC_ALL": "C.UTF-8", "LC_CTYPE": None, "LANG": None}
 
@@ -258,8 +258,8 @@ def play(entries: list[str], path: Path) -> tuple[int, str, str]:
     The analysis at the end takes 2 deals a decision, and so does a hint, so that an
     example takes well under a second.
     """
-    from kow import session
-    from kow.analysis import analyse_game
+    from kow.cli import session
+    from kow.runs.analysis import analyse_game
 
     args = ["play", "--seed", str(SEED), "--players", "3", "--start-cards", "4"]
     args += ["--eliminated-vote", "--humans", "2", "--search-iterations", "2"]
@@ -267,7 +267,7 @@ def play(entries: list[str], path: Path) -> tuple[int, str, str]:
     quick = functools.partial(analyse_game, iterations=2)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(session, "analyse_game", quick)
-        patch.setattr("kow.cli.draw_seed", lambda: 7)  # the seed of a game played again
+        patch.setattr("kow.cli.commands.draw_seed", lambda: 7)  # the seed of a game played again
         result = CliRunner(env=UTF8).invoke(main, args, input="\n".join(entries) + "\n")
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
     return result.exit_code, result.stdout, result.stderr

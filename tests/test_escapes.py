@@ -181,7 +181,7 @@ def test_kow_version_is_printable_ascii(game: dict[str, Any], version: str, lega
 def test_the_seed_check_names_another_version_printably(
     game: dict[str, Any], tmp_path: Path
 ) -> None:
-    from kow.provenance import check_against_seed
+    from kow.runs.provenance import check_against_seed
 
     log = _put(game, ("kow_version",), "0.1\x1b]0;x\x07")
     log["rounds"][0]["cut"]["position"] = log["rounds"][0]["cut"]["position"] % 51 + 1

@@ -1,4 +1,4 @@
-"""``kow export`` and :mod:`kow.tables`: flat CSV tables of games, rounds, tricks and plays.
+"""``kow export`` and :mod:`kow.runs.export`: flat CSV tables of games, rounds, tricks and plays.
 
 The rows are checked three ways: exact values for hand-made stacked games (a dog's-life
 knock, a trump, a revival; a tie cut and the 1-card round; a game cut short), the whole of
@@ -24,11 +24,11 @@ import pytest
 from click.testing import CliRunner
 from conftest import agent_log, apply_all, cards, deal, new_state, play_stacked
 
-from kow._cli_logs import EXPORT_TABLES
 from kow.cli import main
+from kow.cli._logs import EXPORT_TABLES
 from kow.log import LoggedPlayer, build
 from kow.rules import MAX_PLAYERS, Rules
-from kow.tables import COLUMNS, TABLES, IllegalGameError, cells, rows
+from kow.runs.export import COLUMNS, TABLES, IllegalGameError, cells, rows
 
 ROOT = Path(__file__).resolve().parent.parent
 RANKS = "23456789TJQKA"
@@ -638,13 +638,13 @@ def test_input_with_no_game_writes_the_header_only(tmp_path: Path, data: bytes) 
     assert (code, out, err) == (0, ",".join(COLUMNS["games"]) + "\n", "")
 
 
-# Column types: the same whatever the input (kow.tables.TYPES, docs/tables.md)
+# Column types: the same whatever the input (kow.runs.export.TYPES, docs/tables.md)
 
 DOC_TYPES = {"int": int, "seat": int, "bool": bool, "str": str, "card": str, "suit": str}
 
 
 def test_types_cover_every_column_and_match_the_docs() -> None:
-    from kow.tables import TYPES
+    from kow.runs.export import TYPES
 
     assert {t: tuple(types) for t, types in TYPES.items()} == COLUMNS
     text = (ROOT / "docs" / "tables.md").read_text(encoding="utf-8")
@@ -658,7 +658,7 @@ def test_types_cover_every_column_and_match_the_docs() -> None:
 
 
 def test_every_cell_has_its_columns_type(runs: dict[str, list[dict[str, Any]]]) -> None:
-    from kow.tables import TYPES
+    from kow.runs.export import TYPES
 
     path, games = next(iter(runs.items()))
     for name, types in TYPES.items():
@@ -697,7 +697,7 @@ def test_pandas_reads_every_column_with_its_documented_dtype(
     four_player_rounds: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pd = pytest.importorskip("pandas")
-    from kow.tables import TYPES
+    from kow.runs.export import TYPES
 
     monkeypatch.chdir(four_player_rounds.parent)
     (pandas_block, _) = doc_snippets()

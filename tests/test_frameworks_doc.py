@@ -11,7 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from kow.cli import main
-from kow.encoding import information_state_size, observation_size
+from kow.frameworks.encoding import information_state_size, observation_size
 from kow.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,14 +21,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kow.cards import Mask, Suit, parse_card
-from kow.deal import StackedDeck
 from kow.engine import State
+from kow.engine.deal import StackedDeck
+from kow.engine.view import TrickFacts, View
 from kow.events import Action, Deal, Event, Knock, Lead, Phase, Play, TrickWon, TrumpSet, Vote
 from kow.game import MAX_SEED, PlayerError, bots_rng, drive, game_seed, new_game, play_game
 from kow.players import HeuristicBot, Player, RandomBot, make_bot
 from kow.players.policy import heuristic_card
 from kow.rules import Rules
-from kow.view import TrickFacts, View
 
 # --------------------------------------------------------------------------- a stacked game
 #

@@ -1,4 +1,4 @@
-"""kow.gymnasium: Gymnasium's checker, registration, episodes, illegal actions, bots, logs."""
+"""kow.frameworks.gymnasium: the checker, registration, episodes, illegal actions, bots, logs."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ from click.testing import CliRunner
 from gymnasium.utils.env_checker import check_env
 
 from kow.cli import main
-from kow.encoding import legal_action_ids, observation, observation_text
 from kow.engine import State
 from kow.events import Phase
-from kow.gymnasium import ENV_ID, ILLEGAL_REWARD, KnockOutWhistEnv
+from kow.frameworks.encoding import legal_action_ids, observation, observation_text
+from kow.frameworks.gymnasium import ENV_ID, ILLEGAL_REWARD, KnockOutWhistEnv
 from kow.log import schema
 from kow.players import HeuristicBot
 from kow.rules import Rules, RulesError
@@ -84,8 +84,8 @@ def test_make_builds_the_registered_environment() -> None:
     assert (table.seat, table.bots, table.rules) == (2, ("random", "heuristic", "random"), Rules())
     obs, info = made.reset(seed=9)
     assert info == {"seed": 9} and obs["action_mask"].any()
-    assert gymnasium.spec(ENV_ID).entry_point == "kow.gymnasium:KnockOutWhistEnv"
-    again = gymnasium.make("kow.gymnasium:" + ENV_ID, players=3)
+    assert gymnasium.spec(ENV_ID).entry_point == "kow.frameworks.gymnasium:KnockOutWhistEnv"
+    again = gymnasium.make("kow.frameworks.gymnasium:" + ENV_ID, players=3)
     assert again.unwrapped.rules == Rules(players=3)
 
 

@@ -7,15 +7,15 @@ import random
 from conftest import deal
 
 from kow.cards import BIT, NO_CARD, NO_SUIT, parse_card
-from kow.deal import StackedDeck
 from kow.engine import State
+from kow.engine.deal import StackedDeck
+from kow.engine.view import TrickFacts, View
 from kow.events import Phase
 from kow.game import bots_rng, new_game
 from kow.players import make_bot
 from kow.players.inference import Decision, decisions, misses, trump_chooser
 from kow.players.sampling import Sampler
 from kow.rules import Rules
-from kow.view import TrickFacts, View
 
 
 def _played(view: View) -> list[int]:

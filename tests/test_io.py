@@ -1,4 +1,4 @@
-"""The command line's plumbing (kow._io): output encodings that cannot show ♠, and colour.
+"""The command line's plumbing (kow.cli._io): output encodings that cannot show ♠, and colour.
 
 Every command is run with stdout and stderr in cp1252, latin-1 and ascii (what a redirect
 on Windows or ``PYTHONIOENCODING`` gives): no traceback, suits as letters, names that
@@ -20,8 +20,8 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kow._io import FALLBACK, color_fits
 from kow.cli import main
+from kow.cli._io import FALLBACK, color_fits
 
 ROOT = Path(__file__).resolve().parent.parent
 NARROW = ["cp1252", "latin-1", "ascii"]
@@ -256,7 +256,7 @@ def test_an_output_named_gz_is_gzip_and_the_same_bytes_each_time(
 
 
 def test_stale_temporary_files_are_removed_or_named(tmp_path: Path) -> None:
-    from kow import _io
+    from kow.cli import _io
 
     host = _io._host()
     dead = tmp_path / f".kow-999999999@{host}-abc.tmp"  # this machine, no such process

@@ -9,14 +9,14 @@ from conftest import deal
 from test_search import VARIANTS, Checked, _two_deals_one_view
 
 from kow.cards import parse_card
-from kow.deal import StackedDeck
 from kow.engine import State
+from kow.engine.deal import StackedDeck
+from kow.engine.view import TrickFacts
 from kow.events import KNOCK, Phase
 from kow.game import bots_rng, drive, new_game
 from kow.players import IsmctsBot, make_bot
 from kow.players.ismcts import random_policy, tree_search
 from kow.rules import Rules
-from kow.view import TrickFacts
 
 
 @pytest.mark.parametrize("rules", VARIANTS)

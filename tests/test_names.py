@@ -137,7 +137,7 @@ def test_play_refuses_an_undecodable_byte_in_a_name_as_such() -> None:
 
 def test_the_openspiel_adapter_refuses_to_log_a_name_it_would_not_read() -> None:
     pyspiel = pytest.importorskip("pyspiel")
-    import kow.openspiel  # noqa: F401  -- registers the game
+    import kow.frameworks.openspiel  # noqa: F401  -- registers the game
 
     state = pyspiel.load_game("python_knock_out_whist", {"players": 2}).new_initial_state()
     while state.is_chance_node():

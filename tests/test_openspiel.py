@@ -1,4 +1,4 @@
-"""kow.openspiel: the game as OpenSpiel sees it, its chance nodes, hidden cards, IS-MCTS, logs.
+"""kow.frameworks.openspiel: the game in OpenSpiel, chance nodes, hidden cards, IS-MCTS, logs.
 
 Skipped when ``open_spiel`` is not installed (``pip install 'kow[openspiel]'``).
 """
@@ -21,15 +21,15 @@ import pytest
 from conftest import cards, deal
 from open_spiel.python.algorithms import ismcts, mcts
 
-import kow.openspiel as ko
+import kow.frameworks.openspiel as ko
 from kow.cards import card_name, cards_in
-from kow.encoding import (
+from kow.engine import IllegalActionError
+from kow.events import CutCard, Phase, TieCut
+from kow.frameworks.encoding import (
     information_state_fields,
     information_state_size,
     observation_size,
 )
-from kow.engine import IllegalActionError
-from kow.events import CutCard, Phase, TieCut
 from kow.log import LoggedPlayer, build, replay, schema
 from kow.rules import Rules, RulesError
 from kow.verify import verify_game
@@ -381,10 +381,11 @@ def test_a_log_needs_each_seat_s_name_and_kind() -> None:
 
 
 def test_without_openspiel_the_import_says_what_to_install() -> None:
-    code = "import sys; sys.modules['pyspiel'] = None\nimport kow.openspiel"
+    code = "import sys; sys.modules['pyspiel'] = None\nimport kow.frameworks.openspiel"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 1
-    assert "ImportError: kow.openspiel needs OpenSpiel: pip install 'kow[openspiel]'" in done.stderr
+    needs = "ImportError: kow.frameworks.openspiel needs OpenSpiel: pip install 'kow[openspiel]'"
+    assert needs in done.stderr
 
 
 # ----------------------------------------------------------------------------- returns, logs
@@ -527,7 +528,7 @@ def test_action_strings_are_kows_notation() -> None:
 
 def test_importing_kow_loads_no_framework() -> None:
     code = (
-        "import sys, kow, kow.cli, kow.encoding; "
+        "import sys, kow, kow.cli, kow.frameworks.encoding; "
         "print(sorted({'pyspiel', 'numpy'} & set(sys.modules)))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

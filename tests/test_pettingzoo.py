@@ -1,4 +1,4 @@
-"""kow.pettingzoo: PettingZoo's own API and seed tests, views, masks, rewards, seeds and logs."""
+"""kow.frameworks.pettingzoo: PettingZoo's API and seed tests, views, masks, rewards, logs."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from pettingzoo.test import api_test, seed_test
 
 from kow.cards import cards_in
 from kow.cli import main
-from kow.encoding import (
+from kow.engine import State
+from kow.events import Deal, Phase
+from kow.frameworks.encoding import (
     KNOCK_ID,
     NUM_ACTIONS,
     SUIT_IDS,
@@ -25,11 +27,9 @@ from kow.encoding import (
     observation_size,
     observation_text,
 )
-from kow.engine import State
-from kow.events import Deal, Phase
+from kow.frameworks.pettingzoo import ILLEGAL_REWARD, env, raw_env
 from kow.game import bots_rng, new_game
 from kow.log import schema
-from kow.pettingzoo import ILLEGAL_REWARD, env, raw_env
 from kow.players import make_bot
 from kow.rules import Rules, RulesError
 from kow.verify import verify_game

@@ -17,12 +17,13 @@ import pytest
 from click.testing import CliRunner
 
 from kow import log
-from kow.cli import BOT_NAMES, main
+from kow.cli import main
+from kow.cli.commands import BOT_NAMES
+from kow.engine.view import View
 from kow.events import Phase
 from kow.game import bots_rng, play_game
 from kow.players import Player, make_bot
 from kow.rules import Rules
-from kow.view import View
 
 
 class FirstLegal(Player):
@@ -208,7 +209,7 @@ def test_usage_errors() -> None:
 
 
 def test_trump_choice_accepts_letters_names_symbols_and_numbers() -> None:
-    from kow.players.human import HumanPlayer
+    from kow.cli.human import HumanPlayer
     from kow.screen import Screen
 
     rules = Rules(players=2)
@@ -276,8 +277,8 @@ def test_hint_names_a_legal_card_and_the_chance_of_a_trick() -> None:
 def test_hint_reads_the_view_only_and_repeats_for_one_seed() -> None:
     import random
 
+    from kow.cli.human import HumanPlayer, Quit
     from kow.game import new_game
-    from kow.players.human import HumanPlayer, Quit
     from kow.screen import Screen
 
     rules = Rules()
@@ -496,7 +497,7 @@ def test_after_the_hand_over_a_person_sees_what_they_missed() -> None:
 
 
 def test_help_lists_every_command_and_last_names_the_last_trick() -> None:
-    from kow.players.human import COMMANDS
+    from kow.cli.human import COMMANDS
 
     entries, _ = script(Rules(players=3), 21, humans=1)
     code, out, _ = play(
@@ -529,9 +530,9 @@ def test_rules_at_a_prompt_prints_the_rulebook_of_the_game() -> None:
 def test_the_end_sums_up_the_game_and_offers_another(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import kow.cli
+    import kow.cli.commands
 
-    monkeypatch.setattr(kow.cli, "draw_seed", lambda: 5)  # the seed of the second game
+    monkeypatch.setattr(kow.cli.commands, "draw_seed", lambda: 5)  # the seed of the second game
     first, expected = script(Rules(players=3), 21, humans=1)
     second, _ = script(Rules(players=3), 5, humans=1)
     path = tmp_path / "games.jsonl"
@@ -552,18 +553,18 @@ def test_the_end_sums_up_the_game_and_offers_another(
 
 
 def test_a_knocked_out_person_waits_no_more(monkeypatch: pytest.MonkeyPatch) -> None:
-    import kow.session
+    import kow.cli.session
 
     slept: list[str] = []
-    monkeypatch.setattr(kow.session.time, "sleep", lambda s: slept.append("sleep"))
-    real_write = kow.session.Terminal.write
+    monkeypatch.setattr(kow.cli.session.time, "sleep", lambda s: slept.append("sleep"))
+    real_write = kow.cli.session.Terminal.write
 
-    def write(self: kow.session.Terminal, text: str) -> None:
+    def write(self: kow.cli.session.Terminal, text: str) -> None:
         if "the bots play the game out now" in text:
             slept.append("note")
         real_write(self, text)
 
-    monkeypatch.setattr(kow.session.Terminal, "write", write)
+    monkeypatch.setattr(kow.cli.session.Terminal, "write", write)
     entries, _ = script(Rules(), 0, humans=1)
     code, out, _ = play("--seed", "0", "--delay", "0.01", entries=entries)
     assert code == 0
@@ -588,8 +589,8 @@ def test_a_knocked_out_person_who_votes_is_told_so() -> None:
 def test_a_slow_hint_says_it_is_thinking() -> None:
     import random
 
+    from kow.cli.human import HumanPlayer, Quit
     from kow.game import new_game
-    from kow.players.human import HumanPlayer, Quit
     from kow.screen import Screen
 
     rules = Rules()
@@ -615,9 +616,9 @@ def test_a_pipe_given_to_log_gets_each_game_once(
 ) -> None:
     import threading
 
-    import kow.cli
+    import kow.cli.commands
 
-    monkeypatch.setattr(kow.cli, "draw_seed", lambda: 5)
+    monkeypatch.setattr(kow.cli.commands, "draw_seed", lambda: 5)
     first, _ = script(Rules(players=3), 21, humans=1)
     second, _ = script(Rules(players=3), 5, humans=1)
     fifo = tmp_path / "pipe"
@@ -657,8 +658,8 @@ def _dogs_life_view() -> View:
 
 
 def test_k_knocks_an_empty_entry_asks_again_and_a_wrong_one_mentions_knock() -> None:
+    from kow.cli.human import HumanPlayer
     from kow.events import KNOCK
-    from kow.players.human import HumanPlayer
     from kow.screen import Screen
 
     view = _dogs_life_view()
@@ -689,7 +690,7 @@ def test_last_reaches_back_to_the_round_before_and_rules_shows_the_hand_again() 
 
 
 def test_help_without_symbols_gives_each_way_once() -> None:
-    from kow.players.human import CARD_HELP, help_lines
+    from kow.cli.human import CARD_HELP, help_lines
 
     lines = help_lines(CARD_HELP, symbols=False)
     assert "\u2665" not in "".join(lines)

@@ -26,9 +26,9 @@ pexpect = pytest.importorskip("pexpect")
 from test_play import script  # noqa: E402  (after the skips above)
 
 from kow.cards import parse_card  # noqa: E402
+from kow.cli.session import PRIVATE_CLEAR  # noqa: E402
 from kow.rules import Rules  # noqa: E402
 from kow.screen import Screen, visible_width  # noqa: E402
-from kow.session import PRIVATE_CLEAR  # noqa: E402
 
 PROMPT = (
     r"(?:(?:Your card|Knock or play your card|Suit):"

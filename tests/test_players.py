@@ -11,13 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kow.cards import mask_of, parse_card
-from kow.deal import StackedDeck
 from kow.engine import State
+from kow.engine.deal import StackedDeck
+from kow.engine.view import TrickFacts, View
 from kow.events import KNOCK, Knock, Phase
 from kow.game import PlayerError, bots_rng, play_game
 from kow.players import BOT_KINDS, HeuristicBot, Player, RandomBot, make_bot
 from kow.rules import DOGS_LIFE, LEADS, TRUMPS, Rules, max_start_cards
-from kow.view import TrickFacts, View
 
 
 class Checked(Player):

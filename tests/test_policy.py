@@ -7,12 +7,12 @@ import random
 import pytest
 
 from kow.cards import BIT, NO_CARD, NO_SUIT, SUIT_OF, mask_of, parse_card
+from kow.engine.view import TrickFacts, View
 from kow.events import KNOCK, Knock, Phase
 from kow.game import bots_rng, new_game
 from kow.players import HeuristicBot, make_bot
 from kow.players.policy import heuristic_card, heuristic_trump, lowest, strongest
 from kow.rules import Rules
-from kow.view import TrickFacts, View
 
 VARIANTS = [
     Rules(),

@@ -1,4 +1,4 @@
-"""kow's worker pool (kow._pool): results in order, errors at their turn, workers that end."""
+"""kow's worker pool (kow.runs._pool): results in order, errors at their turn, workers that end."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from kow import _pool
-from kow._pool import ordered_map
+from kow.runs import _pool
+from kow.runs._pool import ordered_map
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -117,7 +117,7 @@ def test_a_signal_held_while_a_worker_starts_still_ends_that_worker(
 
 _WATCHED = """
 import os, sys, time
-from kow._pool import ordered_map
+from kow.runs._pool import ordered_map
 from tests.test_pool import _sleep_after_first
 it = ordered_map(_sleep_after_first, range(6), jobs=2)
 next(it)

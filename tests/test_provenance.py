@@ -1,4 +1,4 @@
-"""``kow verify --against-seed`` (:mod:`kow.provenance`): is a log the game its seed gives?
+"""``kow verify --against-seed`` (:mod:`kow.runs.provenance`): is a log the game its seed gives?
 
 Plain ``verify`` passes each edited log below (it is a legal game); the check against the
 seed names the first difference. Logs of ``simulate`` and ``play`` pass as written.
@@ -17,13 +17,13 @@ from conftest import agent_log, random_variants
 
 from kow import __version__
 from kow.cli import main
+from kow.engine.view import View
 from kow.events import Phase
 from kow.game import bots_rng, play_game
 from kow.players import Player, make_bot
-from kow.provenance import NO_SEED, Difference, NoSeedError, agents_note, check_against_seed
 from kow.rules import Rules
+from kow.runs.provenance import NO_SEED, Difference, NoSeedError, agents_note, check_against_seed
 from kow.verify import verify_game
-from kow.view import View
 
 
 def invoke(*args: str, input: str | None = None) -> tuple[int, str, str]:

@@ -25,16 +25,16 @@ from conftest import apply_all, cards, deal, log_of, new_state, play_stacked, ra
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kow.batch import Run, run_text
 from kow.cards import NAMES, SUITS
 from kow.cli import main
 from kow.engine import State
+from kow.engine.view import View
 from kow.events import KNOCK, Knock, Phase, Play, Seat, TrumpSet, Vote
 from kow.game import drive, new_game
 from kow.log import LoggedPlayer, ReplayError, build, dumps, replay
 from kow.players import BOT_KINDS, Player
 from kow.rules import DOGS_LIFE, LEADS, MAX_SEED, TRUMPS, Rules, max_start_cards
-from kow.view import View
+from kow.runs.batch import Run, run_text
 
 # ----------------------------------------------------------------------------- helpers
 

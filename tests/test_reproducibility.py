@@ -23,10 +23,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kow.batch import Run, run_text
 from kow.cli import main
 from kow.players import BOT_KINDS
 from kow.rules import Rules
+from kow.runs.batch import Run, run_text
 
 PINNED = Path(__file__).resolve().parent / "reproducibility.sha256"
 
@@ -67,7 +67,7 @@ RUNS = {
         bot_options=(("search_iterations", 8), ("ismcts_iterations", 30)),
     ),
 }
-"""Cases run through :class:`kow.batch.Run` (``ismcts_iterations`` has no option), and the
+"""Cases run through :class:`kow.runs.batch.Run` (``ismcts_iterations`` has no option), and the
 game of each run that they play."""
 RUN_GAME = {"ismcts-vote-variant": 34, "ismcts-two-players": 0}
 

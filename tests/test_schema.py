@@ -24,11 +24,11 @@ from jsonschema import Draft202012Validator
 from kow import log
 from kow.cards import NAMES, SUITS
 from kow.cli import main
+from kow.engine.view import View
 from kow.events import KNOCK, Phase
 from kow.game import drive, new_game
 from kow.players import BOT_KINDS, Player
 from kow.rules import DOGS_LIFE, LEADS, MAX_SEED, TRUMPS, Rules
-from kow.view import View
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = log.schema()

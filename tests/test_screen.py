@@ -17,8 +17,8 @@ from conftest import ScriptedPlayer, apply_all, cards, deal, new_state
 
 from kow import log
 from kow.cards import parse_card
-from kow.deal import StackedDeck
 from kow.engine import State
+from kow.engine.deal import StackedDeck
 from kow.events import (
     CutCard,
     Deal,

@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kow.cards import BIT, SUIT_MASK, SUIT_OF, parse_card
-from kow.deal import StackedDeck
 from kow.engine import State
+from kow.engine.deal import StackedDeck
+from kow.engine.view import View
 from kow.events import Phase, RoundEnd
 from kow.game import bots_rng, drive, new_game
 from kow.players import Player, RandomBot, SearchBot, make_bot
@@ -22,7 +23,6 @@ from kow.players.sampling import Sampler, seen_cards, voids
 from kow.players.search import estimate
 from kow.players.value import CHOOSER, chooser_win, mean, round_value
 from kow.rules import Rules
-from kow.view import View
 
 
 class Checked(Player):

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kow._options import MAX_JOBS
 from kow.cli import main
+from kow.cli._options import MAX_JOBS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -194,7 +194,7 @@ def test_progress_bar_only_where_it_fits(
     monkeypatch: pytest.MonkeyPatch, stdout_tty: bool, stderr_tty: bool, output: str | None,
     fits: bool,
 ) -> None:  # fmt: skip
-    from kow._io import progress_fits
+    from kow.cli._io import progress_fits
 
     monkeypatch.setattr(sys, "stdout", _Stream(stdout_tty))
     monkeypatch.setattr(sys, "stderr", _Stream(stderr_tty))

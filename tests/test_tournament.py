@@ -19,17 +19,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kow import tournament
 from kow.cli import main
 from kow.rules import Rules
-from kow.tournament import (
+from kow.runs import tournament
+from kow.runs.stats import wilson
+from kow.runs.tournament import (
     GameResult,
     Tally,
     game_results,
     play_tournament,
     table_lines,
     tournament_game,
-    wilson,
 )
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""The rules of one trick (:mod:`kow.trick`): what beats what, what may be played, who plays.
+"""The rules of one trick (:mod:`kow.engine.trick`): what beats what, what may be played, who plays.
 
 Each case is hand-crafted, with the rule it checks (docs/rules.md section 10, from the
 rules text, 'Déroulement du jeu' 2-3; section 15 and seed 002 for the dog's life):
@@ -12,7 +12,7 @@ import pytest
 from conftest import cards
 
 from kow.cards import ALL_CARDS, NO_SUIT, RANKS, SUITS, mask_of, parse_card, parse_suit
-from kow.trick import BEATEN_BY, beats, knock_allowed, legal_cards, trick_order
+from kow.engine.trick import BEATEN_BY, beats, knock_allowed, legal_cards, trick_order
 
 
 def card(text: str) -> int:

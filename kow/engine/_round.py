@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..cards import BIT, NO_CARD, NO_SUIT, RANK_OF, SUIT_OF, Card, Suit
-from ..deal import left_of, round_seats
 from ..events import (
     CutCard,
     Deal,
@@ -28,7 +27,8 @@ from ..events import (
     TurnedUp,
     clockwise,
 )
-from ..trick import trick_order
+from .deal import left_of, round_seats
+from .trick import trick_order
 
 if TYPE_CHECKING:
     from ._state import State

@@ -2,7 +2,7 @@
 
 See :mod:`kow.engine` for the whole. :meth:`State._play_cards` is the only code that plays
 a card, ends a trick and picks the next leader; :mod:`kow.engine._round` sets a round up
-and ends it, and :mod:`kow.engine._search` makes the states a search plays out.
+and ends it, and :mod:`kow.engine._copies` makes the states a search plays out.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from typing import Any
 
 from ..cards import BIT, NAMES, NO_SUIT, SUIT_OF, SUITS, Card, Mask, Suit
 from ..cards import cards_in as _cards_in
-from ..deal import Deck, ShuffledDeck
 from ..events import (
     KNOCK,
     Action,
@@ -29,10 +28,11 @@ from ..events import (
     Vote,
 )
 from ..rules import Rules
-from ..trick import BEATEN_BY, knock_allowed, legal_cards, trick_order
-from ..view import Policy, TrickFacts, View
+from ._copies import copy_state, fork_state, state_from_view
 from ._round import ALL_SUITS, end_round, next_vote, set_trump, start_round
-from ._search import copy_state, fork_state, state_from_view
+from .deal import Deck, ShuffledDeck
+from .trick import BEATEN_BY, knock_allowed, legal_cards, trick_order
+from .view import Policy, TrickFacts, View
 
 __all__ = ["IllegalActionError", "State", "action_name"]
 
@@ -79,7 +79,7 @@ class State:
     ``State(rules, rng, dealer=None, deck=None)`` starts the game and deals round 1.
     ``rng`` draws the first dealer (``dealer``, a seat, overrides it; the draw is made all
     the same, so a given dealer keeps the deal); ``deck`` is where the cards come from,
-    by default a :class:`~kow.deal.ShuffledDeck` drawing from ``rng``. After construction
+    by default a :class:`~kow.engine.deal.ShuffledDeck` drawing from ``rng``. After construction
     and after each action, :attr:`phase` is the kind of decision awaited and :attr:`turn`
     the seat that must make it.
 
@@ -210,7 +210,7 @@ class State:
     def legal_actions(self) -> tuple[Action, ...]:
         """Return the actions the seat to act may take now, sorted (empty when over).
 
-        In play, the cards it may play (follow suit: :func:`kow.trick.legal_cards`) and
+        In play, the cards it may play (follow suit: :func:`kow.engine.trick.legal_cards`) and
         :data:`~kow.events.KNOCK` when it may knock (a dog's life, on any trick but the
         round's last: seed 002; the last-trick rule is ours). Otherwise the allowed suits.
         """
@@ -263,7 +263,7 @@ class State:
         )
 
     def facts(self) -> TrickFacts:
-        """Return the :class:`~kow.view.TrickFacts` of the seat to play (play phase only).
+        """Return the :class:`~kow.engine.view.TrickFacts` of the seat to play (play phase only).
 
         Raises :class:`ValueError` outside the play phase.
         """
@@ -355,7 +355,7 @@ class State:
     ) -> None:
         """Play the round's cards to its end, asking ``policies[seat]`` for each play.
 
-        Each policy is given the :class:`~kow.view.TrickFacts` of its seat and returns a
+        Each policy is given the :class:`~kow.engine.view.TrickFacts` of its seat and returns a
         card or a knock. ``first``, when given, is played for the seat to act before any
         policy is asked (a search tries an action, then plays the round out). With
         ``ask_forced`` false, a seat with a single legal action (one card, no knock) plays
@@ -436,7 +436,7 @@ class State:
                 bit = bit_of[action]
                 hands[seat] = hand ^ bit
                 seen |= bit
-                # Rules text, 'Déroulement du jeu' 3: see kow.trick.beats.
+                # Rules text, 'Déroulement du jeu' 3: see kow.engine.trick.beats.
                 if winning < 0:
                     led = suit_of[action]
                     winning = action

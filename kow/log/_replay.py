@@ -8,8 +8,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 from ..cards import NAMES, SUITS, Card
-from ..deal import DeckRanOut, StackedDeck, deal_deck
 from ..engine import IllegalActionError, State
+from ..engine.deal import DeckRanOut, StackedDeck, deal_deck
 from ..events import KNOCK, Action, Deal, RoundEnd, Seat
 from ..rules import Rules
 from ._format import build
@@ -50,7 +50,7 @@ def replay(game: Mapping[str, Any]) -> Iterator[State]:
     ``game`` is a version-1 log (a parsed JSON object, as :func:`kow.log.loads` returns;
     check it first with :func:`kow.verify.verify_game` for a message about any fault of
     shape). The engine deals each round from the log's hands, cut and tie cuts (a
-    :class:`~kow.deal.StackedDeck`, round 1's dealer given), so the log's ``seed`` is
+    :class:`~kow.engine.deal.StackedDeck`, round 1's dealer given), so the log's ``seed`` is
     not needed (null when the deals came from outside kow), and is given the log's votes,
     trump choices and plays in turn. The state is yielded once before the first
     action and again after each action: one :class:`~kow.engine.State`, advanced in
@@ -119,7 +119,7 @@ def round_actions(
     ``rnd`` is the round's object in the log and ``number`` its number (from 1). The
     actions come in the order taken: the votes, the trump choice (when a seat chose),
     then each trick's plays; the trick number is None for a vote or a trump choice.
-    :mod:`kow.provenance` reads a log's decisions here too. Raises :class:`ReplayError`
+    :mod:`kow.runs.provenance` reads a log's decisions here too. Raises :class:`ReplayError`
     for a round whose actions cannot be read.
     """
     out: list[tuple[Action, Seat | None, str, int | None]] = []

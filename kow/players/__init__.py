@@ -52,7 +52,7 @@ def check_kinds(kinds: Sequence[str], seats: int, given: object = None) -> list[
 
     ``seats``: the seats bots play (0 when every player is a person: the kinds are then
     checked and none is returned); ``given`` is shown in the message for a wrong count
-    (default ``kinds``). ``kow simulate --bots`` and :class:`kow.batch.Run` check so.
+    (default ``kinds``). ``kow simulate --bots`` and :class:`kow.runs.batch.Run` check so.
     Raises :class:`ValueError` naming an unknown kind (:func:`check_kind`) or a wrong count,
     and :class:`TypeError` for a string (give a sequence of kinds).
     """
@@ -136,7 +136,7 @@ def game_seconds(
     the measured time for every setting tried (4 ``heuristic`` bots with 7 cards: 0.3 ms
     a game; one ``search`` bot with them, at 100 iterations: 0.36 s; the ``ismcts``
     term from one such bot, at 1,200 iterations: about 1 s). Enough to tell a run worth
-    several processes (see :func:`kow.batch.auto_jobs`), not to plan one.
+    several processes (see :func:`kow.runs.batch.auto_jobs`), not to plan one.
 
     >>> round(game_seconds(["heuristic"] * 4, 7) * 1000, 2)
     0.29

@@ -6,10 +6,10 @@ import random
 from collections.abc import Callable
 
 from ..cards import Mask, Suit
+from ..engine.view import Policy, View
 from ..events import Action, Phase
 from ..rules import check_iterations
 from ..verify._shape import check_name
-from ..view import Policy, View
 
 __all__ = ["Player", "SearchingBot", "TrumpPolicy", "check_rng"]
 
@@ -26,7 +26,7 @@ def check_rng(rng: object) -> random.Random:
 
 
 class Player:
-    """A player: given a :class:`~kow.view.View` of its own seat, return an action.
+    """A player: given a :class:`~kow.engine.view.View` of its own seat, return an action.
 
     Subclasses implement :meth:`play` (return a card 0..51 or :data:`~kow.events.KNOCK`),
     :meth:`choose_trump` and :meth:`vote` (return a suit 0..3). Each receives only the
@@ -41,11 +41,11 @@ class Player:
     card_policy: Policy | None = None
     """Optional: the same decision as :meth:`play`, from the trick's facts alone.
 
-    A bot that has one (a :data:`~kow.view.Policy`) has its cards chosen by the engine's
+    A bot that has one (a :data:`~kow.engine.view.Policy`) has its cards chosen by the engine's
     trick loop (:meth:`State.play_round <kow.engine.State.play_round>`), which gives it
-    the :class:`~kow.view.TrickFacts` of its seat instead of a whole view: the facts its
+    the :class:`~kow.engine.view.TrickFacts` of its seat instead of a whole view: the facts its
     seat may know, so it still sees no other hand. Bots without one (humans, ``search``)
-    get a full :class:`~kow.view.View` for every decision.
+    get a full :class:`~kow.engine.view.View` for every decision.
     """
 
     card_policy_draws: bool = True

@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 
 from ..cards import Mask, Suit
+from ..engine.view import View
 from ..events import Action
-from ..view import View
 from .base import Player, check_rng
 from .policy import heuristic_card, heuristic_trump
 

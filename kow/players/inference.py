@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..cards import BIT, NO_CARD, NO_SUIT, SUIT_OF, Mask, Suit, cards_in
+from ..engine.trick import BEATEN_BY, knock_allowed, legal_cards
+from ..engine.view import TrickFacts, View
 from ..events import KNOCK, Action, Knock, Seat
-from ..trick import BEATEN_BY, knock_allowed, legal_cards
-from ..view import TrickFacts, View
 from .policy import heuristic_card, heuristic_trump
 from .sampling import Sampler
 
@@ -41,9 +41,9 @@ __all__ = [
 class Decision(NamedTuple):
     """One card or knock another seat played this round, with what it knew then.
 
-    ``facts``: the :class:`~kow.view.TrickFacts` of that decision as the table saw it;
+    ``facts``: the :class:`~kow.engine.view.TrickFacts` of that decision as the table saw it;
     its ``hand`` and ``legal`` are 0, since only that seat saw its hand (fill them in for
-    a guessed hand with :meth:`TrickFacts.with_hand <kow.view.TrickFacts.with_hand>`).
+    a guessed hand with :meth:`TrickFacts.with_hand <kow.engine.view.TrickFacts.with_hand>`).
     ``action``: the card or :data:`~kow.events.KNOCK` played; ``later``: the mask of the
     cards the seat played from this decision on, so its hand then was its hand now plus
     ``later``.

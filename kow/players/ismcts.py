@@ -34,8 +34,8 @@ from collections.abc import Callable
 
 from ..cards import cards_in
 from ..engine import State
+from ..engine.view import Policy, TrickFacts, View
 from ..events import KNOCK, Action, Phase
-from ..view import Policy, TrickFacts, View
 from .base import SearchingBot
 from .sampling import Sampler
 from .value import round_value

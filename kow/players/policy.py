@@ -1,7 +1,7 @@
 """The ``heuristic`` bot's decisions as pure functions of masks: its policy.
 
-:func:`heuristic_card` plays a card from a :class:`~kow.view.TrickFacts` (a
-:data:`~kow.view.Policy`) and :func:`heuristic_trump` names trump from a hand mask (see
+:func:`heuristic_card` plays a card from a :class:`~kow.engine.view.TrickFacts` (a
+:data:`~kow.engine.view.Policy`) and :func:`heuristic_trump` names trump from a hand mask (see
 :mod:`kow.cards`). :class:`~kow.players.heuristic.HeuristicBot` decides through them,
 from a view's facts in ``kow play`` and from the engine's trick loop in ``kow simulate``.
 
@@ -13,9 +13,9 @@ weighs its sampled deals by how well they explain the plays seen so far.
 from __future__ import annotations
 
 from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_OF, Card, Mask, Suit
+from ..engine.trick import BEATEN_BY
+from ..engine.view import TrickFacts
 from ..events import KNOCK, Action
-from ..trick import BEATEN_BY
-from ..view import TrickFacts
 
 __all__ = ["heuristic_card", "heuristic_trump", "lowest", "strongest"]
 
@@ -79,7 +79,7 @@ def _bosses(cards: Mask, unseen: Mask) -> Mask:
 def heuristic_card(facts: TrickFacts, forget: Mask = 0) -> Action:
     """Return the heuristic bot's card (or :data:`~kow.events.KNOCK`) for one decision.
 
-    Judges from ``facts`` alone (see :class:`~kow.view.TrickFacts`): the cards it has
+    Judges from ``facts`` alone (see :class:`~kow.engine.view.TrickFacts`): the cards it has
     not seen are those not in its hand, not played this round and not turned up, and
     those of ``forget`` (a mask of seen cards it judges as if unseen: the search bot's
     playouts forget the card the searching seat tried, as kow 0.2.0's did). The rules are

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from ..cards import Mask, Suit, cards_in
+from ..engine.view import TrickFacts, View
 from ..events import KNOCK, Action
-from ..view import TrickFacts, View
 from .base import Player, check_rng
 
 __all__ = ["RandomBot"]

@@ -19,8 +19,8 @@ import random
 from collections.abc import Callable
 
 from ..cards import BIT, SUIT_MASK, SUIT_OF, Mask
+from ..engine.view import View
 from ..events import Knock, Play
-from ..view import View
 
 __all__ = ["Sampler", "seen_cards", "voids"]
 

@@ -9,7 +9,7 @@ outcomes score best on average ("perfect-information Monte Carlo", as in Ginsber
 for bridge; the same deals serve every action, so their comparison is fair). A round's
 outcome is scored as the chance of winning the game that it leaves (:func:`round_value`).
 
-It works from its :class:`~kow.view.View` alone, through the engine's public API: the
+It works from its :class:`~kow.engine.view.View` alone, through the engine's public API: the
 state it searches is built by :meth:`State.from_view <kow.engine.State.from_view>` from
 its own guesses, and each playout is the engine's one trick loop,
 :meth:`State.play_round <kow.engine.State.play_round>`, asking
@@ -24,8 +24,8 @@ from typing import NamedTuple
 
 from ..cards import BIT
 from ..engine import State
+from ..engine.view import Policy, View
 from ..events import KNOCK, Action, Phase
-from ..view import Policy, View
 from .base import SearchingBot
 from .inference import likely_deals
 from .policy import heuristic_card

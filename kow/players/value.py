@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..view import View
+from ..engine.view import View
 
 __all__ = ["CHOOSER", "DOG", "chooser_win", "mean", "round_value"]
 

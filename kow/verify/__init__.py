@@ -204,7 +204,7 @@ class Verdict:
         ``log`` is the parsed JSON value; ``file``, ``game`` and ``line`` say where it was
         read (see :class:`GameFault`). ``also``, when given, checks a legal game further
         and returns its fault or ``None`` (``kow verify --against-seed`` passes
-        :func:`kow.provenance.seed_check`'s); a game counts as legal only when it passes
+        :func:`kow.runs.provenance.seed_check`'s); a game counts as legal only when it passes
         both. Raises nothing, whatever ``log`` holds, if ``also`` raises nothing.
         """
         fault = verify_game(log)

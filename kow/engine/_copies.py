@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..cards import NAMES, NO_CARD, NO_SUIT, Mask, cards_in
-from ..deal import Deck, ShuffledDeck, left_of
 from ..events import Deal, Phase, Play
-from ..view import View
 from ._round import ALL_SUITS
+from .deal import Deck, ShuffledDeck, left_of
+from .view import View
 
 if TYPE_CHECKING:
     from ._state import State

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import ALL_CARDS, NO_SUIT, SUIT_MASK, SUIT_OF, Card, Mask, Suit, mask_of
-from .events import _CLOCKWISE, Seat
+from ..cards import ALL_CARDS, NO_SUIT, SUIT_MASK, SUIT_OF, Card, Mask, Suit, mask_of
+from ..events import _CLOCKWISE, Seat
 
 __all__ = ["BEATEN_BY", "beats", "knock_allowed", "legal_cards", "trick_order"]
 

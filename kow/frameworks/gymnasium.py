@@ -5,16 +5,17 @@ Install with ``pip install 'kow[gymnasium]'``. Importing this module registers
 :class:`KnockOutWhistEnv`)::
 
     import gymnasium
-    import kow.gymnasium
+    import kow.frameworks.gymnasium
     table = gymnasium.make("kow/KnockOutWhist-v0", bots="random", players=3)
-    table = gymnasium.make("kow.gymnasium:kow/KnockOutWhist-v0")  # imports it first
+    table = gymnasium.make("kow.frameworks.gymnasium:kow/KnockOutWhist-v0")  # imports it first
 
 ======================  ==========================================================
-action space            ``Discrete(57)``: the ids of :mod:`kow.encoding` (card 0..51,
+action space            ``Discrete(57)``: the ids of :mod:`kow.frameworks.encoding` (card 0..51,
                         knock 52, suit 53..56)
 observation space       ``Dict(observation=Box(0, high, (observation_size,), float32),
                         action_mask=Box(0, 1, (57,), int8))``, as in
-                        :mod:`kow.pettingzoo`; also :meth:`~KnockOutWhistEnv.action_masks`
+                        :mod:`kow.frameworks.pettingzoo`; also
+                        :meth:`~KnockOutWhistEnv.action_masks`
 reward                  at the game's end: 1.0 if the learner won, else 0.0; -1.0 for
                         an illegal action (which ends the episode)
 episode                 one game: ``terminated`` at its end, never ``truncated``
@@ -23,7 +24,8 @@ episode                 one game: ``terminated`` at its end, never ``truncated``
 The environment decides none of the rules: kow's engine (a :class:`~kow.engine.State`)
 says whose turn it is, what is legal and how the game ends, and the bots are played by
 kow's one game loop (:func:`kow.game.drive`) until the learner's seat must act. The
-learner observes its own :class:`~kow.view.View` only (:func:`kow.encoding.observation`).
+learner observes its own :class:`~kow.engine.view.View` only
+(:func:`kow.frameworks.encoding.observation`).
 A learner knocked out takes no more part (but to vote, under ``eliminated_vote``): the
 step that knocked it out plays the game to its end, and the episode ends with 0.0.
 
@@ -47,25 +49,25 @@ try:
     from gymnasium import spaces
 except ImportError as err:  # the extra is not installed
     raise ImportError(
-        f"kow.gymnasium needs Gymnasium: pip install 'kow[gymnasium]' ({err})"
+        f"kow.frameworks.gymnasium needs Gymnasium: pip install 'kow[gymnasium]' ({err})"
     ) from err
 
+from ..engine import State
+from ..engine.view import View
+from ..events import Seat
+from ..game import bots_rng, check_seed, drive, new_game
+from ..log import build
+from ..players import Player, make_bot
+from ..rules import MAX_SEED, Rules
+from ._gym import action_mask, observation_space, observe
 from .encoding import (
     NUM_ACTIONS,
     engine_action,
-    fill_observation,
     legal_action_ids,
-    observation_bounds,
+    observation_size,
     observation_text,
     result_text,
 )
-from .engine import State
-from .events import Seat
-from .game import bots_rng, check_seed, drive, new_game
-from .log import build
-from .players import Player, make_bot
-from .rules import MAX_SEED, Rules
-from .view import View
 
 __all__ = ["ENV_ID", "ILLEGAL_REWARD", "KnockOutWhistEnv"]
 
@@ -141,14 +143,8 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
         """The bots' kinds, in seat order, the learner's seat left out."""
         self.render_mode = render_mode
         self.action_space: spaces.Discrete = spaces.Discrete(NUM_ACTIONS)
-        high = np.array(observation_bounds(self.rules), dtype=np.float32)
-        self._size = len(high)
-        self.observation_space: spaces.Dict = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
+        self.observation_space: spaces.Dict = observation_space(self.rules)
+        self._size = observation_size(self.rules)
         self.game: State | None = None
         """The engine's state of the game in play (None before :meth:`reset`)."""
         self.seed: int | None = None
@@ -237,8 +233,9 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
         return self._mask().astype(bool)
 
     def render(self) -> str | None:
-        """Show the learner's text (:func:`kow.encoding.observation_text`), and the result
-        once the game is over.
+        """Show the learner's text, and the result once the game is over.
+
+        The text is :func:`kow.frameworks.encoding.observation_text`.
 
         ``"ansi"`` returns the text, ``"human"`` prints it and returns None; without a
         render mode it warns and returns None.
@@ -281,21 +278,14 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
         if self.render_mode == "human":
             self.render()
 
+    def _acting(self) -> bool:
+        return self._game().turn == self.seat and not self._over
+
     def _mask(self) -> np.ndarray:
-        game = self._game()
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if game.turn == self.seat and not self._over:
-            mask[legal_action_ids(game)] = 1
-        return mask
+        return action_mask(self._game(), self._acting())
 
     def _observation(self) -> Observation:
-        game = self._game()
-        tensor = np.zeros(self._size, dtype=np.float32)
-        fill_observation(game.view(self.seat), tensor)
-        return {
-            "observation": tensor,
-            "action_mask": self._mask(),
-        }
+        return observe(self._game(), self.seat, self._size, self._acting())
 
     def _game(self) -> State:
         if self.game is None:
@@ -304,4 +294,4 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
 
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="kow.gymnasium:KnockOutWhistEnv")
+    gymnasium.register(id=ENV_ID, entry_point="kow.frameworks.gymnasium:KnockOutWhistEnv")

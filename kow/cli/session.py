@@ -3,7 +3,7 @@
 :class:`Terminal` is the screen and keyboard: lines wrapped to the width, entries read
 with line editing, a private clear between people. :class:`Sitting` plays a game with
 people and bots on it, keeps the log, shows the end-of-game summary, offers the search
-bot's analysis of the people's decisions (:mod:`kow.analysis`) and another game. The
+bot's analysis of the people's decisions (:mod:`kow.runs.analysis`) and another game. The
 command line (:func:`kow.cli.play`) only reads the options and the exit code.
 """
 
@@ -20,18 +20,18 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, NamedTuple
 
-from . import log
+from .. import log
+from ..engine import State
+from ..entries import MAX_ENTRY, EntryError, parse_choice
+from ..events import Event, Knock, Phase, Play, RoundEnd, TrickWon, Vote
+from ..game import bots_rng, drive, new_game
+from ..players import Player, make_bot
+from ..rulebook import rules_summary
+from ..rules import Rules
+from ..runs.analysis import DEFAULT_ITERATIONS, analyse_game, decisions, text_lines
+from ..screen import GLUE, Screen, printable, strip_escapes, terminal_width, wrap
 from ._io import Stopped, atomic_output, signals_ignored, silence_stdout
-from .analysis import DEFAULT_ITERATIONS, analyse_game, decisions, text_lines
-from .engine import State
-from .entries import MAX_ENTRY, EntryError, parse_choice
-from .events import Event, Knock, Phase, Play, RoundEnd, TrickWon, Vote
-from .game import bots_rng, drive, new_game
-from .players import Player, make_bot
-from .players.human import HotSeat, HumanPlayer, Quit
-from .rulebook import rules_summary
-from .rules import Rules
-from .screen import GLUE, Screen, printable, strip_escapes, terminal_width, wrap
+from .human import HotSeat, HumanPlayer, Quit
 
 __all__ = ["PIPED_PATIENCE", "Ending", "LogWriteError", "Sitting", "Terminal"]
 
@@ -438,7 +438,7 @@ class Sitting:
         When the people had decisions with a choice in the game just played, ``a`` shows
         their analysis first (:meth:`_analyse`), then asks again. Any other answer is
         refused (:func:`kow.entries.parse_choice`) and asked again. Raises
-        :class:`~kow.players.human.Quit` (``"refused"``) after :data:`PIPED_PATIENCE`
+        :class:`~kow.cli.human.Quit` (``"refused"``) after :data:`PIPED_PATIENCE`
         entries from piped input with no y or n, as every prompt of the game does.
         """
         terminal = self.terminal

@@ -2,7 +2,7 @@
 
 Part of the command line (:mod:`kow.cli` adds them to its group): each parses its
 options, reads the logs and writes its output; the work is done by :mod:`kow.verify`,
-:mod:`kow.log`, :mod:`kow.tables` and :mod:`kow.analysis`. What only one command needs
+:mod:`kow.log`, :mod:`kow.runs.export` and :mod:`kow.runs.analysis`. What only one command needs
 is imported inside that command, so ``kow --help`` stays fast.
 """
 
@@ -15,6 +15,9 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
+from ..entries import EntryError, is_number, parse_number
+from ..entries import shown as quoted
+from ..rules import ANALYSIS_DEALS, JOBS, SEED, Rules
 from ._io import (
     FALLBACK,
     Progress,
@@ -28,12 +31,9 @@ from ._options import (
     Count,
     search_iterations_option,
 )
-from .entries import EntryError, is_number, parse_number
-from .entries import shown as quoted
-from .rules import ANALYSIS_DEALS, JOBS, SEED, Rules
 
 if TYPE_CHECKING:
-    from .verify import GameFault, JsonVerdict
+    from ..verify import GameFault, JsonVerdict
 
 
 def _label(name: str) -> str:
@@ -44,7 +44,7 @@ def _label(name: str) -> str:
     >>> _label("-"), _label("a\x1b[31m.jsonl")
     ('stdin', 'a\\x1b[31m.jsonl')
     """
-    from .screen import printable
+    from ..screen import printable
 
     return "stdin" if name == "-" else printable(name)
 
@@ -128,8 +128,8 @@ def verify(
     --search-iterations: give the one search bots played with (default 100). Logs of
     another kow version may differ for that reason alone.
     """
-    from .log import LogReadError, iter_entries
-    from .verify import Fault, JsonVerdict, Verdict
+    from ..log import LogReadError, iter_entries
+    from ..verify import Fault, JsonVerdict, Verdict
 
     if search_iterations is not None and not against_seed:
         raise click.BadParameter(
@@ -138,7 +138,7 @@ def verify(
     also: Any = None  # the check against each game's seed: it loads the engine and bots
     note: Any = None  # what that check leaves to the log: the agents' decisions
     if against_seed:
-        from .provenance import agents_note, seed_check
+        from ..runs.provenance import agents_note, seed_check
 
         also = seed_check(search_iterations)
         note = agents_note
@@ -239,7 +239,7 @@ def table_names(players: list[dict[str, Any]]) -> list[str]:
     ...              {"seat": 3, "name": "agent-3", "kind": "agent"}])
     ['Ben', 'Ada', 'Cleo', 'agent-3']
     """
-    from .screen import printable
+    from ..screen import printable
 
     logged = [p["name"] for p in players]
     renamed = [
@@ -280,10 +280,10 @@ def replay(
     """
     import collections
 
-    from .log import LogReadError, ReplayError, iter_games
-    from .log import replay as replay_log
-    from .screen import Screen, symbols_fit, terminal_width
-    from .verify import verify_game
+    from ..log import LogReadError, ReplayError, iter_games
+    from ..log import replay as replay_log
+    from ..screen import Screen, symbols_fit, terminal_width
+    from ..verify import verify_game
 
     stream, label = _open_input(file)
     game: Any = None
@@ -344,7 +344,7 @@ def replay(
 # ----------------------------------------------------------------------------- export
 
 EXPORT_TABLES = ("games", "rounds", "tricks", "plays")
-"""``kow export --table``'s choices: ``kow.tables.TABLES``, named here so that ``kow
+"""``kow export --table``'s choices: ``kow.runs.export.TABLES``, named here so that ``kow
 --help`` imports no engine."""
 
 
@@ -357,7 +357,7 @@ def _export_games(files: tuple[str, ...]) -> Any:
     ``[]``) yields nothing, as jq reads it. Only the
     reading is guarded here: an error in writing a row is not raised inside this generator.
     """
-    from .log import LogReadError, iter_games
+    from ..log import LogReadError, iter_games
 
     for name in files:
         label = _label(name)
@@ -420,9 +420,9 @@ def export(files: tuple[str, ...], table: str, output: str | None, spreadsheet_s
     import csv
     import functools
 
-    from .log import ReplayError
-    from .tables import COLUMNS, IllegalGameError, cells, rows
-    from .verify import GameFault
+    from ..log import ReplayError
+    from ..runs.export import COLUMNS, IllegalGameError, cells, rows
+    from ..verify import GameFault
 
     if files.count("-") > 1:  # stdin can be read once
         raise click.BadParameter(
@@ -470,12 +470,12 @@ def export(files: tuple[str, ...], table: str, output: str | None, spreadsheet_s
 # ----------------------------------------------------------------------------- analyze
 
 ANALYSIS_ITERATIONS = 200
-"""``kow analyze --iterations``'s default: :data:`kow.analysis.DEFAULT_ITERATIONS`, named
+"""``kow analyze --iterations``'s default: :data:`kow.runs.analysis.DEFAULT_ITERATIONS`, named
 here so that ``kow --help`` imports no engine."""
 SECONDS_PER_DEAL = 0.00026
 """About what one deal of one decision costs an analysis, in seconds (a 4-player game of
-50 decisions at 200 deals each took 2.6 s in pure Python): the cost :func:`~kow.batch.auto_jobs`
-weighs against starting processes."""
+50 decisions at 200 deals each took 2.6 s in pure Python): the cost
+:func:`~kow.runs.batch.auto_jobs` weighs against starting processes."""
 
 
 def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozenset[int]:
@@ -596,11 +596,11 @@ def analyze(
     """
     import json
 
-    from .analysis import analyse_game, decisions, text_lines, to_dict
-    from .batch import auto_jobs
-    from .log import LogReadError, ReplayError, iter_games
-    from .screen import Screen, symbols_fit, terminal_width, wrap
-    from .verify import GameFault, verify_game
+    from ..log import LogReadError, ReplayError, iter_games
+    from ..runs.analysis import analyse_game, decisions, text_lines, to_dict
+    from ..runs.batch import auto_jobs
+    from ..screen import Screen, symbols_fit, terminal_width, wrap
+    from ..verify import GameFault, verify_game
 
     if output not in (None, "-") and file != "-" and _same_file(output, file):
         raise click.BadParameter(

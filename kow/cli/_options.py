@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 
 import click
 
-from .entries import EntryError, parse_decimal, parse_number
-from .rules import (
+from ..entries import EntryError, parse_decimal, parse_number
+from ..rules import (
     DOGS_LIFE,
     JOBS,
     LEADS,
@@ -33,7 +33,7 @@ from .rules import (
     Rules,
     SettingError,
 )
-from .verify._shape import name_fault
+from ..verify._shape import name_fault
 
 __all__ = [
     "BOT_NAMES",
@@ -271,7 +271,7 @@ def parse_bots(text: str, seats: int, option: str = "--bots") -> list[str]:
     With no seat for a bot (every player human), the kinds are checked and none is
     returned. Raises :class:`click.BadParameter` naming an unknown kind or a wrong count.
     """
-    from .players import check_kinds
+    from ..players import check_kinds
 
     try:
         return check_kinds([k.strip() for k in text.split(",")], seats, text)

@@ -14,8 +14,8 @@ from typing import Any
 
 import click
 
-from . import __version__
-from ._cli_logs import analyze, export, replay, verify
+from .. import __version__
+from ..rules import FIRST_GAME, GAMES, MAX_PLAYERS, Rules
 from ._io import (
     Progress,
     Stopped,
@@ -29,6 +29,7 @@ from ._io import (
     stop_signals,
     write_out,
 )
+from ._logs import analyze, export, replay, verify
 from ._options import (
     BOT_NAMES,
     LEVELS,
@@ -44,7 +45,6 @@ from ._options import (
     search_iterations_option,
     seed_option,
 )
-from .rules import FIRST_GAME, GAMES, MAX_PLAYERS, Rules
 
 
 class _Kow(click.Group):
@@ -169,8 +169,8 @@ def simulate(
     to the whole run. A progress bar shows on stderr when it is a terminal (and the games
     do not go to that same screen).
     """
-    from .batch import GameError, Run, WorkerError, auto_jobs, run_text
-    from .players import game_seconds
+    from ..players import game_seconds
+    from ..runs.batch import GameError, Run, WorkerError, auto_jobs, run_text
 
     kinds = parse_bots(bots, rules.players)
     if seed is None:
@@ -259,9 +259,9 @@ def play(
     new seed and the same options, or first type a for the search bot's analysis of your
     decisions (as kow analyze gives it).
     """
-    from .game import PlayerError
-    from .rulebook import rule_lines
-    from .screen import symbols_fit, wrap
+    from ..game import PlayerError
+    from ..rulebook import rule_lines
+    from ..screen import symbols_fit, wrap
     from .session import LogWriteError, Sitting, Terminal
 
     human_names = people(names, humans, rules.players)
@@ -321,9 +321,9 @@ def schema(what: str) -> None:
     import json
 
     if what == "analysis":
-        from .analysis import schema as chosen_schema
+        from ..runs.analysis import schema as chosen_schema
     else:
-        from .log import schema as chosen_schema
+        from ..log import schema as chosen_schema
 
     try:
         write_out(json.dumps(chosen_schema(), indent=2))
@@ -353,8 +353,8 @@ def rules_command(rules: Rules, as_json: bool) -> None:
     import shutil
     import unicodedata
 
-    from .rulebook import rule_lines, rulebook
-    from .rules import preset_of
+    from ..rulebook import rule_lines, rulebook
+    from ..rules import preset_of
 
     if as_json:
         book = [rule._asdict() for rule in rulebook(rules)]
@@ -416,10 +416,10 @@ def tournament(
     """
     import json
 
-    from .batch import WorkerError, auto_jobs
-    from .game import PlayerError
-    from .players import game_seconds
-    from .tournament import Tally, game_results, table_lines
+    from ..game import PlayerError
+    from ..players import game_seconds
+    from ..runs.batch import WorkerError, auto_jobs
+    from ..runs.tournament import Tally, game_results, table_lines
 
     kinds = parse_bots(bots, rules.players)
     jobs = jobs or auto_jobs(games, game_seconds(kinds, rules.start_cards, search_iterations))

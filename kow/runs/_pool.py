@@ -1,6 +1,6 @@
 """kow's own pool of worker processes: results in order, flat memory, and signals that end it.
 
-:func:`ordered_map` is what ``--jobs`` runs on (:mod:`kow.batch`, :mod:`kow.tournament`).
+:func:`ordered_map` is what ``--jobs`` runs on (:mod:`kow.runs.batch`, :mod:`kow.runs.tournament`).
 """
 
 from __future__ import annotations

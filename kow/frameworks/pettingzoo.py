@@ -4,7 +4,7 @@ Install with ``pip install 'kow[pettingzoo]'``. Built as PettingZoo's classic ga
 :func:`env` is :class:`raw_env` wrapped with PettingZoo's standard wrappers, and
 ``raw_env(**settings)`` takes the fields of :class:`~kow.rules.Rules` as keywords::
 
-    from kow.pettingzoo import env
+    from kow.frameworks.pettingzoo import env
     game = env(players=3, dogs_life="once-per-game")
     game.reset(seed=7)
     for agent in game.agent_iter():
@@ -14,7 +14,7 @@ Install with ``pip install 'kow[pettingzoo]'``. Built as PettingZoo's classic ga
 ======================  ==========================================================
 name                    ``knock_out_whist_v0``
 agents                  ``seat_0`` .. ``seat_{P-1}`` (seats: 0-based, clockwise)
-action space            ``Discrete(57)``: the ids of :mod:`kow.encoding` (card 0..51,
+action space            ``Discrete(57)``: the ids of :mod:`kow.frameworks.encoding` (card 0..51,
                         knock 52, suit 53..56)
 observation space       ``Dict(observation=Box(0, high, (observation_size,), float32),
                         action_mask=Box(0, 1, (57,), int8))``
@@ -23,10 +23,10 @@ rewards                 at the game's end, 1 to the winner and 0 to every other 
 
 The environment decides none of the rules: it asks kow's engine (a
 :class:`~kow.engine.State`) whose turn it is (``agent_selection`` is always the seat to
-act), what is legal (the action mask: :func:`kow.encoding.legal_action_ids`) and how
+act), what is legal (the action mask: :func:`kow.frameworks.encoding.legal_action_ids`) and how
 the game ends, and applies each action with :meth:`State.apply
-<kow.engine.State.apply>`. An agent observes its own :class:`~kow.view.View` only
-(:func:`kow.encoding.observation`): its hand and what the table has seen; its mask is
+<kow.engine.State.apply>`. An agent observes its own :class:`~kow.engine.view.View` only
+(:func:`kow.frameworks.encoding.observation`): its hand and what the table has seen; its mask is
 all zeros unless it is to act. A knocked-out seat stays among the agents until the game
 ends, acting only to vote (``eliminated_vote``), and is rewarded 0.
 
@@ -55,23 +55,23 @@ try:
     from pettingzoo.utils import wrappers
 except ImportError as err:  # the extra is not installed
     raise ImportError(
-        f"kow.pettingzoo needs PettingZoo: pip install 'kow[pettingzoo]' ({err})"
+        f"kow.frameworks.pettingzoo needs PettingZoo: pip install 'kow[pettingzoo]' ({err})"
     ) from err
 
+from ..engine import State
+from ..game import check_seed, new_game
+from ..log import LoggedPlayer, build
+from ..rules import MAX_SEED, Rules
+from ._gym import observation_space, observe
 from .encoding import (
     NUM_ACTIONS,
     action_text,
     engine_action,
-    fill_observation,
     legal_action_ids,
-    observation_bounds,
+    observation_size,
     observation_text,
     result_text,
 )
-from .engine import State
-from .game import check_seed, new_game
-from .log import LoggedPlayer, build
-from .rules import MAX_SEED, Rules
 
 __all__ = ["ILLEGAL_REWARD", "env", "raw_env"]
 
@@ -124,17 +124,10 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         self.possible_agents = [f"seat_{seat}" for seat in range(self.rules.players)]
         self.agents = self.possible_agents[:]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        high = np.array(observation_bounds(self.rules), dtype=np.float32)
-        self._size = len(high)
         self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(0.0, high, dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
-                }
-            )
-            for agent in self.possible_agents
+            agent: observation_space(self.rules) for agent in self.possible_agents
         }
+        self._size = observation_size(self.rules)
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
         self.game: State | None = None
         """The engine's state of the game in play (None before :meth:`reset`)."""
@@ -181,22 +174,15 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Return what ``agent``'s seat may know now: ``observation`` and ``action_mask``.
 
-        ``observation`` is :func:`kow.encoding.observation` of the seat's own
-        :class:`~kow.view.View` (float32, length :func:`~kow.encoding.observation_size`);
+        ``observation`` is :func:`kow.frameworks.encoding.observation` of the seat's own
+        :class:`~kow.engine.view.View` (float32, length
+        :func:`~kow.frameworks.encoding.observation_size`);
         ``action_mask`` (int8, 57) is 1 at the ids the seat may take now, all 0 unless it
         is the seat to act.
         """
         game = self._game()
         seat = self._seat_of[agent]
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if seat == game.turn:
-            mask[legal_action_ids(game)] = 1
-        tensor = np.zeros(self._size, dtype=np.float32)
-        fill_observation(game.view(seat), tensor)
-        return {
-            "observation": tensor,
-            "action_mask": mask,
-        }
+        return observe(game, seat, self._size, acting=seat == game.turn)
 
     def step(self, action: int | None) -> None:
         """Apply ``action`` (an id 0..56) for :attr:`agent_selection`, the seat to act.
@@ -238,8 +224,9 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
             self.render()
 
     def render(self) -> str | None:
-        """Show the game: the text of the seat to act (:func:`kow.encoding.observation_text`),
-        or the result once the game is over.
+        """Show the game: the text of the seat to act, or the result once the game is over.
+
+        The text is :func:`kow.frameworks.encoding.observation_text`.
 
         ``"ansi"`` returns the text, ``"human"`` prints it and returns None; without a
         render mode it warns and returns None.

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple, TypeAlias
 
-from .cards import Card, Mask, Suit
-from .events import Action, Knock, Phase, Play, Seat, Trick, TrumpMethod, Vote
-from .rules import Rules
+from ..cards import Card, Mask, Suit
+from ..events import Action, Knock, Phase, Play, Seat, Trick, TrumpMethod, Vote
+from ..rules import Rules
 from .trick import legal_cards
 
 __all__ = ["Policy", "TrickFacts", "View"]
@@ -34,7 +34,7 @@ class TrickFacts(NamedTuple):
 
     - ``seat``: the seat to play (0-based, clockwise).
     - ``hand``: its cards; ``legal``: those it may play (follow suit: see
-      :func:`kow.trick.legal_cards`); ``may_knock``: whether it may knock instead (a
+      :func:`kow.engine.trick.legal_cards`); ``may_knock``: whether it may knock instead (a
       dog's life, on any trick but the round's last).
     - ``seen``: the cards the whole table has seen this round: every card played, and
       round 1's turned-up card.

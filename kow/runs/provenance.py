@@ -42,18 +42,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple, NoReturn
 
-from . import __version__
-from .cards import NAMES, SUITS, Mask
-from .engine import State
-from .events import KNOCK, Action, Deal, EventVisitor, Lead, Phase, Seat, TieCut, TurnedUp
-from .game import PlayerError, bots_rng, drive, new_game
-from .log._replay import round_actions
-from .players import BOT_KINDS, Player, make_bot
-from .players.search import DEFAULT_ITERATIONS
-from .rules import Rules
-from .screen import printable
-from .verify import Fault
-from .view import TrickFacts, View
+from .. import __version__
+from ..cards import NAMES, SUITS, Mask
+from ..engine import State
+from ..engine.view import TrickFacts, View
+from ..events import KNOCK, Action, Deal, EventVisitor, Lead, Phase, Seat, TieCut, TurnedUp
+from ..game import PlayerError, bots_rng, drive, new_game
+from ..log._replay import round_actions
+from ..players import BOT_KINDS, Player, make_bot
+from ..players.search import DEFAULT_ITERATIONS
+from ..rules import Rules
+from ..screen import printable
+from ..verify import Fault
 
 __all__ = [
     "AGENT",

@@ -23,13 +23,14 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.view import View
+from ..events import Action, Deal, EventVisitor, RoundEnd
+from ..game import bots_rng, game_seed, play_game
+from ..players import Player, make_bot
+from ..players.search import DEFAULT_ITERATIONS
+from ..rules import Rules
 from ._pool import ordered_map
-from .events import Action, Deal, EventVisitor, RoundEnd
-from .game import bots_rng, game_seed, play_game
-from .players import Player, make_bot
-from .players.search import DEFAULT_ITERATIONS
-from .rules import MAX_GAMES, Rules, check_int
-from .view import View
+from .stats import wilson
 
 __all__ = [
     "GameResult",
@@ -40,34 +41,7 @@ __all__ = [
     "play_tournament",
     "table_lines",
     "tournament_game",
-    "wilson",
 ]
-
-Z95 = 1.959963984540054
-"""The two-sided 95% quantile of the standard normal distribution."""
-
-
-def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
-    """Return the Wilson score interval ``(low, high)`` of a win rate ``wins / games``.
-
-    ``z`` is the normal quantile (default: 95% two-sided). Returns ``(0.0, 1.0)`` for no
-    games. Raises :class:`ValueError` when ``wins`` is outside ``0..games`` or either is
-    not an int (a numpy integer counts as its int; a bool does not).
-
-    >>> [round(x, 4) for x in wilson(50, 100)]
-    [0.4038, 0.5962]
-    >>> wilson(0, 0)
-    (0.0, 1.0)
-    """
-    games = check_int("games", games, 0, MAX_GAMES, "a number of games")
-    wins = check_int("wins", wins, 0, games, "a number of wins")
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    z2 = z * z
-    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
-    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / (1 + z2 / games)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 class _Timed(Player):
@@ -449,10 +423,10 @@ def game_results(
 
     ``jobs`` processes play the games (1: this process); the results are the same for
     any ``jobs``. Close the iterator (or let an exception pass through it) to stop: the
-    worker processes are killed at once (see :func:`kow._pool.ordered_map`). Raises
+    worker processes are killed at once (see :func:`kow.runs._pool.ordered_map`). Raises
     :class:`ValueError` for a wrong number of bots, an unknown kind, or ``games`` or
     ``jobs`` below 1; the iterator raises :class:`kow.game.PlayerError` for a bot that
-    breaks the rules, and :class:`kow._pool.WorkerError` for a worker that died.
+    breaks the rules, and :class:`kow.runs._pool.WorkerError` for a worker that died.
     """
     bots = tuple(bots)
     if len(bots) != rules.players:

@@ -28,11 +28,11 @@ from ..cards import (
     parse_card,
     parse_suit,
 )
+from ..engine.view import View
 from ..entries import EntryError, check_entry, is_number, parse_number, shown
 from ..events import KNOCK, Action, Phase
+from ..players.base import Player
 from ..screen import GLUE, Screen, sorted_hand
-from ..view import View
-from .base import Player
 
 __all__ = ["HotSeat", "HumanPlayer", "Quit"]
 
@@ -334,7 +334,7 @@ class HumanPlayer(Player):
 
     def _hint(self, view: View) -> str:
         """Return the search bot's choice for ``view``, with its chance of a trick."""
-        from .search import DEFAULT_ITERATIONS, estimate
+        from ..players.search import DEFAULT_ITERATIONS, estimate
 
         if view.phase is not Phase.PLAY and view.phase is not Phase.TRUMP:
             return "No hint here: a knocked-out player's vote changes nothing for them."

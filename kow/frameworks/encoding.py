@@ -1,8 +1,9 @@
 """What a seat may know, as the data of game-AI frameworks: action ids, tensors and strings.
 
-The adapters (:mod:`kow.openspiel`, :mod:`kow.pettingzoo`, :mod:`kow.gymnasium`) share
-this one statement of how a decision looks to a learning or search algorithm, so an agent
-trained through one sees the same numbers through another. It needs no framework and no
+The adapters (:mod:`kow.frameworks.openspiel`, :mod:`kow.frameworks.pettingzoo`,
+:mod:`kow.frameworks.gymnasium`) share this one statement of how a decision looks to a
+learning or search algorithm, so an agent trained through one sees the same numbers
+through another. It needs no framework and no
 numpy: tensors are flat lists of floats, which the adapters turn into arrays.
 
 - **Action ids** (0..56, :data:`NUM_ACTIONS`): a card is its kow card number, 0..51
@@ -11,7 +12,7 @@ numpy: tensors are flat lists of floats, which the adapters turn into arrays.
   choose trump or, knocked out, to vote for it (:data:`SUIT_IDS`). The ids never depend
   on the rules or the phase.
 - **The observation** (:func:`observation`, :func:`observation_text`) is the seat's
-  :class:`~kow.view.View`: its own hand and what the table has seen, nothing else.
+  :class:`~kow.engine.view.View`: its own hand and what the table has seen, nothing else.
 - **The information state** (:func:`information_state`,
   :func:`information_state_text`) adds what the seat remembers: the text holds every
   event of the game as that seat saw it (perfect recall: other hands only as counts);
@@ -29,9 +30,10 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, Protocol, SupportsIndex
 
-from .cards import NAMES, SUITS, cards_in
-from .engine import State
-from .events import (
+from ..cards import NAMES, SUITS, cards_in
+from ..engine import State
+from ..engine.view import View
+from ..events import (
     KNOCK,
     Action,
     Deal,
@@ -51,8 +53,7 @@ from .events import (
     TurnedUp,
     Vote,
 )
-from .rules import Rules
-from .view import View
+from ..rules import Rules
 
 __all__ = [
     "KNOCK_ID",

@@ -19,12 +19,11 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from . import game, log
-from ._pool import WorkerError, ordered_map, start_seconds
-from .game import PlayerError, bots_rng, game_seed
-from .log._writer import game_text
-from .players import check_kinds, make_bot
-from .rules import (
+from .. import game, log
+from ..game import PlayerError, bots_rng, game_seed
+from ..log._writer import game_text
+from ..players import check_kinds, make_bot
+from ..rules import (
     Rules,
     check_bool,
     check_first_game,
@@ -33,6 +32,7 @@ from .rules import (
     check_jobs,
     check_seed,
 )
+from ._pool import WorkerError, ordered_map, start_seconds
 
 __all__ = ["GameError", "Run", "WorkerError", "auto_jobs", "run_text"]
 
@@ -167,7 +167,7 @@ def auto_jobs(games: int, seconds_per_game: float) -> int:
     ``seconds_per_game``: an estimate of one game's cost in one process (see
     :func:`kow.players.game_seconds`). One process per CPU that this process may run on,
     but no more than games, and only as many as each get at least
-    :func:`~kow._pool.start_seconds` of work (0.03 s where processes fork): a process
+    :func:`~kow.runs._pool.start_seconds` of work (0.03 s where processes fork): a process
     costs about that much to start, so 100 games of ``heuristic`` bots stay in one, while
     20 games of a ``search`` bot (8 s) take every CPU.
 

@@ -1,6 +1,6 @@
 """Knock-Out Whist as an OpenSpiel game: ``python_knock_out_whist``, driven by kow's engine.
 
-``import kow.openspiel`` registers the game with ``pyspiel`` (install the extra:
+``import kow.frameworks.openspiel`` registers the game with ``pyspiel`` (install the extra:
 ``pip install 'kow[openspiel]'``); then ``pyspiel.load_game("python_knock_out_whist")``
 loads it, with every field of :class:`~kow.rules.Rules` as a game parameter of the same
 name and default (``players`` 4, ``start_cards`` 7, ``dogs_life`` ``"off"``, ``trump``
@@ -28,17 +28,19 @@ feeds it the actions and the cards, and reads it.
 - **The cut is not a chance node.** Every deal is a uniform shuffle, so where the deck is
   cut does not change which cards are dealt (docs/rules.md, '5. Shuffle, cut and deal');
   the deck is cut at 26 every round, and the logs of these games record position 26.
-- **Actions** are :mod:`kow.encoding`'s ids: a card 0..51, a knock 52, a suit 53..56
+- **Actions** are :mod:`kow.frameworks.encoding`'s ids: a card 0..51, a knock 52, a suit 53..56
   (``c d h s``) to choose trump or vote; 57 distinct. Chance outcomes print as
   ``"dealer 2"``, ``"deal Th"`` or ``"cut Th"``.
-- **Strings and tensors** are :mod:`kow.encoding`'s: the information state is
-  :func:`~kow.encoding.information_state_text` of the engine's events and
-  :func:`~kow.encoding.information_state` (perfect recall); the observation is
-  :func:`~kow.encoding.observation_text` and :func:`~kow.encoding.observation` of the
-  seat's :class:`~kow.view.View`. Each holds what that seat may know and no hidden card.
-  The observer's ``dict`` names the fields of :func:`~kow.encoding.observation_fields`
-  and :func:`~kow.encoding.information_state_fields` (``trick`` shaped ``(players, 53)``,
-  ``tricks`` ``(start_cards, players, 53)``, ``trick_leaders`` ``(start_cards,
+- **Strings and tensors** are :mod:`kow.frameworks.encoding`'s: the information state is
+  :func:`~kow.frameworks.encoding.information_state_text` of the engine's events and
+  :func:`~kow.frameworks.encoding.information_state` (perfect recall); the observation is
+  :func:`~kow.frameworks.encoding.observation_text` and
+  :func:`~kow.frameworks.encoding.observation` of the seat's
+  :class:`~kow.engine.view.View`. Each holds what that seat may know and no hidden card.
+  The observer's ``dict`` names the fields of
+  :func:`~kow.frameworks.encoding.observation_fields` and
+  :func:`~kow.frameworks.encoding.information_state_fields` (``trick`` shaped
+  ``(players, 53)``, ``tricks`` ``(start_cards, players, 53)``, ``trick_leaders`` ``(start_cards,
   players)``; the rest flat). Before round 1 is dealt, the strings say so and the tensors
   are zeros but for the seat.
 - **Returns** are terminal: 1.0 for the winner, 0.0 for every other seat (constant sum 1).
@@ -64,10 +66,17 @@ try:
     import pyspiel
 except ImportError as err:  # the extra is not installed
     raise ImportError(
-        f"kow.openspiel needs OpenSpiel: pip install 'kow[openspiel]' ({err})"
+        f"kow.frameworks.openspiel needs OpenSpiel: pip install 'kow[openspiel]' ({err})"
     ) from err
 
-from .cards import DECK_SIZE, card_name, cards_in
+from ..cards import DECK_SIZE, card_name, cards_in
+from ..engine import State
+from ..events import Deal, Seat
+from ..log import LoggedPlayer, PlayerInfo, build
+from ..players import Player, make_bot
+from ..players.base import check_rng
+from ..players.sampling import Sampler
+from ..rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_seed
 from .encoding import (
     NUM_ACTIONS,
     action_id,
@@ -81,13 +90,6 @@ from .encoding import (
     observation_fields,
     observation_text,
 )
-from .engine import State
-from .events import Deal, Seat
-from .log import LoggedPlayer, PlayerInfo, build
-from .players import Player, make_bot
-from .players.base import check_rng
-from .players.sampling import Sampler
-from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_seed
 
 __all__ = [
     "GAME_NAME",
@@ -222,7 +224,7 @@ class _NeedCards(Exception):
 
 
 class _ChanceDeck:
-    """The engine's deck (:class:`~kow.deal.Deck`): the cards chosen by chance nodes.
+    """The engine's deck (:class:`~kow.engine.deal.Deck`): the cards chosen by chance nodes.
 
     ``draws``: the cards of each draw of the action in play, in order. :meth:`draw`
     returns them in turn and raises :class:`_NeedCards` for a draw not yet chosen.
@@ -558,8 +560,8 @@ class KnockOutWhistObserver:
     """One seat's information state (``perfect_recall``) or observation, for OpenSpiel.
 
     ``tensor`` is a flat float32 array; ``dict`` names its pieces, the fields of
-    :func:`~kow.encoding.information_state_fields` or
-    :func:`~kow.encoding.observation_fields` in order (``trick`` shaped ``(players,
+    :func:`~kow.frameworks.encoding.information_state_fields` or
+    :func:`~kow.frameworks.encoding.observation_fields` in order (``trick`` shaped ``(players,
     53)``, ``tricks`` ``(start_cards, players, 53)``, ``trick_leaders`` ``(start_cards,
     players)``, the rest flat), each a view into ``tensor``.
     """

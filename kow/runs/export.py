@@ -13,7 +13,7 @@ The facts come from the engine, not from a second statement of the rules: each g
 checked with :func:`kow.verify.verify_game`, then replayed with :func:`kow.log.replay`,
 and its rows are read off the engine's events (:class:`~kow.events.EventVisitor`). Who won
 a trick and why a game ended are the engine's; whether a card was winning the trick once
-played is :func:`kow.trick.beats`. Followed suit and trumped are read off the card's suit,
+played is :func:`kow.engine.trick.beats`. Followed suit and trumped are read off the card's suit,
 the led suit and trump.
 """
 
@@ -23,8 +23,9 @@ import collections
 from collections.abc import Mapping
 from typing import Any, NamedTuple, TypeAlias
 
-from .cards import NAMES, NO_CARD, NO_SUIT, SUIT_OF, SUITS, Card, Suit
-from .events import (
+from ..cards import NAMES, NO_CARD, NO_SUIT, SUIT_OF, SUITS, Card, Suit
+from ..engine.trick import beats
+from ..events import (
     Deal,
     EventVisitor,
     GameEnd,
@@ -38,10 +39,9 @@ from .events import (
     TrumpSet,
     TurnedUp,
 )
-from .log import replay
-from .rules import MAX_PLAYERS, Rules
-from .trick import beats
-from .verify import Fault, verify_game
+from ..log import replay
+from ..rules import MAX_PLAYERS, Rules
+from ..verify import Fault, verify_game
 
 __all__ = [
     "COLUMNS",

@@ -17,8 +17,8 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple, Protocol
 
-from .cards import Card
-from .events import Seat, clockwise
+from ..cards import Card
+from ..events import Seat, clockwise
 
 __all__ = [
     "Deck",

@@ -1,7 +1,7 @@
 """A logged game annotated by the search bot, decision by decision (``kow analyze``).
 
 Like a chess engine annotating a PGN: for each decision of a logged game, the search bot,
-given that seat's :class:`~kow.view.View` only, plays every legal action out in the same
+given that seat's :class:`~kow.engine.view.View` only, plays every legal action out in the same
 sampled deals (:func:`kow.players.search.sample`) and estimates each one's chance of
 winning the game and of taking a trick this round, with 95% intervals. A decision whose
 chosen action was worth clearly less than the best one found is a *blunder*: the paired
@@ -29,18 +29,18 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from importlib import resources
 from typing import Any, NamedTuple
 
-from . import __version__
+from .. import __version__
+from ..cards import NAMES, SUITS, Card, Suit
+from ..engine.view import View
+from ..events import KNOCK, Action, Knock, Phase, Play, Seat
+from ..log import replay
+from ..log._replay import round_actions
+from ..players.search import sample
+from ..players.value import mean
+from ..rules import check_analysis_iterations, check_jobs, check_seed
+from ..screen import GLUE, Screen, sorted_hand
 from ._pool import ordered_map
-from .cards import NAMES, SUITS, Card, Suit
-from .events import KNOCK, Action, Knock, Phase, Play, Seat
-from .log import replay
-from .log._replay import round_actions
-from .players.search import sample
-from .players.value import mean
-from .rules import check_analysis_iterations, check_jobs, check_seed
-from .screen import GLUE, Screen, sorted_hand
-from .tournament import Z95, wilson
-from .view import View
+from .stats import Z95, wilson
 
 __all__ = [
     "BLUNDER",
@@ -64,7 +64,7 @@ __all__ = [
 FORMAT = "kow-analysis"
 """The ``format`` of an analysis's JSON (see :func:`to_dict`)."""
 VERSION = 1
-"""The version of that JSON's format (``kow/analysis.schema.json``)."""
+"""The version of that JSON's format (``kow/runs/analysis.schema.json``)."""
 
 DEFAULT_ITERATIONS = 200
 """Deals sampled per decision by default: twice the search bot's own 100, for tighter
@@ -205,7 +205,7 @@ def decisions(game: Mapping[str, Any], seats: Collection[Seat] | None = None) ->
     ``game`` is a version-1 log (check it first with :func:`kow.verify.verify_game`);
     ``seats``: only these seats' decisions (None: every seat's). Trump choices and card
     plays (knocks included) with more than one legal action; not votes. Each comes with
-    the seat's :class:`~kow.view.View` at the time, from :func:`kow.log.replay`. Raises
+    the seat's :class:`~kow.engine.view.View` at the time, from :func:`kow.log.replay`. Raises
     :class:`kow.log.ReplayError` for a log that the engine does not replay.
     """
     actions = [a for n, rnd in enumerate(game["rounds"], 1) for a in round_actions(rnd, n)]
@@ -454,13 +454,13 @@ def to_dict(analysis: GameAnalysis, file: str) -> dict[str, Any]:
 def schema() -> dict[str, Any]:
     """Return the JSON Schema (draft 2020-12) of an analysis's JSON, version 1, as a new dict.
 
-    It is ``kow/analysis.schema.json``, shipped in the package next to the log's
+    It is ``kow/runs/analysis.schema.json``, shipped in the package next to the log's
     (:func:`kow.log.schema`); ``kow schema analysis`` prints it.
 
     >>> schema()["properties"]["format"]["const"]
     'kow-analysis'
     """
-    text = resources.files("kow").joinpath("analysis.schema.json").read_text(encoding="utf-8")
+    text = resources.files("kow.runs").joinpath("analysis.schema.json").read_text(encoding="utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
 

@@ -1,0 +1,39 @@
+"""Statistics of runs: the interval of a win rate, and the normal quantile they use.
+
+Tournaments (:mod:`kow.runs.tournament`) and analysis (:mod:`kow.runs.analysis`) both
+report intervals; they read them here, so analysis does not import tournaments.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..rules import MAX_GAMES, check_int
+
+__all__ = ["Z95", "wilson"]
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the standard normal distribution."""
+
+
+def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
+    """Return the Wilson score interval ``(low, high)`` of a win rate ``wins / games``.
+
+    ``z`` is the normal quantile (default: 95% two-sided). Returns ``(0.0, 1.0)`` for no
+    games. Raises :class:`ValueError` when ``wins`` is outside ``0..games`` or either is
+    not an int (a numpy integer counts as its int; a bool does not).
+
+    >>> [round(x, 4) for x in wilson(50, 100)]
+    [0.4038, 0.5962]
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    """
+    games = check_int("games", games, 0, MAX_GAMES, "a number of games")
+    wins = check_int("wins", wins, 0, games, "a number of wins")
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    z2 = z * z
+    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
+    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / (1 + z2 / games)
+    return (max(0.0, centre - half), min(1.0, centre + half))
