@@ -11,9 +11,12 @@ import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from .entries import allowed_range
+
+if TYPE_CHECKING:
+    from .log import RulesLog
 
 __all__ = [
     "ANALYSIS_DEALS",
@@ -293,12 +296,12 @@ class Rules:
             )
         return int(seat)  # type: ignore[call-overload,no-any-return]  # an int, checked
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RulesLog:
         """Return the settings as the log's ``rules`` object (a new dict, keys in field order)."""
-        return asdict(self)
+        return cast("RulesLog", asdict(self))  # its keys are the fields (tests/test_log_types.py)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Rules:
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Build rules from a log's ``rules`` object.
 
         Raises :class:`RulesError` for an unknown or missing key, or a value out of range.

@@ -11,7 +11,7 @@ import shutil
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import RANK_OF, RANKS, SUIT_NAMES, SUIT_OF, SUIT_SYMBOLS, SUITS, Card, Suit
 from .engine.view import View
@@ -35,6 +35,9 @@ from .events import (
     Vote,
 )
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .log import GameLog
 
 __all__ = [
     "GLUE",
@@ -544,7 +547,7 @@ class Screen(EventVisitor):
 
     def narrate(
         self,
-        game: Mapping[str, Any],
+        game: GameLog,
         events: Iterable[Event],
         title: str,
         round: int | None = None,

@@ -24,6 +24,8 @@ LAYERS: list[set[str]] = [
     {"kow.verify._walk"},
     {"kow.verify"},
     {"kow.events", "kow.rulebook"},
+    # the log's types: what a type checker knows of a log (kow.log re-exports them)
+    {"kow.log._types"},
     # the engine
     {"kow.engine.trick", "kow.engine.deal"},
     {"kow.engine.view"},

@@ -11,7 +11,8 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from typing import IO, TYPE_CHECKING, Any
+from collections.abc import Callable, Generator
+from typing import IO, TYPE_CHECKING
 
 import click
 
@@ -33,7 +34,8 @@ from ._options import (
 )
 
 if TYPE_CHECKING:
-    from ..verify import GameFault, JsonVerdict
+    from ..log import GameLog, PlayerLog
+    from ..verify import Fault, GameFault, JsonVerdict
 
 
 def _label(name: str) -> str:
@@ -135,8 +137,10 @@ def verify(
         raise click.BadParameter(
             "it is used with --against-seed", param_hint="'--search-iterations'"
         )
-    also: Any = None  # the check against each game's seed: it loads the engine and bots
-    note: Any = None  # what that check leaves to the log: the agents' decisions
+    # The check against each game's seed (it loads the engine and bots), and what it
+    # leaves to the log: the agents' decisions.
+    also: Callable[[GameLog], Fault | None] | None = None
+    note: Callable[[GameLog], str | None] | None = None
     if against_seed:
         from ..runs.provenance import agents_note, seed_check
 
@@ -225,7 +229,7 @@ def _show_fault(found: GameFault | None, json_out: JsonVerdict | None, shown: li
 # ----------------------------------------------------------------------------- replay
 
 
-def table_names(players: list[dict[str, Any]]) -> list[str]:
+def table_names(players: list[PlayerLog]) -> list[str]:
     """Return the name a replay shows for each of a log's ``players`` (seat order).
 
     A bot logged under ``kow simulate``'s name for it, ``KIND-SEAT`` (``heuristic-0``),
@@ -286,7 +290,7 @@ def replay(
     from ..verify import verify_game
 
     stream, label = _open_input(file)
-    game: Any = None
+    game: GameLog | None = None
     found = False
     count = 0
     try:
@@ -301,6 +305,7 @@ def replay(
         click.echo(f"Error: {label}: {err}", err=True)
         sys.exit(1)  # as kow verify: the input can't be read as JSON
     _check_game_found(label, count, found, game_number, "replay")
+    assert game is not None  # found
     fault = verify_game(game)
     if fault is not None:
         raise click.ClickException(
@@ -326,7 +331,10 @@ def replay(
         ) from None
     names = table_names(game["players"])
     logged = game["players"]
-    shown = {**game, "players": [{**p, "name": n} for p, n in zip(logged, names, strict=True)]}
+    shown: GameLog = {
+        **game,
+        "players": [{**p, "name": n} for p, n in zip(logged, names, strict=True)],
+    }
     screen = Screen(names, Rules.from_dict(game["rules"]), symbols=symbols, color=color)
     title = _title(game_number, label, game["seed"])
     width = terminal_width() if sys.stdout.isatty() else None  # as kow play wraps; a pipe: none
@@ -348,7 +356,7 @@ EXPORT_TABLES = ("games", "rounds", "tricks", "plays")
 --help`` imports no engine."""
 
 
-def _export_games(files: tuple[str, ...]) -> Any:
+def _export_games(files: tuple[str, ...]) -> Generator[tuple[str, int, int, GameLog], None, None]:
     """Yield ``(label, index, line, game)`` for each game of ``files``, read in order.
 
     ``label`` names the input (``stdin`` for -); ``index`` counts its games from 1;
@@ -478,7 +486,7 @@ SECONDS_PER_DEAL = 0.00026
 :func:`~kow.runs.batch.auto_jobs` weighs against starting processes."""
 
 
-def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozenset[int]:
+def _seats_of(text: str, game: GameLog, label: str, index: int) -> frozenset[int]:
     """Return the seat that ``--seat`` names in ``game``: a seat number (the digits 0-9),
     or a player's name as logged or as ``replay`` and ``analyze`` show it (in any case;
     a name such as ``²`` or ``-1`` too, which is refused as a number when nobody has it).
@@ -609,7 +617,7 @@ def analyze(
             param_hint="'-o' / '--output'",
         )
     stream, label = _open_input(file)
-    games: list[tuple[int, int, dict[str, Any]]] = []
+    games: list[tuple[int, int, GameLog]] = []
     count = 0
     with stream:  # read whole, so that a fault anywhere is named before the long work
         try:
@@ -624,7 +632,7 @@ def analyze(
         except OSError as err:
             raise click.ClickException(f"{label}: cannot read: {err.strerror or err}") from None
     _check_game_found(label, count, bool(games), game_number, "analyse")
-    work: list[tuple[int, dict[str, Any], frozenset[int] | None]] = []
+    work: list[tuple[int, GameLog, frozenset[int] | None]] = []
     refused: list[click.BadParameter] = []
     total = 0
     for index, line, game in games:

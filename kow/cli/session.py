@@ -271,7 +271,7 @@ class Sitting:
     logs: list[str] = field(default_factory=list)
     _rewrite: bool = True
     _games: int = 0
-    _finished: dict[str, Any] | None = None
+    _finished: log.GameLog | None = None
 
     def play(self, seed: int, new_seed: Callable[[], int]) -> Ending:
         """Play games from ``seed`` until the people stop; return how the last one ended.

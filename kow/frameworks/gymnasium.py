@@ -56,7 +56,7 @@ from ..engine import State
 from ..engine.view import View
 from ..events import Seat
 from ..game import bots_rng, check_seed, drive, new_game
-from ..log import build
+from ..log import GameLog, build
 from ..players import Player, make_bot
 from ..rules import MAX_SEED, Rules
 from ._gym import action_mask, observation_space, observe
@@ -253,7 +253,7 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
             return None
         return text
 
-    def log(self) -> dict[str, Any]:
+    def log(self) -> GameLog:
         """Return the game so far as kow's log, version 1 (a JSON-ready dict).
 
         The learner is a player of kind ``"agent"`` named ``agent-SEAT``, the bots are

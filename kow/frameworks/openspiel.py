@@ -72,7 +72,7 @@ except ImportError as err:  # the extra is not installed
 from ..cards import DECK_SIZE, card_name, cards_in
 from ..engine import State
 from ..events import Deal, Seat
-from ..log import LoggedPlayer, PlayerInfo, build
+from ..log import GameLog, LoggedPlayer, PlayerInfo, build
 from ..players import Player, make_bot
 from ..players.base import check_rng
 from ..players.sampling import Sampler
@@ -507,7 +507,7 @@ class KnockOutWhistState(pyspiel.State):
         other._engine = engine.fork(deck=_ChanceDeck(), hands=hands)
         return other
 
-    def log(self, players: Sequence[PlayerInfo] | None = None) -> dict[str, Any]:
+    def log(self, players: Sequence[PlayerInfo] | None = None) -> GameLog:
         """Return the game's kow log, version 1 (a JSON-ready dict; docs/log-format.md).
 
         ``players[seat]`` gives each seat's ``name`` and ``kind`` (a

@@ -60,7 +60,7 @@ except ImportError as err:  # the extra is not installed
 
 from ..engine import State
 from ..game import check_seed, new_game
-from ..log import LoggedPlayer, build
+from ..log import GameLog, LoggedPlayer, build
 from ..rules import MAX_SEED, Rules
 from ._gym import observation_space, observe
 from .encoding import (
@@ -248,7 +248,7 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
     def close(self) -> None:
         """Release nothing: the environment holds no window or process."""
 
-    def log(self) -> dict[str, Any]:
+    def log(self) -> GameLog:
         """Return the game so far as kow's log, version 1 (a JSON-ready dict).
 
         Every seat is a player of kind ``"agent"`` named after its agent (``seat_0``);

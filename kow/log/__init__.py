@@ -9,6 +9,9 @@
   same, going on after a fault of one game alone (:class:`Entry`).
 - :func:`replay` steps through a logged game with the engine, yielding its state after
   each action; its last state rebuilds the same log.
+- :class:`GameLog` and the types of its parts (:class:`RoundLog`, :class:`TrickLog`,
+  :class:`PlayLog`...) mirror the schema's objects, key for key: a log is a plain dict
+  at run time, and ``mypy --strict`` checks the keys its readers use.
 - :func:`schema` is the JSON Schema of the format, shipped in the package.
 - :func:`check_name` is the one rule of a player's name (1 to :data:`MAX_NAME`
   characters, no control character, no undecodable byte), followed by every writer,
@@ -35,18 +38,40 @@ from ._format import (
 )
 from ._reader import MAX_DEPTH, Entry, LogReadError, iter_entries, iter_games
 from ._replay import LoggedPlayer, ReplayError, replay
+from ._types import (
+    CutCardLog,
+    CutLog,
+    GameLog,
+    PlayerLog,
+    PlayLog,
+    ResultLog,
+    RoundLog,
+    RulesLog,
+    TrickLog,
+    VoteLog,
+)
 
 __all__ = [
     "FORMAT",
     "MAX_DEPTH",
     "MAX_NAME",
     "VERSION",
+    "CutCardLog",
+    "CutLog",
     "Entry",
+    "GameLog",
     "LogFormatError",
     "LogReadError",
     "LoggedPlayer",
+    "PlayLog",
     "PlayerInfo",
+    "PlayerLog",
     "ReplayError",
+    "ResultLog",
+    "RoundLog",
+    "RulesLog",
+    "TrickLog",
+    "VoteLog",
     "build",
     "check_name",
     "check_players",

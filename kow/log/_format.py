@@ -11,7 +11,7 @@ import io
 import json
 from collections.abc import Iterable, Sequence
 from importlib import resources
-from typing import IO, Any, Protocol
+from typing import IO, Any, Final, Protocol, cast
 
 from .. import __version__
 from ..cards import NAMES, SUITS
@@ -33,6 +33,7 @@ from ..events import (
 from ..rules import Rules, check_bool, check_seed
 from ..verify._shape import KINDS, MAX_NAME, check_name
 from ._reader import iter_values
+from ._types import GameLog, PlayLog, ResultLog, RoundLog
 
 __all__ = [
     "FORMAT",
@@ -50,8 +51,8 @@ __all__ = [
     "schema",
 ]
 
-FORMAT = "kow-log"
-VERSION = 1
+FORMAT: Final = "kow-log"
+VERSION: Final = 1
 
 
 class PlayerInfo(Protocol):
@@ -99,8 +100,9 @@ def build(
     players: Sequence[PlayerInfo],
     events: Iterable[Event],
     abandoned: bool = False,
-) -> dict[str, Any]:
-    """Return the version-1 log (a JSON-ready dict) of a game from its events.
+) -> GameLog:
+    """Return the version-1 log (a JSON-ready dict, typed :class:`~kow.log.GameLog`) of a
+    game from its events.
 
     ``seed`` is the seed the deals came from, or None (logged as null) when they came
     from outside kow, such as an OpenSpiel game's chance nodes: the log's hands, cuts and
@@ -138,7 +140,7 @@ def build(
     result = builder.result
     if result["winner"] is None:
         result["rounds_played"] = len(rounds)
-    game: dict[str, Any] = {
+    game: GameLog = {
         "format": FORMAT,
         "version": VERSION,
         "kow_version": __version__,
@@ -158,12 +160,14 @@ def build(
 class _Builder(EventVisitor):
     """Gather a game's events into the log's rounds and result (see :func:`build`)."""
 
+    round: RoundLog
+    """The round in progress: set by its deal, the first event of a round."""
+
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.rounds: list[dict[str, Any]] = []
-        self.round: dict[str, Any] = {}
-        self.plays: list[dict[str, Any]] = []
-        self.result: dict[str, Any] = {"winner": None, "rounds_played": 0}
+        self.rounds: list[RoundLog] = []
+        self.plays: list[PlayLog] = []
+        self.result: ResultLog = {"winner": None, "rounds_played": 0}
 
     def on_deal(self, event: Deal) -> None:
         self.round = {
@@ -198,7 +202,9 @@ class _Builder(EventVisitor):
         ]
 
     def on_vote(self, event: Vote) -> None:
-        self.round["votes"].append({"seat": event.seat, "suit": SUITS[event.suit]})
+        votes = self.round["votes"]
+        assert votes is not None  # a list under rules.eliminated_vote, the only rule with votes
+        votes.append({"seat": event.seat, "suit": SUITS[event.suit]})
 
     def on_trump_set(self, event: TrumpSet) -> None:
         self.round["trump"] = None if event.suit is None else SUITS[event.suit]
@@ -238,7 +244,7 @@ class _Builder(EventVisitor):
         }
 
 
-def dumps(log: dict[str, Any], pretty: bool = False) -> str:
+def dumps(log: GameLog, pretty: bool = False) -> str:
     """Return ``log`` as JSON text: one compact line, or indented for reading when ``pretty``.
 
     Pretty text indents by 2 and keeps each list or object that fits in 100 columns on
@@ -259,18 +265,19 @@ def dumps(log: dict[str, Any], pretty: bool = False) -> str:
     return json.dumps(log, separators=(",", ":"))
 
 
-def dump(log: dict[str, Any], stream: IO[str], pretty: bool = False) -> None:
+def dump(log: GameLog, stream: IO[str], pretty: bool = False) -> None:
     """Write ``log`` to the text ``stream`` as :func:`dumps` gives it, then a newline."""
     stream.write(dumps(log, pretty) + "\n")
 
 
-def loads(text: str | bytes) -> dict[str, Any]:
+def loads(text: str | bytes) -> GameLog:
     """Return the one game log held by ``text`` (JSON, ``str`` or UTF-8 ``bytes``).
 
-    Checks only that it is one JSON object with ``"format": "kow-log"`` and version 1:
-    :func:`kow.verify.verify_game` checks the rest. Raises
-    :class:`~kow.log.LogReadError` (with the line and column) for text that is not JSON,
-    and :class:`LogFormatError` for JSON that is not one kow log.
+    The log is a plain dict, typed :class:`~kow.log.GameLog`. Checks only that it is one
+    JSON object with ``"format": "kow-log"`` and version 1: :func:`kow.verify.verify_game`
+    checks the rest. Raises :class:`~kow.log.LogReadError` (with the line and column)
+    for text that is not JSON, and :class:`LogFormatError` for JSON that is not one kow
+    log.
     """
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"loads reads str or UTF-8 bytes, not {type(text).__name__}")
@@ -278,7 +285,7 @@ def loads(text: str | bytes) -> dict[str, Any]:
     return load(io.BytesIO(data))
 
 
-def load(stream: IO[bytes]) -> dict[str, Any]:
+def load(stream: IO[bytes]) -> GameLog:
     """Return the one game log read from the binary ``stream``; see :func:`loads`.
 
     Raises :class:`TypeError` for a text stream (open the file with ``"rb"``) or anything
@@ -302,7 +309,7 @@ def load(stream: IO[bytes]) -> dict[str, Any]:
             f"line {line}: not a kow log of version {VERSION} "
             f"(format {game.get('format')!r}, version {game.get('version')!r})"
         )
-    return game
+    return cast(GameLog, game)  # its format and version are checked; verify_game checks the rest
 
 
 def schema() -> dict[str, Any]:

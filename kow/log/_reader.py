@@ -28,7 +28,10 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import IO, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from ._types import GameLog
 
 __all__ = ["MAX_DEPTH", "Entry", "LogReadError", "iter_entries", "iter_games", "iter_values"]
 
@@ -103,16 +106,18 @@ def _refuse_constant(name: str) -> Any:
     raise _Constant(name)
 
 
-def iter_games(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
+def iter_games(stream: IO[bytes]) -> Iterator[tuple[int, GameLog]]:
     """Yield ``(line, game)`` for each game in ``stream``, reading it piece by piece.
 
     The input may hold one value, JSON Lines, values simply concatenated (``kow simulate
     --pretty``), or JSON arrays of games: each element of a top-level array is a game of
     its own, read in turn, so an array of many games is read in flat memory too. It may be
     gzip-compressed and start with a byte-order mark. ``line`` (from 1) is where each game
-    starts. Memory stays flat in the number of games: only the game being read is held.
-    Time is linear in the input, however big one game is. A key repeated in an object is
-    read as jq reads it: the last one holds.
+    starts; ``game`` is the value read, typed :class:`~kow.log.GameLog` (a plain dict at
+    run time), though only :func:`kow.verify.verify_game` proves that it is one. Memory
+    stays flat in the number of games: only the game being read is held. Time is linear
+    in the input, however big one game is. A key repeated in an object is read as jq
+    reads it: the last one holds.
 
     Raises :class:`LogReadError` at the first place that cannot be read (an error of the
     stream, or gzip data cut short or corrupt), is not UTF-8 or not JSON (``NaN`` and

@@ -4,20 +4,22 @@ iteration is the model)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from ..cards import NAMES, SUITS, Card
+from ..cards import NAMES, SUITS, Card, Suit
 from ..engine import IllegalActionError, State
 from ..engine.deal import DeckRanOut, StackedDeck, deal_deck
 from ..events import KNOCK, Action, Deal, RoundEnd, Seat
 from ..rules import Rules
 from ._format import build
+from ._types import GameLog, RoundLog
 
 __all__ = ["LoggedPlayer", "ReplayError", "replay", "round_actions"]
 
 _CARDS = {name: card for card, name in enumerate(NAMES)}
-_SUITS = {name: suit for suit, name in enumerate(SUITS)}
+_SUITS: dict[str | None, Suit] = {name: suit for suit, name in enumerate(SUITS)}
+"""A suit by its letter; None (no trump) is read as a missing key, as any other."""
 _HEAD_KEYS = ("number", "hand_size", "dealer", "cut", "hands", "turned_up", "dogs_life")
 
 
@@ -44,7 +46,7 @@ class ReplayError(ValueError):
         self.trick = trick
 
 
-def replay(game: Mapping[str, Any]) -> Iterator[State]:
+def replay(game: GameLog) -> Iterator[State]:
     """Replay a logged game through the engine, yielding its :class:`~kow.engine.State`.
 
     ``game`` is a version-1 log (a parsed JSON object, as :func:`kow.log.loads` returns;
@@ -111,9 +113,7 @@ def replay(game: Mapping[str, Any]) -> Iterator[State]:
         raise ReplayError(where)
 
 
-def round_actions(
-    rnd: Mapping[str, Any], number: int
-) -> list[tuple[Action, Seat | None, str, int | None]]:
+def round_actions(rnd: RoundLog, number: int) -> list[tuple[Action, Seat | None, str, int | None]]:
     """Return a logged round's actions: ``(action, seat, where in the log, trick number)``.
 
     ``rnd`` is the round's object in the log and ``number`` its number (from 1). The
@@ -140,7 +140,7 @@ def round_actions(
 
 
 def _check(
-    game: Mapping[str, Any],
+    game: GameLog,
     state: State,
     players: list[LoggedPlayer],
     abandoned: bool,
@@ -149,7 +149,7 @@ def _check(
     """Compare each deal and round's end new in ``state.events`` with the log; return how
     many events are checked."""
     events = state.events
-    made: list[dict[str, Any]] = []
+    made: list[RoundLog] = []
     for place in range(checked, len(events)):
         event = events[place]
         if not isinstance(event, (Deal, RoundEnd)):

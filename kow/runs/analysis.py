@@ -25,7 +25,7 @@ import functools
 import json
 import math
 import random
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from importlib import resources
 from typing import Any, NamedTuple
 
@@ -33,7 +33,7 @@ from .. import __version__
 from ..cards import NAMES, SUITS, Card, Suit
 from ..engine.view import View
 from ..events import KNOCK, Action, Knock, Phase, Play, Seat
-from ..log import replay
+from ..log import GameLog, RulesLog, replay
 from ..log._replay import round_actions
 from ..players.search import sample
 from ..players.value import mean
@@ -182,7 +182,7 @@ class GameAnalysis(NamedTuple):
     game: int
     seed: int | None
     players: tuple[tuple[str, str], ...]
-    rules: dict[str, Any]
+    rules: RulesLog
     seats: tuple[Seat, ...]
     decisions: tuple[DecisionAnalysis, ...]
     analysis_seed: int
@@ -199,7 +199,7 @@ class GameAnalysis(NamedTuple):
         return out
 
 
-def decisions(game: Mapping[str, Any], seats: Collection[Seat] | None = None) -> list[Decision]:
+def decisions(game: GameLog, seats: Collection[Seat] | None = None) -> list[Decision]:
     """Return the decisions of a logged game to analyse, in the order taken.
 
     ``game`` is a version-1 log (check it first with :func:`kow.verify.verify_game`);
@@ -307,7 +307,7 @@ def _mean_half(xs: Sequence[float]) -> tuple[float, float]:
 
 
 def analyse_game(
-    game: Mapping[str, Any],
+    game: GameLog,
     *,
     index: int = 1,
     seed: int = 0,
@@ -348,7 +348,7 @@ def analyse_game(
         index,
         game["seed"],
         players,
-        dict(game["rules"]),
+        game["rules"].copy(),
         chosen_seats,
         tuple(done),
         seed,

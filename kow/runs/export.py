@@ -39,7 +39,7 @@ from ..events import (
     TrumpSet,
     TurnedUp,
 )
-from ..log import replay
+from ..log import GameLog, replay
 from ..rules import MAX_PLAYERS, Rules
 from ..verify import Fault, verify_game
 
@@ -127,7 +127,7 @@ class IllegalGameError(ValueError):
         self.fault = fault
 
 
-def rows(game: Mapping[str, Any], table: str, *, file: str, index: int) -> list[Row]:
+def rows(game: GameLog, table: str, *, file: str, index: int) -> list[Row]:
     """Return the rows of one logged game in ``table``, in the order played.
 
     ``game`` is a parsed version-1 log (``docs/log-format.md``); ``file`` and ``index``
@@ -200,9 +200,7 @@ _KNOCKED = (False, False, False, False)
 class _Walk(EventVisitor):
     """Walk one game's events and keep the rows of one table."""
 
-    def __init__(
-        self, table: str, game: Mapping[str, Any], key: tuple[str, int, int | None]
-    ) -> None:
+    def __init__(self, table: str, game: GameLog, key: tuple[str, int, int | None]) -> None:
         self.table = table
         self.game = game
         self.key = key
@@ -348,7 +346,9 @@ class _Walk(EventVisitor):
             self._end_round(None)
         if self.table == "games":
             game = self.game
-            rules = game["rules"]
+            # Read by name in the columns' order (_RULES: the fields of Rules, the keys of
+            # RulesLog), so a mapping's view of the typed object: each value is a Cell.
+            rules: Mapping[str, Any] = game["rules"]
             outcome = self.outcome
             players = game["players"]
             self.out.append((

@@ -39,8 +39,8 @@ What the log does not say, and how it is taken:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple, NoReturn
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, NoReturn
 
 from .. import __version__
 from ..cards import NAMES, SUITS, Mask
@@ -48,6 +48,7 @@ from ..engine import State
 from ..engine.view import TrickFacts, View
 from ..events import KNOCK, Action, Deal, EventVisitor, Lead, Phase, Seat, TieCut, TurnedUp
 from ..game import PlayerError, bots_rng, drive, new_game
+from ..log import GameLog, RoundLog
 from ..log._replay import round_actions
 from ..players import BOT_KINDS, Player, make_bot
 from ..players.search import DEFAULT_ITERATIONS
@@ -139,9 +140,7 @@ class Difference(NamedTuple):
         return str(self.fault())
 
 
-def check_against_seed(
-    game: Mapping[str, Any], *, search_iterations: int | None = None
-) -> Difference | None:
+def check_against_seed(game: GameLog, *, search_iterations: int | None = None) -> Difference | None:
     """Return the first place where ``game`` is not the game its seed gives, or None.
 
     ``game`` is a version-1 log (a parsed JSON object) that
@@ -202,7 +201,7 @@ def check_against_seed(
     return None
 
 
-def seed_check(search_iterations: int | None = None) -> Callable[[Any], Fault | None]:
+def seed_check(search_iterations: int | None = None) -> Callable[[GameLog], Fault | None]:
     """Return the check of one legal log against its seed, as a :class:`~kow.verify.Fault`.
 
     For :meth:`kow.verify.Verdict.check`'s ``also`` (``kow verify --against-seed``): the
@@ -211,7 +210,7 @@ def seed_check(search_iterations: int | None = None) -> Callable[[Any], Fault | 
     refuses, or any error, is a fault saying so.
     """
 
-    def check(game: Any) -> Fault | None:
+    def check(game: GameLog) -> Fault | None:
         try:
             difference = check_against_seed(game, search_iterations=search_iterations)
         except NoSeedError:
@@ -226,7 +225,7 @@ def seed_check(search_iterations: int | None = None) -> Callable[[Any], Fault | 
     return check
 
 
-def agents_note(game: Mapping[str, Any]) -> str | None:
+def agents_note(game: GameLog) -> str | None:
     """Return what ``--against-seed`` leaves unchecked in a legal ``game``: its agents'
     decisions, naming their seats; None when no player is an agent.
 
@@ -271,7 +270,7 @@ class _Course(EventVisitor):
     ``chance`` names what gives the engine's cards (``"the seed 7"``).
     """
 
-    def __init__(self, rounds: Sequence[Mapping[str, Any]], state: State, chance: str) -> None:
+    def __init__(self, rounds: Sequence[RoundLog], state: State, chance: str) -> None:
         self.rounds = rounds
         self.state = state
         self.chance = chance
