@@ -305,12 +305,12 @@ def replay(
         click.echo(f"Error: {label}: {err}", err=True)
         sys.exit(1)  # as kow verify: the input can't be read as JSON
     _check_game_found(label, count, found, game_number, "replay")
-    assert game is not None  # found
     fault = verify_game(game)
     if fault is not None:
         raise click.ClickException(
             f"{label}: game {game_number} is not a legal game, so it can't be replayed: {fault}"
         )
+    assert game is not None  # a legal game (a null read is a fault)
     rounds = len(game["rounds"])
     if round_number is not None and round_number > rounds:
         raise click.BadParameter(
