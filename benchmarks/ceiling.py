@@ -52,7 +52,7 @@ class Seer(Player):
         policies = [heuristic_card] * view.rules.players
         best, best_value = legal[0], -1.0
         for action in legal:
-            state = self.state.copy()
+            state = self.state.round_copy()
             if view.phase is Phase.PLAY:
                 state.play_round(policies, first=action, ask_forced=False)
             else:

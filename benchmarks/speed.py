@@ -148,13 +148,15 @@ def bench_playout(players: int, seconds: float = 2.0) -> dict[str, Any]:
         return actions[int(rnd() * len(actions))]
 
     policies = [uniform] * players
+    # A round's copy for search: round_copy() since issue 22, copy() before (--against).
+    copy = [getattr(root, "round_copy", root.copy) for root in roots]
     best = 0.0
     for _ in range(3):
         plays = copies = 0
         start = time.perf_counter()
         while time.perf_counter() - start < seconds / 3:
-            for root, n in zip(roots, cards, strict=True):
-                root.copy().play_round(policies)
+            for copy_root, n in zip(copy, cards, strict=True):
+                copy_root().play_round(policies)
                 plays += n
             copies += len(roots)
         rate = plays / (time.perf_counter() - start)

@@ -84,7 +84,10 @@ class Phase(enum.Enum):
     PLAY = "play"
     """The seat to act plays a card, or knocks on a dog's life."""
     OVER = "over"
-    """The game is over (or, for a copy made for search, the round is)."""
+    """The game is over."""
+    ROUND_OVER = "round-over"
+    """A round copied for search (:meth:`State.round_copy <kow.engine.State.round_copy>`)
+    is played out; the game goes on in the state it was copied from. No action is legal."""
 
 
 class Termination(enum.Enum):

@@ -615,7 +615,7 @@ def _play_states(rules: Rules, seeds: range) -> list[State]:
         bots = [RandomBot(f"r{s}", rng) for s in range(rules.players)]
         while state.phase != Phase.OVER:
             if state.phase == Phase.PLAY:
-                states.append(state.copy())
+                states.append(state.round_copy())
             state.apply(bots[state.turn].act(state.view()))
     return states
 
@@ -640,7 +640,7 @@ def _play_out_by_apply(state: State, rnd: Any) -> list[int]:
 
 def test_copy_sets_every_slot_and_shares_no_changing_list() -> None:
     state = _play_states(SEARCH_RULES[1], range(1))[5]
-    other = state.copy()
+    other = state.round_copy()
     for name in State.__slots__:
         assert hasattr(other, name), name
         if name not in ("events", "recording", "_first_play", "_trick_start", "_view_parts"):
@@ -651,7 +651,32 @@ def test_copy_sets_every_slot_and_shares_no_changing_list() -> None:
     # Playing the copy's round out leaves the game as it was.
     before = state.view()
     other.play_round([_uniform(random.Random(1).random)] * state.players)
-    assert other.phase == Phase.OVER and state.view() == before
+    assert other.phase == Phase.ROUND_OVER and state.view() == before
+
+
+def test_a_round_copy_ends_with_its_round_and_says_so_not_that_the_game_is_over() -> None:
+    state = _play_states(SEARCH_RULES[1], range(1))[5]
+    other = state.round_copy()
+    other.play_round([_uniform(random.Random(1).random)] * state.players)
+    assert (other.phase, other.outcome, other.legal_actions()) == (Phase.ROUND_OVER, None, ())
+    with pytest.raises(IllegalActionError, match="the round copied for search is over"):
+        other.apply(0)
+    assert other.view(0).legal == ()
+
+
+def test_copy_is_a_whole_game_that_plays_on_to_its_end() -> None:
+    # copy() is fork(): the history kept (a new list), the next rounds dealt, OVER at the end.
+    state = State(Rules(players=3), random.Random(8))
+    rng = bots_rng(8)
+    bots = [RandomBot(f"r{s}", rng) for s in range(3)]
+    for _ in range(10):
+        state.apply(bots[state.turn].act(state.view()))
+    other = state.copy()
+    assert other.events == state.events and other.events is not state.events
+    played = len(state.events)
+    while other.phase is not Phase.OVER:
+        other.apply(other.legal_actions()[0])
+    assert other.outcome is not None and other.round >= 2 and len(state.events) == played
 
 
 @pytest.mark.parametrize("rules", SEARCH_RULES, ids=range(len(SEARCH_RULES)))
@@ -660,14 +685,14 @@ def test_play_round_plays_by_the_rules_of_apply(rules: Rules) -> None:
     # legal actions applied one by one end, given the same random numbers.
     states = _play_states(rules, range(6))
     for i, state in enumerate(states):
-        fast, slow = state.copy(), state.copy()
+        fast, slow = state.round_copy(), state.round_copy()
         r1, r2 = random.Random(i), random.Random(i)
         fast.play_round([_uniform(r1.random)] * rules.players)
         won = fast.tricks_won
         assert won == _play_out_by_apply(slow, r2.random)
         assert r1.random() == r2.random()
         assert fast.hands == slow.hands
-        assert (fast.phase, fast.turn, fast.trick_number) == (Phase.OVER, -1, fast.hand_size)
+        assert (fast.phase, fast.turn, fast.trick_number) == (Phase.ROUND_OVER, -1, fast.hand_size)
         assert sum(won) == sum(state.tricks_won) + state.hand_size - state.trick_number + 1
     assert len(states) > 100
 
@@ -685,7 +710,7 @@ def test_play_round_of_a_whole_game_state_records_the_round() -> None:
 
 def test_view_of_a_search_copy_follows_its_play() -> None:
     state = _play_states(SEARCH_RULES[0], range(1))[3]
-    other = state.copy()
+    other = state.round_copy()
     before = state.view()
     assert other.view() == before._replace(trick=(), tricks=())
     other.apply(other.legal_actions()[0])

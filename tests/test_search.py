@@ -288,7 +288,7 @@ def test_rollouts_replay_heuristic_bots_exactly(rules: Rules) -> None:
         while state.phase != Phase.OVER:
             view = state.view()
             if view.phase == Phase.PLAY:
-                rollout = state.copy()
+                rollout = state.round_copy()
                 rollout.play_round([heuristic_card] * rules.players)
                 pending.append(rollout.tricks_won[:])
             round_number = state.round

@@ -1,7 +1,7 @@
 """States made for search: a copy of the decision in play, a view's decision with guessed
 hands, or a whole game forked with its hidden hands dealt anew.
 
-Part of the engine: :meth:`State.copy <kow.engine.State.copy>`,
+Part of the engine: :meth:`State.round_copy <kow.engine.State.round_copy>`,
 :meth:`State.from_view <kow.engine.State.from_view>` and
 :meth:`State.fork <kow.engine.State.fork>` call these. The first two keep no history and
 stop when their round ends, so copying costs a few lists of ints; a fork keeps the whole
@@ -31,7 +31,7 @@ def copy_state(state: State) -> State:
     """Return a copy of the decision in play, for search: it keeps no history.
 
     The copy has the same hands, trick and trick counts, records no events, and stops
-    (:attr:`phase` OVER) when the round ends instead of dealing the next one. For the
+    (:attr:`phase` ROUND_OVER) when the round ends instead of dealing the next one. For the
     play and trump phases.
     """
     # One line per slot: several times faster than a loop over the slots, and copying
@@ -87,7 +87,7 @@ def state_from_view(cls: type[State], view: View, hands: Sequence[Mask]) -> Stat
 
     ``hands[view.seat]`` must be the view's own hand; the other hands are a guess at
     the hidden cards (a determinization), each holding as many cards as
-    ``view.hand_counts`` says. The state is like :meth:`copy`'s: no history, and it
+    ``view.hand_counts`` says. The state is like :meth:`round_copy`'s: no history, and it
     stops at the end of the round. For the play and trump phases.
 
     Raises :class:`ValueError` when a hand has the wrong size, or in another phase.

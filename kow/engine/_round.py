@@ -227,10 +227,10 @@ def most_tricks_player(state: State) -> Seat:
 def end_round(state: State) -> None:
     """End the round: knock-outs, dog's lives, the game's end, or the next deal.
 
-    A copy made for search (not :attr:`recording`) stops here, its phase OVER.
+    A round copied for search (not :attr:`recording`) stops here, its phase ROUND_OVER.
     """
     if not state.recording:
-        state.phase = Phase.OVER
+        state.phase = Phase.ROUND_OVER
         state.turn = -1
         return
     rules = state.rules

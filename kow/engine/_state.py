@@ -219,7 +219,7 @@ class State:
             seat = self.turn
             out = _cards_in(legal_cards(self.hands[seat], self.led))
             return out + (KNOCK,) if self._may_knock(seat) else out
-        if phase is Phase.OVER:
+        if phase is Phase.OVER or phase is Phase.ROUND_OVER:
             return ()
         return self.allowed
 
@@ -242,6 +242,8 @@ class State:
         phase = self.phase
         if phase is Phase.OVER:
             return "the game is over"
+        if phase is Phase.ROUND_OVER:
+            return "the round copied for search is over"
         if phase is not Phase.PLAY:
             allowed = ", ".join(SUITS[s] for s in self.allowed)
             return (
@@ -285,7 +287,7 @@ class State:
             seat = turn
         phase = self.phase
         facts = None
-        if seat != turn or phase is Phase.OVER:
+        if seat != turn or phase is Phase.OVER or phase is Phase.ROUND_OVER:
             legal: tuple[Action, ...] = ()
         elif phase is Phase.PLAY:
             facts = self.facts()
@@ -361,7 +363,7 @@ class State:
         ``ask_forced`` false, a seat with a single legal action (one card, no knock) plays
         it unasked: for policies that draw no chance, such as a search's playouts, the
         same game, made faster. The round then ends as :meth:`apply` would end it (for a
-        copy made for search, the state stops there, :attr:`phase` OVER). The game and
+        round copied for search, the state stops there, :attr:`phase` ROUND_OVER). The game and
         its events are exactly those of calling :meth:`apply` with the same choices.
 
         Raises :class:`ValueError` outside the play phase, and
@@ -542,19 +544,28 @@ class State:
         """The winning seat once the game is over, else None."""
         return None if self.outcome is None else self.outcome.winner
 
-    def copy(self) -> State:
-        """Return a copy of the decision in play, for search: it keeps no history.
+    def round_copy(self) -> State:
+        """Return a copy of this round's decision, for search: it keeps no history.
 
         The copy has the same hands, trick and trick counts, records no events, and stops
-        (:attr:`phase` OVER) when the round ends instead of dealing the next one. For the
-        play and trump phases. It shares no list that changes with this state.
+        when the round ends instead of dealing the next one (:attr:`phase`
+        :attr:`~kow.events.Phase.ROUND_OVER`, the game not being over). For the play and
+        trump phases. It shares no list that changes with this state. For a copy of the
+        whole game, see :meth:`copy`.
         """
         return copy_state(self)
+
+    def copy(self) -> State:
+        """Return a complete, independent copy of the game: the same as :meth:`fork` with
+        no argument (and as ``copy.deepcopy``). For the cheap copy of a round that search
+        plays out, see :meth:`round_copy`.
+        """
+        return fork_state(self)
 
     def fork(self, deck: Deck | None = None, hands: Sequence[Mask] | None = None) -> State:
         """Return a complete, independent copy of the game, to play on to its end.
 
-        Unlike :meth:`copy`, the fork keeps the history (:attr:`events`) and deals the
+        Unlike :meth:`round_copy`, the fork keeps the history (:attr:`events`) and deals the
         next rounds: what a framework's clone needs (OpenSpiel, PettingZoo). ``deck``
         replaces where its later cards come from (default: a copy of this game's deck, so
         it deals the same cards). ``hands``, masks by seat, replace the cards still held:
@@ -578,7 +589,7 @@ class State:
 
         ``hands[view.seat]`` must be the view's own hand; the other hands are a guess at
         the hidden cards (a determinization), each holding as many cards as
-        ``view.hand_counts`` says. The state is like :meth:`copy`'s: no history, and it
+        ``view.hand_counts`` says. The state is like :meth:`round_copy`'s: no history, and it
         stops at the end of the round. For the play and trump phases.
 
         Raises :class:`ValueError` when a hand has the wrong size, or in another phase.

@@ -56,7 +56,6 @@ EXPLORATION = 0.7
 """UCB1's exploration constant ``c`` for rewards in 0..1 (Cowling et al. use 0.7)."""
 
 _KNOCK = (KNOCK,)
-_OVER = Phase.OVER
 
 
 def random_policy(rng: random.Random) -> Policy:

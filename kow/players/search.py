@@ -108,7 +108,7 @@ def sample(view: View, rng: random.Random, iterations: int) -> Samples:
     for hands in deals:
         root = State.from_view(view, hands)
         for i, action in enumerate(legal):
-            state = root.copy()
+            state = root.round_copy()
             if playing:
                 state.play_round(policies[i], first=action, ask_forced=False)
             else:  # name trump, then play the round
