@@ -203,6 +203,7 @@ def test_phase_values() -> None:
     # engine's messages say ("... to vote", "... to trump").
     assert {p.name: p.value for p in Phase} == {
         "VOTE": "vote", "TRUMP": "trump", "PLAY": "play", "OVER": "over",
+        "ROUND_OVER": "round-over",
     }  # fmt: skip
     assert Phase("over") is Phase.OVER
 
