@@ -12,12 +12,23 @@ import re
 from typing import Any
 
 import pytest
-from conftest import apply_all, cards, deal, log_of, new_state, play_stacked, plays
+from conftest import (
+    REASONS_DECKS,
+    REASONS_ROUND_1,
+    REASONS_RULES,
+    apply_all,
+    cards,
+    deal,
+    log_of,
+    new_state,
+    play_stacked,
+    plays,
+)
 
-from kow.cards import BIT, cards_in, parse_card
+from kow.cards import BIT, cards_in, parse_card, parse_suit
 from kow.deal import StackedDeck, deal_deck
 from kow.engine import IllegalActionError, State, action_name
-from kow.events import KNOCK, Deal, Phase, Play, TrickWon
+from kow.events import KNOCK, Deal, Phase, Play, TrickWon, WonBy
 from kow.game import bots_rng
 from kow.players import RandomBot
 from kow.rules import Rules
@@ -276,6 +287,47 @@ DOG_ROUND_1 = deal(0, ["2h 3h 4h 5h", "Ac Kc Qc 2d", "4c 5c 6c Ad"], "2s")
 DOG_RULES = Rules(players=3, start_cards=4, dogs_life="once-per-game")
 
 
+def test_a_trick_says_how_it_was_won() -> None:
+    # Rules text, 'Déroulement du jeu' 3, one hand-crafted trick per way to win (conftest:
+    # REASONS_DECKS), hearts trump. The engine's trick loop decides it; the view's
+    # finished tricks say the same.
+    state = new_state(REASONS_RULES, 2, REASONS_DECKS)
+    moves = REASONS_ROUND_1.split()
+    apply_all(state, moves[:-1])
+    ends = [(e.winner, e.card, e.led, e.why) for e in state.events if isinstance(e, TrickWon)]
+    c, s = parse_card, parse_suit
+    expected = [
+        (1, c("Kc"), s("c"), WonBy.HIGHEST_OF_LED),  # clubs followed, nobody trumped
+        (2, c("5h"), s("d"), WonBy.ONLY_TRUMP),  # the only trump on diamonds
+        (1, c("Qh"), s("s"), WonBy.HIGHEST_TRUMP),  # the higher of two trumps on spades
+    ]
+    assert ends == expected
+    view = state.view(0)
+    assert [(t.winner, t.card, t.led, t.why) for t in view.tricks] == expected
+    assert view.tricks[1].plays == (Play(1, c("4d")), Play(2, c("5h")), Play(0, c("6d")))
+    apply_all(state, moves[-1:])
+    # A trump led that nobody else can follow is the only card of the led suit, not a trump
+    # played on another suit.
+    last = [e for e in state.events if isinstance(e, TrickWon)][-1]
+    assert last == TrickWon(4, 1, 1, None, c("3h"), s("h"), WonBy.ONLY_OF_LED)
+
+
+def test_a_trick_where_the_others_knock_is_won_by_the_only_card() -> None:
+    # Two players, no sweep win: seat 0 takes nothing in round 1 and plays round 2 on a
+    # dog's life; seat 1 chooses spades and leads 9s, seat 0 knocks. Trick 2: seat 1's Ts
+    # is the only spade (seat 0 must play its 5d).
+    rules = Rules(players=2, start_cards=3, dogs_life="once-per-game", sweep_wins=False)
+    decks = [deal(1, ["2c 3c 4c", "Ac Kc Qc"], "2h"), deal(0, ["5d", "9s Ts"])]
+    state = apply_all(new_state(rules, 1, decks), "2c Ac Kc 3c Qc 4c  s 9s knock Ts 5d")
+    ends = [e for e in state.events if isinstance(e, TrickWon)][3:]
+    c = parse_card
+    assert ends == [
+        TrickWon(1, 1, 1, 1, c("9s"), parse_suit("s"), WonBy.ONLY_CARD),
+        TrickWon(2, 1, 1, None, c("Ts"), parse_suit("s"), WonBy.ONLY_OF_LED),
+    ]
+    assert state.phase is Phase.OVER
+
+
 def test_dogs_life_knock_win_and_left_leads() -> None:
     # Round 2 (dealer 1; seat 1 chooses hearts and leads): seat 0 knocks on trick 1, trumps
     # trick 2 with its one card, and the player to its left (seat 1), not trick 2's leader
@@ -484,7 +536,7 @@ def _walk(value: object, path: str) -> list[tuple[str, object]]:
         return [leaf for f in names for leaf in _walk(getattr(value, f), f"{path}.{f}")]
     if isinstance(value, tuple):
         return [leaf for i, x in enumerate(value) for leaf in _walk(x, f"{path}[{i}]")]
-    if isinstance(value, Phase):
+    if isinstance(value, (Phase, WonBy)):
         return [(path, value.value)]
     assert value is None or isinstance(value, (int, str)), f"{path}: {value!r}"
     return [(path, value)]
@@ -493,7 +545,7 @@ def _walk(value: object, path: str) -> list[tuple[str, object]]:
 # Where a view holds cards: its hand, its legal plays, and what the table has seen; and
 # where it holds sets of cards as masks.
 CARD_PATH = re.compile(
-    r"v\.(hand\[\d+\]|turned_up|trick\[\d+\]\[1\]|tricks\[\d+\]\[2\]\[\d+\]\[1\]"
+    r"v\.(hand\[\d+\]|turned_up|trick\[\d+\]\[1\]|tricks\[\d+\]\[2\]\[\d+\]\[1\]|tricks\[\d+\]\[4\]"
     r"|winning_card|facts\.winning)"
 )
 MASK_PATH = re.compile(r"v\.(hand_mask|seen|facts\.hand|facts\.legal|facts\.seen)")

@@ -315,7 +315,7 @@ def test_screen_says_who_leads_after_a_dogs_life_card_wins() -> None:
     # leads 2c, Ben plays 3c, You win with Ac; your hand is empty, and the lead passes
     # to your left, Ada (seed 002).
     from kow.cards import parse_card as c
-    from kow.events import Deal, Lead, Play, TrickWon
+    from kow.events import Deal, Lead, Play, TrickWon, WonBy
     from kow.screen import Screen
 
     screen = Screen(["You", "Ada", "Ben"], Rules(players=3), symbols=False)
@@ -327,7 +327,7 @@ def test_screen_says_who_leads_after_a_dogs_life_card_wins() -> None:
         Play(1, c("2c")),
         Play(2, c("3c")),
         Play(0, c("Ac")),
-        TrickWon(1, 1, 0, next_leader=1),
+        TrickWon(1, 1, 0, 1, c("Ac"), 0, WonBy.HIGHEST_OF_LED),
     ]:
         lines += screen.event(ev)
     assert lines[-2].strip().startswith("You win trick 1 of 2 with Ac (highest club).")

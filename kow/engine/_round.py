@@ -194,6 +194,7 @@ def set_trump(state: State, suit: Suit, method: TrumpMethod, chosen_by: Seat | N
     state._first_play = state._trick_start = len(state.events)
     state.trick_order = trick_order(leader, state.hands)
     state.trick_played = 0
+    state._trick_seen = state.seen
     state.turn = leader
     state.phase = Phase.PLAY
     return event

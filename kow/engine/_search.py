@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..cards import NAMES, NO_CARD, NO_SUIT, Mask, cards_in
+from ..cards import BIT, NAMES, NO_CARD, NO_SUIT, Mask, cards_in
 from ..deal import Deck, ShuffledDeck, left_of
 from ..events import Deal, Phase, Play
 from ..view import View
@@ -71,6 +71,7 @@ def copy_state(state: State) -> State:
     other.winning_card = state.winning_card
     other.winning_seat = state.winning_seat
     other._first_play = other._trick_start = 0
+    other._trick_seen = state._trick_seen
     other._deck = state._deck
     other._on_dogs_life = state._on_dogs_life[:]
     other._left = state._left
@@ -138,6 +139,7 @@ def state_from_view(cls: type[State], view: View, hands: Sequence[Mask]) -> Stat
     state.winning_card = NO_CARD if view.winning_card is None else view.winning_card
     state.winning_seat = -1 if view.winning_seat is None else view.winning_seat
     state._first_play = state._trick_start = 0
+    state._trick_seen = view.seen & ~sum(BIT[p.card] for p in view.trick if type(p) is Play)
     state._deck = ShuffledDeck(random.Random(0))  # never drawn: a copy deals no round
     state._on_dogs_life = [s in view.dogs_life for s in range(players)]
     state._left = left_of(view.dealer, state.in_game)

@@ -29,7 +29,7 @@ from ..events import (
     Vote,
 )
 from ..rules import Rules
-from ..trick import BEATEN_BY, knock_allowed, legal_cards, trick_order
+from ..trick import BEATEN_BY, knock_allowed, legal_cards, trick_order, won_by
 from ..view import Policy, TrickFacts, View
 from ._round import ALL_SUITS, end_round, next_vote, set_trump, start_round
 from ._search import copy_state, fork_state, state_from_view
@@ -95,7 +95,7 @@ class State:
         "leader", "hands", "in_game", "in_round", "knocked_out", "dogs_life",
         "dogs_life_used", "tricks_won", "previous_tricks_won", "allowed", "votes",
         "seen", "trick_number", "trick_leader", "trick_order", "trick_played", "led",
-        "winning_card", "winning_seat", "_first_play", "_trick_start",
+        "winning_card", "winning_seat", "_first_play", "_trick_start", "_trick_seen",
         "_deck", "_on_dogs_life", "_left", "_most_tricks", "_voters", "_fixed_suit",
         "_pending_method", "_view_parts",
     )  # fmt: skip
@@ -177,6 +177,9 @@ class State:
     """Where this round's first trick starts in :attr:`events`."""
     _trick_start: int
     """Where the current trick starts in :attr:`events`."""
+    _trick_seen: Mask
+    """:attr:`seen` before the current trick's first card, so that the trick's cards are
+    ``seen ^ _trick_seen`` (kept up to date by a state that records only)."""
     _view_parts: tuple[Any, ...] | None
     """The view's fields that change only between tricks, once built (see :meth:`view`)."""
 
@@ -468,8 +471,14 @@ class State:
             if not last_trick:
                 order = trick_order(winning_seat, hands)
             if recording:
+                # How the trick was won, from what the loop knows: its cards are the
+                # cards seen since it began.
                 next_leader = None if last_trick else order[0]
-                record(new(TrickWon, (number, leader, winning_seat, next_leader)))
+                why = won_by(winning, led, trump, seen ^ self._trick_seen)
+                self._trick_seen = seen
+                record(
+                    new(TrickWon, (number, leader, winning_seat, next_leader, winning, led, why))
+                )
                 trick_start = len(events)
             if last_trick:
                 self._store(number, leader, order, played + 1, led, winning, winning_seat, seen,
@@ -531,7 +540,10 @@ class State:
         plays: list[Play | Knock] = []
         for event in self.events[self._first_play : self._trick_start]:
             if isinstance(event, TrickWon):
-                done.append(Trick(event.number, event.leader, tuple(plays), event.winner))
+                done.append(
+                    Trick(event.number, event.leader, tuple(plays), event.winner, event.card,
+                          event.led, event.why)
+                )  # fmt: skip
                 plays = []
             elif isinstance(event, (Play, Knock)):
                 plays.append(event)
