@@ -63,13 +63,21 @@ def won_by(card: Card, led: Suit, trump: Suit, cards: Mask) -> WonBy:
     >>> why("Ks", "Ks 2s 3c"), why("Ks", "Ks 3c"), why("5h", "5h 2c 3d", led="h"), why("Ks", "Ks")
     ('HIGHEST_OF_LED', 'ONLY_OF_LED', 'ONLY_OF_LED', 'ONLY_CARD')
     """
-    others = cards & ~BIT[card]
-    if not others:
-        return WonBy.ONLY_CARD
-    suit = SUIT_OF[card]
-    if others & SUIT_MASK[suit]:
-        return WonBy.HIGHEST_TRUMP if suit == trump else WonBy.HIGHEST_OF_LED
-    return WonBy.ONLY_OF_LED if suit == led else WonBy.ONLY_TRUMP
+    if cards & _FELLOWS[card]:  # another card of its suit was played: it is the highest
+        return _HIGHEST_TRUMP if SUIT_OF[card] == trump else _HIGHEST_OF_LED
+    if cards == BIT[card]:
+        return _ONLY_CARD
+    return _ONLY_OF_LED if SUIT_OF[card] == led else _ONLY_TRUMP
+
+
+_FELLOWS: tuple[Mask, ...] = tuple(SUIT_MASK[SUIT_OF[c]] & ~BIT[c] for c in ALL_CARDS)
+"""``_FELLOWS[card]``: the mask of the other cards of ``card``'s suit."""
+# WonBy's members as plain names: the trick loop calls won_by at every trick's end.
+_HIGHEST_TRUMP = WonBy.HIGHEST_TRUMP
+_HIGHEST_OF_LED = WonBy.HIGHEST_OF_LED
+_ONLY_CARD = WonBy.ONLY_CARD
+_ONLY_OF_LED = WonBy.ONLY_OF_LED
+_ONLY_TRUMP = WonBy.ONLY_TRUMP
 
 
 def legal_cards(hand: Mask, led: Suit) -> Mask:

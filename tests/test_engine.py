@@ -16,6 +16,7 @@ from conftest import (
     REASONS_DECKS,
     REASONS_ROUND_1,
     REASONS_RULES,
+    ScriptedPlayer,
     apply_all,
     cards,
     deal,
@@ -29,7 +30,7 @@ from kow.cards import BIT, cards_in, parse_card, parse_suit
 from kow.deal import StackedDeck, deal_deck
 from kow.engine import IllegalActionError, State, action_name
 from kow.events import KNOCK, Deal, Phase, Play, TrickWon, WonBy
-from kow.game import bots_rng
+from kow.game import bots_rng, play_game
 from kow.players import RandomBot
 from kow.rules import Rules
 from kow.view import TrickFacts, View
@@ -362,6 +363,29 @@ def test_dogs_life_knock_win_and_left_leads() -> None:
     assert log["result"] == {"winner": 0, "rounds_played": 3}
 
 
+def test_view_fields_are_in_the_documented_order_and_hold_their_facts() -> None:
+    # State.view builds a view by position: each field must hold its own fact. Round 3
+    # of test_dogs_life_knock_win_and_left_leads' game: seat 0 had its dog's life in round
+    # 2 and is back, seat 1 is out, seat 2 names trump.
+    assert View._fields == VIEW_FIELDS
+    decks = [
+        DOG_ROUND_1,
+        deal(1, ["2h", "2c 3c 4d", "5c Kd Ah"]),
+        deal(2, ["Ac Ad", None, "Kc 3d"]),
+    ]
+    state = new_state(DOG_RULES, 0, decks)
+    apply_all(state, "Ac 4c 2h Kc 5c 3h Qc 6c 4h 2d Ad 5h  h 2c 5c knock Kd 2h 4d 3c Ah")
+    view = state.view()
+    assert (view.seat, view.phase, view.legal) == (2, Phase.TRUMP, (0, 1, 2, 3))
+    assert (view.round, view.hand_size, view.dealer, view.trick_number) == (3, 2, 2, 0)
+    assert (view.in_round, view.dogs_life, view.dogs_life_used) == ((0, 2), (), (0,))
+    assert view.dogs_life_open == ()  # the game's one dog's life is used
+    assert (view.knocked_out, view.previous_tricks_won) == ((1,), (1, 0, 2))
+    assert (view.hand_counts, view.tricks_won) == ((2, 0, 2), (0, 0, 0))
+    assert view.hand == tuple(cards("Kc 3d"))
+    assert state.view(0).dogs_life_used == (0,)  # every seat sees it
+
+
 def test_dogs_life_card_must_be_played_on_last_trick_and_loses() -> None:
     decks = [
         DOG_ROUND_1,
@@ -478,6 +502,40 @@ def test_dogs_life_once_per_player() -> None:
     assert log["result"] == {"winner": 1, "rounds_played": 4}
 
 
+def _round_facts(rules: Rules, decks: list[list[int]], scripts: list[str]) -> dict[int, Any]:
+    """Play a stacked game (dealer 0) and return, by round, the views' dog's-life facts."""
+    players = [ScriptedPlayer(f"p{s}", script) for s, script in enumerate(scripts)]
+    play_game(rules, players, 0, 0, deck=StackedDeck(decks))
+    facts = {v.round: (v.dogs_life, v.dogs_life_used, v.dogs_life_open) for p in players
+             for v in p.views}  # fmt: skip
+    assert len({(v.round, v.dogs_life_open) for p in players for v in p.views}) == len(facts)
+    return facts
+
+
+def test_view_says_who_has_used_a_dogs_life_and_who_may_get_one() -> None:
+    # The games of test_dogs_life_once_per_player and test_dogs_life_knock_win_and_left_leads.
+    # Values: (on a dog's life, used one, would get one with no trick), constant in a round.
+    per_player = _round_facts(
+        Rules(players=3, start_cards=4, dogs_life="once-per-player"),
+        [DOG_ROUND_1, deal(1, ["2h", "2c 3c 4d", "5c Kd Ah"]), deal(2, ["2d 3d", "Ac", "Kc Qc"]),
+         deal(1, [None, "As", "2s"]), cards("Ah Kh")],
+        ["2h 3h 4h 5h  knock 2h  2d 3d", "Ac Kc Qc 2d  h 2c 4d 3c  Ac  As",
+         "4c 5c 6c Ad  5c Kd Ah  c Kc Qc  s 2s"],
+    )  # fmt: skip
+    assert per_player == {
+        1: ((), (), (0, 1, 2)),
+        2: ((0,), (0,), (1, 2)),  # not twice in a row; seat 0 has had its own
+        3: ((1,), (0, 1), (2,)),
+        4: ((), (0, 1), ()),  # never in the 1-card round
+    }
+    per_game = _round_facts(
+        DOG_RULES,
+        [DOG_ROUND_1, deal(1, ["2h", "2c 3c 4d", "5c Kd Ah"]), deal(2, ["Ac Ad", None, "Kc 3d"])],
+        ["2h 3h 4h 5h  knock 2h  Ac Ad", "Ac Kc Qc 2d  h 2c 4d 3c", "4c 5c 6c Ad  5c Kd Ah  c Kc 3d"],
+    )  # fmt: skip
+    assert per_game == {1: ((), (), (0, 1, 2)), 2: ((0,), (0,), ()), 3: ((), (0,), ())}
+
+
 @pytest.mark.parametrize("sweep_wins", [False, True])
 @pytest.mark.parametrize("dogs_life", ["once-per-game", "once-per-player"])
 def test_no_dogs_life_in_final_round(dogs_life: str, sweep_wins: bool) -> None:
@@ -549,13 +607,14 @@ CARD_PATH = re.compile(
     r"|winning_card|facts\.winning)"
 )
 MASK_PATH = re.compile(r"v\.(hand_mask|seen|facts\.hand|facts\.legal|facts\.seen)")
-VIEW_FIELDS = {
+VIEW_FIELDS = (
     "seat", "phase", "legal", "facts", "rules", "round", "hand_size", "dealer", "leader",
     "trump", "trump_method", "trump_chosen_by", "turned_up", "in_round", "dogs_life",
-    "knocked_out", "previous_tricks_won", "tricks_won", "tricks", "trick_number",
-    "tricks_left", "trick_order", "hand_counts", "votes", "hand", "hand_mask", "seen",
-    "trick", "led", "winning_card", "winning_seat",
-}  # fmt: skip
+    "dogs_life_used", "dogs_life_open", "knocked_out", "previous_tricks_won", "tricks_won",
+    "tricks", "trick_number", "tricks_left", "trick_order", "hand_counts", "votes", "hand",
+    "hand_mask", "seen", "trick", "led", "winning_card", "winning_seat",
+)  # fmt: skip
+"""View's fields in the documented order (State.view builds views by position)."""
 
 
 def _view_cards(view: View) -> list[int]:
@@ -580,7 +639,7 @@ def _view_cards(view: View) -> list[int]:
 def _check_view(state: State, seat: int) -> None:
     view = state.view(seat)
     assert not hasattr(view, "__dict__")
-    assert set(View._fields) == VIEW_FIELDS
+    assert View._fields == VIEW_FIELDS
     assert set(view.hand) == {c for c in range(52) if state.hands[seat] & BIT[c]}
     visible = _visible(state, seat) | {KNOCK}
     for c in _view_cards(view):

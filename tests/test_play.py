@@ -213,7 +213,8 @@ def test_trump_choice_accepts_letters_names_symbols_and_numbers() -> None:
     view = View(
         seat=0, phase=Phase.TRUMP, legal=(0, 1, 2, 3), facts=None, rules=rules, round=2,
         hand_size=6, dealer=1, leader=None, trump=None, trump_method=None,
-        trump_chosen_by=None, turned_up=None, in_round=(0, 1), dogs_life=(), knocked_out=(),
+        trump_chosen_by=None, turned_up=None, in_round=(0, 1), dogs_life=(), dogs_life_used=(),
+        dogs_life_open=(), knocked_out=(),
         previous_tricks_won=(3, 4), tricks_won=(0, 0), tricks=(), trick_number=0,
         tricks_left=6, trick_order=(), hand_counts=(3, 6), votes=(), hand=(0, 13, 26),
         hand_mask=0b100000000000010000000000001, seen=0, trick=(), led=None,

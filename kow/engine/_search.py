@@ -58,6 +58,7 @@ def copy_state(state: State) -> State:
     other.knocked_out = state.knocked_out
     other.dogs_life = state.dogs_life
     other.dogs_life_used = state.dogs_life_used[:]
+    other.dogs_life_open = state.dogs_life_open
     other.tricks_won = state.tricks_won[:]
     other.previous_tricks_won = state.previous_tricks_won
     other.allowed = state.allowed
@@ -123,7 +124,11 @@ def state_from_view(cls: type[State], view: View, hands: Sequence[Mask]) -> Stat
     state.in_round = view.in_round
     state.knocked_out = view.knocked_out
     state.dogs_life = view.dogs_life
-    state.dogs_life_used = [False] * players
+    used = [False] * players
+    for seat in view.dogs_life_used:
+        used[seat] = True
+    state.dogs_life_used = used
+    state.dogs_life_open = view.dogs_life_open
     state.tricks_won = list(view.tricks_won)
     state.previous_tricks_won = (
         None if view.previous_tricks_won is None else list(view.previous_tricks_won)
@@ -139,7 +144,11 @@ def state_from_view(cls: type[State], view: View, hands: Sequence[Mask]) -> Stat
     state.winning_card = NO_CARD if view.winning_card is None else view.winning_card
     state.winning_seat = -1 if view.winning_seat is None else view.winning_seat
     state._first_play = state._trick_start = 0
-    state._trick_seen = view.seen & ~sum(BIT[p.card] for p in view.trick if type(p) is Play)
+    trick_seen = view.seen  # the cards seen before the current trick's first card
+    for play in view.trick:
+        if type(play) is Play:
+            trick_seen ^= BIT[play.card]
+    state._trick_seen = trick_seen
     state._deck = ShuffledDeck(random.Random(0))  # never drawn: a copy deals no round
     state._on_dogs_life = [s in view.dogs_life for s in range(players)]
     state._left = left_of(view.dealer, state.in_game)

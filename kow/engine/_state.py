@@ -93,7 +93,7 @@ class State:
         "rules", "players", "events", "recording", "phase", "turn", "outcome", "round",
         "hand_size", "dealer", "trump", "trump_method", "trump_chosen_by", "turned_up",
         "leader", "hands", "in_game", "in_round", "knocked_out", "dogs_life",
-        "dogs_life_used", "tricks_won", "previous_tricks_won", "allowed", "votes",
+        "dogs_life_used", "dogs_life_open", "tricks_won", "previous_tricks_won", "allowed", "votes",
         "seen", "trick_number", "trick_leader", "trick_order", "trick_played", "led",
         "winning_card", "winning_seat", "_first_play", "_trick_start", "_trick_seen",
         "_deck", "_on_dogs_life", "_left", "_most_tricks", "_voters", "_fixed_suit",
@@ -129,6 +129,9 @@ class State:
     """The seats on a dog's life this round."""
     dogs_life_used: list[bool]
     """By seat: granted a dog's life earlier in the game."""
+    dogs_life_open: tuple[Seat, ...]
+    """The seats of the round that taking no trick would give a dog's life, ascending
+    (see :func:`kow.engine._round.dogs_life_open`; set as the round is dealt)."""
     tricks_won: list[int]
     """By seat, tricks won this round."""
     previous_tricks_won: list[int] | None
@@ -322,7 +325,9 @@ class State:
         return (
             self.rules, self.round, self.hand_size, self.dealer, None if leader < 0 else leader,
             None if trump < 0 else trump, self.trump_method, self.trump_chosen_by,
-            self.turned_up, self.in_round, self.dogs_life, self.knocked_out,
+            self.turned_up, self.in_round, self.dogs_life,
+            tuple([s for s, used in enumerate(self.dogs_life_used) if used]),
+            self.dogs_life_open, self.knocked_out,
             None if previous is None else tuple(previous), tuple(self.tricks_won),
             self.tricks, self.trick_number, self.hand_size - self.trick_number + 1,
             self.trick_order,
