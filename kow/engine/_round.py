@@ -64,7 +64,8 @@ def start_round(state: State) -> None:
     for s in state.dogs_life:
         on_dogs_life[s] = True
     state._on_dogs_life = on_dogs_life
-    state.dogs_life_open = dogs_life_open(state)
+    if rules.dogs_life != "off":  # else none ever is (State() sets it empty)
+        state.dogs_life_open = dogs_life_open(state)
     # Rules text, 'Mise en place' 1-2: shuffle, the dealer's right cuts, then deal one
     # card at a time clockwise from the dealer's left. A dog's life gets one card.
     cut_position = state._deck.cut()

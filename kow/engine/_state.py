@@ -204,6 +204,7 @@ class State:
         self.in_game = [True] * players
         self.dogs_life = ()
         self.dogs_life_used = [False] * players
+        self.dogs_life_open = ()
         self.tricks_won = [0] * players
         self.previous_tricks_won = None
         self.turned_up = None
