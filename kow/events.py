@@ -10,7 +10,8 @@ and walk a game's events with an :class:`EventVisitor` (python-chess's
 A game in events, in order: per round a :class:`Deal`; in round 1 a :class:`TurnedUp`
 card; the knocked-out players' :class:`Vote` s (a variant); a :class:`TieCut` when the
 most-tricks player must be found by cutting; a :class:`TrumpSet`; the :class:`Lead`;
-then per trick a :class:`Play` or :class:`Knock` per seat and a :class:`TrickWon`; a
+then per trick a :class:`Play` or :class:`Knock` per seat and a :class:`TrickWon` (saying
+how the trick was won: :class:`WonBy`); a
 :class:`RoundEnd`; and last a :class:`GameEnd` with the game's :class:`Outcome`.
 """
 
@@ -44,6 +45,7 @@ __all__ = [
     "TrumpSet",
     "TurnedUp",
     "Vote",
+    "WonBy",
     "clockwise",
 ]
 
@@ -231,17 +233,47 @@ class Knock(NamedTuple):
         visitor.on_knock(self)
 
 
+class WonBy(enum.Enum):
+    """Why a trick's winning card won it (rules text, 'Déroulement du jeu' 3).
+
+    The highest trump wins a trick, else the highest card of the led suit; a card of
+    another suit (a discard) never wins. Which of these decided a trick is one member, and
+    :func:`kow.engine.trick.won_by` tells which. A dog's-life card wins by the same rule (who
+    leads next differs: see :attr:`TrickWon.next_leader`).
+    """
+
+    HIGHEST_TRUMP = "highest-trump"
+    """The highest of two or more trumps: trumps were led and followed, or several
+    players trumped another led suit."""
+    ONLY_TRUMP = "only-trump"
+    """The only trump, played on another led suit."""
+    HIGHEST_OF_LED = "highest-of-led"
+    """The highest card of the led suit, which others followed; nobody trumped (or there
+    is no trump, or the led suit is not trump)."""
+    ONLY_OF_LED = "only-of-led"
+    """The only card of the led suit: nobody else followed it, nor trumped. A trump led
+    that nobody else follows is one (not :attr:`ONLY_TRUMP`)."""
+    ONLY_CARD = "only-card"
+    """The only card played: every other seat of the trick knocked (a dog's life)."""
+
+
 class TrickWon(NamedTuple):
     """Trick ``number`` (from 1), led by ``leader``, is won by ``winner``.
 
     ``next_leader`` leads the next trick: the winner, or the player to its left when it
-    won on a dog's life (seed 002); None after the round's last trick.
+    won on a dog's life (seed 002); None after the round's last trick. ``card``: the
+    winning card; ``led``: the led suit (the suit of the trick's first card, after any
+    knock), 0..3; ``why``: how the card won (:class:`WonBy`). The engine's trick loop
+    decides them all; a log holds ``winner`` only, and replaying it gives the rest.
     """
 
     number: int
     leader: Seat
     winner: Seat
     next_leader: Seat | None
+    card: Card
+    led: Suit
+    why: WonBy
 
     def accept(self, visitor: EventVisitor) -> None:
         """Call ``visitor.on_trick_won(self)``."""
@@ -283,12 +315,19 @@ Event: TypeAlias = (
 
 
 class Trick(NamedTuple):
-    """A finished trick: ``number`` (from 1), ``leader``, ``plays`` in turn order, ``winner``."""
+    """A finished trick: ``number`` (from 1), ``leader``, ``plays`` in turn order, ``winner``.
+
+    ``card``, ``led`` and ``why``: the winning card, the led suit and how the card won,
+    as its :class:`TrickWon` says.
+    """
 
     number: int
     leader: Seat
     plays: tuple[Play | Knock, ...]
     winner: Seat
+    card: Card
+    led: Suit
+    why: WonBy
 
 
 class EventVisitor:

@@ -33,6 +33,7 @@ from .events import (
     TrumpSet,
     TurnedUp,
     Vote,
+    WonBy,
 )
 from .rules import Rules
 
@@ -50,6 +51,13 @@ __all__ = [
     "visible_width",
     "wrap",
 ]
+
+_WHY = {
+    WonBy.ONLY_TRUMP: "trump",
+    WonBy.HIGHEST_TRUMP: "highest trump",
+    WonBy.ONLY_CARD: "the only card",
+}
+"""How :meth:`Screen.won_with` says why a trick was won, for the reasons that name no suit."""
 
 _RED = "\x1b[31m"
 _BOLD = "\x1b[1m"
@@ -361,47 +369,39 @@ class Screen(EventVisitor):
         winner = event.winner
         self.tricks_won[winner] += 1
         self.trick_number = event.number
-        trick = Trick(event.number, event.leader, tuple(self.trick), winner)
+        trick = Trick(
+            event.number, event.leader, tuple(self.trick), winner, event.card, event.led, event.why
+        )
         self.last_trick = FinishedTrick(self.round, self.hand_size, trick, self.trump)
         self.trick = []
         seats = [s for s, dealt in enumerate(self._in_round) if dealt]
-        self._lines.append(f"  {self.won_with(trick, self.trump)}. Tricks: {self.counts(seats)}")
+        self._lines.append(f"  {self.won_with(trick)}. Tricks: {self.counts(seats)}")
         if event.next_leader is not None and event.next_leader != winner:
             self._lines.append(
                 f"  {self.does(event.next_leader, 'leads')}, on the dog's-life winner's left."
             )
 
-    def won_with(self, trick: Trick, trump: Suit | None, hand_size: int | None = None) -> str:
+    def won_with(self, trick: Trick, hand_size: int | None = None) -> str:
         """Return who won ``trick``, with which card and why: ``Ben wins trick 3 of 7 with
-        5♠ (trump)``. ``trump`` is the trump of the trick's round (None: no trump),
-        ``hand_size`` its tricks (default: the round the screen follows).
+        5♠ (trump)``. ``hand_size``: the tricks of its round (default: the round the
+        screen follows).
 
-        Why: ``trump`` (the only trump, on another led suit), ``highest trump``,
-        ``highest spade`` (of the led suit, others followed), ``nobody else played
-        spades`` (the led suit, nor trumped), or ``the only card`` (the others knocked).
+        Why, as the trick says (:class:`~kow.events.WonBy`): ``trump`` (the only trump,
+        on another led suit), ``highest trump``, ``highest spade`` (of the led suit, others
+        followed), ``nobody else played spades`` (the led suit, nor trumped: a trump led
+        too), or ``the only card`` (the others knocked).
         """
         hand_size = self.hand_size if hand_size is None else hand_size
         size = f" of {hand_size}" if hand_size else ""
         won = f"{self.bold(self.does(trick.winner, 'wins'))} trick {trick.number}{size}"
-        cards = [p.card for p in trick.plays if isinstance(p, Play)]
-        card = next(
-            (p.card for p in trick.plays if isinstance(p, Play) and p.seat == trick.winner), None
-        )
-        if card is None:  # the plays were not followed
-            return won
-        led = SUIT_OF[cards[0]]
-        trumps = sum(SUIT_OF[c] == trump for c in cards)
-        if len(cards) == 1:
-            why = "the only card"
-        elif trump is not None and SUIT_OF[card] == trump and trumps > 1:
-            why = "highest trump"
-        elif trump is not None and SUIT_OF[card] == trump:
-            why = "trump"
-        elif sum(SUIT_OF[c] == led for c in cards) > 1:
-            why = f"highest {SUIT_NAMES[led][:-1]}"
+        why = trick.why
+        if why is WonBy.HIGHEST_OF_LED:
+            reason = f"highest {SUIT_NAMES[trick.led][:-1]}"
+        elif why is WonBy.ONLY_OF_LED:
+            reason = f"nobody else played {SUIT_NAMES[trick.led]}"
         else:
-            why = f"nobody else played {SUIT_NAMES[led]}"
-        return f"{won} with {self.card(card)} ({why})"
+            reason = _WHY[why]
+        return f"{won} with {self.card(trick.card)} ({reason})"
 
     @staticmethod
     def within(name: str) -> str:

@@ -43,6 +43,18 @@ def deal(dealer: int, hands: Sequence[str | None], turned_up: str | None = None)
     )
 
 
+# A round whose four tricks are won four ways (kow.events.WonBy), hearts trump: seat 0
+# leads (dealer 2). Seat 1 wins trick 1 as the highest club; seat 2 trick 2 as the only
+# trump on diamonds; seat 1 trick 3 as the higher of two trumps on spades; and seat 1
+# trick 4 with 3h, a trump led that nobody else can follow: the only card of the led suit.
+REASONS_RULES = Rules(players=3, start_cards=4)
+REASONS_DECKS = [
+    deal(2, ["9c 6d 8h Td", "Kc 4d Qh 3h", "2c 5h 7s Ac"], "2h"),
+    deal(1, [None, "2c 3c 4c", "5c 6c 7c"]),
+]
+REASONS_ROUND_1 = "9c Kc 2c  4d 5h 6d  7s 8h Qh  3h Ac Td"
+
+
 def action(text: str | int, phase: Phase = Phase.PLAY) -> int:
     """Return the action written ``text``: a card, ``"knock"``, or a suit (vote/trump)."""
     if isinstance(text, int):

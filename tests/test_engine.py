@@ -12,14 +12,26 @@ import re
 from typing import Any
 
 import pytest
-from conftest import apply_all, cards, deal, log_of, new_state, play_stacked, plays
+from conftest import (
+    REASONS_DECKS,
+    REASONS_ROUND_1,
+    REASONS_RULES,
+    ScriptedPlayer,
+    apply_all,
+    cards,
+    deal,
+    log_of,
+    new_state,
+    play_stacked,
+    plays,
+)
 
-from kow.cards import BIT, cards_in, parse_card
+from kow.cards import BIT, cards_in, parse_card, parse_suit
 from kow.engine import IllegalActionError, State, action_name
 from kow.engine.deal import StackedDeck, deal_deck
 from kow.engine.view import TrickFacts, View
-from kow.events import KNOCK, Deal, Phase, Play, TrickWon
-from kow.game import bots_rng
+from kow.events import KNOCK, Deal, Phase, Play, TrickWon, WonBy
+from kow.game import bots_rng, play_game
 from kow.players import RandomBot
 from kow.rules import Rules
 
@@ -276,6 +288,47 @@ DOG_ROUND_1 = deal(0, ["2h 3h 4h 5h", "Ac Kc Qc 2d", "4c 5c 6c Ad"], "2s")
 DOG_RULES = Rules(players=3, start_cards=4, dogs_life="once-per-game")
 
 
+def test_a_trick_says_how_it_was_won() -> None:
+    # Rules text, 'Déroulement du jeu' 3, one hand-crafted trick per way to win (conftest:
+    # REASONS_DECKS), hearts trump. The engine's trick loop decides it; the view's
+    # finished tricks say the same.
+    state = new_state(REASONS_RULES, 2, REASONS_DECKS)
+    moves = REASONS_ROUND_1.split()
+    apply_all(state, moves[:-1])
+    ends = [(e.winner, e.card, e.led, e.why) for e in state.events if isinstance(e, TrickWon)]
+    c, s = parse_card, parse_suit
+    expected = [
+        (1, c("Kc"), s("c"), WonBy.HIGHEST_OF_LED),  # clubs followed, nobody trumped
+        (2, c("5h"), s("d"), WonBy.ONLY_TRUMP),  # the only trump on diamonds
+        (1, c("Qh"), s("s"), WonBy.HIGHEST_TRUMP),  # the higher of two trumps on spades
+    ]
+    assert ends == expected
+    view = state.view(0)
+    assert [(t.winner, t.card, t.led, t.why) for t in view.tricks] == expected
+    assert view.tricks[1].plays == (Play(1, c("4d")), Play(2, c("5h")), Play(0, c("6d")))
+    apply_all(state, moves[-1:])
+    # A trump led that nobody else can follow is the only card of the led suit, not a trump
+    # played on another suit.
+    last = [e for e in state.events if isinstance(e, TrickWon)][-1]
+    assert last == TrickWon(4, 1, 1, None, c("3h"), s("h"), WonBy.ONLY_OF_LED)
+
+
+def test_a_trick_where_the_others_knock_is_won_by_the_only_card() -> None:
+    # Two players, no sweep win: seat 0 takes nothing in round 1 and plays round 2 on a
+    # dog's life; seat 1 chooses spades and leads 9s, seat 0 knocks. Trick 2: seat 1's Ts
+    # is the only spade (seat 0 must play its 5d).
+    rules = Rules(players=2, start_cards=3, dogs_life="once-per-game", sweep_wins=False)
+    decks = [deal(1, ["2c 3c 4c", "Ac Kc Qc"], "2h"), deal(0, ["5d", "9s Ts"])]
+    state = apply_all(new_state(rules, 1, decks), "2c Ac Kc 3c Qc 4c  s 9s knock Ts 5d")
+    ends = [e for e in state.events if isinstance(e, TrickWon)][3:]
+    c = parse_card
+    assert ends == [
+        TrickWon(1, 1, 1, 1, c("9s"), parse_suit("s"), WonBy.ONLY_CARD),
+        TrickWon(2, 1, 1, None, c("Ts"), parse_suit("s"), WonBy.ONLY_OF_LED),
+    ]
+    assert state.phase is Phase.OVER
+
+
 def test_dogs_life_knock_win_and_left_leads() -> None:
     # Round 2 (dealer 1; seat 1 chooses hearts and leads): seat 0 knocks on trick 1, trumps
     # trick 2 with its one card, and the player to its left (seat 1), not trick 2's leader
@@ -308,6 +361,29 @@ def test_dogs_life_knock_win_and_left_leads() -> None:
     assert r3["dogs_life"] == []
     assert r3["hands"] == [["Ac", "Ad"], None, ["Kc", "3d"]]
     assert log["result"] == {"winner": 0, "rounds_played": 3}
+
+
+def test_view_fields_are_in_the_documented_order_and_hold_their_facts() -> None:
+    # State.view builds a view by position: each field must hold its own fact. Round 3
+    # of test_dogs_life_knock_win_and_left_leads' game: seat 0 had its dog's life in round
+    # 2 and is back, seat 1 is out, seat 2 names trump.
+    assert View._fields == VIEW_FIELDS
+    decks = [
+        DOG_ROUND_1,
+        deal(1, ["2h", "2c 3c 4d", "5c Kd Ah"]),
+        deal(2, ["Ac Ad", None, "Kc 3d"]),
+    ]
+    state = new_state(DOG_RULES, 0, decks)
+    apply_all(state, "Ac 4c 2h Kc 5c 3h Qc 6c 4h 2d Ad 5h  h 2c 5c knock Kd 2h 4d 3c Ah")
+    view = state.view()
+    assert (view.seat, view.phase, view.legal) == (2, Phase.TRUMP, (0, 1, 2, 3))
+    assert (view.round, view.hand_size, view.dealer, view.trick_number) == (3, 2, 2, 0)
+    assert (view.in_round, view.dogs_life, view.dogs_life_used) == ((0, 2), (), (0,))
+    assert view.dogs_life_open == ()  # the game's one dog's life is used
+    assert (view.knocked_out, view.previous_tricks_won) == ((1,), (1, 0, 2))
+    assert (view.hand_counts, view.tricks_won) == ((2, 0, 2), (0, 0, 0))
+    assert view.hand == tuple(cards("Kc 3d"))
+    assert state.view(0).dogs_life_used == (0,)  # every seat sees it
 
 
 def test_dogs_life_card_must_be_played_on_last_trick_and_loses() -> None:
@@ -426,6 +502,40 @@ def test_dogs_life_once_per_player() -> None:
     assert log["result"] == {"winner": 1, "rounds_played": 4}
 
 
+def _round_facts(rules: Rules, decks: list[list[int]], scripts: list[str]) -> dict[int, Any]:
+    """Play a stacked game (dealer 0) and return, by round, the views' dog's-life facts."""
+    players = [ScriptedPlayer(f"p{s}", script) for s, script in enumerate(scripts)]
+    play_game(rules, players, 0, 0, deck=StackedDeck(decks))
+    facts = {v.round: (v.dogs_life, v.dogs_life_used, v.dogs_life_open) for p in players
+             for v in p.views}  # fmt: skip
+    assert len({(v.round, v.dogs_life_open) for p in players for v in p.views}) == len(facts)
+    return facts
+
+
+def test_view_says_who_has_used_a_dogs_life_and_who_may_get_one() -> None:
+    # The games of test_dogs_life_once_per_player and test_dogs_life_knock_win_and_left_leads.
+    # Values: (on a dog's life, used one, would get one with no trick), constant in a round.
+    per_player = _round_facts(
+        Rules(players=3, start_cards=4, dogs_life="once-per-player"),
+        [DOG_ROUND_1, deal(1, ["2h", "2c 3c 4d", "5c Kd Ah"]), deal(2, ["2d 3d", "Ac", "Kc Qc"]),
+         deal(1, [None, "As", "2s"]), cards("Ah Kh")],
+        ["2h 3h 4h 5h  knock 2h  2d 3d", "Ac Kc Qc 2d  h 2c 4d 3c  Ac  As",
+         "4c 5c 6c Ad  5c Kd Ah  c Kc Qc  s 2s"],
+    )  # fmt: skip
+    assert per_player == {
+        1: ((), (), (0, 1, 2)),
+        2: ((0,), (0,), (1, 2)),  # not twice in a row; seat 0 has had its own
+        3: ((1,), (0, 1), (2,)),
+        4: ((), (0, 1), ()),  # never in the 1-card round
+    }
+    per_game = _round_facts(
+        DOG_RULES,
+        [DOG_ROUND_1, deal(1, ["2h", "2c 3c 4d", "5c Kd Ah"]), deal(2, ["Ac Ad", None, "Kc 3d"])],
+        ["2h 3h 4h 5h  knock 2h  Ac Ad", "Ac Kc Qc 2d  h 2c 4d 3c", "4c 5c 6c Ad  5c Kd Ah  c Kc 3d"],
+    )  # fmt: skip
+    assert per_game == {1: ((), (), (0, 1, 2)), 2: ((0,), (0,), ()), 3: ((), (0,), ())}
+
+
 @pytest.mark.parametrize("sweep_wins", [False, True])
 @pytest.mark.parametrize("dogs_life", ["once-per-game", "once-per-player"])
 def test_no_dogs_life_in_final_round(dogs_life: str, sweep_wins: bool) -> None:
@@ -484,7 +594,7 @@ def _walk(value: object, path: str) -> list[tuple[str, object]]:
         return [leaf for f in names for leaf in _walk(getattr(value, f), f"{path}.{f}")]
     if isinstance(value, tuple):
         return [leaf for i, x in enumerate(value) for leaf in _walk(x, f"{path}[{i}]")]
-    if isinstance(value, Phase):
+    if isinstance(value, (Phase, WonBy)):
         return [(path, value.value)]
     assert value is None or isinstance(value, (int, str)), f"{path}: {value!r}"
     return [(path, value)]
@@ -493,17 +603,18 @@ def _walk(value: object, path: str) -> list[tuple[str, object]]:
 # Where a view holds cards: its hand, its legal plays, and what the table has seen; and
 # where it holds sets of cards as masks.
 CARD_PATH = re.compile(
-    r"v\.(hand\[\d+\]|turned_up|trick\[\d+\]\[1\]|tricks\[\d+\]\[2\]\[\d+\]\[1\]"
+    r"v\.(hand\[\d+\]|turned_up|trick\[\d+\]\[1\]|tricks\[\d+\]\[2\]\[\d+\]\[1\]|tricks\[\d+\]\[4\]"
     r"|winning_card|facts\.winning)"
 )
 MASK_PATH = re.compile(r"v\.(hand_mask|seen|facts\.hand|facts\.legal|facts\.seen)")
-VIEW_FIELDS = {
+VIEW_FIELDS = (
     "seat", "phase", "legal", "facts", "rules", "round", "hand_size", "dealer", "leader",
     "trump", "trump_method", "trump_chosen_by", "turned_up", "in_round", "dogs_life",
-    "knocked_out", "previous_tricks_won", "tricks_won", "tricks", "trick_number",
-    "tricks_left", "trick_order", "hand_counts", "votes", "hand", "hand_mask", "seen",
-    "trick", "led", "winning_card", "winning_seat",
-}  # fmt: skip
+    "dogs_life_used", "dogs_life_open", "knocked_out", "previous_tricks_won", "tricks_won",
+    "tricks", "trick_number", "tricks_left", "trick_order", "hand_counts", "votes", "hand",
+    "hand_mask", "seen", "trick", "led", "winning_card", "winning_seat",
+)  # fmt: skip
+"""View's fields in the documented order (State.view builds views by position)."""
 
 
 def _view_cards(view: View) -> list[int]:
@@ -528,7 +639,7 @@ def _view_cards(view: View) -> list[int]:
 def _check_view(state: State, seat: int) -> None:
     view = state.view(seat)
     assert not hasattr(view, "__dict__")
-    assert set(View._fields) == VIEW_FIELDS
+    assert View._fields == VIEW_FIELDS
     assert set(view.hand) == {c for c in range(52) if state.hands[seat] & BIT[c]}
     visible = _visible(state, seat) | {KNOCK}
     for c in _view_cards(view):

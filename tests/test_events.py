@@ -29,10 +29,12 @@ from kow.events import (
     RoundEnd,
     Termination,
     TieCut,
+    Trick,
     TrickWon,
     TrumpSet,
     TurnedUp,
     Vote,
+    WonBy,
     clockwise,
 )
 from kow.game import bots_rng, play_game
@@ -51,7 +53,7 @@ ONE_OF_EACH: list[tuple[str, Any]] = [
     ("on_lead", Lead(1)),
     ("on_play", Play(1, KH)),
     ("on_knock", Knock(0)),
-    ("on_trick_won", TrickWon(1, 1, 1, None)),
+    ("on_trick_won", TrickWon(1, 1, 1, None, KH, 2, WonBy.ONLY_CARD)),
     ("on_round_end", RoundEnd((0, 1), (0,), (), ())),
     ("on_game_end", GameEnd(Outcome(1, Termination.LAST_STANDING, 1))),
 ]
@@ -163,8 +165,12 @@ def test_events_are_small_values() -> None:
     with pytest.raises(AttributeError):
         play.seat = 2  # type: ignore[misc]
     assert hash(Knock(1)) == hash(Knock(1))
-    won = TrickWon(number=2, leader=0, winner=1, next_leader=1)
-    assert won._fields == ("number", "leader", "winner", "next_leader")
+    won = TrickWon(2, 0, 1, 1, KH, 2, WonBy.HIGHEST_OF_LED)
+    assert won == TrickWon(
+        number=2, leader=0, winner=1, next_leader=1, card=KH, led=2, why=WonBy.HIGHEST_OF_LED
+    )
+    assert won._fields == ("number", "leader", "winner", "next_leader", "card", "led", "why")
+    assert Trick._fields == ("number", "leader", "plays", "winner", "card", "led", "why")
 
 
 # ----------------------------------------------------------------------------- clockwise

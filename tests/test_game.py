@@ -24,7 +24,19 @@ from kow.cards import Mask, Suit, parse_card
 from kow.engine import State
 from kow.engine.deal import StackedDeck
 from kow.engine.view import TrickFacts, View
-from kow.events import Action, Deal, Event, Knock, Lead, Phase, Play, TrickWon, TrumpSet, Vote
+from kow.events import (
+    Action,
+    Deal,
+    Event,
+    Knock,
+    Lead,
+    Phase,
+    Play,
+    TrickWon,
+    TrumpSet,
+    Vote,
+    WonBy,
+)
 from kow.game import MAX_SEED, PlayerError, bots_rng, drive, game_seed, new_game, play_game
 from kow.players import HeuristicBot, Player, RandomBot, make_bot
 from kow.players.policy import heuristic_card
@@ -46,6 +58,10 @@ FULL_DECKS = [
     cards("4c Jd"),
 ]
 FULL_SCRIPTS = ["7c 8d 9s", "3c 5d 4c", "Ac Kd As h Kh Qh Ac", "Qc 3h 4s Ah 2s d 2d"]
+
+
+TRICK_1_WON = TrickWon(1, 1, 2, 2, parse_card("Ac"), 0, WonBy.HIGHEST_OF_LED)
+"""The end of the full game's first trick: seat 2's Ac, clubs led and followed."""
 
 
 def full_game() -> State:
@@ -384,7 +400,7 @@ def test_illegal_card_from_card_policy_leaves_the_play_decision() -> None:
     assert (err.value.seat, err.value.player, err.value.action) == (3, bots[3], "3d")
     assert str(err.value) == "scripted-bot player 'b3' (seat 3) chose 3d: seat 3 does not hold 3d"
     assert (state.phase, state.turn, state.trick_number) == (Phase.PLAY, 3, 2)
-    assert state.events[-2:] == [TrickWon(1, 1, 2, 2), Play(2, parse_card("Kd"))]
+    assert state.events[-2:] == [TRICK_1_WON, Play(2, parse_card("Kd"))]
     assert state.trick == (Play(2, parse_card("Kd")),)
     assert state.legal_actions() == tuple(cards("3h 4s"))  # void in diamonds
     # The game goes on from there once a legal card comes.
@@ -448,7 +464,7 @@ def test_a_card_policy_quitting_propagates_with_the_game_so_far() -> None:
     with pytest.raises(Quit):
         drive(state, bots)
     # Trick 2: seat 2 led Kd, and seat 3 quit before answering.
-    last = [Play(0, parse_card("7c")), TrickWon(1, 1, 2, 2), Play(2, parse_card("Kd"))]
+    last = [Play(0, parse_card("7c")), TRICK_1_WON, Play(2, parse_card("Kd"))]
     assert state.events[-3:] == last
     assert len(state.events) == 10 and Lead(1) in state.events
 

@@ -217,7 +217,8 @@ def test_trump_choice_accepts_letters_names_symbols_and_numbers() -> None:
     view = View(
         seat=0, phase=Phase.TRUMP, legal=(0, 1, 2, 3), facts=None, rules=rules, round=2,
         hand_size=6, dealer=1, leader=None, trump=None, trump_method=None,
-        trump_chosen_by=None, turned_up=None, in_round=(0, 1), dogs_life=(), knocked_out=(),
+        trump_chosen_by=None, turned_up=None, in_round=(0, 1), dogs_life=(), dogs_life_used=(),
+        dogs_life_open=(), knocked_out=(),
         previous_tricks_won=(3, 4), tricks_won=(0, 0), tricks=(), trick_number=0,
         tricks_left=6, trick_order=(), hand_counts=(3, 6), votes=(), hand=(0, 13, 26),
         hand_mask=0b100000000000010000000000001, seen=0, trick=(), led=None,
@@ -319,7 +320,7 @@ def test_screen_says_who_leads_after_a_dogs_life_card_wins() -> None:
     # leads 2c, Ben plays 3c, You win with Ac; your hand is empty, and the lead passes
     # to your left, Ada (seed 002).
     from kow.cards import parse_card as c
-    from kow.events import Deal, Lead, Play, TrickWon
+    from kow.events import Deal, Lead, Play, TrickWon, WonBy
     from kow.screen import Screen
 
     screen = Screen(["You", "Ada", "Ben"], Rules(players=3), symbols=False)
@@ -331,7 +332,7 @@ def test_screen_says_who_leads_after_a_dogs_life_card_wins() -> None:
         Play(1, c("2c")),
         Play(2, c("3c")),
         Play(0, c("Ac")),
-        TrickWon(1, 1, 0, next_leader=1),
+        TrickWon(1, 1, 0, 1, c("Ac"), 0, WonBy.HIGHEST_OF_LED),
     ]:
         lines += screen.event(ev)
     assert lines[-2].strip().startswith("You win trick 1 of 2 with Ac (highest club).")

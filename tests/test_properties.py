@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kow import log
+from kow.cards import NO_SUIT, SUIT_OF
 from kow.engine import State
-from kow.events import Event
+from kow.events import Event, Knock, Play, TrickWon, TrumpSet, WonBy
 from kow.game import bots_rng, drive, game_seed, new_game, play_game
 from kow.players import Player, make_bot
 from kow.rules import MAX_SEED, Rules, max_start_cards
@@ -147,6 +148,53 @@ def test_any_rules_any_seed_keep_the_invariants(
     check_invariants(game)
     assert verify_game(game) is None
     assert simulate(rules, seed, ("random", "heuristic")) == game, "the seed replays the game"
+
+
+def check_tricks_say_how_they_were_won(events: list[Event]) -> None:
+    """Assert that each trick's end names its winner's card, the first card's suit and
+    the reason a plain reading of its cards gives (rules text, 'Déroulement du jeu' 3)."""
+    trump = NO_SUIT
+    cards: list[tuple[int, int]] = []  # (seat, card) played to the trick so far
+    for event in events:
+        if isinstance(event, TrumpSet):
+            trump = NO_SUIT if event.suit is None else event.suit
+        elif isinstance(event, Play):
+            cards.append((event.seat, event.card))
+        elif isinstance(event, TrickWon):
+            card = next(c for seat, c in cards if seat == event.winner)
+            led = SUIT_OF[cards[0][1]]
+            fellows = sum(SUIT_OF[c] == SUIT_OF[card] for _, c in cards) - 1
+            if len(cards) == 1:
+                why = WonBy.ONLY_CARD
+            elif fellows:
+                why = WonBy.HIGHEST_TRUMP if SUIT_OF[card] == trump else WonBy.HIGHEST_OF_LED
+            else:
+                why = WonBy.ONLY_OF_LED if SUIT_OF[card] == led else WonBy.ONLY_TRUMP
+            assert (event.card, event.led, event.why) == (card, led, why), (event, cards)
+            cards = []
+        else:
+            assert not cards or isinstance(event, Knock)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, MAX_SEED),
+    players=st.integers(2, 7),
+    dogs_life=st.sampled_from(["off", "once-per-game", "once-per-player"]),
+    final_round_trump=st.booleans(),
+    sweep_wins=st.booleans(),
+)
+def test_every_trick_says_how_it_was_won(
+    seed: int, players: int, dogs_life: str, final_round_trump: bool, sweep_wins: bool
+) -> None:
+    rules = Rules(
+        players=players,
+        dogs_life=dogs_life,  # type: ignore[arg-type]
+        final_round_trump=final_round_trump,
+        sweep_wins=sweep_wins,
+    )
+    state = play_game(rules, _bots(("random", "heuristic"), seed, players), seed)
+    check_tricks_say_how_they_were_won(state.events)
 
 
 def _bots(kinds: tuple[str, ...], seed: int, players: int) -> list[Player]:

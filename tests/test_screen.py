@@ -13,10 +13,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import ScriptedPlayer, apply_all, cards, deal, new_state
+from conftest import (
+    REASONS_DECKS,
+    REASONS_ROUND_1,
+    REASONS_RULES,
+    ScriptedPlayer,
+    apply_all,
+    cards,
+    deal,
+    new_state,
+)
 
 from kow import log
-from kow.cards import parse_card
+from kow.cards import NO_SUIT, SUIT_OF, mask_of, parse_card
+from kow.engine.deal import StackedDeck
 from kow.engine import State
 from kow.engine.deal import StackedDeck
 from kow.events import (
@@ -37,10 +47,12 @@ from kow.events import (
     TrumpSet,
     TurnedUp,
     Vote,
+    WonBy,
 )
 from kow.game import play_game
 from kow.rules import Rules
 from kow.screen import GLUE, Screen, wrap
+from kow.engine.trick import won_by
 
 NAMES = ["You", "Ada", "Ben"]
 RULES = Rules(players=3, start_cards=4)
@@ -84,6 +96,18 @@ def screen(names: list[str] = NAMES, *, symbols: bool = True, color: bool = Fals
     return Written(names, RULES, symbols=symbols, color=color)
 
 
+def won(
+    number: int,
+    leader: int,
+    winner: int,
+    next_leader: int | None,
+    card: str = "Ac",
+    why: WonBy = WonBy.HIGHEST_OF_LED,
+) -> TrickWon:
+    """Return the end of a trick that ``winner`` won with ``card``, its suit led, by ``why``."""
+    return TrickWon(number, leader, winner, next_leader, c(card), SUIT_OF[c(card)], why)
+
+
 def shown(s: Screen, *events: Event) -> list[str]:
     """Return the lines that ``s`` shows for ``events``, in order."""
     lines: list[str] = []
@@ -125,9 +149,7 @@ def test_no_colour_codes_unless_asked() -> None:
     s = screen()
     assert (s.card(c("Th")), s.suit(1, long=True)) == ("10♥", "♦ diamonds")
     assert (s.bold("x"), s.dim("x")) == ("x", "x")
-    text = "\n".join(
-        shown(s, DEAL_2, TrickWon(1, 1, 2, 2), GameEnd(Outcome(2, Termination.SWEEP, 2)))
-    )
+    text = "\n".join(shown(s, DEAL_2, won(1, 1, 2, 2), GameEnd(Outcome(2, Termination.SWEEP, 2))))
     assert "\x1b" not in text
 
 
@@ -141,8 +163,9 @@ def test_colour_codes_when_asked() -> None:
     assert s.suit(0, long=True) == "♣ clubs"
     assert (s.bold("x"), s.dim("x")) == (f"{BOLD}x{RESET}", f"{DIM}x{RESET}")
     assert s.event(DEAL_2)[1] == f"{BOLD}=== Round 2: 3 cards each ==={RESET}"
-    assert s.event(TrickWon(1, 1, 2, 2)) == [
-        f"  {BOLD}Ben wins{RESET} trick 1 of 3. Tricks: You 0 · Ada 0 · Ben 1"
+    assert s.event(won(1, 1, 2, 2, "As")) == [
+        f"  {BOLD}Ben wins{RESET} trick 1 of 3 with A♠ (highest spade). "
+        "Tricks: You 0 · Ada 0 · Ben 1"
     ]
     assert s.event(GameEnd(Outcome(2, Termination.SWEEP, 2))) == [
         "",
@@ -241,27 +264,29 @@ def test_trick_won_counts_the_seats_dealt_in() -> None:
     # You (seat 0) are out; Ada and Ben play 2 cards. No "leads" line: the winner leads.
     s = screen()
     s.event(Deal(3, 2, 1, 2, 9, hands(None, "2c 3c", "4c 5c"), ()))
-    assert s.event(TrickWon(1, 2, 2, next_leader=2)) == [
-        "  Ben wins trick 1 of 2. Tricks: Ada 0 · Ben 1"
+    assert s.event(won(1, 2, 2, 2, "5c")) == [
+        "  Ben wins trick 1 of 2 with 5♣ (highest club). Tricks: Ada 0 · Ben 1"
     ]
-    assert s.event(TrickWon(2, 2, 1, next_leader=None)) == [
-        "  Ada wins trick 2 of 2. Tricks: Ada 1 · Ben 1"
+    assert s.event(won(2, 2, 1, None, "3c")) == [
+        "  Ada wins trick 2 of 2 with 3♣ (highest club). Tricks: Ada 1 · Ben 1"
     ]
     # The next deal starts the counts again.
     s.event(Deal(4, 1, 2, 1, 9, hands(None, "2c", "4c"), ()))
-    assert s.event(TrickWon(1, 1, 1, None)) == ["  Ada wins trick 1 of 1. Tricks: Ada 1 · Ben 0"]
+    assert s.event(won(1, 1, 1, None, "2c")) == [
+        "  Ada wins trick 1 of 1 with 2♣ (highest club). Tricks: Ada 1 · Ben 0"
+    ]
 
 
 def test_trick_won_on_a_dogs_life_names_the_next_leader() -> None:
     # You win trick 1 with your one card, so Ada, on your left, leads trick 2 (seed 002).
     s = screen(symbols=False)
     s.event(DEAL_2)
-    assert s.event(TrickWon(1, 1, 0, next_leader=1)) == [
-        "  You win trick 1 of 3. Tricks: You 1, Ada 0, Ben 0",
+    assert s.event(won(1, 1, 0, 1, "2h", WonBy.ONLY_TRUMP)) == [
+        "  You win trick 1 of 3 with 2h (trump). Tricks: You 1, Ada 0, Ben 0",
         "  Ada leads, on the dog's-life winner's left.",
     ]
-    assert s.event(TrickWon(2, 1, 2, next_leader=2)) == [
-        "  Ben wins trick 2 of 3. Tricks: You 1, Ada 0, Ben 1"
+    assert s.event(won(2, 1, 2, 2, "Kd", WonBy.ONLY_OF_LED)) == [
+        "  Ben wins trick 2 of 3 with Kd (nobody else played diamonds). Tricks: You 1, Ada 0, Ben 1"
     ]
 
 
@@ -320,7 +345,7 @@ def test_names_with_braces_come_out_literally() -> None:
         Deal(1, 2, 0, 2, 26, hands("2c 3c", "4c 5c", "6c 7c"), ()),
         TrumpSet(0, "chosen", 1),
         Play(1, c("Ac")),
-        TrickWon(1, 1, 1, 1),
+        won(1, 1, 1, 1, "Ac", WonBy.ONLY_CARD),
         RoundEnd((0, 2, 0), (0, 2), (), ()),
         GameEnd(Outcome(1, Termination.SWEEP, 1)),
     )
@@ -528,7 +553,7 @@ Dmitri chooses trump, for the most tricks last round: d diamonds.
 Dmitri leads.
   Dmitri plays 2d
   Ben plays Ac
-  Dmitri wins trick 1 of 1 with 2d (trump). Tricks: Ben 0, Dmitri 1
+  Dmitri wins trick 1 of 1 with 2d (nobody else played diamonds). Tricks: Ben 0, Dmitri 1
 Round 3 over. Tricks: Ben 0, Dmitri 1
 Ben is knocked out.
 
@@ -619,6 +644,9 @@ def test_narrate_an_abandoned_game(logged: tuple[dict[str, Any], list[Event]]) -
         ("h", "You 9h, Ada Kh, Ben 2h", "Ada", "with K♥ (highest trump)"),
         # Nobody else follows or trumps: the led card wins, however low.
         ("s", "You 2h, Ada Kd, Ben Ac", "You", "with 2♥ (nobody else played hearts)"),
+        # A trump led that nobody else follows: the same, not "(trump)", which is kept
+        # for the only trump on another led suit.
+        ("h", "You 2h, Ada Kd, Ben Ac", "You", "with 2♥ (nobody else played hearts)"),
         # No trump this round.
         (None, "You 2h, Ada Kd, Ben 3h", "Ben", "with 3♥ (highest heart)"),
         # On a dog's life the others knock: the one card played wins.
@@ -628,18 +656,38 @@ def test_narrate_an_abandoned_game(logged: tuple[dict[str, Any], list[Event]]) -
 def test_a_trick_result_names_the_winning_card_and_why(
     trump: str | None, plays: str, winner: str, why: str
 ) -> None:
+    # The trick's end says how it was won as the engine does (kow.engine.trick.won_by); the
+    # screen words it. test_engine's hand-crafted tricks check the engine's reasons.
     s = screen()
     s.event(Deal(2, 3, 1, 0, 9, hands("2c 3c 4c", "5c 6c 7c", "8c 9c Tc"), ()))
     s.event(TrumpSet(None if trump is None else "cdhs".index(trump), "chosen", 1))
     seat = {n: i for i, n in enumerate(NAMES)}
-    trick: list[Event] = []
+    trick: list[Play | Knock] = []
     for play in plays.split(", "):
         name, what = play.split(" ")
         trick.append(Knock(seat[name]) if what == "knocks" else Play(seat[name], c(what)))
-    first = trick[0].seat  # type: ignore[attr-defined]
-    lines = shown(s, *trick, TrickWon(1, first, seat[winner], seat[winner]))
+    played = [p for p in trick if isinstance(p, Play)]
+    card = next(p.card for p in played if p.seat == seat[winner])
+    led = SUIT_OF[played[0].card]
+    reason = won_by(card, led, NO_SUIT if trump is None else "cdhs".index(trump),
+                    mask_of(p.card for p in played))  # fmt: skip
+    end = TrickWon(1, trick[0].seat, seat[winner], seat[winner], card, led, reason)
+    lines = shown(s, *trick, end)
     verb = "win" if winner == "You" else "wins"
     assert lines[-1].startswith(f"  {winner} {verb} trick 1 of 3 {why}. Tricks: ")
+
+
+def test_a_trump_led_that_nobody_follows_is_not_called_trump() -> None:
+    # The engine plays the hand-crafted tricks and says how each was won; the screen words
+    # it. Trick 4: Ada leads 3h, hearts being trump, and nobody else has a heart.
+    state = apply_all(new_state(REASONS_RULES, 2, REASONS_DECKS), REASONS_ROUND_1)
+    lines = [x for x in shown(screen(symbols=False), *state.events) if " trick " in x]
+    assert lines == [
+        "  Ada wins trick 1 of 4 with Kc (highest club). Tricks: You 0, Ada 1, Ben 0",
+        "  Ben wins trick 2 of 4 with 5h (trump). Tricks: You 0, Ada 1, Ben 1",
+        "  Ada wins trick 3 of 4 with Qh (highest trump). Tricks: You 0, Ada 2, Ben 1",
+        "  Ada wins trick 4 of 4 with 3h (nobody else played hearts). Tricks: You 0, Ada 3, Ben 1",
+    ]
 
 
 def test_they_agrees_the_verb_and_puts_you_in_the_second_person() -> None:

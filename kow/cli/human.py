@@ -325,11 +325,11 @@ class HumanPlayer(Player):
         screen = self.screen
         if view.tricks:
             trick = view.tricks[-1]
-            return f"Last trick: {screen.plays(trick.plays)}. {screen.won_with(trick, view.trump)}."
+            return f"Last trick: {screen.plays(trick.plays)}. {screen.won_with(trick)}."
         last = screen.last_trick
         if last is None:
             return "No trick has been played yet."
-        won = screen.won_with(last.trick, last.trump, last.hand_size)
+        won = screen.won_with(last.trick, last.hand_size)
         return f"Last trick (round {last.round}): {screen.plays(last.trick.plays)}. {won}."
 
     def _hint(self, view: View) -> str:

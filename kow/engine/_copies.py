@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..cards import NAMES, NO_CARD, NO_SUIT, Mask, cards_in
+from ..cards import BIT, NAMES, NO_CARD, NO_SUIT, Mask, cards_in
 from ..events import Deal, Phase, Play
 from ._round import ALL_SUITS
 from .deal import Deck, ShuffledDeck, left_of
@@ -58,6 +58,7 @@ def copy_state(state: State) -> State:
     other.knocked_out = state.knocked_out
     other.dogs_life = state.dogs_life
     other.dogs_life_used = state.dogs_life_used[:]
+    other.dogs_life_open = state.dogs_life_open
     other.tricks_won = state.tricks_won[:]
     other.previous_tricks_won = state.previous_tricks_won
     other.allowed = state.allowed
@@ -71,6 +72,7 @@ def copy_state(state: State) -> State:
     other.winning_card = state.winning_card
     other.winning_seat = state.winning_seat
     other._first_play = other._trick_start = 0
+    other._trick_seen = state._trick_seen
     other._deck = state._deck
     other._on_dogs_life = state._on_dogs_life[:]
     other._left = state._left
@@ -122,7 +124,11 @@ def state_from_view(cls: type[State], view: View, hands: Sequence[Mask]) -> Stat
     state.in_round = view.in_round
     state.knocked_out = view.knocked_out
     state.dogs_life = view.dogs_life
-    state.dogs_life_used = [False] * players
+    used = [False] * players
+    for seat in view.dogs_life_used:
+        used[seat] = True
+    state.dogs_life_used = used
+    state.dogs_life_open = view.dogs_life_open
     state.tricks_won = list(view.tricks_won)
     state.previous_tricks_won = (
         None if view.previous_tricks_won is None else list(view.previous_tricks_won)
@@ -138,6 +144,11 @@ def state_from_view(cls: type[State], view: View, hands: Sequence[Mask]) -> Stat
     state.winning_card = NO_CARD if view.winning_card is None else view.winning_card
     state.winning_seat = -1 if view.winning_seat is None else view.winning_seat
     state._first_play = state._trick_start = 0
+    trick_seen = view.seen  # the cards seen before the current trick's first card
+    for play in view.trick:
+        if type(play) is Play:
+            trick_seen ^= BIT[play.card]
+    state._trick_seen = trick_seen
     state._deck = ShuffledDeck(random.Random(0))  # never drawn: a copy deals no round
     state._on_dogs_life = [s in view.dogs_life for s in range(players)]
     state._left = left_of(view.dealer, state.in_game)

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ALL_SUITS",
     "ask_trump",
+    "dogs_life_open",
     "end_round",
     "most_tricks_player",
     "next_vote",
@@ -63,6 +64,8 @@ def start_round(state: State) -> None:
     for s in state.dogs_life:
         on_dogs_life[s] = True
     state._on_dogs_life = on_dogs_life
+    if rules.dogs_life != "off":  # else none ever is (State() sets it empty)
+        state.dogs_life_open = dogs_life_open(state)
     # Rules text, 'Mise en place' 1-2: shuffle, the dealer's right cuts, then deal one
     # card at a time clockwise from the dealer's left. A dog's life gets one card.
     cut_position = state._deck.cut()
@@ -137,6 +140,31 @@ def start_round(state: State) -> None:
         ask_trump(state, ALL_SUITS, "chosen")
 
 
+def dogs_life_open(state: State) -> tuple[Seat, ...]:
+    """Return the seats of the round that taking no trick would give a dog's life.
+
+    Seed 002 and rules text ('Variantes'): a player who takes no trick is granted a dog's
+    life instead of being knocked out, never in the 1-card round, never twice in a row
+    (not while on one), and once per game (seed 002: the first player or players it
+    comes to use it up for everyone) or once per player (rules text). A sweep under
+    ``sweep_wins`` grants none (rules text, 'Déroulement du jeu' 6). Constant through a
+    round: :func:`end_round` grants exactly these seats that took no trick. Ascending.
+    """
+    rules = state.rules
+    used = state.dogs_life_used
+    if (
+        rules.dogs_life == "off"
+        or state.hand_size == 1
+        or (rules.dogs_life == "once-per-game" and any(used))
+    ):
+        return ()
+    on_dogs_life = state._on_dogs_life
+    per_player = rules.dogs_life == "once-per-player"
+    return tuple(
+        [s for s in state.in_round if not on_dogs_life[s] and not (per_player and used[s])]
+    )
+
+
 def record(state: State, event: Event) -> None:
     """Append ``event`` to the game's events, unless ``state`` is a copy for search."""
     if state.recording:
@@ -194,6 +222,7 @@ def set_trump(state: State, suit: Suit, method: TrumpMethod, chosen_by: Seat | N
     state._first_play = state._trick_start = len(state.events)
     state.trick_order = trick_order(leader, state.hands)
     state.trick_played = 0
+    state._trick_seen = state.seen
     state.turn = leader
     state.phase = Phase.PLAY
     return event
@@ -246,20 +275,12 @@ def end_round(state: State) -> None:
         eliminated = [s for s in in_round if s != sweeper]
     else:
         # Rules text, 'Déroulement du jeu' 4-5, and seed 002: a player without a trick
-        # is knocked out, unless granted a dog's life: never in the 1-card round, never
-        # twice in a row, once per game (seed 002) or once per player (rules text).
-        once_per_game_left = rules.dogs_life == "once-per-game" and not any(state.dogs_life_used)
+        # is knocked out, unless granted a dog's life (see dogs_life_open).
+        open_seats = state.dogs_life_open
         for s in in_round:
             if won[s]:
                 continue
-            if (
-                hand_size > 1
-                and not state._on_dogs_life[s]
-                and (
-                    once_per_game_left
-                    or (rules.dogs_life == "once-per-player" and not state.dogs_life_used[s])
-                )
-            ):
+            if s in open_seats:
                 granted.append(s)
             else:
                 eliminated.append(s)

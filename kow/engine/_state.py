@@ -31,7 +31,7 @@ from ..rules import Rules
 from ._copies import copy_state, fork_state, state_from_view
 from ._round import ALL_SUITS, end_round, next_vote, set_trump, start_round
 from .deal import Deck, ShuffledDeck
-from .trick import BEATEN_BY, knock_allowed, legal_cards, trick_order
+from .trick import BEATEN_BY, knock_allowed, legal_cards, trick_order, won_by
 from .view import Policy, TrickFacts, View
 
 __all__ = ["IllegalActionError", "State", "action_name"]
@@ -93,9 +93,9 @@ class State:
         "rules", "players", "events", "recording", "phase", "turn", "outcome", "round",
         "hand_size", "dealer", "trump", "trump_method", "trump_chosen_by", "turned_up",
         "leader", "hands", "in_game", "in_round", "knocked_out", "dogs_life",
-        "dogs_life_used", "tricks_won", "previous_tricks_won", "allowed", "votes",
+        "dogs_life_used", "dogs_life_open", "tricks_won", "previous_tricks_won", "allowed", "votes",
         "seen", "trick_number", "trick_leader", "trick_order", "trick_played", "led",
-        "winning_card", "winning_seat", "_first_play", "_trick_start",
+        "winning_card", "winning_seat", "_first_play", "_trick_start", "_trick_seen",
         "_deck", "_on_dogs_life", "_left", "_most_tricks", "_voters", "_fixed_suit",
         "_pending_method", "_view_parts",
     )  # fmt: skip
@@ -129,6 +129,9 @@ class State:
     """The seats on a dog's life this round."""
     dogs_life_used: list[bool]
     """By seat: granted a dog's life earlier in the game."""
+    dogs_life_open: tuple[Seat, ...]
+    """The seats of the round that taking no trick would give a dog's life, ascending
+    (see :func:`kow.engine._round.dogs_life_open`; set as the round is dealt)."""
     tricks_won: list[int]
     """By seat, tricks won this round."""
     previous_tricks_won: list[int] | None
@@ -177,6 +180,9 @@ class State:
     """Where this round's first trick starts in :attr:`events`."""
     _trick_start: int
     """Where the current trick starts in :attr:`events`."""
+    _trick_seen: Mask
+    """:attr:`seen` before the current trick's first card, so that the trick's cards are
+    ``seen ^ _trick_seen`` (kept up to date by a state that records only)."""
     _view_parts: tuple[Any, ...] | None
     """The view's fields that change only between tricks, once built (see :meth:`view`)."""
 
@@ -198,6 +204,7 @@ class State:
         self.in_game = [True] * players
         self.dogs_life = ()
         self.dogs_life_used = [False] * players
+        self.dogs_life_open = ()
         self.tricks_won = [0] * players
         self.previous_tricks_won = None
         self.turned_up = None
@@ -321,7 +328,9 @@ class State:
         return (
             self.rules, self.round, self.hand_size, self.dealer, None if leader < 0 else leader,
             None if trump < 0 else trump, self.trump_method, self.trump_chosen_by,
-            self.turned_up, self.in_round, self.dogs_life, self.knocked_out,
+            self.turned_up, self.in_round, self.dogs_life,
+            tuple([s for s, used in enumerate(self.dogs_life_used) if used]),
+            self.dogs_life_open, self.knocked_out,
             None if previous is None else tuple(previous), tuple(self.tricks_won),
             self.tricks, self.trick_number, self.hand_size - self.trick_number + 1,
             self.trick_order,
@@ -470,8 +479,14 @@ class State:
             if not last_trick:
                 order = trick_order(winning_seat, hands)
             if recording:
+                # How the trick was won, from what the loop knows: its cards are the
+                # cards seen since it began.
                 next_leader = None if last_trick else order[0]
-                record(new(TrickWon, (number, leader, winning_seat, next_leader)))
+                why = won_by(winning, led, trump, seen ^ self._trick_seen)
+                self._trick_seen = seen
+                record(
+                    new(TrickWon, (number, leader, winning_seat, next_leader, winning, led, why))
+                )
                 trick_start = len(events)
             if last_trick:
                 self._store(number, leader, order, played + 1, led, winning, winning_seat, seen,
@@ -533,7 +548,10 @@ class State:
         plays: list[Play | Knock] = []
         for event in self.events[self._first_play : self._trick_start]:
             if isinstance(event, TrickWon):
-                done.append(Trick(event.number, event.leader, tuple(plays), event.winner))
+                done.append(
+                    Trick(event.number, event.leader, tuple(plays), event.winner, event.card,
+                          event.led, event.why)
+                )  # fmt: skip
                 plays = []
             elif isinstance(event, (Play, Knock)):
                 plays.append(event)

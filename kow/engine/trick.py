@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import ALL_CARDS, NO_SUIT, SUIT_MASK, SUIT_OF, Card, Mask, Suit, mask_of
-from ..events import _CLOCKWISE, Seat
+from ..cards import ALL_CARDS, BIT, NO_SUIT, SUIT_MASK, SUIT_OF, Card, Mask, Suit, mask_of
+from ..events import _CLOCKWISE, Seat, WonBy
 
-__all__ = ["BEATEN_BY", "beats", "knock_allowed", "legal_cards", "trick_order"]
+__all__ = ["BEATEN_BY", "beats", "knock_allowed", "legal_cards", "trick_order", "won_by"]
 
 
 def beats(card: Card, winning: Card, trump: Suit) -> bool:
@@ -43,6 +43,41 @@ BEATEN_BY: tuple[tuple[Mask, ...], ...] = tuple(
 )
 """``BEATEN_BY[trump][winning]``: the mask of the cards that beat ``winning`` (see
 :func:`beats`, from which it is built); ``trump`` may be :data:`~kow.cards.NO_SUIT`."""
+
+
+def won_by(card: Card, led: Suit, trump: Suit, cards: Mask) -> WonBy:
+    """Return why ``card`` won the trick whose cards are the mask ``cards`` (card included).
+
+    ``led``: the trick's led suit; ``trump``: the trump suit, or
+    :data:`~kow.cards.NO_SUIT` for none. ``card`` must be the card :func:`beats` makes the
+    winner (the engine's trick loop calls this as a trick ends). Rules text, 'Déroulement
+    du jeu' 3: a winning card of another suit than the led one is a trump; a trump led
+    that nobody else follows wins as the only card of the led suit.
+
+    >>> from kow.cards import mask_of, parse_card, parse_suit
+    >>> def why(card, cards, led="s", trump="h"):
+    ...     cards = mask_of(parse_card(c) for c in cards.split())
+    ...     return won_by(parse_card(card), parse_suit(led), parse_suit(trump), cards).name
+    >>> why("3h", "As 2h 3h"), why("2h", "As 2h Ks")  # spades led, hearts trump
+    ('HIGHEST_TRUMP', 'ONLY_TRUMP')
+    >>> why("Ks", "Ks 2s 3c"), why("Ks", "Ks 3c"), why("5h", "5h 2c 3d", led="h"), why("Ks", "Ks")
+    ('HIGHEST_OF_LED', 'ONLY_OF_LED', 'ONLY_OF_LED', 'ONLY_CARD')
+    """
+    if cards & _FELLOWS[card]:  # another card of its suit was played: it is the highest
+        return _HIGHEST_TRUMP if SUIT_OF[card] == trump else _HIGHEST_OF_LED
+    if cards == BIT[card]:
+        return _ONLY_CARD
+    return _ONLY_OF_LED if SUIT_OF[card] == led else _ONLY_TRUMP
+
+
+_FELLOWS: tuple[Mask, ...] = tuple(SUIT_MASK[SUIT_OF[c]] & ~BIT[c] for c in ALL_CARDS)
+"""``_FELLOWS[card]``: the mask of the other cards of ``card``'s suit."""
+# WonBy's members as plain names: the trick loop calls won_by at every trick's end.
+_HIGHEST_TRUMP = WonBy.HIGHEST_TRUMP
+_HIGHEST_OF_LED = WonBy.HIGHEST_OF_LED
+_ONLY_CARD = WonBy.ONLY_CARD
+_ONLY_OF_LED = WonBy.ONLY_OF_LED
+_ONLY_TRUMP = WonBy.ONLY_TRUMP
 
 
 def legal_cards(hand: Mask, led: Suit) -> Mask:

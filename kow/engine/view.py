@@ -97,7 +97,11 @@ class View(NamedTuple):
       was set (None before); ``trump_chosen_by``: who named it (None when nobody did);
       ``turned_up``: round 1's turned-up card, or None.
     - ``in_round``: the seats dealt in, ascending; ``dogs_life``: seats on a dog's life;
-      ``knocked_out``: seats out of the game; ``hand_counts[seat]``: cards still held.
+      ``dogs_life_used``: seats granted a dog's life in an earlier round of the game (so
+      on one now or past it); ``dogs_life_open``: the seats that taking no trick this
+      round would give a dog's life (none in the 1-card round, none once the game's one
+      is used, ...: the rule as the engine applies it); ``knocked_out``: seats out of the
+      game; each ascending. ``hand_counts[seat]``: cards still held.
     - ``votes``: the votes cast this round, in order.
     - ``tricks_won[seat]``: tricks taken this round (0 for a seat not in it);
       ``previous_tricks_won``: last round's (None in round 1).
@@ -131,6 +135,8 @@ class View(NamedTuple):
     turned_up: Card | None
     in_round: tuple[Seat, ...]
     dogs_life: tuple[Seat, ...]
+    dogs_life_used: tuple[Seat, ...]
+    dogs_life_open: tuple[Seat, ...]
     knocked_out: tuple[Seat, ...]
     previous_tricks_won: tuple[int, ...] | None
     tricks_won: tuple[int, ...]

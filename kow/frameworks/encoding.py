@@ -336,15 +336,14 @@ def information_state(state: State, seat: Seat) -> list[float]:
     rules = state.rules
     at = _offsets(rules, True)
     out = [0.0] * at[""]
-    _fill_view(out, at, state.view(seat))
+    view = state.view(seat)
+    _fill_view(out, at, view)
+    base = at["dogs_life_used"]
+    for s in view.dogs_life_used:
+        out[base + s] = 1.0
     events = state.events
     deal_at = max((i for i, e in enumerate(events) if type(e) is Deal), default=-1)
     players = rules.players
-    base = at["dogs_life_used"]
-    for event in events[: max(deal_at, 0)]:
-        if isinstance(event, RoundEnd):
-            for s in event.dogs_life_granted:
-                out[base + s] = 1.0
     if deal_at < 0:
         return out
     deal: Deal = events[deal_at]  # type: ignore[assignment]

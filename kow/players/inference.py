@@ -66,11 +66,13 @@ def decisions(view: View) -> list[Decision]:
     seen = 0 if view.turned_up is None else BIT[view.turned_up]
     won = [0] * n
     found: list[tuple[TrickFacts, Action]] = []
-    tricks = [(trick.plays, trick.winner) for trick in view.tricks]
-    tricks.append((view.trick, -1))
-    for number, (plays, winner) in enumerate(tricks, start=1):
+    # Each trick's plays, led suit (the engine's: a view's current trick has none before
+    # its first card) and winner (-1: the current trick).
+    tricks = [(trick.plays, trick.led, trick.winner) for trick in view.tricks]
+    tricks.append((view.trick, NO_SUIT if view.led is None else view.led, -1))
+    for number, (plays, trick_led, winner) in enumerate(tricks, start=1):
         winning = NO_CARD
-        led = NO_SUIT
+        led = NO_SUIT  # until the trick's first card
         tricks_left = view.hand_size - number + 1
         for i, play in enumerate(plays):
             seat = play.seat
@@ -86,8 +88,7 @@ def decisions(view: View) -> list[Decision]:
                 continue
             card = play.card
             seen |= BIT[card]
-            if led < 0:
-                led = SUIT_OF[card]
+            led = trick_led
             if winning < 0 or BIT[card] & beaten_by[winning]:
                 winning = card
         if winner >= 0:

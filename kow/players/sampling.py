@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..cards import BIT, SUIT_MASK, SUIT_OF, Mask
+from ..cards import BIT, SUIT_MASK, SUIT_OF, Mask, Suit
 from ..engine.view import View
 from ..events import Knock, Play
 
@@ -40,26 +40,23 @@ def seen_cards(view: View) -> Mask:
 def voids(view: View) -> list[int]:
     """Return, per seat, a 4-bit mask of the suits that seat has shown it does not hold.
 
-    A seat is void in the led suit of a trick (the suit of its first card; a knock leads
-    nothing) where it played a card of another suit (rules text, "Déroulement" 2: a
-    player must follow suit when able). Voids last for the rest of the round.
+    A seat is void in the led suit of a trick (the trick's ``led``, or the view's ``led``
+    for the current one) where it played a card of another suit (rules text,
+    "Déroulement" 2: a player must follow suit when able). Voids last for the rest of the
+    round.
     """
     out = [0] * view.rules.players
     for trick in view.tricks:
-        _trick_voids(trick.plays, out)
-    _trick_voids(view.trick, out)
+        _trick_voids(trick.plays, trick.led, out)
+    if view.led is not None:
+        _trick_voids(view.trick, view.led, out)
     return out
 
 
-def _trick_voids(plays: tuple[Play | Knock, ...], out: list[int]) -> None:
-    led = -1
+def _trick_voids(plays: tuple[Play | Knock, ...], led: Suit, out: list[int]) -> None:
+    """Add to ``out`` the void in ``led`` of each seat of ``plays`` that played another suit."""
     for play in plays:
-        if type(play) is Knock:
-            continue
-        suit = SUIT_OF[play.card]  # type: ignore[union-attr]
-        if led < 0:
-            led = suit
-        elif suit != led:
+        if type(play) is Play and SUIT_OF[play.card] != led:
             out[play.seat] |= 1 << led
 
 

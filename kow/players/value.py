@@ -49,11 +49,17 @@ def round_value(tricks: Sequence[int], seat: int, view: View) -> float:
 
     ``tricks``: tricks won by seat in the round of ``view``. Surviving comes first: a
     round without a trick scores 0 (or a little, :data:`DOG`, when a dog's life may be
-    granted; an estimate, since the view does not say who has used theirs). Winning the
-    game outright (a sweep under ``sweep_wins``, the 1-card round's trick, or being the
-    only one left) scores 1. Otherwise the ``k`` players who took a trick share the game,
-    and the one with the most tricks, who names the next trump and leads, is worth
-    :data:`CHOOSER` (a tie for the most shares it, as the tie cut would).
+    granted). Winning the game outright (a sweep under ``sweep_wins``, the 1-card round's
+    trick, or being the only one left) scores 1. Otherwise the ``k`` players who took a
+    trick share the game, and the one with the most tricks, who names the next trump and
+    leads, is worth :data:`CHOOSER` (a tie for the most shares it, as the tie cut would).
+
+    Both are the bots' estimates, kept as tuned, not the rules: a dog's life counts as
+    possible for any seat not on one outside the 1-card round, though the view says who
+    may still get one (``view.dogs_life_open``, as the engine grants it); and "the only
+    one left" overlooks the dog's lives that keep players in. Reading the view's facts
+    instead would change the search bots' choices, and so every seeded game played
+    under a dog's-life rule.
     """
     mine = tricks[seat]
     rules = view.rules

@@ -12,9 +12,10 @@ seats at most 7), empty for a seat the game does not have.
 The facts come from the engine, not from a second statement of the rules: each game is
 checked with :func:`kow.verify.verify_game`, then replayed with :func:`kow.log.replay`,
 and its rows are read off the engine's events (:class:`~kow.events.EventVisitor`). Who won
-a trick and why a game ended are the engine's; whether a card was winning the trick once
-played is :func:`kow.engine.trick.beats`. Followed suit and trumped are read off the card's suit,
-the led suit and trump.
+a trick, with which card, its led suit and why a game ended are the engine's (a trick cut
+short by an abandoned game takes its led suit from the engine's state); whether a card was
+winning the trick once played is :func:`kow.engine.trick.beats`. Followed suit and trumped
+are read off the card's suit, the trick's led suit and trump.
 """
 
 from __future__ import annotations
@@ -148,7 +149,7 @@ def rows(game: GameLog, table: str, *, file: str, index: int) -> list[Row]:
     (state,) = collections.deque(replay(game), maxlen=1)
     walk = _Walk(table, game, (file, index, game["seed"]))
     walk.visit(state.events)
-    return walk.finish()
+    return walk.finish(state.led)
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -183,18 +184,13 @@ def cells(row: Row, *, spreadsheet_safe: bool = False) -> list[str | int]:
 
 
 class _Played(NamedTuple):
-    """One play of the trick in progress, with what it did when it was played."""
+    """One play of the trick in progress: whether it was the lead (the trick's first
+    card) and winning the trick when it was played."""
 
     seat: Seat
     card: Card | None  # None: a knock
     lead: bool
-    followed_suit: bool
-    trumped: bool
     winning: bool
-
-
-_KNOCKED = (False, False, False, False)
-"""A knock's ``lead``, ``followed_suit``, ``trumped`` and ``winning``: it plays no card."""
 
 
 class _Walk(EventVisitor):
@@ -213,8 +209,7 @@ class _Walk(EventVisitor):
         self.trump: Suit = NO_SUIT
         self.trick = 0  # the number of the trick in progress
         self.played: list[_Played] = []
-        self.led: Suit = NO_SUIT
-        self.winning: Card = NO_CARD
+        self.winning: Card = NO_CARD  # the card winning the trick in progress so far
         self.eliminated_round: list[int | None] = [None] * self.players
         self.dogs_life_round: list[int | None] = [None] * self.players
         self.outcome: Outcome | None = None
@@ -248,24 +243,17 @@ class _Walk(EventVisitor):
 
     def on_play(self, event: Play) -> None:
         card = event.card
-        suit = SUIT_OF[card]
-        if self.winning == NO_CARD:  # the first card sets the led suit (after any knock)
-            self.led = suit
-            self.winning = card
-            self.played.append(_Played(event.seat, card, True, False, False, True))
-            return
-        followed = suit == self.led
-        trumped = not followed and suit == self.trump
-        winning = beats(card, self.winning, self.trump)  # the one statement of the rule
+        lead = self.winning == NO_CARD  # the first card leads (after any knock)
+        winning = lead or beats(card, self.winning, self.trump)  # the one statement of the rule
         if winning:
             self.winning = card
-        self.played.append(_Played(event.seat, card, False, followed, trumped, winning))
+        self.played.append(_Played(event.seat, card, lead, winning))
 
     def on_knock(self, event: Knock) -> None:
-        self.played.append(_Played(event.seat, None, *_KNOCKED))
+        self.played.append(_Played(event.seat, None, False, False))
 
     def on_trick_won(self, event: TrickWon) -> None:
-        self._end_trick(event.winner)
+        self._end_trick(event.led, event)
 
     def on_round_end(self, event: RoundEnd) -> None:
         assert self.deal is not None
@@ -278,31 +266,37 @@ class _Walk(EventVisitor):
 
     # ----------------------------------------------------------------- rows
 
-    def _end_trick(self, winner: Seat | None) -> None:
-        """Keep the trick's rows; ``winner`` is None for a trick cut short."""
+    def _end_trick(self, led: Suit, end: TrickWon | None) -> None:
+        """Keep the trick's rows: ``led`` is its led suit (NO_SUIT: no card played);
+        ``end`` is None for a trick cut short."""
         assert self.deal is not None
         head = (*self.key, self.deal.round, self.trick)
         played = self.played
+        trump = self.trump
+        winner = None if end is None else end.winner
+        # By play: followed suit, trumped (a trump on another led suit); the lead does neither.
+        followed = [p.card is not None and not p.lead and SUIT_OF[p.card] == led for p in played]
+        trumped = [
+            p.card is not None and not p.lead and not f and SUIT_OF[p.card] == trump
+            for p, f in zip(played, followed, strict=True)
+        ]
         if self.table == "tricks":
-            winning_card = next((p.card for p in played if p.seat == winner), None)
             knocks = sum(p.card is None for p in played)
             self.out.append((
-                *head, played[0].seat, None if self.led == NO_SUIT else SUITS[self.led],
-                len(played) - knocks, knocks,
-                None if winning_card is None else NAMES[winning_card], winner,
-                any(p.trumped for p in played),
+                *head, played[0].seat, None if led == NO_SUIT else SUITS[led],
+                len(played) - knocks, knocks, None if end is None else NAMES[end.card], winner,
+                any(trumped),
             ))  # fmt: skip
         elif self.table == "plays":
             for number, p in enumerate(played, start=1):
                 self.out.append((
                     *head, number, p.seat, p.card is None,
                     None if p.card is None else NAMES[p.card],
-                    p.lead, p.followed_suit, p.trumped, p.winning,
+                    p.lead, followed[number - 1], trumped[number - 1], p.winning,
                     None if winner is None else p.seat == winner,
                 ))  # fmt: skip
         self.trick += 1
         self.played = []
-        self.led = NO_SUIT
         self.winning = NO_CARD
 
     def _end_round(self, end: RoundEnd | None) -> None:
@@ -338,10 +332,14 @@ class _Walk(EventVisitor):
             *(cell for values in ends for cell in self._by_seat(values)),
         ))  # fmt: skip
 
-    def finish(self) -> list[Row]:
-        """Close what a game cut short left open, keep the game's row; return the rows."""
+    def finish(self, led: Suit) -> list[Row]:
+        """Close what a game cut short left open, keep the game's row; return the rows.
+
+        ``led``: the led suit of the trick in progress when the game stopped (the engine's
+        :attr:`State.led <kow.engine.State.led>`; NO_SUIT when none is).
+        """
         if self.played:
-            self._end_trick(None)
+            self._end_trick(led, None)
         if self.deal is not None:
             self._end_round(None)
         if self.table == "games":
