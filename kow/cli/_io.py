@@ -35,6 +35,7 @@ __all__ = [
     "fit_streams",
     "progress_fits",
     "quiet_broken_pipe",
+    "reader_may_leave",
     "write_out",
     "signals_ignored",
     "silence_stdout",
@@ -520,6 +521,22 @@ def quiet_broken_pipe() -> NoReturn:
     """
     silence_stdout()
     sys.exit(BROKEN_PIPE)
+
+
+@contextmanager
+def reader_may_leave(stream: IO[str] | None = None) -> Iterator[None]:
+    """Write a command's output in the block; flush ``stream`` (default stdout) at its end.
+
+    The one statement of a command's output plumbing: the flush makes a reader gone
+    (``| head``) seen here, and a :class:`BrokenPipeError` raised in the block or by the
+    flush stops the command at once with :func:`quiet_broken_pipe` (exit
+    :data:`BROKEN_PIPE`). Any other exception leaves the block unflushed, as raised.
+    """
+    try:
+        yield
+        (sys.stdout if stream is None else stream).flush()
+    except BrokenPipeError:
+        quiet_broken_pipe()
 
 
 _PIECE = 8192

@@ -23,7 +23,7 @@ from ._io import (
     Progress,
     atomic_output,
     color_fits,
-    quiet_broken_pipe,
+    reader_may_leave,
     write_out,
 )
 from ._options import (
@@ -151,7 +151,7 @@ def verify(
     verdict = Verdict()
     missing = False
     shown: list[str] = []  # faults not yet written: a few at a time, never all held
-    try:
+    with reader_may_leave():
         json_out = JsonVerdict(sys.stdout) if as_json else None
         for name in files:
             try:
@@ -197,9 +197,6 @@ def verify(
             for unreadable in verdict.unreadable:
                 click.echo(str(unreadable), err=True)
             click.echo(verdict.summary(len(files)))
-        sys.stdout.flush()  # here, so that a reader gone (| head) is seen: 141, not 1
-    except BrokenPipeError:  # the reader of stdout went away (| head): stop at once, 141
-        quiet_broken_pipe()
     if missing:
         sys.exit(2)  # a FILE argument that can't be opened is a usage error
     if verdict.unreadable or verdict.faulty:
@@ -440,31 +437,27 @@ def export(files: tuple[str, ...], table: str, output: str | None, spreadsheet_s
                 param_hint="'-o' / '--output'",
             )
     as_cells = functools.partial(cells, spreadsheet_safe=spreadsheet_safe)
-    with atomic_output(output) as out:
+    with atomic_output(output) as out, reader_may_leave(out):
         writer = csv.writer(out, lineterminator="\n")
-        try:
-            writer.writerow(COLUMNS[table])
-            games = _export_games(files)
-            with contextlib.closing(games):  # an input still open is closed on an error
-                for label, index, line, game in games:
-                    try:
-                        found = rows(game, table, file=label, index=index)
-                    except IllegalGameError as err:
-                        seed = game.get("seed") if isinstance(game, dict) else None
-                        if not isinstance(seed, int) or isinstance(seed, bool):
-                            seed = None
-                        place = GameFault(label, index, line, seed, err.fault)
-                        raise click.ClickException(
-                            f"{place}; the export stops at a game that is not legal"
-                        ) from None
-                    except ReplayError as err:  # verify_game and the engine disagree
-                        raise click.ClickException(
-                            f"{label}: game {index} can't be replayed (a fault of kow's): {err}"
-                        ) from None
-                    writer.writerows(map(as_cells, found))
-            out.flush()
-        except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
-            quiet_broken_pipe()
+        writer.writerow(COLUMNS[table])
+        games = _export_games(files)
+        with contextlib.closing(games):  # an input still open is closed on an error
+            for label, index, line, game in games:
+                try:
+                    found = rows(game, table, file=label, index=index)
+                except IllegalGameError as err:
+                    seed = game.get("seed") if isinstance(game, dict) else None
+                    if not isinstance(seed, int) or isinstance(seed, bool):
+                        seed = None
+                    place = GameFault(label, index, line, seed, err.fault)
+                    raise click.ClickException(
+                        f"{place}; the export stops at a game that is not legal"
+                    ) from None
+                except ReplayError as err:  # verify_game and the engine disagree
+                    raise click.ClickException(
+                        f"{label}: game {index} can't be replayed (a fault of kow's): {err}"
+                    ) from None
+                writer.writerows(map(as_cells, found))
 
 
 # ----------------------------------------------------------------------------- analyze
@@ -659,7 +652,11 @@ def analyze(
     symbols = not ascii_only and symbols_fit(encoding, os.environ if os.name == "posix" else None)
     width = terminal_width() if screen_out else None  # as kow play wraps; a file: none
     show = not quiet and sys.stderr.isatty()
-    with atomic_output(output) as out, Progress(total, show, "Analysing") as progress:
+    with (
+        atomic_output(output) as out,
+        Progress(total, show, "Analysing") as progress,
+        reader_may_leave(out),
+    ):
         try:
             for number, (index, game, seats) in enumerate(work):
                 result = analyse_game(
@@ -681,8 +678,5 @@ def analyze(
                 if screen_out:
                     progress.clear()  # the bar's line, on the same screen
                 write_out(text, out)
-            out.flush()
         except ReplayError as err:  # verify_game and the engine disagree: a fault of kow's
             raise click.ClickException(f"{label}: a game can't be replayed: {err}") from None
-        except BrokenPipeError:
-            quiet_broken_pipe()

@@ -25,6 +25,7 @@ from ._io import (
     fit_streams,
     progress_fits,
     quiet_broken_pipe,
+    reader_may_leave,
     silence_stdout,
     stop_signals,
     write_out,
@@ -183,7 +184,11 @@ def simulate(
     options = () if search_iterations is None else (("search_iterations", search_iterations),)
     run = Run(seed, rules, tuple(kinds), dealer, pretty, options)
     show = not quiet and progress_fits(output)
-    with atomic_output(output) as out, Progress(games, show, "Simulating") as progress:
+    with (
+        atomic_output(output) as out,
+        Progress(games, show, "Simulating") as progress,
+        reader_may_leave(out),
+    ):
         try:
             cost = game_seconds(kinds, rules.start_cards, search_iterations)
             texts = run_text(run, first_game, games, jobs or auto_jobs(games, cost))
@@ -191,11 +196,8 @@ def simulate(
                 for text, count in texts:
                     write_out(text, out, end="")  # a reader gone (| head) is seen: 141
                     progress.advance(count)
-            out.flush()
         except (GameError, WorkerError) as err:
             raise click.ClickException(str(err)) from None
-        except BrokenPipeError:
-            quiet_broken_pipe()
 
 
 # ----------------------------------------------------------------------------- play
@@ -325,11 +327,8 @@ def schema(what: str) -> None:
     else:
         from ..log import schema as chosen_schema
 
-    try:
+    with reader_may_leave():
         write_out(json.dumps(chosen_schema(), indent=2))
-        sys.stdout.flush()  # a reader gone (| head) is seen here: 141
-    except BrokenPipeError:
-        quiet_broken_pipe()
 
 
 # ----------------------------------------------------------------------------- rules
@@ -359,11 +358,8 @@ def rules_command(rules: Rules, as_json: bool) -> None:
     if as_json:
         book = [rule._asdict() for rule in rulebook(rules)]
         data = {"rules": rules.to_dict(), "preset": preset_of(rules), "rulebook": book}
-        try:
+        with reader_may_leave():
             write_out(json.dumps(data, indent=2))  # ASCII: json escapes the accents
-            sys.stdout.flush()  # a reader gone (| head) is seen here: 141
-        except BrokenPipeError:
-            quiet_broken_pipe()
         return
     width = min(shutil.get_terminal_size((80, 24)).columns, 100)
     text = "\n".join(rule_lines(rules, width))
@@ -371,11 +367,8 @@ def rules_command(rules: Rules, as_json: bool) -> None:
         text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
     except (UnicodeEncodeError, LookupError):  # e.g. ASCII: drop the accents, é becomes e
         text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    try:
+    with reader_may_leave():
         click.echo(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        quiet_broken_pipe()
 
 
 # ----------------------------------------------------------------------------- tournament
@@ -446,16 +439,13 @@ def tournament(
         except (KeyboardInterrupt, Stopped) as err:  # stop_signals ignores any more now
             stop = err
     result = tally.tournament()
-    try:
+    with reader_may_leave():
         if as_json:
             write_out(json.dumps(result.to_dict(), indent=2))
         else:
             played = f"Partial: {result.played} of {counted} played" if result.partial else counted
             click.echo(f"{played}, seed {seed}, bots {','.join(kinds)}")
             click.echo("\n".join(table_lines(result)))
-        sys.stdout.flush()  # a reader gone (| head) is seen here: 141
-    except BrokenPipeError:
-        quiet_broken_pipe()
     if stop is not None:
         said = "Interrupted" if isinstance(stop, KeyboardInterrupt) else f"Stopped by {stop.name}"
         whole = "partial" if result.partial else "whole"
