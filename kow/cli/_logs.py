@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any
 
 import click
@@ -49,18 +50,48 @@ def _label(name: str) -> str:
     return "stdin" if name == "-" else printable(name)
 
 
+def _open_bytes(name: str) -> IO[bytes]:
+    """Return the bytes of the input ``name`` to read: stdin's for ``-``, else the file's.
+
+    The one place an input of the commands that read logs is opened. Raises
+    :class:`OSError` when the file cannot be opened, for the caller to say so its way.
+    """
+    return sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+
+
 def _open_input(file: str) -> tuple[IO[bytes], str]:
     """Return the bytes of ``file`` (``-``: stdin) to read, and its name in messages.
 
     Raises :class:`click.BadParameter` (exit 2) naming the file when it cannot be opened.
     """
     try:
-        stream = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
+        stream = _open_bytes(file)
     except OSError as err:
         raise click.BadParameter(
             f"cannot open {file!r}: {err.strerror or err}", param_hint="'FILE'"
         ) from None
     return stream, _label(file)
+
+
+def _games_in(stream: IO[bytes], label: str) -> Iterator[tuple[int, int, Any]]:
+    """Yield ``(index, line, game)`` for each game of the input ``stream``, read in order.
+
+    ``index`` counts the games from 1; ``line`` is where the game starts; ``label`` names
+    the input in messages. Raises :class:`click.ClickException` (exit 1) naming the input
+    when it can't be read as JSON or can't be read at all. An input with no game (empty,
+    or ``[]``) yields nothing, as jq reads it. The caller closes ``stream``.
+    """
+    from ..log import LogReadError, iter_games
+
+    index = 0
+    try:
+        for line, game in iter_games(stream):
+            index += 1
+            yield index, line, game
+    except LogReadError as err:
+        raise click.ClickException(f"{label}: {err}") from None
+    except OSError as err:
+        raise click.ClickException(f"{label}: cannot read: {err.strerror or err}") from None
 
 
 def _check_game_found(
@@ -155,7 +186,7 @@ def verify(
         json_out = JsonVerdict(sys.stdout) if as_json else None
         for name in files:
             try:
-                stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+                stream = _open_bytes(name)
             except OSError as err:
                 verdict.unreadable_input(_label(name), f"cannot open: {err.strerror or err}")
                 missing = True
@@ -277,7 +308,7 @@ def replay(
     """
     import collections
 
-    from ..log import LogReadError, ReplayError, iter_games
+    from ..log import ReplayError
     from ..log import replay as replay_log
     from ..screen import Screen, symbols_fit, terminal_width
     from ..verify import verify_game
@@ -286,17 +317,12 @@ def replay(
     game: Any = None
     found = False
     count = 0
-    try:
-        with stream:
-            for _, value in iter_games(stream):
-                count += 1
-                if count == game_number:
-                    game = value
-                    found = True
-                    break
-    except LogReadError as err:
-        click.echo(f"Error: {label}: {err}", err=True)
-        sys.exit(1)  # as kow verify: the input can't be read as JSON
+    with stream:
+        for count, _, value in _games_in(stream, label):
+            if count == game_number:
+                game = value
+                found = True
+                break
     _check_game_found(label, count, found, game_number, "replay")
     fault = verify_game(game)
     if fault is not None:
@@ -354,24 +380,15 @@ def _export_games(files: tuple[str, ...]) -> Any:
     ``[]``) yields nothing, as jq reads it. Only the
     reading is guarded here: an error in writing a row is not raised inside this generator.
     """
-    from ..log import LogReadError, iter_games
-
     for name in files:
         label = _label(name)
         try:
-            stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+            stream = _open_bytes(name)
         except OSError as err:
             raise click.ClickException(f"{label}: cannot open: {err.strerror or err}") from None
-        index = 0
         with stream:
-            try:
-                for line, game in iter_games(stream):
-                    index += 1
-                    yield label, index, line, game
-            except LogReadError as err:
-                raise click.ClickException(f"{label}: {err}") from None
-            except OSError as err:
-                raise click.ClickException(f"{label}: cannot read: {err.strerror or err}") from None
+            for index, line, game in _games_in(stream, label):
+                yield label, index, line, game
 
 
 def _same_file(output: str, name: str) -> bool:
@@ -589,7 +606,7 @@ def analyze(
     """
     import json
 
-    from ..log import LogReadError, ReplayError, iter_games
+    from ..log import ReplayError
     from ..runs.analysis import analyse_game, decisions, text_lines, to_dict
     from ..runs.batch import auto_jobs
     from ..screen import Screen, symbols_fit, terminal_width, wrap
@@ -605,17 +622,11 @@ def analyze(
     games: list[tuple[int, int, dict[str, Any]]] = []
     count = 0
     with stream:  # read whole, so that a fault anywhere is named before the long work
-        try:
-            for line, game in iter_games(stream):
-                count += 1
-                if game_number is None or count == game_number:
-                    games.append((count, line, game))
-                    if game_number is not None:
-                        break
-        except LogReadError as err:
-            raise click.ClickException(f"{label}: {err}") from None
-        except OSError as err:
-            raise click.ClickException(f"{label}: cannot read: {err.strerror or err}") from None
+        for count, line, game in _games_in(stream, label):
+            if game_number is None or count == game_number:
+                games.append((count, line, game))
+                if game_number is not None:
+                    break
     _check_game_found(label, count, bool(games), game_number, "analyse")
     work: list[tuple[int, dict[str, Any], frozenset[int] | None]] = []
     refused: list[click.BadParameter] = []
