@@ -30,6 +30,11 @@ from ._io import (
 from ._options import (
     BOT_NAMES,
     Count,
+    ascii_option,
+    json_option,
+    no_color_option,
+    output_option,
+    quiet_option,
     search_iterations_option,
 )
 
@@ -125,7 +130,7 @@ def _title(index: int, label: str, seed: int | None) -> str:
 
 @click.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
-@click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
+@json_option("Print the verdict as one JSON object.")
 @click.option(
     "--against-seed", is_flag=True,
     help="Also check that each legal game is the one its seed gives: the cuts, hands,"
@@ -292,10 +297,8 @@ def table_names(players: list[dict[str, Any]]) -> list[str]:
     metavar="R",
     help="Show only round R.",
 )  # fmt: skip
-@click.option("--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s.")
-@click.option(
-    "--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set or TERM is dumb)."
-)
+@ascii_option
+@no_color_option
 def replay(
     file: str, game_number: int, round_number: int | None, ascii_only: bool, no_color: bool
 ) -> None:
@@ -407,11 +410,7 @@ def _same_file(output: str, name: str) -> bool:
     "--table", required=True, type=click.Choice(EXPORT_TABLES),
     help="One row per game, round, trick or play (docs/tables.md gives every column).",
 )  # fmt: skip
-@click.option(
-    "--output", "-o", default=None, metavar="FILE",
-    help="Write the table to FILE (replaced whole at the end; gzip if FILE ends in .gz)"
-    " instead of stdout.",
-)  # fmt: skip
+@output_option("the table")
 @click.option(
     "--spreadsheet-safe", is_flag=True,
     help="Prefix with ' each text cell that begins with = + - @, a tab or a carriage"
@@ -554,25 +553,16 @@ def _seats_of(text: str, game: dict[str, Any], label: str, index: int) -> frozen
     "--seed", type=Count.of(SEED), default=0, show_default=True, metavar="INT",
     help="Seed of the analysis's deals (0 to 2^53-1): the same seed, the same output.",
 )  # fmt: skip
-@click.option(
-    "--json", "as_json", is_flag=True,
-    help="One JSON object per game, one per line (kow schema analysis gives its schema).",
-)  # fmt: skip
-@click.option(
-    "--output", "-o", default=None, metavar="FILE",
-    help="Write the analysis to FILE (replaced whole at the end; gzip if FILE ends in .gz)"
-    " instead of stdout.",
-)  # fmt: skip
+@json_option("One JSON object per game, one per line (kow schema analysis gives its schema).")
+@output_option("the analysis")
 @click.option(
     "--jobs", "-j", type=Count.of(JOBS), default=None, metavar="N",
     show_default="one per CPU, fewer for little work",
     help="Processes analysing decisions at once; the output does not depend on it.",
 )  # fmt: skip
-@click.option("--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s.")
-@click.option(
-    "--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set or TERM is dumb)."
-)
-@click.option("--quiet", "-q", is_flag=True, help="Show no progress bar.")
+@ascii_option
+@no_color_option
+@quiet_option
 def analyze(
     file: str,
     game_number: int | None,

@@ -36,12 +36,18 @@ from ._options import (
     LEVELS,
     Count,
     Seconds,
+    ascii_option,
+    bots_option,
     dealer_option,
     draw_seed,
     jobs_option,
+    json_option,
     level_kinds,
+    no_color_option,
+    output_option,
     parse_bots,
     people,
+    quiet_option,
     rule_options,
     search_iterations_option,
     seed_option,
@@ -130,25 +136,18 @@ for _command in (verify, replay, export, analyze):
     metavar="K",
     help="Start at game K (from 0) of the run, so shards of one run can go to many machines.",
 )  # fmt: skip
-@click.option(
-    "--bots", default="heuristic", show_default=True, metavar="KIND[,KIND...]",
-    help="Bot kind for every seat, or one per seat: random, heuristic, search, ismcts.",
-)  # fmt: skip
+@bots_option("heuristic")
 @dealer_option
 @rule_options
 @search_iterations_option
-@click.option(
-    "--output", "-o", default=None, metavar="FILE",
-    help="Write the logs to FILE (replaced whole at the end; gzip if FILE ends in .gz)"
-    " instead of stdout.",
-)  # fmt: skip
+@output_option("the logs")
 @click.option(
     "--pretty", is_flag=True,
     help="Indent the JSON for reading. Several games are then concatenated JSON, not JSON"
     " Lines: verify, replay and jq read it (jq -c . makes it JSON Lines).",
 )  # fmt: skip
 @jobs_option
-@click.option("--quiet", "-q", is_flag=True, help="Show no progress bar.")
+@quiet_option
 def simulate(
     seed: int | None,
     games: int,
@@ -212,10 +211,10 @@ def simulate(
     "--name", "names", multiple=True, metavar="NAME",
     help="A human's name, once per human in seat order (default: You, or Player 1, 2...).",
 )  # fmt: skip
-@click.option(
-    "--bots", default="heuristic", show_default=True, metavar="KIND[,KIND...]",
-    help="Bot kind for the other seats, or one per bot seat: random, heuristic, search, ismcts.",
-)  # fmt: skip
+@bots_option(
+    "heuristic",
+    "Bot kind for the other seats, or one per bot seat: random, heuristic, search, ismcts.",
+)
 @click.option(
     "--level", type=click.Choice(list(LEVELS)), default=None,
     help="The bots' level, for every bot seat: easy = random (any legal card), medium ="
@@ -231,10 +230,8 @@ def simulate(
     help="Save the log of each game played to FILE (replaced; one JSON line a game, as"
     " simulate writes them; gzip if FILE ends in .gz), even if you quit.",
 )  # fmt: skip
-@click.option("--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s.")
-@click.option(
-    "--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set or TERM is dumb)."
-)
+@ascii_option
+@no_color_option
 @click.option(
     "--delay", type=Seconds(0, 10), default=None, metavar="SECONDS",
     help="Pause after each bot play [default: 0.6, or 0 when input is not a terminal].",
@@ -336,10 +333,7 @@ def schema(what: str) -> None:
 
 @main.command("rules")
 @rule_options
-@click.option(
-    "--json", "as_json", is_flag=True,
-    help="Print the settings and the rules as one JSON object: {rules, preset, rulebook}.",
-)  # fmt: skip
+@json_option("Print the settings and the rules as one JSON object: {rules, preset, rulebook}.")
 def rules_command(rules: Rules, as_json: bool) -> None:
     """Print the rules in force with the options given, each with its source.
 
@@ -375,11 +369,7 @@ def rules_command(rules: Rules, as_json: bool) -> None:
 
 
 @main.command()
-@click.option(
-    "--bots", default="search,heuristic,heuristic,heuristic", show_default=True,
-    metavar="KIND[,KIND...]",
-    help="Bot kind for every seat, or one per seat: random, heuristic, search, ismcts.",
-)  # fmt: skip
+@bots_option("search,heuristic,heuristic,heuristic")
 @click.option(
     "--games", type=Count.of(GAMES), default=400, show_default=True,
     help="Games to play; a multiple of --players gives every bot every seat equally.",
@@ -388,7 +378,7 @@ def rules_command(rules: Rules, as_json: bool) -> None:
 @rule_options
 @search_iterations_option
 @jobs_option
-@click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
+@json_option("Print the results as one JSON object.")
 def tournament(
     bots: str,
     games: int,
