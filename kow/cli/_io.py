@@ -22,6 +22,8 @@ from typing import IO, Any, NoReturn
 
 import click
 
+from ..cards import SUIT_SYMBOLS, SUITS, encodes_suits
+
 __all__ = [
     "BROKEN_PIPE",
     "FALLBACK",
@@ -38,6 +40,7 @@ __all__ = [
     "reader_may_leave",
     "write_out",
     "signals_ignored",
+    "suits_fit",
     "silence_stdout",
     "stop_signals",
 ]
@@ -52,8 +55,7 @@ and a surrogate pair such as ``\\ud83d\\ude00`` beyond U+FFFF. Within a JSON str
 such an escape is the same character, so JSON stays valid and means the same (kow's
 JSON is all ASCII anyway); in prose it reads as backslashreplace would.
 """
-_SUITS = "♣♦♥♠"
-_LETTERS = dict(zip(_SUITS + "♧♢♡♤", "cdhscdhs", strict=True))
+_LETTERS = dict(zip(SUIT_SYMBOLS + "♧♢♡♤", SUITS * 2, strict=True))
 _ASCII = "kow_ascii"
 """ASCII under another name: Click takes a stream named ``ascii`` for a misconfigured
 locale and writes UTF-8 around it, which would bypass :data:`FALLBACK`."""
@@ -100,12 +102,21 @@ def _shows_suits(encoding: str) -> bool:
     """Return whether ``encoding`` encodes the four suit symbols (True for one Python
     does not know: a stream in it is left alone)."""
     try:
-        _SUITS.encode(encoding)
-    except UnicodeEncodeError:
-        return False
+        return encodes_suits(encoding)
     except LookupError:
         return True
-    return True
+
+
+def suits_fit(encoding: str | None, *, ascii_only: bool = False) -> bool:
+    """Return whether a command shows suits as ♣ ♦ ♥ ♠ on a stream in ``encoding``.
+
+    Never with ``--ascii`` (``ascii_only``); else where :func:`kow.screen.symbols_fit`
+    says the terminal can, reading the locale on POSIX. The one answer ``kow play``,
+    ``replay`` and ``analyze`` give; where it is False they write ``c d h s``.
+    """
+    from ..screen import symbols_fit
+
+    return not ascii_only and symbols_fit(encoding, os.environ if os.name == "posix" else None)
 
 
 def closed_streams() -> bool:

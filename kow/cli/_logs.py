@@ -25,6 +25,7 @@ from ._io import (
     atomic_output,
     color_fits,
     reader_may_leave,
+    suits_fit,
     write_out,
 )
 from ._options import (
@@ -313,7 +314,7 @@ def replay(
 
     from ..log import ReplayError
     from ..log import replay as replay_log
-    from ..screen import Screen, symbols_fit, terminal_width
+    from ..screen import Screen, terminal_width
     from ..verify import verify_game
 
     stream, label = _open_input(file)
@@ -340,9 +341,7 @@ def replay(
             param_hint="'--round'",
         )
     color = color_fits(sys.stdout, no_color=no_color)
-    symbols = not ascii_only and symbols_fit(
-        sys.stdout.encoding, os.environ if os.name == "posix" else None
-    )
+    symbols = suits_fit(sys.stdout.encoding, ascii_only=ascii_only)
     try:
         # One state, advanced in place by each action: keep it once the replay ends.
         (state,) = collections.deque(replay_log(game), maxlen=1)
@@ -599,7 +598,7 @@ def analyze(
     from ..log import ReplayError
     from ..runs.analysis import analyse_game, decisions, text_lines, to_dict
     from ..runs.batch import auto_jobs
-    from ..screen import Screen, symbols_fit, terminal_width, wrap
+    from ..screen import Screen, terminal_width, wrap
     from ..verify import GameFault, verify_game
 
     if output not in (None, "-") and file != "-" and _same_file(output, file):
@@ -650,7 +649,7 @@ def analyze(
     screen_out = to_stdout and sys.stdout.isatty()
     color = to_stdout and color_fits(sys.stdout, no_color=no_color)
     encoding = sys.stdout.encoding if to_stdout else "utf-8"
-    symbols = not ascii_only and symbols_fit(encoding, os.environ if os.name == "posix" else None)
+    symbols = suits_fit(encoding, ascii_only=ascii_only)
     width = terminal_width() if screen_out else None  # as kow play wraps; a file: none
     show = not quiet and sys.stderr.isatty()
     with (

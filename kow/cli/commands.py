@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import os
 import sys
 from typing import Any
 
@@ -28,6 +27,7 @@ from ._io import (
     reader_may_leave,
     silence_stdout,
     stop_signals,
+    suits_fit,
     write_out,
 )
 from ._logs import analyze, export, replay, verify
@@ -260,7 +260,7 @@ def play(
     """
     from ..game import PlayerError
     from ..rulebook import rule_lines
-    from ..screen import symbols_fit, wrap
+    from ..screen import wrap
     from .session import LogWriteError, Sitting, Terminal
 
     human_names = people(names, humans, rules.players)
@@ -272,9 +272,7 @@ def play(
         raise click.BadParameter("give a file path; stdout shows the game", param_hint="'--log'")
     interactive = sys.stdin.isatty()
     color = color_fits(sys.stdout, no_color=no_color)
-    symbols = not ascii_only and symbols_fit(
-        sys.stdout.encoding, os.environ if os.name == "posix" else None
-    )
+    symbols = suits_fit(sys.stdout.encoding, ascii_only=ascii_only)
     taken = {n.casefold() for n in human_names}
     free_names = [n for n in BOT_NAMES if n.casefold() not in taken]
     terminal = Terminal(
