@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 from typing import Literal, NamedTuple, TypeAlias
 
-from .cards import Card, Suit
+from .cards import NAMES, SUITS, Card, Suit
 
 __all__ = [
     "KNOCK",
@@ -44,6 +44,7 @@ __all__ = [
     "TrumpSet",
     "TurnedUp",
     "Vote",
+    "action_name",
     "clockwise",
 ]
 
@@ -85,6 +86,26 @@ class Phase(enum.Enum):
     """The seat to act plays a card, or knocks on a dog's life."""
     OVER = "over"
     """The game is over (or, for a copy made for search, the round is)."""
+
+
+def action_name(action: object, phase: Phase = Phase.PLAY) -> str:
+    """Return the notation of ``action``: a card name, ``"knock"``, or a suit letter.
+
+    The one way an action is written as text: in the log's terms (the analysis's JSON,
+    provenance's differences, an illegal action's message). ``phase`` says what the int
+    means: a card or :data:`KNOCK` in the play phase, a suit in the others. Anything
+    that is not an action of ``phase`` is shown as its ``repr``.
+
+    >>> action_name(8 + 26), action_name(KNOCK), action_name(3, Phase.TRUMP)
+    ('Th', 'knock', 's')
+    """
+    if type(action) is not int:
+        return repr(action)
+    if phase is not Phase.PLAY:
+        return SUITS[action] if 0 <= action < 4 else repr(action)
+    if action == KNOCK:
+        return "knock"
+    return NAMES[action] if 0 <= action < 52 else repr(action)
 
 
 class Termination(enum.Enum):

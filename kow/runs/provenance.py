@@ -43,10 +43,20 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple, NoReturn
 
 from .. import __version__
-from ..cards import NAMES, SUITS, Mask
+from ..cards import NAMES, Mask
 from ..engine import State
 from ..engine.view import TrickFacts, View
-from ..events import KNOCK, Action, Deal, EventVisitor, Lead, Phase, Seat, TieCut, TurnedUp
+from ..events import (
+    Action,
+    Deal,
+    EventVisitor,
+    Lead,
+    Phase,
+    Seat,
+    TieCut,
+    TurnedUp,
+    action_name,
+)
 from ..game import PlayerError, bots_rng, drive, new_game
 from ..log._replay import round_actions
 from ..players import BOT_KINDS, Player, make_bot
@@ -312,7 +322,7 @@ class _Course(EventVisitor):
             raise _Found(
                 Difference(
                     self.state.round, trick, seat, field,
-                    _action(logged, phase), _action(made, phase), by,
+                    action_name(logged, phase), action_name(made, phase), by,
                 )
             )  # fmt: skip
 
@@ -436,13 +446,6 @@ class _FromLog(Player):
         self._course.catch_up()
         trick = view.trick_number if view.phase is Phase.PLAY else None
         return self._course.logged(view.seat, trick)
-
-
-def _action(action: Action, phase: Phase) -> str:
-    """Return a decision in the log's notation: a card, ``knock`` or a suit letter."""
-    if phase is not Phase.PLAY:
-        return SUITS[action]
-    return "knock" if action == KNOCK else NAMES[action]
 
 
 def _hand(cards: Sequence[str] | None) -> str:
