@@ -52,6 +52,7 @@ __all__ = [
     "DecisionAnalysis",
     "GameAnalysis",
     "SeatSummary",
+    "action_text",
     "analyse_game",
     "decisions",
     "evaluate",
@@ -357,6 +358,10 @@ def analyse_game(
 
 
 # ----------------------------------------------------------------------------- JSON
+
+
+action_text = action_name
+"""The name this module gave :func:`kow.events.action_name` before 0.6, kept for its importers."""
 
 
 def _round(x: float) -> float:
