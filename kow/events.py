@@ -44,8 +44,12 @@ __all__ = [
     "TrumpSet",
     "TurnedUp",
     "Vote",
+    "AGENT",
+    "HUMAN",
+    "NOT_BOTS",
     "action_name",
     "clockwise",
+    "seat_name",
 ]
 
 Seat: TypeAlias = int
@@ -56,6 +60,29 @@ trump phases."""
 
 KNOCK: Action = 52
 """The action of a player on a dog's life who passes this trick (seed 002: "frapper")."""
+
+HUMAN = "human"
+"""The kind of a person at the keyboard (``kow play``): a player's ``kind``, as logged."""
+AGENT = "agent"
+"""The kind of a program that drove its seat through a framework adapter (OpenSpiel,
+PettingZoo, Gymnasium), as logged; kow cannot play it again."""
+NOT_BOTS = (HUMAN, AGENT)
+"""The kinds of the log's players that are not kow bots (those are
+:data:`kow.players.BOT_KINDS`)."""
+
+
+def seat_name(kind: str, seat: Seat) -> str:
+    """Return the name kow gives a player it seats itself: ``KIND-SEAT``.
+
+    The bots of ``kow simulate`` and ``kow tournament`` and of the Gymnasium environment,
+    and the agents of the framework adapters, are so named in their logs; ``kow replay``
+    shows a bot so named with a table name instead.
+
+    >>> seat_name("heuristic", 0), seat_name(AGENT, 3)
+    ('heuristic-0', 'agent-3')
+    """
+    return f"{kind}-{seat}"
+
 
 TrumpMethod: TypeAlias = Literal["turned-up", "chosen", "fixed", "vote", "none"]
 """How a round's trump was set; the log's ``trump_method``."""

@@ -273,12 +273,12 @@ def table_names(players: list[dict[str, Any]]) -> list[str]:
     ...              {"seat": 3, "name": "agent-3", "kind": "agent"}])
     ['Ben', 'Ada', 'Cleo', 'agent-3']
     """
+    from ..events import NOT_BOTS, seat_name
     from ..screen import printable
 
     logged = [p["name"] for p in players]
     renamed = [
-        p["kind"] not in ("human", "agent") and p["name"] == f"{p['kind']}-{p['seat']}"
-        for p in players
+        p["kind"] not in NOT_BOTS and p["name"] == seat_name(p["kind"], p["seat"]) for p in players
     ]
     kept = {name for name, new in zip(logged, renamed, strict=True) if not new}
     free = iter([n for n in BOT_NAMES if n not in kept])

@@ -47,6 +47,8 @@ from ..cards import NAMES, Mask
 from ..engine import State
 from ..engine.view import TrickFacts, View
 from ..events import (
+    AGENT,
+    NOT_BOTS,
     Action,
     Deal,
     EventVisitor,
@@ -75,9 +77,6 @@ __all__ = [
     "seed_check",
 ]
 
-AGENT = "agent"
-"""The ``kind`` of a player that drove its seat through a framework adapter (OpenSpiel,
-PettingZoo, Gymnasium): kow cannot play it again, so its decisions are the log's."""
 NO_SEED = (
     "the seed is null (the deals came from outside kow), so there is no seed to check the"
     " game against"
@@ -185,7 +184,7 @@ def check_against_seed(
     )
     course = _Course(rounds, state, f"the seed {seed}" + "".join(f" ({o})" for o in other))
     logged = game["players"]
-    bots_known = all(p["kind"] in BOT_KINDS or p["kind"] in ("human", AGENT) for p in logged)
+    bots_known = all(p["kind"] in BOT_KINDS or p["kind"] in NOT_BOTS for p in logged)
     rng = bots_rng(seed)
     players: list[Player] = []
     for p in logged:
