@@ -33,7 +33,7 @@ from ._copies import copy_state, fork_state, state_from_view
 from ._round import ALL_SUITS, end_round, next_vote, set_trump, start_round
 from .deal import Deck, ShuffledDeck
 from .trick import BEATEN_BY, knock_allowed, legal_cards, trick_order
-from .view import Policy, TrickFacts, View
+from .view import Policy, TrickFacts, View, legal_actions_of
 
 __all__ = ["IllegalActionError", "State", "action_name"]
 
@@ -273,7 +273,7 @@ class State:
             legal: tuple[Action, ...] = ()
         elif phase is Phase.PLAY:
             facts = self.facts()
-            legal = _cards_in(facts.legal) + ((KNOCK,) if facts.may_knock else ())
+            legal = legal_actions_of(facts)
         else:
             legal = self.allowed
         parts = self._view_parts
