@@ -36,6 +36,7 @@ __all__ = [
     "SUIT_CARDS",
     "SUIT_NAMES",
     "SUIT_SYMBOLS",
+    "encodes_suits",
     "Suit",
     "card",
     "card_name",
@@ -70,6 +71,7 @@ SUITS = "cdhs"
 """Suit letters: index is the suit (0 = clubs, 1 = diamonds, 2 = hearts, 3 = spades)."""
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS = "♣♦♥♠"
+"""The suit symbols, indexed by suit."""
 DECK_SIZE = 52
 
 ALL_CARDS: tuple[Card, ...] = tuple(range(DECK_SIZE))
@@ -117,6 +119,23 @@ CARD_FORMS: tuple[str, ...] = (
 
 class CardError(ValueError):
     """Raised for text that is not a card or a suit in any accepted notation."""
+
+
+def encodes_suits(encoding: str) -> bool:
+    """Return whether the text encoding ``encoding`` encodes the suit symbols ♣ ♦ ♥ ♠.
+
+    The one test of "can this stream show ♠" that :func:`kow.screen.symbols_fit` and the
+    command line's streams make. Raises :class:`LookupError` for an encoding Python does
+    not know, which each caller reads its own way.
+
+    >>> encodes_suits("utf-8"), encodes_suits("cp1252"), encodes_suits("ascii")
+    (True, False, False)
+    """
+    try:
+        SUIT_SYMBOLS.encode(encoding)
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def card(rank: int, suit: Suit) -> Card:

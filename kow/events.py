@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 from typing import Literal, NamedTuple, TypeAlias
 
-from .cards import Card, Suit
+from .cards import NAMES, SUITS, Card, Suit
 
 __all__ = [
     "KNOCK",
@@ -46,7 +46,12 @@ __all__ = [
     "TurnedUp",
     "Vote",
     "WonBy",
+    "AGENT",
+    "HUMAN",
+    "NOT_BOTS",
+    "action_name",
     "clockwise",
+    "seat_name",
 ]
 
 Seat: TypeAlias = int
@@ -57,6 +62,29 @@ trump phases."""
 
 KNOCK: Action = 52
 """The action of a player on a dog's life who passes this trick (seed 002: "frapper")."""
+
+HUMAN = "human"
+"""The kind of a person at the keyboard (``kow play``): a player's ``kind``, as logged."""
+AGENT = "agent"
+"""The kind of a program that drove its seat through a framework adapter (OpenSpiel,
+PettingZoo, Gymnasium), as logged; kow cannot play it again."""
+NOT_BOTS = (HUMAN, AGENT)
+"""The kinds of the log's players that are not kow bots (those are
+:data:`kow.players.BOT_KINDS`)."""
+
+
+def seat_name(kind: str, seat: Seat) -> str:
+    """Return the name kow gives a player it seats itself: ``KIND-SEAT``.
+
+    The bots of ``kow simulate`` and ``kow tournament`` and of the Gymnasium environment,
+    and the agents of the framework adapters, are so named in their logs; ``kow replay``
+    shows a bot so named with a table name instead.
+
+    >>> seat_name("heuristic", 0), seat_name(AGENT, 3)
+    ('heuristic-0', 'agent-3')
+    """
+    return f"{kind}-{seat}"
+
 
 TrumpMethod: TypeAlias = Literal["turned-up", "chosen", "fixed", "vote", "none"]
 """How a round's trump was set; the log's ``trump_method``."""
@@ -90,6 +118,26 @@ class Phase(enum.Enum):
     ROUND_OVER = "round-over"
     """A round copied for search (:meth:`State.round_copy <kow.engine.State.round_copy>`)
     is played out; the game goes on in the state it was copied from. No action is legal."""
+
+
+def action_name(action: object, phase: Phase = Phase.PLAY) -> str:
+    """Return the notation of ``action``: a card name, ``"knock"``, or a suit letter.
+
+    The one way an action is written as text: in the log's terms (the analysis's JSON,
+    provenance's differences, an illegal action's message). ``phase`` says what the int
+    means: a card or :data:`KNOCK` in the play phase, a suit in the others. Anything
+    that is not an action of ``phase`` is shown as its ``repr``.
+
+    >>> action_name(8 + 26), action_name(KNOCK), action_name(3, Phase.TRUMP)
+    ('Th', 'knock', 's')
+    """
+    if type(action) is not int:
+        return repr(action)
+    if phase is not Phase.PLAY:
+        return SUITS[action] if 0 <= action < 4 else repr(action)
+    if action == KNOCK:
+        return "knock"
+    return NAMES[action] if 0 <= action < 52 else repr(action)
 
 
 class Termination(enum.Enum):

@@ -13,7 +13,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from .cards import RANK_OF, RANKS, SUIT_NAMES, SUIT_OF, SUIT_SYMBOLS, SUITS, Card, Suit
+from .cards import (
+    RANK_OF,
+    RANKS,
+    SUIT_NAMES,
+    SUIT_OF,
+    SUIT_SYMBOLS,
+    SUITS,
+    Card,
+    Suit,
+    encodes_suits,
+)
 from .engine.view import View
 from .events import (
     Deal,
@@ -78,8 +88,9 @@ def symbols_fit(encoding: str | None, environ: Mapping[str, str] | None = None) 
     False
     """
     try:
-        SUIT_SYMBOLS.encode(encoding or "ascii")
-    except (UnicodeEncodeError, LookupError):
+        if not encodes_suits(encoding or "ascii"):
+            return False
+    except LookupError:
         return False
     if environ is None:
         return True

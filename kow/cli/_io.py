@@ -22,6 +22,8 @@ from typing import IO, Any, NoReturn
 
 import click
 
+from ..cards import SUIT_SYMBOLS, SUITS, encodes_suits
+
 __all__ = [
     "BROKEN_PIPE",
     "FALLBACK",
@@ -35,8 +37,10 @@ __all__ = [
     "fit_streams",
     "progress_fits",
     "quiet_broken_pipe",
+    "reader_may_leave",
     "write_out",
     "signals_ignored",
+    "suits_fit",
     "silence_stdout",
     "stop_signals",
 ]
@@ -51,8 +55,7 @@ and a surrogate pair such as ``\\ud83d\\ude00`` beyond U+FFFF. Within a JSON str
 such an escape is the same character, so JSON stays valid and means the same (kow's
 JSON is all ASCII anyway); in prose it reads as backslashreplace would.
 """
-_SUITS = "♣♦♥♠"
-_LETTERS = dict(zip(_SUITS + "♧♢♡♤", "cdhscdhs", strict=True))
+_LETTERS = dict(zip(SUIT_SYMBOLS + "♧♢♡♤", SUITS * 2, strict=True))
 _ASCII = "kow_ascii"
 """ASCII under another name: Click takes a stream named ``ascii`` for a misconfigured
 locale and writes UTF-8 around it, which would bypass :data:`FALLBACK`."""
@@ -99,12 +102,21 @@ def _shows_suits(encoding: str) -> bool:
     """Return whether ``encoding`` encodes the four suit symbols (True for one Python
     does not know: a stream in it is left alone)."""
     try:
-        _SUITS.encode(encoding)
-    except UnicodeEncodeError:
-        return False
+        return encodes_suits(encoding)
     except LookupError:
         return True
-    return True
+
+
+def suits_fit(encoding: str | None, *, ascii_only: bool = False) -> bool:
+    """Return whether a command shows suits as ♣ ♦ ♥ ♠ on a stream in ``encoding``.
+
+    Never with ``--ascii`` (``ascii_only``); else where :func:`kow.screen.symbols_fit`
+    says the terminal can, reading the locale on POSIX. The one answer ``kow play``,
+    ``replay`` and ``analyze`` give; where it is False they write ``c d h s``.
+    """
+    from ..screen import symbols_fit
+
+    return not ascii_only and symbols_fit(encoding, os.environ if os.name == "posix" else None)
 
 
 def closed_streams() -> bool:
@@ -520,6 +532,22 @@ def quiet_broken_pipe() -> NoReturn:
     """
     silence_stdout()
     sys.exit(BROKEN_PIPE)
+
+
+@contextmanager
+def reader_may_leave(stream: IO[str] | None = None) -> Iterator[None]:
+    """Write a command's output in the block; flush ``stream`` (default stdout) at its end.
+
+    The one statement of a command's output plumbing: the flush makes a reader gone
+    (``| head``) seen here, and a :class:`BrokenPipeError` raised in the block or by the
+    flush stops the command at once with :func:`quiet_broken_pipe` (exit
+    :data:`BROKEN_PIPE`). Any other exception leaves the block unflushed, as raised.
+    """
+    try:
+        yield
+        (sys.stdout if stream is None else stream).flush()
+    except BrokenPipeError:
+        quiet_broken_pipe()
 
 
 _PIECE = 8192

@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Generator
-from typing import IO, TYPE_CHECKING
+from collections.abc import Callable, Generator, Iterator
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
@@ -24,12 +24,18 @@ from ._io import (
     Progress,
     atomic_output,
     color_fits,
-    quiet_broken_pipe,
+    reader_may_leave,
+    suits_fit,
     write_out,
 )
 from ._options import (
     BOT_NAMES,
     Count,
+    ascii_option,
+    json_option,
+    no_color_option,
+    output_option,
+    quiet_option,
     search_iterations_option,
 )
 
@@ -51,18 +57,48 @@ def _label(name: str) -> str:
     return "stdin" if name == "-" else printable(name)
 
 
+def _open_bytes(name: str) -> IO[bytes]:
+    """Return the bytes of the input ``name`` to read: stdin's for ``-``, else the file's.
+
+    The one place an input of the commands that read logs is opened. Raises
+    :class:`OSError` when the file cannot be opened, for the caller to say so its way.
+    """
+    return sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+
+
 def _open_input(file: str) -> tuple[IO[bytes], str]:
     """Return the bytes of ``file`` (``-``: stdin) to read, and its name in messages.
 
     Raises :class:`click.BadParameter` (exit 2) naming the file when it cannot be opened.
     """
     try:
-        stream = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
+        stream = _open_bytes(file)
     except OSError as err:
         raise click.BadParameter(
             f"cannot open {file!r}: {err.strerror or err}", param_hint="'FILE'"
         ) from None
     return stream, _label(file)
+
+
+def _games_in(stream: IO[bytes], label: str) -> Iterator[tuple[int, int, Any]]:
+    """Yield ``(index, line, game)`` for each game of the input ``stream``, read in order.
+
+    ``index`` counts the games from 1; ``line`` is where the game starts; ``label`` names
+    the input in messages. Raises :class:`click.ClickException` (exit 1) naming the input
+    when it can't be read as JSON or can't be read at all. An input with no game (empty,
+    or ``[]``) yields nothing, as jq reads it. The caller closes ``stream``.
+    """
+    from ..log import LogReadError, iter_games
+
+    index = 0
+    try:
+        for line, game in iter_games(stream):
+            index += 1
+            yield index, line, game
+    except LogReadError as err:
+        raise click.ClickException(f"{label}: {err}") from None
+    except OSError as err:
+        raise click.ClickException(f"{label}: cannot read: {err.strerror or err}") from None
 
 
 def _check_game_found(
@@ -96,7 +132,7 @@ def _title(index: int, label: str, seed: int | None) -> str:
 
 @click.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
-@click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
+@json_option("Print the verdict as one JSON object.")
 @click.option(
     "--against-seed", is_flag=True,
     help="Also check that each legal game is the one its seed gives: the cuts, hands,"
@@ -155,11 +191,11 @@ def verify(
     verdict = Verdict()
     missing = False
     shown: list[str] = []  # faults not yet written: a few at a time, never all held
-    try:
+    with reader_may_leave():
         json_out = JsonVerdict(sys.stdout) if as_json else None
         for name in files:
             try:
-                stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+                stream = _open_bytes(name)
             except OSError as err:
                 verdict.unreadable_input(_label(name), f"cannot open: {err.strerror or err}")
                 missing = True
@@ -201,9 +237,6 @@ def verify(
             for unreadable in verdict.unreadable:
                 click.echo(str(unreadable), err=True)
             click.echo(verdict.summary(len(files)))
-        sys.stdout.flush()  # here, so that a reader gone (| head) is seen: 141, not 1
-    except BrokenPipeError:  # the reader of stdout went away (| head): stop at once, 141
-        quiet_broken_pipe()
     if missing:
         sys.exit(2)  # a FILE argument that can't be opened is a usage error
     if verdict.unreadable or verdict.faulty:
@@ -243,12 +276,12 @@ def table_names(players: list[PlayerLog]) -> list[str]:
     ...              {"seat": 3, "name": "agent-3", "kind": "agent"}])
     ['Ben', 'Ada', 'Cleo', 'agent-3']
     """
+    from ..events import NOT_BOTS, seat_name
     from ..screen import printable
 
     logged = [p["name"] for p in players]
     renamed = [
-        p["kind"] not in ("human", "agent") and p["name"] == f"{p['kind']}-{p['seat']}"
-        for p in players
+        p["kind"] not in NOT_BOTS and p["name"] == seat_name(p["kind"], p["seat"]) for p in players
     ]
     kept = {name for name, new in zip(logged, renamed, strict=True) if not new}
     free = iter([n for n in BOT_NAMES if n not in kept])
@@ -268,10 +301,8 @@ def table_names(players: list[PlayerLog]) -> list[str]:
     metavar="R",
     help="Show only round R.",
 )  # fmt: skip
-@click.option("--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s.")
-@click.option(
-    "--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set or TERM is dumb)."
-)
+@ascii_option
+@no_color_option
 def replay(
     file: str, game_number: int, round_number: int | None, ascii_only: bool, no_color: bool
 ) -> None:
@@ -284,26 +315,21 @@ def replay(
     """
     import collections
 
-    from ..log import LogReadError, ReplayError, iter_games
+    from ..log import ReplayError
     from ..log import replay as replay_log
-    from ..screen import Screen, symbols_fit, terminal_width
+    from ..screen import Screen, terminal_width
     from ..verify import verify_game
 
     stream, label = _open_input(file)
     game: GameLog | None = None
     found = False
     count = 0
-    try:
-        with stream:
-            for _, value in iter_games(stream):
-                count += 1
-                if count == game_number:
-                    game = value
-                    found = True
-                    break
-    except LogReadError as err:
-        click.echo(f"Error: {label}: {err}", err=True)
-        sys.exit(1)  # as kow verify: the input can't be read as JSON
+    with stream:
+        for count, _, value in _games_in(stream, label):
+            if count == game_number:
+                game = value
+                found = True
+                break
     _check_game_found(label, count, found, game_number, "replay")
     fault = verify_game(game)
     if fault is not None:
@@ -319,9 +345,7 @@ def replay(
             param_hint="'--round'",
         )
     color = color_fits(sys.stdout, no_color=no_color)
-    symbols = not ascii_only and symbols_fit(
-        sys.stdout.encoding, os.environ if os.name == "posix" else None
-    )
+    symbols = suits_fit(sys.stdout.encoding, ascii_only=ascii_only)
     try:
         # One state, advanced in place by each action: keep it once the replay ends.
         (state,) = collections.deque(replay_log(game), maxlen=1)
@@ -365,24 +389,15 @@ def _export_games(files: tuple[str, ...]) -> Generator[tuple[str, int, int, Game
     ``[]``) yields nothing, as jq reads it. Only the
     reading is guarded here: an error in writing a row is not raised inside this generator.
     """
-    from ..log import LogReadError, iter_games
-
     for name in files:
         label = _label(name)
         try:
-            stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+            stream = _open_bytes(name)
         except OSError as err:
             raise click.ClickException(f"{label}: cannot open: {err.strerror or err}") from None
-        index = 0
         with stream:
-            try:
-                for line, game in iter_games(stream):
-                    index += 1
-                    yield label, index, line, game
-            except LogReadError as err:
-                raise click.ClickException(f"{label}: {err}") from None
-            except OSError as err:
-                raise click.ClickException(f"{label}: cannot read: {err.strerror or err}") from None
+            for index, line, game in _games_in(stream, label):
+                yield label, index, line, game
 
 
 def _same_file(output: str, name: str) -> bool:
@@ -401,11 +416,7 @@ def _same_file(output: str, name: str) -> bool:
     "--table", required=True, type=click.Choice(EXPORT_TABLES),
     help="One row per game, round, trick or play (docs/tables.md gives every column).",
 )  # fmt: skip
-@click.option(
-    "--output", "-o", default=None, metavar="FILE",
-    help="Write the table to FILE (replaced whole at the end; gzip if FILE ends in .gz)"
-    " instead of stdout.",
-)  # fmt: skip
+@output_option("the table")
 @click.option(
     "--spreadsheet-safe", is_flag=True,
     help="Prefix with ' each text cell that begins with = + - @, a tab or a carriage"
@@ -448,31 +459,27 @@ def export(files: tuple[str, ...], table: str, output: str | None, spreadsheet_s
                 param_hint="'-o' / '--output'",
             )
     as_cells = functools.partial(cells, spreadsheet_safe=spreadsheet_safe)
-    with atomic_output(output) as out:
+    with atomic_output(output) as out, reader_may_leave(out):
         writer = csv.writer(out, lineterminator="\n")
-        try:
-            writer.writerow(COLUMNS[table])
-            games = _export_games(files)
-            with contextlib.closing(games):  # an input still open is closed on an error
-                for label, index, line, game in games:
-                    try:
-                        found = rows(game, table, file=label, index=index)
-                    except IllegalGameError as err:
-                        seed = game.get("seed") if isinstance(game, dict) else None
-                        if not isinstance(seed, int) or isinstance(seed, bool):
-                            seed = None
-                        place = GameFault(label, index, line, seed, err.fault)
-                        raise click.ClickException(
-                            f"{place}; the export stops at a game that is not legal"
-                        ) from None
-                    except ReplayError as err:  # verify_game and the engine disagree
-                        raise click.ClickException(
-                            f"{label}: game {index} can't be replayed (a fault of kow's): {err}"
-                        ) from None
-                    writer.writerows(map(as_cells, found))
-            out.flush()
-        except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
-            quiet_broken_pipe()
+        writer.writerow(COLUMNS[table])
+        games = _export_games(files)
+        with contextlib.closing(games):  # an input still open is closed on an error
+            for label, index, line, game in games:
+                try:
+                    found = rows(game, table, file=label, index=index)
+                except IllegalGameError as err:
+                    seed = game.get("seed") if isinstance(game, dict) else None
+                    if not isinstance(seed, int) or isinstance(seed, bool):
+                        seed = None
+                    place = GameFault(label, index, line, seed, err.fault)
+                    raise click.ClickException(
+                        f"{place}; the export stops at a game that is not legal"
+                    ) from None
+                except ReplayError as err:  # verify_game and the engine disagree
+                    raise click.ClickException(
+                        f"{label}: game {index} can't be replayed (a fault of kow's): {err}"
+                    ) from None
+                writer.writerows(map(as_cells, found))
 
 
 # ----------------------------------------------------------------------------- analyze
@@ -552,25 +559,16 @@ def _seats_of(text: str, game: GameLog, label: str, index: int) -> frozenset[int
     "--seed", type=Count.of(SEED), default=0, show_default=True, metavar="INT",
     help="Seed of the analysis's deals (0 to 2^53-1): the same seed, the same output.",
 )  # fmt: skip
-@click.option(
-    "--json", "as_json", is_flag=True,
-    help="One JSON object per game, one per line (kow schema analysis gives its schema).",
-)  # fmt: skip
-@click.option(
-    "--output", "-o", default=None, metavar="FILE",
-    help="Write the analysis to FILE (replaced whole at the end; gzip if FILE ends in .gz)"
-    " instead of stdout.",
-)  # fmt: skip
+@json_option("One JSON object per game, one per line (kow schema analysis gives its schema).")
+@output_option("the analysis")
 @click.option(
     "--jobs", "-j", type=Count.of(JOBS), default=None, metavar="N",
     show_default="one per CPU, fewer for little work",
     help="Processes analysing decisions at once; the output does not depend on it.",
 )  # fmt: skip
-@click.option("--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s.")
-@click.option(
-    "--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set or TERM is dumb)."
-)
-@click.option("--quiet", "-q", is_flag=True, help="Show no progress bar.")
+@ascii_option
+@no_color_option
+@quiet_option
 def analyze(
     file: str,
     game_number: int | None,
@@ -604,10 +602,10 @@ def analyze(
     """
     import json
 
-    from ..log import LogReadError, ReplayError, iter_games
+    from ..log import ReplayError
     from ..runs.analysis import analyse_game, decisions, text_lines, to_dict
     from ..runs.batch import auto_jobs
-    from ..screen import Screen, symbols_fit, terminal_width, wrap
+    from ..screen import Screen, terminal_width, wrap
     from ..verify import GameFault, verify_game
 
     if output not in (None, "-") and file != "-" and _same_file(output, file):
@@ -620,17 +618,11 @@ def analyze(
     games: list[tuple[int, int, GameLog]] = []
     count = 0
     with stream:  # read whole, so that a fault anywhere is named before the long work
-        try:
-            for line, game in iter_games(stream):
-                count += 1
-                if game_number is None or count == game_number:
-                    games.append((count, line, game))
-                    if game_number is not None:
-                        break
-        except LogReadError as err:
-            raise click.ClickException(f"{label}: {err}") from None
-        except OSError as err:
-            raise click.ClickException(f"{label}: cannot read: {err.strerror or err}") from None
+        for count, line, game in _games_in(stream, label):
+            if game_number is None or count == game_number:
+                games.append((count, line, game))
+                if game_number is not None:
+                    break
     _check_game_found(label, count, bool(games), game_number, "analyse")
     work: list[tuple[int, GameLog, frozenset[int] | None]] = []
     refused: list[click.BadParameter] = []
@@ -664,10 +656,14 @@ def analyze(
     screen_out = to_stdout and sys.stdout.isatty()
     color = to_stdout and color_fits(sys.stdout, no_color=no_color)
     encoding = sys.stdout.encoding if to_stdout else "utf-8"
-    symbols = not ascii_only and symbols_fit(encoding, os.environ if os.name == "posix" else None)
+    symbols = suits_fit(encoding, ascii_only=ascii_only)
     width = terminal_width() if screen_out else None  # as kow play wraps; a file: none
     show = not quiet and sys.stderr.isatty()
-    with atomic_output(output) as out, Progress(total, show, "Analysing") as progress:
+    with (
+        atomic_output(output) as out,
+        Progress(total, show, "Analysing") as progress,
+        reader_may_leave(out),
+    ):
         try:
             for number, (index, game, seats) in enumerate(work):
                 result = analyse_game(
@@ -689,8 +685,5 @@ def analyze(
                 if screen_out:
                     progress.clear()  # the bar's line, on the same screen
                 write_out(text, out)
-            out.flush()
         except ReplayError as err:  # verify_game and the engine disagree: a fault of kow's
             raise click.ClickException(f"{label}: a game can't be replayed: {err}") from None
-        except BrokenPipeError:
-            quiet_broken_pipe()

@@ -36,18 +36,25 @@ from ..rules import (
 from ..verify._shape import name_fault
 
 __all__ = [
+    "BOTS_HELP",
     "BOT_NAMES",
     "Count",
     "LEVELS",
     "MAX_GAMES",
     "MAX_JOBS",
     "MAX_SEARCH_ITERATIONS",
+    "ascii_option",
+    "bots_option",
     "dealer_option",
     "draw_seed",
     "jobs_option",
+    "json_option",
     "level_kinds",
+    "no_color_option",
+    "output_option",
     "parse_bots",
     "people",
+    "quiet_option",
     "rule_options",
     "search_iterations_option",
     "seed_option",
@@ -373,3 +380,39 @@ jobs_option = click.option(
     show_default="one per CPU, fewer for runs of little work",
     help="Processes playing games at once; the results do not depend on it.",
 )  # fmt: skip
+ascii_option = click.option(
+    "--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s."
+)
+"""``--ascii`` (the parameter ``ascii_only``) of the commands that show cards as text."""
+no_color_option = click.option(
+    "--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set or TERM is dumb)."
+)
+"""``--no-color`` of the commands that may colour their text (:func:`kow.cli._io.color_fits`)."""
+quiet_option = click.option("--quiet", "-q", is_flag=True, help="Show no progress bar.")
+"""``--quiet`` of the commands that show a progress bar (:class:`kow.cli._io.Progress`)."""
+
+BOTS_HELP = "Bot kind for every seat, or one per seat: random, heuristic, search, ismcts."
+"""The help of ``--bots`` where the bots take every seat (``simulate``, ``tournament``)."""
+
+
+def bots_option(default: str, help: str = BOTS_HELP) -> Callable[[F], F]:
+    """Return the ``--bots KIND[,KIND...]`` option (read by :func:`parse_bots`), with its
+    ``default`` kinds and ``help``."""
+    return click.option(
+        "--bots", default=default, show_default=True, metavar="KIND[,KIND...]", help=help
+    )
+
+
+def output_option(what: str) -> Callable[[F], F]:
+    """Return the ``--output``/``-o FILE`` option (written by
+    :func:`kow.cli._io.atomic_output`) of a command whose output is ``what`` (``"the logs"``)."""
+    return click.option(
+        "--output", "-o", default=None, metavar="FILE",
+        help=f"Write {what} to FILE (replaced whole at the end; gzip if FILE ends in .gz)"
+        " instead of stdout.",
+    )  # fmt: skip
+
+
+def json_option(help: str) -> Callable[[F], F]:
+    """Return the ``--json`` flag (the parameter ``as_json``) with the command's ``help``."""
+    return click.option("--json", "as_json", is_flag=True, help=help)

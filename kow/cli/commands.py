@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import os
 import sys
 from typing import Any
 
@@ -25,8 +24,10 @@ from ._io import (
     fit_streams,
     progress_fits,
     quiet_broken_pipe,
+    reader_may_leave,
     silence_stdout,
     stop_signals,
+    suits_fit,
     write_out,
 )
 from ._logs import analyze, export, replay, verify
@@ -35,12 +36,18 @@ from ._options import (
     LEVELS,
     Count,
     Seconds,
+    ascii_option,
+    bots_option,
     dealer_option,
     draw_seed,
     jobs_option,
+    json_option,
     level_kinds,
+    no_color_option,
+    output_option,
     parse_bots,
     people,
+    quiet_option,
     rule_options,
     search_iterations_option,
     seed_option,
@@ -129,25 +136,18 @@ for _command in (verify, replay, export, analyze):
     metavar="K",
     help="Start at game K (from 0) of the run, so shards of one run can go to many machines.",
 )  # fmt: skip
-@click.option(
-    "--bots", default="heuristic", show_default=True, metavar="KIND[,KIND...]",
-    help="Bot kind for every seat, or one per seat: random, heuristic, search, ismcts.",
-)  # fmt: skip
+@bots_option("heuristic")
 @dealer_option
 @rule_options
 @search_iterations_option
-@click.option(
-    "--output", "-o", default=None, metavar="FILE",
-    help="Write the logs to FILE (replaced whole at the end; gzip if FILE ends in .gz)"
-    " instead of stdout.",
-)  # fmt: skip
+@output_option("the logs")
 @click.option(
     "--pretty", is_flag=True,
     help="Indent the JSON for reading. Several games are then concatenated JSON, not JSON"
     " Lines: verify, replay and jq read it (jq -c . makes it JSON Lines).",
 )  # fmt: skip
 @jobs_option
-@click.option("--quiet", "-q", is_flag=True, help="Show no progress bar.")
+@quiet_option
 def simulate(
     seed: int | None,
     games: int,
@@ -183,7 +183,11 @@ def simulate(
     options = () if search_iterations is None else (("search_iterations", search_iterations),)
     run = Run(seed, rules, tuple(kinds), dealer, pretty, options)
     show = not quiet and progress_fits(output)
-    with atomic_output(output) as out, Progress(games, show, "Simulating") as progress:
+    with (
+        atomic_output(output) as out,
+        Progress(games, show, "Simulating") as progress,
+        reader_may_leave(out),
+    ):
         try:
             cost = game_seconds(kinds, rules.start_cards, search_iterations)
             texts = run_text(run, first_game, games, jobs or auto_jobs(games, cost))
@@ -191,11 +195,8 @@ def simulate(
                 for text, count in texts:
                     write_out(text, out, end="")  # a reader gone (| head) is seen: 141
                     progress.advance(count)
-            out.flush()
         except (GameError, WorkerError) as err:
             raise click.ClickException(str(err)) from None
-        except BrokenPipeError:
-            quiet_broken_pipe()
 
 
 # ----------------------------------------------------------------------------- play
@@ -210,10 +211,10 @@ def simulate(
     "--name", "names", multiple=True, metavar="NAME",
     help="A human's name, once per human in seat order (default: You, or Player 1, 2...).",
 )  # fmt: skip
-@click.option(
-    "--bots", default="heuristic", show_default=True, metavar="KIND[,KIND...]",
-    help="Bot kind for the other seats, or one per bot seat: random, heuristic, search, ismcts.",
-)  # fmt: skip
+@bots_option(
+    "heuristic",
+    "Bot kind for the other seats, or one per bot seat: random, heuristic, search, ismcts.",
+)
 @click.option(
     "--level", type=click.Choice(list(LEVELS)), default=None,
     help="The bots' level, for every bot seat: easy = random (any legal card), medium ="
@@ -229,10 +230,8 @@ def simulate(
     help="Save the log of each game played to FILE (replaced; one JSON line a game, as"
     " simulate writes them; gzip if FILE ends in .gz), even if you quit.",
 )  # fmt: skip
-@click.option("--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s.")
-@click.option(
-    "--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set or TERM is dumb)."
-)
+@ascii_option
+@no_color_option
 @click.option(
     "--delay", type=Seconds(0, 10), default=None, metavar="SECONDS",
     help="Pause after each bot play [default: 0.6, or 0 when input is not a terminal].",
@@ -261,7 +260,7 @@ def play(
     """
     from ..game import PlayerError
     from ..rulebook import rule_lines
-    from ..screen import symbols_fit, wrap
+    from ..screen import wrap
     from .session import LogWriteError, Sitting, Terminal
 
     human_names = people(names, humans, rules.players)
@@ -273,9 +272,7 @@ def play(
         raise click.BadParameter("give a file path; stdout shows the game", param_hint="'--log'")
     interactive = sys.stdin.isatty()
     color = color_fits(sys.stdout, no_color=no_color)
-    symbols = not ascii_only and symbols_fit(
-        sys.stdout.encoding, os.environ if os.name == "posix" else None
-    )
+    symbols = suits_fit(sys.stdout.encoding, ascii_only=ascii_only)
     taken = {n.casefold() for n in human_names}
     free_names = [n for n in BOT_NAMES if n.casefold() not in taken]
     terminal = Terminal(
@@ -325,11 +322,8 @@ def schema(what: str) -> None:
     else:
         from ..log import schema as chosen_schema
 
-    try:
+    with reader_may_leave():
         write_out(json.dumps(chosen_schema(), indent=2))
-        sys.stdout.flush()  # a reader gone (| head) is seen here: 141
-    except BrokenPipeError:
-        quiet_broken_pipe()
 
 
 # ----------------------------------------------------------------------------- rules
@@ -337,10 +331,7 @@ def schema(what: str) -> None:
 
 @main.command("rules")
 @rule_options
-@click.option(
-    "--json", "as_json", is_flag=True,
-    help="Print the settings and the rules as one JSON object: {rules, preset, rulebook}.",
-)  # fmt: skip
+@json_option("Print the settings and the rules as one JSON object: {rules, preset, rulebook}.")
 def rules_command(rules: Rules, as_json: bool) -> None:
     """Print the rules in force with the options given, each with its source.
 
@@ -359,11 +350,8 @@ def rules_command(rules: Rules, as_json: bool) -> None:
     if as_json:
         book = [rule._asdict() for rule in rulebook(rules)]
         data = {"rules": rules.to_dict(), "preset": preset_of(rules), "rulebook": book}
-        try:
+        with reader_may_leave():
             write_out(json.dumps(data, indent=2))  # ASCII: json escapes the accents
-            sys.stdout.flush()  # a reader gone (| head) is seen here: 141
-        except BrokenPipeError:
-            quiet_broken_pipe()
         return
     width = min(shutil.get_terminal_size((80, 24)).columns, 100)
     text = "\n".join(rule_lines(rules, width))
@@ -371,22 +359,15 @@ def rules_command(rules: Rules, as_json: bool) -> None:
         text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
     except (UnicodeEncodeError, LookupError):  # e.g. ASCII: drop the accents, é becomes e
         text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    try:
+    with reader_may_leave():
         click.echo(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        quiet_broken_pipe()
 
 
 # ----------------------------------------------------------------------------- tournament
 
 
 @main.command()
-@click.option(
-    "--bots", default="search,heuristic,heuristic,heuristic", show_default=True,
-    metavar="KIND[,KIND...]",
-    help="Bot kind for every seat, or one per seat: random, heuristic, search, ismcts.",
-)  # fmt: skip
+@bots_option("search,heuristic,heuristic,heuristic")
 @click.option(
     "--games", type=Count.of(GAMES), default=400, show_default=True,
     help="Games to play; a multiple of --players gives every bot every seat equally.",
@@ -395,7 +376,7 @@ def rules_command(rules: Rules, as_json: bool) -> None:
 @rule_options
 @search_iterations_option
 @jobs_option
-@click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
+@json_option("Print the results as one JSON object.")
 def tournament(
     bots: str,
     games: int,
@@ -446,16 +427,13 @@ def tournament(
         except (KeyboardInterrupt, Stopped) as err:  # stop_signals ignores any more now
             stop = err
     result = tally.tournament()
-    try:
+    with reader_may_leave():
         if as_json:
             write_out(json.dumps(result.to_dict(), indent=2))
         else:
             played = f"Partial: {result.played} of {counted} played" if result.partial else counted
             click.echo(f"{played}, seed {seed}, bots {','.join(kinds)}")
             click.echo("\n".join(table_lines(result)))
-        sys.stdout.flush()  # a reader gone (| head) is seen here: 141
-    except BrokenPipeError:
-        quiet_broken_pipe()
     if stop is not None:
         said = "Interrupted" if isinstance(stop, KeyboardInterrupt) else f"Stopped by {stop.name}"
         whole = "partial" if result.partial else "whole"

@@ -30,7 +30,7 @@ from ..cards import (
 )
 from ..engine.view import View
 from ..entries import EntryError, check_entry, is_number, parse_number, shown
-from ..events import KNOCK, Action, Phase
+from ..events import HUMAN, KNOCK, Action, Phase
 from ..players.base import Player
 from ..screen import GLUE, Screen, sorted_hand
 
@@ -121,7 +121,7 @@ class HumanPlayer(Player):
     (``str(err)`` is then ``"quit"``, ``"end of input"`` or ``"refused"``).
     """
 
-    kind = "human"
+    kind = HUMAN
 
     def __init__(
         self,

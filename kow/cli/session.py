@@ -23,7 +23,7 @@ from typing import IO, Any, NamedTuple
 from .. import log
 from ..engine import State
 from ..entries import MAX_ENTRY, EntryError, parse_choice
-from ..events import Event, Knock, Phase, Play, RoundEnd, TrickWon, Vote
+from ..events import HUMAN, Event, Knock, Phase, Play, RoundEnd, TrickWon, Vote
 from ..game import bots_rng, drive, new_game
 from ..players import Player, make_bot
 from ..rulebook import rules_summary
@@ -322,7 +322,7 @@ class Sitting:
             for kind, name in zip(self.bots, self.bot_names, strict=True)
         ]
         seats = ", ".join(
-            f"{s}{GLUE}{p.name}" + ("" if p.kind == "human" else f"{GLUE}({p.kind})")
+            f"{s}{GLUE}{p.name}" + ("" if p.kind == HUMAN else f"{GLUE}({p.kind})")
             for s, p in enumerate(players)
         )
         opening = [
@@ -348,7 +348,7 @@ class Sitting:
             transcript.extend(lines)
             if hot_seat is not None and isinstance(event, (Play, Knock, Vote)):
                 name = players[event.seat].name
-                if players[event.seat].kind == "human":  # not told back their own action
+                if players[event.seat].kind == HUMAN:  # not told back their own action
                     hot_seat.seen[name] = len(transcript)
             if isinstance(event, RoundEnd) and humans_in & set(event.eliminated):
                 humans_in.difference_update(event.eliminated)
@@ -357,7 +357,7 @@ class Sitting:
                     terminal.write(self._knocked_out_note())
             if delay and (
                 isinstance(event, TrickWon)
-                or (isinstance(event, (Play, Knock)) and players[event.seat].kind != "human")
+                or (isinstance(event, (Play, Knock)) and players[event.seat].kind != HUMAN)
             ):
                 time.sleep(delay)
 

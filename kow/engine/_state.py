@@ -26,13 +26,14 @@ from ..events import (
     TrickWon,
     TrumpMethod,
     Vote,
+    action_name,
 )
 from ..rules import Rules
 from ._copies import copy_state, fork_state, state_from_view
 from ._round import ALL_SUITS, end_round, next_vote, set_trump, start_round
 from .deal import Deck, ShuffledDeck
 from .trick import BEATEN_BY, knock_allowed, legal_cards, trick_order, won_by
-from .view import Policy, TrickFacts, View
+from .view import Policy, TrickFacts, View, legal_actions_of
 
 __all__ = ["IllegalActionError", "State", "action_name"]
 
@@ -54,23 +55,6 @@ class IllegalActionError(ValueError):
         super().__init__(message)
         self.seat = seat
         self.action = action
-
-
-def action_name(action: object, phase: Phase = Phase.PLAY) -> str:
-    """Return the notation of ``action``: a card name, ``"knock"``, or a suit letter.
-
-    Anything that is not an action of ``phase`` is shown as its ``repr``.
-
-    >>> action_name(8 + 26), action_name(KNOCK), action_name(3, Phase.TRUMP)
-    ('Th', 'knock', 's')
-    """
-    if type(action) is not int:
-        return repr(action)
-    if phase is not Phase.PLAY:
-        return SUITS[action] if 0 <= action < 4 else repr(action)
-    if action == KNOCK:
-        return "knock"
-    return NAMES[action] if 0 <= action < 52 else repr(action)
 
 
 class State:
@@ -298,7 +282,7 @@ class State:
             legal: tuple[Action, ...] = ()
         elif phase is Phase.PLAY:
             facts = self.facts()
-            legal = _cards_in(facts.legal) + ((KNOCK,) if facts.may_knock else ())
+            legal = legal_actions_of(facts)
         else:
             legal = self.allowed
         parts = self._view_parts

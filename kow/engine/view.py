@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple, TypeAlias
 
-from ..cards import Card, Mask, Suit
-from ..events import Action, Knock, Phase, Play, Seat, Trick, TrumpMethod, Vote
+from ..cards import Card, Mask, Suit, cards_in
+from ..events import KNOCK, Action, Knock, Phase, Play, Seat, Trick, TrumpMethod, Vote
 from ..rules import Rules
 from .trick import legal_cards
 
-__all__ = ["Policy", "TrickFacts", "View"]
+__all__ = ["Policy", "TrickFacts", "View", "legal_actions_of"]
 
 
 class TrickFacts(NamedTuple):
@@ -67,6 +67,23 @@ class TrickFacts(NamedTuple):
             (self.seat, hand, legal_cards(hand, self.led), self.may_knock, self.seen,
              self.winning, self.led, self.trump, self.to_come, self.won, self.tricks_left),
         )  # fmt: skip
+
+
+_KNOCK = (KNOCK,)
+
+
+def legal_actions_of(facts: TrickFacts) -> tuple[Action, ...]:
+    """Return the actions the seat of ``facts`` may take, sorted: the cards of
+    ``facts.legal``, lowest int first, then :data:`~kow.events.KNOCK` when
+    ``facts.may_knock``.
+
+    The one statement of a card decision's legal actions from its facts: the engine's
+    :attr:`View.legal`, the random bot and the IS-MCTS tree and rollouts read it, so a
+    draw over them picks the same action everywhere. On the bots' hot path: no work
+    but the two tuples.
+    """
+    legal = cards_in(facts.legal)
+    return legal + _KNOCK if facts.may_knock else legal
 
 
 Policy: TypeAlias = Callable[[TrickFacts], Action]

@@ -52,6 +52,7 @@ from ..events import (
     TrumpSet,
     TurnedUp,
     Vote,
+    action_name,
 )
 from ..rules import Rules
 
@@ -403,9 +404,7 @@ def observation_text(view: View) -> str:
     if view.votes:
         lines.append("votes: " + " ".join(f"{v.seat}:{SUITS[v.suit]}" for v in view.votes))
     if view.trick_number and view.phase is Phase.PLAY:
-        plays = " ".join(
-            f"{p.seat}:{'knock' if p.action == KNOCK else NAMES[p.action]}" for p in view.trick
-        )
+        plays = " ".join(f"{p.seat}:{action_name(p.action)}" for p in view.trick)
         lines.append(f"trick {view.trick_number}: {plays or 'no card yet'}")
     return "\n".join(lines)
 

@@ -54,10 +54,10 @@ except ImportError as err:  # the extra is not installed
 
 from ..engine import State
 from ..engine.view import View
-from ..events import Seat
+from ..events import AGENT, Seat, seat_name
 from ..game import bots_rng, check_seed, drive, new_game
 from ..log import GameLog, build
-from ..players import Player, make_bot
+from ..players import Player, make_bot, seat_bot
 from ..rules import MAX_SEED, Rules
 from ._gym import action_mask, observation_space, observe
 from .encoding import (
@@ -90,7 +90,7 @@ class _Learner(Player):
     Also the learner's entry in the log (kind ``"agent"``).
     """
 
-    kind = "agent"
+    kind = AGENT
 
     def act(self, view: View) -> int:
         """Raise :class:`_LearnersTurn`: the environment's caller acts for this seat."""
@@ -173,10 +173,9 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
         self.players = []
         for seat in range(self.rules.players):
             if seat == self.seat:
-                self.players.append(_Learner(f"agent-{seat}"))
+                self.players.append(_Learner(seat_name(AGENT, seat)))
             else:
-                kind = next(kinds)
-                self.players.append(make_bot(kind, f"{kind}-{seat}", rng))
+                self.players.append(seat_bot(next(kinds), seat, rng))
         self.game = new_game(self.rules, self.seed)
         self._over = False
         self._play_bots()  # the learner plays a card in round 1: the game cannot end here

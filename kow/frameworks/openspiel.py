@@ -71,7 +71,7 @@ except ImportError as err:  # the extra is not installed
 
 from ..cards import DECK_SIZE, card_name, cards_in
 from ..engine import State
-from ..events import Deal, Seat
+from ..events import AGENT, Deal, Seat, seat_name
 from ..log import GameLog, LoggedPlayer, PlayerInfo, build
 from ..players import Player, make_bot
 from ..players.base import check_rng
@@ -524,7 +524,7 @@ class KnockOutWhistState(pyspiel.State):
             raise ValueError("no game to log yet: round 1 is not dealt")
         count = self._table.players
         if players is None:
-            players = [LoggedPlayer(f"agent-{seat}", "agent") for seat in range(count)]
+            players = [LoggedPlayer(seat_name(AGENT, seat), AGENT) for seat in range(count)]
         if len(players) != count:
             raise ValueError(f"{len(players)} players given for a {count}-player game")
         for seat, player in enumerate(players):

@@ -59,6 +59,7 @@ except ImportError as err:  # the extra is not installed
     ) from err
 
 from ..engine import State
+from ..events import AGENT
 from ..game import check_seed, new_game
 from ..log import GameLog, LoggedPlayer, build
 from ..rules import MAX_SEED, Rules
@@ -259,7 +260,7 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         Raises :class:`RuntimeError` before the first :meth:`reset`.
         """
         game = self._game()
-        players = [LoggedPlayer(agent, "agent") for agent in self.possible_agents]
+        players = [LoggedPlayer(agent, AGENT) for agent in self.possible_agents]
         return build(self.seed, self.rules, players, game.events, abandoned=game.outcome is None)
 
     def _game(self) -> State:

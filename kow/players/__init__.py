@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from ..events import Seat, seat_name
 from ..rules import check_iterations
 from .base import Player
 from .heuristic import HeuristicBot
@@ -22,7 +23,9 @@ __all__ = [
     "check_kind",
     "check_kinds",
     "game_seconds",
+    "seat_bot",
     "make_bot",
+    "seat_bots",
 ]
 
 BOT_KINDS: dict[str, Callable[[str, random.Random], Player]] = {
@@ -152,3 +155,39 @@ def game_seconds(
         + searches * SEARCH_SECONDS * iterations * players * start_cards**4
         + trees * ISMCTS_SECONDS * ISMCTS_ITERATIONS * players * start_cards**3
     )
+
+
+def seat_bots(
+    kinds: Sequence[str],
+    rng: random.Random,
+    *,
+    search_iterations: int | None = None,
+    ismcts_iterations: int | None = None,
+) -> list[Player]:
+    """Return a bot of each of ``kinds`` (one per seat, in seat order), each named
+    ``KIND-SEAT`` (:func:`kow.events.seat_name`), all drawing chance from ``rng``.
+
+    The seating of ``kow simulate``, ``kow tournament`` and the Gymnasium environment's
+    bots: ``rng`` is the game's :func:`kow.game.bots_rng`, shared by the bots in turn, so
+    the same seed gives the same decisions wherever the game is played. The options and
+    the errors are :func:`make_bot`'s.
+
+    >>> [bot.name for bot in seat_bots(["random", "heuristic"], random.Random(0))]
+    ['random-0', 'heuristic-1']
+    """
+    return [
+        make_bot(
+            kind,
+            seat_name(kind, seat),
+            rng,
+            search_iterations=search_iterations,
+            ismcts_iterations=ismcts_iterations,
+        )  # fmt: skip
+        for seat, kind in enumerate(kinds)
+    ]
+
+
+def seat_bot(kind: str, seat: Seat, rng: random.Random) -> Player:
+    """Return a bot of ``kind`` for ``seat`` named ``KIND-SEAT``, drawing from ``rng``: one
+    seat of :func:`seat_bots` (with the default options), for a table with other players."""
+    return make_bot(kind, seat_name(kind, seat), rng)

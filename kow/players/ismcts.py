@@ -32,10 +32,9 @@ import math
 import random
 from collections.abc import Callable
 
-from ..cards import cards_in
 from ..engine import State
-from ..engine.view import Policy, TrickFacts, View
-from ..events import KNOCK, Action, Phase
+from ..engine.view import Policy, TrickFacts, View, legal_actions_of
+from ..events import Action, Phase
 from .base import SearchingBot
 from .sampling import Sampler
 from .value import round_value
@@ -55,8 +54,6 @@ issue 13, about as many as Cowling et al. give Knock-Out Whist."""
 EXPLORATION = 0.7
 """UCB1's exploration constant ``c`` for rewards in 0..1 (Cowling et al. use 0.7)."""
 
-_KNOCK = (KNOCK,)
-
 
 def random_policy(rng: random.Random) -> Policy:
     """Return a rollout policy that plays uniformly among the legal cards and the knock.
@@ -67,9 +64,7 @@ def random_policy(rng: random.Random) -> Policy:
     rnd = rng.random
 
     def play(facts: TrickFacts) -> Action:
-        legal = cards_in(facts.legal)
-        if facts.may_knock:
-            legal += _KNOCK
+        legal = legal_actions_of(facts)
         return legal[int(rnd() * len(legal))]
 
     return play
@@ -226,10 +221,7 @@ class _Walk:
     def policy(self, facts: TrickFacts) -> Action:
         """The policy of every seat: a step in the tree, else the rollout's."""
         if self.in_tree:
-            legal = cards_in(facts.legal)
-            if facts.may_knock:
-                legal += _KNOCK
-            return self.step(legal, facts.seat)
+            return self.step(legal_actions_of(facts), facts.seat)
         legal_mask = facts.legal
         if not facts.may_knock and not legal_mask & (legal_mask - 1):
             return legal_mask.bit_length() - 1  # a single legal card, as a playout plays it

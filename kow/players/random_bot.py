@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import random
 
-from ..cards import Mask, Suit, cards_in
-from ..engine.view import TrickFacts, View
-from ..events import KNOCK, Action
+from ..cards import Mask, Suit
+from ..engine.view import TrickFacts, View, legal_actions_of
+from ..events import Action
 from .base import Player, check_rng
 
 __all__ = ["RandomBot"]
-
-_KNOCK = (KNOCK,)
 
 
 class RandomBot(Player):
@@ -37,9 +35,7 @@ class RandomBot(Player):
 
     def card_policy(self, facts: TrickFacts) -> Action:
         """Return a legal card or the knock of ``facts``, each with equal chance, as :meth:`act`."""
-        legal = cards_in(facts.legal)
-        if facts.may_knock:
-            legal += _KNOCK
+        legal = legal_actions_of(facts)
         return legal[int(self._random() * len(legal))]
 
     def trump_policy(self, allowed: tuple[Suit, ...], hand: Mask) -> Suit:

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 from .. import __version__
 from ..cards import NAMES, SUITS, Card, Suit
 from ..engine.view import View
-from ..events import KNOCK, Action, Knock, Phase, Play, Seat
+from ..events import KNOCK, Action, Knock, Phase, Play, Seat, action_name
 from ..log import GameLog, RulesLog, replay
 from ..log._replay import round_actions
 from ..players.search import sample
@@ -360,16 +360,8 @@ def analyse_game(
 # ----------------------------------------------------------------------------- JSON
 
 
-def action_text(action: Action, phase: Phase) -> str:
-    """Return an action as the analysis's JSON writes it: a card (``Th``), ``knock``, or
-    a suit letter for a trump choice (``h``).
-
-    >>> action_text(34, Phase.PLAY), action_text(52, Phase.PLAY), action_text(2, Phase.TRUMP)
-    ('Th', 'knock', 'h')
-    """
-    if phase is not Phase.PLAY:
-        return SUITS[action]
-    return "knock" if action == KNOCK else NAMES[action]
+action_text = action_name
+"""The name this module gave :func:`kow.events.action_name` before 0.6, kept for its importers."""
 
 
 def _round(x: float) -> float:
@@ -381,7 +373,7 @@ def to_dict(analysis: GameAnalysis, file: str) -> dict[str, Any]:
     """Return the JSON form of ``analysis``, keys in the order of the schema.
 
     ``file`` names the input (``stdin`` for -). Chances and losses are fractions 0..1
-    rounded to 4 decimal places; actions as :func:`action_text` writes them. The schema
+    rounded to 4 decimal places; actions as :func:`kow.events.action_name` writes them. The schema
     is :func:`schema`; ``docs/analysis.md`` describes every field.
     """
     out_decisions = []
@@ -403,15 +395,15 @@ def to_dict(analysis: GameAnalysis, file: str) -> dict[str, Any]:
                     for p in d.trick_plays
                 ],
                 "tricks_won": d.tricks_won,
-                "chosen": action_text(d.chosen, phase),
-                "best": action_text(d.best, phase),
+                "chosen": action_name(d.chosen, phase),
+                "best": action_name(d.best, phase),
                 "loss": _round(d.loss),
                 "loss_low": _round(d.loss_low),
                 "loss_high": _round(d.loss_high),
                 "blunder": d.blunder,
                 "values": [
                     {
-                        "action": action_text(v.action, phase),
+                        "action": action_name(v.action, phase),
                         "survival": _round(v.survival),
                         "survival_low": _round(v.survival_low),
                         "survival_high": _round(v.survival_high),

@@ -22,7 +22,7 @@ from typing import Any
 from .. import game, log
 from ..game import PlayerError, bots_rng, game_seed
 from ..log._writer import game_text
-from ..players import check_kinds, make_bot
+from ..players import check_kinds, make_bot, seat_bots
 from ..rules import (
     Rules,
     check_bool,
@@ -104,12 +104,11 @@ def _games_text(run: Run, first: int, count: int) -> str:
     pretty = run.pretty
     options = dict(run.bot_options)
     play_game = game.play_game  # looked up here, so that tests can stand in for it
-    seats = [(kind, f"{kind}-{seat}") for seat, kind in enumerate(run.kinds)]
     texts = []
     for index in range(first, first + count):
         seed = game_seed(run.seed, index)
         rng = bots_rng(seed)
-        players = [make_bot(kind, name, rng, **options) for kind, name in seats]
+        players = seat_bots(run.kinds, rng, **options)
         try:
             state = play_game(rules, players, seed, dealer)
         except PlayerError as err:

@@ -43,10 +43,22 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple, NoReturn
 
 from .. import __version__
-from ..cards import NAMES, SUITS, Mask
+from ..cards import NAMES, Mask
 from ..engine import State
 from ..engine.view import TrickFacts, View
-from ..events import KNOCK, Action, Deal, EventVisitor, Lead, Phase, Seat, TieCut, TurnedUp
+from ..events import (
+    AGENT,
+    NOT_BOTS,
+    Action,
+    Deal,
+    EventVisitor,
+    Lead,
+    Phase,
+    Seat,
+    TieCut,
+    TurnedUp,
+    action_name,
+)
 from ..game import PlayerError, bots_rng, drive, new_game
 from ..log import GameLog, RoundLog
 from ..log._replay import round_actions
@@ -66,9 +78,6 @@ __all__ = [
     "seed_check",
 ]
 
-AGENT = "agent"
-"""The ``kind`` of a player that drove its seat through a framework adapter (OpenSpiel,
-PettingZoo, Gymnasium): kow cannot play it again, so its decisions are the log's."""
 NO_SEED = (
     "the seed is null (the deals came from outside kow), so there is no seed to check the"
     " game against"
@@ -174,7 +183,7 @@ def check_against_seed(game: GameLog, *, search_iterations: int | None = None) -
     )
     course = _Course(rounds, state, f"the seed {seed}" + "".join(f" ({o})" for o in other))
     logged = game["players"]
-    bots_known = all(p["kind"] in BOT_KINDS or p["kind"] in ("human", AGENT) for p in logged)
+    bots_known = all(p["kind"] in BOT_KINDS or p["kind"] in NOT_BOTS for p in logged)
     rng = bots_rng(seed)
     players: list[Player] = []
     for p in logged:
@@ -311,7 +320,7 @@ class _Course(EventVisitor):
             raise _Found(
                 Difference(
                     self.state.round, trick, seat, field,
-                    _action(logged, phase), _action(made, phase), by,
+                    action_name(logged, phase), action_name(made, phase), by,
                 )
             )  # fmt: skip
 
@@ -435,13 +444,6 @@ class _FromLog(Player):
         self._course.catch_up()
         trick = view.trick_number if view.phase is Phase.PLAY else None
         return self._course.logged(view.seat, trick)
-
-
-def _action(action: Action, phase: Phase) -> str:
-    """Return a decision in the log's notation: a card, ``knock`` or a suit letter."""
-    if phase is not Phase.PLAY:
-        return SUITS[action]
-    return "knock" if action == KNOCK else NAMES[action]
 
 
 def _hand(cards: Sequence[str] | None) -> str:

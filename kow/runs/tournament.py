@@ -26,7 +26,7 @@ from typing import Any
 from ..engine.view import View
 from ..events import Action, Deal, EventVisitor, RoundEnd
 from ..game import bots_rng, game_seed, play_game
-from ..players import Player, make_bot
+from ..players import Player, make_bot, seat_bots
 from ..players.search import DEFAULT_ITERATIONS
 from ..rules import Rules
 from ._pool import ordered_map
@@ -124,17 +124,8 @@ def tournament_game(
     for b, s in enumerate(seat_of):
         bot_at[s] = b
     rng = bots_rng(gseed)
-    players = [
-        _Timed(
-            make_bot(
-                bots[bot_at[s]],
-                f"{bots[bot_at[s]]}-{s}",
-                rng,
-                search_iterations=search_iterations,
-            )
-        )
-        for s in range(n)
-    ]
+    kinds = [bots[bot_at[s]] for s in range(n)]
+    players = [_Timed(bot) for bot in seat_bots(kinds, rng, search_iterations=search_iterations)]
     state = play_game(rules, players, gseed)
     rounds = _RoundsReached(n)
     rounds.visit(state.events)
