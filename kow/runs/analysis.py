@@ -213,12 +213,22 @@ def decisions(game: GameLog, seats: Collection[Seat] | None = None) -> list[Deci
     for number, state in enumerate(replay(game), start=1):
         if number > len(actions):
             continue  # the state after the last action: let replay finish its checks
-        action, seat, _, trick = actions[number - 1]
+        logged = actions[number - 1]
+        seat = logged.seat
         if state.phase is Phase.VOTE or seat is None or (seats is not None and seat not in seats):
             continue
         view = state.view(seat)
         if len(view.legal) > 1:
-            out.append(Decision(number, view.round, trick, seat, view, action))
+            out.append(
+                Decision(
+                    number=number,
+                    round=view.round,
+                    trick=logged.trick,
+                    seat=seat,
+                    view=view,
+                    chosen=logged.action,
+                )
+            )
     return out
 
 

@@ -294,8 +294,8 @@ class _Course(EventVisitor):
         if self._decisions_round != number:
             self._decisions_round = number
             self._decisions = {
-                (trick_number, s): action
-                for action, s, _, trick_number in round_actions(self.rounds[number - 1], number)
+                (logged.trick, logged.seat): logged.action
+                for logged in round_actions(self.rounds[number - 1], number)
             }
         action = self._decisions.get((trick, seat))
         if action is None:
