@@ -101,7 +101,7 @@ def replay(game: GameLog) -> Iterator[State]:
     except (KeyError, TypeError, IndexError, ValueError) as err:
         raise ReplayError(f"not a log that can be replayed: {type(err).__name__} {err}") from None
     abandoned = bool(game.get("abandoned"))
-    checked = _check(game, state, players, abandoned, 0)
+    checked = _check(game, state, players, abandoned=abandoned, checked=0)
     yield state
     for number, rnd in enumerate(rounds, start=1):
         for logged in round_actions(rnd, number):
@@ -117,7 +117,7 @@ def replay(game: GameLog) -> Iterator[State]:
                 ) from None
             except (IllegalActionError, ValueError) as err:
                 raise ReplayError(str(err), number, logged.trick) from None
-            checked = _check(game, state, players, abandoned, checked)
+            checked = _check(game, state, players, abandoned=abandoned, checked=checked)
             yield state
     if state.outcome is None and not abandoned:
         raise ReplayError("the log ends before the game does", len(rounds) or None)
@@ -160,6 +160,7 @@ def _check(
     game: GameLog,
     state: State,
     players: list[LoggedPlayer],
+    *,
     abandoned: bool,
     checked: int,
 ) -> int:
