@@ -20,7 +20,7 @@ the led suit and trump.
 from __future__ import annotations
 
 import collections
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, TypeAlias
 
 from ..cards import NAMES, NO_CARD, NO_SUIT, SUIT_OF, SUITS, Card, Suit
@@ -182,6 +182,18 @@ def cells(row: Row, *, spreadsheet_safe: bool = False) -> list[str | int]:
     return out
 
 
+def _row(table: str, values: Mapping[str, Cell]) -> Row:
+    """Return the row of ``table`` whose cells are ``values`` (column name to value), in
+    the order of :data:`COLUMNS`, so that no column can be swapped silently. Raises
+    :class:`KeyError` naming the columns missing or not of the table."""
+    columns = COLUMNS[table]
+    if len(values) != len(columns) or values.keys() != set(columns):
+        missing = sorted(set(columns) - values.keys())
+        extra = sorted(values.keys() - set(columns))
+        raise KeyError(f"the {table} table: columns missing {missing}, not its own {extra}")
+    return tuple(values[column] for column in columns)
+
+
 class _Played(NamedTuple):
     """One play of the trick in progress, with what it did when it was played."""
 
@@ -203,7 +215,7 @@ class _Walk(EventVisitor):
     def __init__(self, table: str, game: GameLog, key: tuple[str, int, int | None]) -> None:
         self.table = table
         self.game = game
-        self.key = key
+        self.key = dict(zip(_KEYS, key, strict=True))
         self.players: int = game["rules"]["players"]
         self.out: list[Row] = []
         self.deal: Deal | None = None  # the round in progress: None once it has ended
@@ -219,9 +231,11 @@ class _Walk(EventVisitor):
         self.dogs_life_round: list[int | None] = [None] * self.players
         self.outcome: Outcome | None = None
 
-    def _by_seat(self, values: list[Cell]) -> list[Cell]:
-        """Return ``values`` (one per seat of the game) padded to 7 columns with None."""
-        return values + [None] * (MAX_PLAYERS - len(values))
+    def _by_seat(self, name: str, values: Sequence[Cell]) -> dict[str, Cell]:
+        """Return the columns ``NAME_0`` to ``NAME_6`` of ``values`` (one per seat of the
+        game), None past the game's seats."""
+        padded = [*values, *[None] * (MAX_PLAYERS - len(values))]
+        return dict(zip(_per_seat(name), padded, strict=True))
 
     # ----------------------------------------------------------------- events
 
@@ -281,25 +295,35 @@ class _Walk(EventVisitor):
     def _end_trick(self, winner: Seat | None) -> None:
         """Keep the trick's rows; ``winner`` is None for a trick cut short."""
         assert self.deal is not None
-        head = (*self.key, self.deal.round, self.trick)
+        head: dict[str, Cell] = {**self.key, "round": self.deal.round, "trick": self.trick}
         played = self.played
         if self.table == "tricks":
             winning_card = next((p.card for p in played if p.seat == winner), None)
             knocks = sum(p.card is None for p in played)
-            self.out.append((
-                *head, played[0].seat, None if self.led == NO_SUIT else SUITS[self.led],
-                len(played) - knocks, knocks,
-                None if winning_card is None else NAMES[winning_card], winner,
-                any(p.trumped for p in played),
-            ))  # fmt: skip
+            self.out.append(_row("tricks", {
+                **head,
+                "leader": played[0].seat,
+                "led_suit": None if self.led == NO_SUIT else SUITS[self.led],
+                "cards": len(played) - knocks,
+                "knocks": knocks,
+                "winning_card": None if winning_card is None else NAMES[winning_card],
+                "winner": winner,
+                "trumped": any(p.trumped for p in played),
+            }))  # fmt: skip
         elif self.table == "plays":
             for number, p in enumerate(played, start=1):
-                self.out.append((
-                    *head, number, p.seat, p.card is None,
-                    None if p.card is None else NAMES[p.card],
-                    p.lead, p.followed_suit, p.trumped, p.winning,
-                    None if winner is None else p.seat == winner,
-                ))  # fmt: skip
+                self.out.append(_row("plays", {
+                    **head,
+                    "play": number,
+                    "seat": p.seat,
+                    "knock": p.card is None,
+                    "card": None if p.card is None else NAMES[p.card],
+                    "lead": p.lead,
+                    "followed_suit": p.followed_suit,
+                    "trumped": p.trumped,
+                    "winning": p.winning,
+                    "won": None if winner is None else p.seat == winner,
+                }))  # fmt: skip
         self.trick += 1
         self.played = []
         self.led = NO_SUIT
@@ -326,17 +350,26 @@ class _Walk(EventVisitor):
                 [seat in chosen for seat in seats]
                 for chosen in (end.eliminated, end.dogs_life_granted, end.revived)
             ]
-        self.out.append((
-            *self.key, deal.round, deal.hand_size, deal.dealer, sum(in_round),
-            None if self.turned_up is None else NAMES[self.turned_up],
-            None if trump is None or trump.suit is None else SUITS[trump.suit],
-            None if trump is None else trump.method,
-            None if trump is None else trump.chosen_by,
-            self.leader,
-            *self._by_seat(list(hands)), *self._by_seat(tricks),
-            *self._by_seat(list(on_dogs_life)),
-            *(cell for values in ends for cell in self._by_seat(values)),
-        ))  # fmt: skip
+        self.out.append(_row("rounds", {
+            **self.key,
+            "round": deal.round,
+            "hand_size": deal.hand_size,
+            "dealer": deal.dealer,
+            "players_in": sum(in_round),
+            "turned_up": None if self.turned_up is None else NAMES[self.turned_up],
+            "trump": None if trump is None or trump.suit is None else SUITS[trump.suit],
+            "trump_method": None if trump is None else trump.method,
+            "trump_chosen_by": None if trump is None else trump.chosen_by,
+            "leader": self.leader,
+            **self._by_seat("hand", hands),
+            **self._by_seat("tricks_won", tricks),
+            **self._by_seat("dogs_life", on_dogs_life),
+            **{
+                column: cell
+                for fact, values in zip(_ROUND_END, ends, strict=True)
+                for column, cell in self._by_seat(fact, values).items()
+            },
+        }))  # fmt: skip
 
     def finish(self) -> list[Row]:
         """Close what a game cut short left open, keep the game's row; return the rows."""
@@ -351,14 +384,17 @@ class _Walk(EventVisitor):
             rules: Mapping[str, Any] = game["rules"]
             outcome = self.outcome
             players = game["players"]
-            self.out.append((
-                *self.key, game["kow_version"], *(rules[name] for name in _RULES),
-                None if outcome is None else outcome.winner,
-                None if outcome is None else outcome.termination.value,
-                game["result"]["rounds_played"], bool(game.get("abandoned")),
-                *self._by_seat([p["name"] for p in players]),
-                *self._by_seat([p["kind"] for p in players]),
-                *self._by_seat(list(self.eliminated_round)),
-                *self._by_seat(list(self.dogs_life_round)),
-            ))  # fmt: skip
+            self.out.append(_row("games", {
+                **self.key,
+                "kow_version": game["kow_version"],
+                **{f"rules_{name}": rules[name] for name in _RULES},
+                "winner": None if outcome is None else outcome.winner,
+                "termination": None if outcome is None else outcome.termination.value,
+                "rounds_played": game["result"]["rounds_played"],
+                "abandoned": bool(game.get("abandoned")),
+                **self._by_seat("name", [p["name"] for p in players]),
+                **self._by_seat("kind", [p["kind"] for p in players]),
+                **self._by_seat("eliminated_round", self.eliminated_round),
+                **self._by_seat("dogs_life_round", self.dogs_life_round),
+            }))  # fmt: skip
         return self.out
