@@ -807,3 +807,10 @@ def test_a_row_is_built_by_column_name_and_refuses_a_missing_or_stray_column() -
         export._row("tricks", values)
     with pytest.raises(KeyError, match=r"not its own \['winer'\]"):
         export._row("tricks", {**values, "winer": 1})
+
+
+def test_the_named_rows_have_their_tables_columns_in_order() -> None:
+    from kow.runs import export
+
+    assert export.TrickRow._fields == export.COLUMNS["tricks"]
+    assert export.PlayRow._fields == export.COLUMNS["plays"]

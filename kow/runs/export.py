@@ -50,7 +50,9 @@ __all__ = [
     "TYPES",
     "Cell",
     "IllegalGameError",
+    "PlayRow",
     "Row",
+    "TrickRow",
     "cells",
     "rows",
 ]
@@ -182,8 +184,45 @@ def cells(row: Row, *, spreadsheet_safe: bool = False) -> list[str | int]:
     return out
 
 
+class TrickRow(NamedTuple):
+    """A row of the ``tricks`` table: its fields are ``COLUMNS["tricks"]``, in order."""
+
+    file: str
+    game: int
+    seed: int | None
+    round: int
+    trick: int
+    leader: Seat
+    led_suit: str | None
+    cards: int
+    knocks: int
+    winning_card: str | None
+    winner: Seat | None
+    trumped: bool
+
+
+class PlayRow(NamedTuple):
+    """A row of the ``plays`` table: its fields are ``COLUMNS["plays"]``, in order."""
+
+    file: str
+    game: int
+    seed: int | None
+    round: int
+    trick: int
+    play: int
+    seat: Seat
+    knock: bool
+    card: str | None
+    lead: bool
+    followed_suit: bool
+    trumped: bool
+    winning: bool
+    won: bool | None
+
+
 def _row(table: str, values: Mapping[str, Cell]) -> Row:
-    """Return the row of ``table`` whose cells are ``values`` (column name to value), in
+    """Return the row of ``table`` (``games`` or ``rounds``, whose columns by seat make a
+    named row type long) whose cells are ``values`` (column name to value), in
     the order of :data:`COLUMNS`, so that no column can be swapped silently. Raises
     :class:`KeyError` naming the columns missing or not of the table."""
     columns = COLUMNS[table]
@@ -215,7 +254,8 @@ class _Walk(EventVisitor):
     def __init__(self, table: str, game: GameLog, key: tuple[str, int, int | None]) -> None:
         self.table = table
         self.game = game
-        self.key = dict(zip(_KEYS, key, strict=True))
+        self.key = key
+        self.keys: dict[str, Cell] = dict(zip(_KEYS, key, strict=True))
         self.players: int = game["rules"]["players"]
         self.out: list[Row] = []
         self.deal: Deal | None = None  # the round in progress: None once it has ended
@@ -295,35 +335,48 @@ class _Walk(EventVisitor):
     def _end_trick(self, winner: Seat | None) -> None:
         """Keep the trick's rows; ``winner`` is None for a trick cut short."""
         assert self.deal is not None
-        head: dict[str, Cell] = {**self.key, "round": self.deal.round, "trick": self.trick}
+        file, game, seed = self.key
+        number, trick = self.deal.round, self.trick
         played = self.played
         if self.table == "tricks":
             winning_card = next((p.card for p in played if p.seat == winner), None)
             knocks = sum(p.card is None for p in played)
-            self.out.append(_row("tricks", {
-                **head,
-                "leader": played[0].seat,
-                "led_suit": None if self.led == NO_SUIT else SUITS[self.led],
-                "cards": len(played) - knocks,
-                "knocks": knocks,
-                "winning_card": None if winning_card is None else NAMES[winning_card],
-                "winner": winner,
-                "trumped": any(p.trumped for p in played),
-            }))  # fmt: skip
+            self.out.append(
+                TrickRow(
+                    file=file,
+                    game=game,
+                    seed=seed,
+                    round=number,
+                    trick=trick,
+                    leader=played[0].seat,
+                    led_suit=None if self.led == NO_SUIT else SUITS[self.led],
+                    cards=len(played) - knocks,
+                    knocks=knocks,
+                    winning_card=None if winning_card is None else NAMES[winning_card],
+                    winner=winner,
+                    trumped=any(p.trumped for p in played),
+                )
+            )
         elif self.table == "plays":
-            for number, p in enumerate(played, start=1):
-                self.out.append(_row("plays", {
-                    **head,
-                    "play": number,
-                    "seat": p.seat,
-                    "knock": p.card is None,
-                    "card": None if p.card is None else NAMES[p.card],
-                    "lead": p.lead,
-                    "followed_suit": p.followed_suit,
-                    "trumped": p.trumped,
-                    "winning": p.winning,
-                    "won": None if winner is None else p.seat == winner,
-                }))  # fmt: skip
+            for place, p in enumerate(played, start=1):
+                self.out.append(
+                    PlayRow(
+                        file=file,
+                        game=game,
+                        seed=seed,
+                        round=number,
+                        trick=trick,
+                        play=place,
+                        seat=p.seat,
+                        knock=p.card is None,
+                        card=None if p.card is None else NAMES[p.card],
+                        lead=p.lead,
+                        followed_suit=p.followed_suit,
+                        trumped=p.trumped,
+                        winning=p.winning,
+                        won=None if winner is None else p.seat == winner,
+                    )
+                )
         self.trick += 1
         self.played = []
         self.led = NO_SUIT
@@ -351,7 +404,7 @@ class _Walk(EventVisitor):
                 for chosen in (end.eliminated, end.dogs_life_granted, end.revived)
             ]
         self.out.append(_row("rounds", {
-            **self.key,
+            **self.keys,
             "round": deal.round,
             "hand_size": deal.hand_size,
             "dealer": deal.dealer,
@@ -385,7 +438,7 @@ class _Walk(EventVisitor):
             outcome = self.outcome
             players = game["players"]
             self.out.append(_row("games", {
-                **self.key,
+                **self.keys,
                 "kow_version": game["kow_version"],
                 **{f"rules_{name}": rules[name] for name in _RULES},
                 "winner": None if outcome is None else outcome.winner,
