@@ -10,7 +10,7 @@ import re
 import shutil
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import (
@@ -232,18 +232,20 @@ class Screen(EventVisitor):
     names: Sequence[str]
     rules: Rules
     symbols: bool = True
+    _: KW_ONLY
     color: bool = False
-    trick_number: int = 0
-    tricks_won: list[int] = field(default_factory=list)
-    hand_size: int = 0
-    round: int = 0
-    trump: Suit | None = None
-    trick: list[Play | Knock] = field(default_factory=list)
-    last_trick: FinishedTrick | None = None
-    rounds: list[RoundSummary] = field(default_factory=list)
-    _trump_set: TrumpSet | None = None
-    _in_round: list[bool] = field(default_factory=list)
-    _lines: list[str] = field(default_factory=list)
+    # What the screen keeps of the game, from its events: not given to __init__.
+    trick_number: int = field(default=0, init=False)
+    tricks_won: list[int] = field(default_factory=list, init=False)
+    hand_size: int = field(default=0, init=False)
+    round: int = field(default=0, init=False)
+    trump: Suit | None = field(default=None, init=False)
+    trick: list[Play | Knock] = field(default_factory=list, init=False)
+    last_trick: FinishedTrick | None = field(default=None, init=False)
+    rounds: list[RoundSummary] = field(default_factory=list, init=False)
+    _trump_set: TrumpSet | None = field(default=None, init=False)
+    _in_round: list[bool] = field(default_factory=list, init=False)
+    _lines: list[str] = field(default_factory=list, init=False)
 
     # ------------------------------------------------------------------ pieces
 

@@ -417,13 +417,36 @@ def _judged(loss: float, low: float, high: float) -> analysis.DecisionAnalysis:
 
     two, three = parse_card("2c"), parse_card("3c")
     values = tuple(
-        analysis.ActionValue(c, 0.5, 0.4, 0.6, win, win - 0.1, win + 0.1)
+        analysis.ActionValue(
+            action=c,
+            survival=0.5,
+            survival_low=0.4,
+            survival_high=0.6,
+            win=win,
+            win_low=win - 0.1,
+            win_high=win + 0.1,
+        )
         for c, win in ((two, 0.30), (three, 0.30 + loss))
     )
     return analysis.DecisionAnalysis(
-        1, 1, 1, 0, Phase.PLAY, (two, three), None, (), 0, values, two, three,
-        loss, low, high, False, 10,
-    )  # fmt: skip
+        number=1,
+        round=1,
+        trick=1,
+        seat=0,
+        phase=Phase.PLAY,
+        hand=(two, three),
+        trump=None,
+        trick_plays=(),
+        tricks_won=0,
+        values=values,
+        chosen=two,
+        best=three,
+        loss=loss,
+        loss_low=low,
+        loss_high=high,
+        blunder=False,
+        deals=10,
+    )
 
 
 def test_the_text_gives_the_threshold_used_and_no_minus_zero() -> None:
@@ -432,9 +455,16 @@ def test_the_text_gives_the_threshold_used_and_no_minus_zero() -> None:
     within = _judged(0.0004, -0.00004, 0.0009)  # its lower bound shows as 0.0, not -0.0
     under = _judged(0.04, 0.03, 0.05)  # a lower bound above 0 but under the threshold, 5
     result = analysis.GameAnalysis(
-        1, 7, (("Ada", "human"), ("Ben", "human")), Rules(players=2).to_dict(), (0,),
-        (within, under), 0, 10, 0.05,
-    )  # fmt: skip
+        game=1,
+        seed=7,
+        players=(("Ada", "human"), ("Ben", "human")),
+        rules=Rules(players=2).to_dict(),
+        seats=(0,),
+        decisions=(within, under),
+        analysis_seed=0,
+        iterations=10,
+        threshold=0.05,
+    )
     text = analysis.text_lines(result, Screen(["Ada", "Ben"], Rules(players=2), symbols=False), "T")
     text = [line.replace("\u00a0", " ") for line in text]
     assert "an action at least 5 points of win chance worse" in text[2]

@@ -792,3 +792,25 @@ def test_export_spreadsheet_safe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     plays = table(invoke("export", "--spreadsheet-safe", "--table", "plays", "=x.jsonl")[1])
     assert {p["file"] for p in plays} == {"'=x.jsonl"}
     assert all(p["card"][0] in RANKS for p in plays)  # cards are never formulas
+
+
+def test_a_row_is_built_by_column_name_and_refuses_a_missing_or_stray_column() -> None:
+    import pytest
+
+    from kow.runs import export
+
+    columns = export.COLUMNS["tricks"]
+    values = {column: i for i, column in enumerate(columns)}
+    assert export._row("tricks", dict(reversed(values.items()))) == tuple(range(len(columns)))
+    del values["winner"]
+    with pytest.raises(KeyError, match=r"columns missing \['winner'\], not its own \[\]"):
+        export._row("tricks", values)
+    with pytest.raises(KeyError, match=r"not its own \['winer'\]"):
+        export._row("tricks", {**values, "winer": 1})
+
+
+def test_the_named_rows_have_their_tables_columns_in_order() -> None:
+    from kow.runs import export
+
+    assert export.TrickRow._fields == export.COLUMNS["tricks"]
+    assert export.PlayRow._fields == export.COLUMNS["plays"]

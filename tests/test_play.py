@@ -810,3 +810,16 @@ def test_a_long_prompt_wraps_like_any_line() -> None:
     assert "Pass the keyboard to Annabelle, then" in lines
     assert "  press Enter. quit" in lines  # the entry (echoed here) follows the prompt
     assert max(visible_width(x) for x in lines if not x.endswith("quit")) <= 40
+
+
+def test_a_sitting_takes_no_state_in_init_and_its_options_by_keyword() -> None:
+    import inspect
+
+    from kow.cli.session import Sitting
+
+    params = inspect.signature(Sitting).parameters
+    assert list(params) == [
+        "rules", "humans", "bots", "bot_names", "terminal", "dealer", "search_iterations",
+        "log_path", "delay", "symbols", "rulebook",
+    ]  # fmt: skip
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in list(params.values())[3:])

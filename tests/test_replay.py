@@ -663,3 +663,9 @@ def test_a_changed_tie_cut_is_named_before_the_plays(crafted: dict[str, Any]) ->
     )
     with pytest.raises(ReplayError, match="^round 3: trump_chosen_by: the log says 3"):
         list(replay(game))
+
+
+def test_logged_action_fields_are_in_the_documented_order() -> None:
+    from kow.log._replay import LoggedAction
+
+    assert LoggedAction._fields == ("action", "seat", "where", "trick")

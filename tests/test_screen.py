@@ -750,3 +750,11 @@ def test_a_hand_wraps_between_cards_only() -> None:
                 if item and item[0] in "*0123456789":
                     number, card = item.lstrip("*").split(" ")
                     assert number.isdigit() and card[-1] in "♣♦♥♠", (width, line)
+
+
+def test_a_screen_takes_no_state_in_init_and_color_by_keyword() -> None:
+    import inspect
+
+    params = inspect.signature(Screen).parameters
+    assert list(params) == ["names", "rules", "symbols", "color"]
+    assert params["color"].kind is inspect.Parameter.KEYWORD_ONLY

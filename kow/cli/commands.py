@@ -279,7 +279,7 @@ def play(
         sys.stdin, sys.stdout, interactive=interactive, screen=sys.stdout.isatty(), color=color
     )
     sitting = Sitting(
-        rules, human_names, kinds, free_names[:bot_seats], terminal,
+        rules, human_names, kinds, bot_names=free_names[:bot_seats], terminal=terminal,
         dealer=dealer, search_iterations=search_iterations, log_path=log_path,
         delay=(0.6 if interactive else 0.0) if delay is None else delay, symbols=symbols,
         rulebook=lambda: rule_lines(rules, min(terminal.width, 100)),

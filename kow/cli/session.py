@@ -17,7 +17,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import IO, Any, NamedTuple
 
 from .. import log
@@ -260,6 +260,7 @@ class Sitting:
     rules: Rules
     humans: Sequence[str]
     bots: Sequence[str]
+    _: KW_ONLY
     bot_names: Sequence[str]
     terminal: Terminal
     dealer: int | None = None
@@ -268,10 +269,11 @@ class Sitting:
     delay: float = 0.0
     symbols: bool = True
     rulebook: Callable[[], Sequence[str]] | None = None
-    logs: list[str] = field(default_factory=list)
-    _rewrite: bool = True
-    _games: int = 0
-    _finished: log.GameLog | None = None
+    # What the sitting keeps as it goes: not given to __init__.
+    logs: list[str] = field(default_factory=list, init=False)
+    _rewrite: bool = field(default=True, init=False)
+    _games: int = field(default=0, init=False)
+    _finished: log.GameLog | None = field(default=None, init=False)
 
     def play(self, seed: int, new_seed: Callable[[], int]) -> Ending:
         """Play games from ``seed`` until the people stop; return how the last one ended.

@@ -15,7 +15,7 @@ from ..rules import Rules
 from ._format import build
 from ._types import GameLog, RoundLog
 
-__all__ = ["LoggedPlayer", "ReplayError", "replay", "round_actions"]
+__all__ = ["LoggedAction", "LoggedPlayer", "ReplayError", "replay", "round_actions"]
 
 _CARDS = {name: card for card, name in enumerate(NAMES)}
 _SUITS: dict[str | None, Suit] = {name: suit for suit, name in enumerate(SUITS)}
@@ -28,6 +28,21 @@ class LoggedPlayer(NamedTuple):
 
     name: str
     kind: str
+
+
+class LoggedAction(NamedTuple):
+    """One action of a logged round, as :func:`round_actions` reads it.
+
+    ``action``: the vote's or trump choice's suit, the card played, or ``KNOCK``;
+    ``seat``: who took it (as the log says; None when the log names no seat);
+    ``where``: its place in the round's object (``"tricks[0].plays[2].seat"``), for messages;
+    ``trick``: the trick's number (from 1), None for a vote or a trump choice.
+    """
+
+    action: Action
+    seat: Seat | None
+    where: str
+    trick: int | None
 
 
 class ReplayError(ValueError):
@@ -86,23 +101,23 @@ def replay(game: GameLog) -> Iterator[State]:
     except (KeyError, TypeError, IndexError, ValueError) as err:
         raise ReplayError(f"not a log that can be replayed: {type(err).__name__} {err}") from None
     abandoned = bool(game.get("abandoned"))
-    checked = _check(game, state, players, abandoned, 0)
+    checked = _check(game, state, players, abandoned=abandoned, checked=0)
     yield state
     for number, rnd in enumerate(rounds, start=1):
-        for action, seat, place, trick_number in round_actions(rnd, number):
-            if seat != state.turn:  # the first difference: who acts
-                made = f"{place}: the log says {seat}, the engine made {state.turn}"
-                raise ReplayError(made, number, trick_number)
+        for logged in round_actions(rnd, number):
+            if logged.seat != state.turn:  # the first difference: who acts
+                made = f"{logged.where}: the log says {logged.seat}, the engine made {state.turn}"
+                raise ReplayError(made, number, logged.trick)
             try:
-                state.apply(action)
+                state.apply(logged.action)
             except DeckRanOut:
                 raise ReplayError(
                     f"the log ends before the game does: the engine deals round {number + 1}",
                     number,
                 ) from None
             except (IllegalActionError, ValueError) as err:
-                raise ReplayError(str(err), number, trick_number) from None
-            checked = _check(game, state, players, abandoned, checked)
+                raise ReplayError(str(err), number, logged.trick) from None
+            checked = _check(game, state, players, abandoned=abandoned, checked=checked)
             yield state
     if state.outcome is None and not abandoned:
         raise ReplayError("the log ends before the game does", len(rounds) or None)
@@ -113,8 +128,8 @@ def replay(game: GameLog) -> Iterator[State]:
         raise ReplayError(where)
 
 
-def round_actions(rnd: RoundLog, number: int) -> list[tuple[Action, Seat | None, str, int | None]]:
-    """Return a logged round's actions: ``(action, seat, where in the log, trick number)``.
+def round_actions(rnd: RoundLog, number: int) -> list[LoggedAction]:
+    """Return a logged round's actions, each a :class:`LoggedAction`.
 
     ``rnd`` is the round's object in the log and ``number`` its number (from 1). The
     actions come in the order taken: the votes, the trump choice (when a seat chose),
@@ -122,17 +137,19 @@ def round_actions(rnd: RoundLog, number: int) -> list[tuple[Action, Seat | None,
     :mod:`kow.runs.provenance` reads a log's decisions here too. Raises :class:`ReplayError`
     for a round whose actions cannot be read.
     """
-    out: list[tuple[Action, Seat | None, str, int | None]] = []
+    out: list[LoggedAction] = []
     try:
         for i, vote in enumerate(rnd["votes"] or ()):
-            out.append((_SUITS[vote["suit"]], vote["seat"], f"votes[{i}].seat", None))
+            suit = _SUITS[vote["suit"]]
+            out.append(LoggedAction(suit, vote["seat"], f"votes[{i}].seat", trick=None))
         if rnd["trump_method"] in ("chosen", "vote") and rnd["trump_chosen_by"] is not None:
-            out.append((_SUITS[rnd["trump"]], rnd["trump_chosen_by"], "trump_chosen_by", None))
+            suit, chooser = _SUITS[rnd["trump"]], rnd["trump_chosen_by"]
+            out.append(LoggedAction(suit, chooser, "trump_chosen_by", trick=None))
         for t, trick in enumerate(rnd["tricks"]):
             for j, play in enumerate(trick["plays"]):
                 action = KNOCK if play.get("knock") else _CARDS[play["card"]]
                 where = f"tricks[{t}].plays[{j}].seat"
-                out.append((action, play["seat"], where, trick["number"]))
+                out.append(LoggedAction(action, play["seat"], where, trick=trick["number"]))
     except (KeyError, TypeError, IndexError, AttributeError) as err:
         why = f"not a log that can be replayed: {type(err).__name__} {err}"
         raise ReplayError(why, number) from None
@@ -143,6 +160,7 @@ def _check(
     game: GameLog,
     state: State,
     players: list[LoggedPlayer],
+    *,
     abandoned: bool,
     checked: int,
 ) -> int:

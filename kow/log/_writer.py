@@ -81,9 +81,20 @@ def game_text(
         elif isinstance(ev, Deal):
             if head:
                 rounds.append(
-                    _round(head, turned_up, trump, method, chosen_by, tie_cut, votes, leader,
-                           dogs_life, tricks, None)
-                )  # fmt: skip
+                    _round(
+                        head,
+                        turned_up,
+                        trump,
+                        method=method,
+                        chosen_by=chosen_by,
+                        tie_cut=tie_cut,
+                        votes=votes,
+                        leader=leader,
+                        dogs_life=dogs_life,
+                        tricks=tricks,
+                        end=None,
+                    )
+                )
                 tricks = []
             head = (
                 f'{{"number":{ev.round},"hand_size":{ev.hand_size},"dealer":{ev.dealer},'
@@ -102,9 +113,20 @@ def game_text(
             leader = str(ev.seat)
         elif isinstance(ev, RoundEnd):
             rounds.append(
-                _round(head, turned_up, trump, method, chosen_by, tie_cut, votes, leader,
-                       dogs_life, tricks, ev)
-            )  # fmt: skip
+                _round(
+                    head,
+                    turned_up,
+                    trump,
+                    method=method,
+                    chosen_by=chosen_by,
+                    tie_cut=tie_cut,
+                    votes=votes,
+                    leader=leader,
+                    dogs_life=dogs_life,
+                    tricks=tricks,
+                    end=ev,
+                )
+            )
             tricks = []
             head = ""
         elif isinstance(ev, TurnedUp):
@@ -131,9 +153,20 @@ def game_text(
         )
     if head:
         rounds.append(
-            _round(head, turned_up, trump, method, chosen_by, tie_cut, votes, leader, dogs_life,
-                   tricks, None)
-        )  # fmt: skip
+            _round(
+                head,
+                turned_up,
+                trump,
+                method=method,
+                chosen_by=chosen_by,
+                tie_cut=tie_cut,
+                votes=votes,
+                leader=leader,
+                dogs_life=dogs_life,
+                tricks=tricks,
+                end=None,
+            )
+        )
     if winner is None:
         rounds_played = len(rounds)
     out.append(",".join(rounds))
@@ -198,6 +231,7 @@ def _round(
     head: str,
     turned_up: str,
     trump: str,
+    *,
     method: str,
     chosen_by: str,
     tie_cut: str,
@@ -207,7 +241,10 @@ def _round(
     tricks: list[str],
     end: RoundEnd | None,
 ) -> str:
-    """Return the text of one round from its pieces; ``end`` is its :class:`RoundEnd`."""
+    """Return the text of one round from its pieces, each the JSON text of its key
+    (``votes``, ``tricks``: the texts of the list's items; ``dogs_life``: the seats, joined
+    by commas); ``end`` is its :class:`RoundEnd` (None: a round cut short). Called once a
+    round, past the third piece by keyword, so that two pieces cannot be swapped."""
     if end is None:
         won = 'null,"eliminated":[],"dogs_life_granted":[],"revived":[]}'
     else:

@@ -195,7 +195,10 @@ class GameAnalysis(NamedTuple):
         for seat in self.seats:
             mine = [d for d in self.decisions if d.seat == seat]
             loss = mean([d.loss for d in mine]) if mine else None
-            out.append(SeatSummary(seat, len(mine), sum(d.blunder for d in mine), loss))
+            blunders = sum(d.blunder for d in mine)
+            out.append(
+                SeatSummary(seat=seat, decisions=len(mine), blunders=blunders, mean_loss=loss)
+            )
         return out
 
 
@@ -213,12 +216,22 @@ def decisions(game: GameLog, seats: Collection[Seat] | None = None) -> list[Deci
     for number, state in enumerate(replay(game), start=1):
         if number > len(actions):
             continue  # the state after the last action: let replay finish its checks
-        action, seat, _, trick = actions[number - 1]
+        logged = actions[number - 1]
+        seat = logged.seat
         if state.phase is Phase.VOTE or seat is None or (seats is not None and seat not in seats):
             continue
         view = state.view(seat)
         if len(view.legal) > 1:
-            out.append(Decision(number, view.round, trick, seat, view, action))
+            out.append(
+                Decision(
+                    number=number,
+                    round=view.round,
+                    trick=logged.trick,
+                    seat=seat,
+                    view=view,
+                    chosen=logged.action,
+                )
+            )
     return out
 
 
@@ -255,13 +268,13 @@ def evaluate(
         s_low, s_high = wilson(survived, n)
         values.append(
             ActionValue(
-                action,
-                survived / n,
-                s_low,
-                s_high,
-                mean,
-                max(0.0, mean - half),
-                min(1.0, mean + half),
+                action=action,
+                survival=survived / n,
+                survival_low=s_low,
+                survival_high=s_high,
+                win=mean,
+                win_low=max(0.0, mean - half),
+                win_high=min(1.0, mean + half),
             )
         )
     chosen = found.actions.index(decision.chosen)
@@ -274,23 +287,23 @@ def evaluate(
         loss, half = _mean_half(differences)
         low, high = loss - half, loss + half
     return DecisionAnalysis(
-        decision.number,
-        decision.round,
-        decision.trick,
-        decision.seat,
-        view.phase,
-        tuple(sorted_hand(view.hand)),
-        view.trump if view.phase is Phase.PLAY else None,
-        view.trick,
-        view.tricks_won[decision.seat],
-        tuple(values),
-        decision.chosen,
-        found.actions[best],
-        loss,
-        low,
-        high,
-        best != chosen and low > threshold,
-        n,
+        number=decision.number,
+        round=decision.round,
+        trick=decision.trick,
+        seat=decision.seat,
+        phase=view.phase,
+        hand=tuple(sorted_hand(view.hand)),
+        trump=view.trump if view.phase is Phase.PLAY else None,
+        trick_plays=view.trick,
+        tricks_won=view.tricks_won[decision.seat],
+        values=tuple(values),
+        chosen=decision.chosen,
+        best=found.actions[best],
+        loss=loss,
+        loss_low=low,
+        loss_high=high,
+        blunder=best != chosen and low > threshold,
+        deals=n,
     )
 
 
@@ -345,15 +358,15 @@ def analyse_game(
         if on_decision is not None:
             on_decision()
     return GameAnalysis(
-        index,
-        game["seed"],
-        players,
-        game["rules"].copy(),
-        chosen_seats,
-        tuple(done),
-        seed,
-        iterations,
-        threshold,
+        game=index,
+        seed=game["seed"],
+        players=players,
+        rules=game["rules"].copy(),
+        seats=chosen_seats,
+        decisions=tuple(done),
+        analysis_seed=seed,
+        iterations=iterations,
+        threshold=threshold,
     )
 
 

@@ -21,7 +21,7 @@ are read off the card's suit, the trick's led suit and trump.
 from __future__ import annotations
 
 import collections
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, TypeAlias
 
 from ..cards import NAMES, NO_CARD, NO_SUIT, SUIT_OF, SUITS, Card, Suit
@@ -51,7 +51,9 @@ __all__ = [
     "TYPES",
     "Cell",
     "IllegalGameError",
+    "PlayRow",
     "Row",
+    "TrickRow",
     "cells",
     "rows",
 ]
@@ -183,6 +185,55 @@ def cells(row: Row, *, spreadsheet_safe: bool = False) -> list[str | int]:
     return out
 
 
+class TrickRow(NamedTuple):
+    """A row of the ``tricks`` table: its fields are ``COLUMNS["tricks"]``, in order."""
+
+    file: str
+    game: int
+    seed: int | None
+    round: int
+    trick: int
+    leader: Seat
+    led_suit: str | None
+    cards: int
+    knocks: int
+    winning_card: str | None
+    winner: Seat | None
+    trumped: bool
+
+
+class PlayRow(NamedTuple):
+    """A row of the ``plays`` table: its fields are ``COLUMNS["plays"]``, in order."""
+
+    file: str
+    game: int
+    seed: int | None
+    round: int
+    trick: int
+    play: int
+    seat: Seat
+    knock: bool
+    card: str | None
+    lead: bool
+    followed_suit: bool
+    trumped: bool
+    winning: bool
+    won: bool | None
+
+
+def _row(table: str, values: Mapping[str, Cell]) -> Row:
+    """Return the row of ``table`` (``games`` or ``rounds``, whose columns by seat make a
+    named row type long) whose cells are ``values`` (column name to value), in
+    the order of :data:`COLUMNS`, so that no column can be swapped silently. Raises
+    :class:`KeyError` naming the columns missing or not of the table."""
+    columns = COLUMNS[table]
+    if len(values) != len(columns) or values.keys() != set(columns):
+        missing = sorted(set(columns) - values.keys())
+        extra = sorted(values.keys() - set(columns))
+        raise KeyError(f"the {table} table: columns missing {missing}, not its own {extra}")
+    return tuple(values[column] for column in columns)
+
+
 class _Played(NamedTuple):
     """One play of the trick in progress: whether it was the lead (the trick's first
     card) and winning the trick when it was played."""
@@ -200,6 +251,7 @@ class _Walk(EventVisitor):
         self.table = table
         self.game = game
         self.key = key
+        self.keys: dict[str, Cell] = dict(zip(_KEYS, key, strict=True))
         self.players: int = game["rules"]["players"]
         self.out: list[Row] = []
         self.deal: Deal | None = None  # the round in progress: None once it has ended
@@ -214,9 +266,11 @@ class _Walk(EventVisitor):
         self.dogs_life_round: list[int | None] = [None] * self.players
         self.outcome: Outcome | None = None
 
-    def _by_seat(self, values: list[Cell]) -> list[Cell]:
-        """Return ``values`` (one per seat of the game) padded to 7 columns with None."""
-        return values + [None] * (MAX_PLAYERS - len(values))
+    def _by_seat(self, name: str, values: Sequence[Cell]) -> dict[str, Cell]:
+        """Return the columns ``NAME_0`` to ``NAME_6`` of ``values`` (one per seat of the
+        game), None past the game's seats."""
+        padded = [*values, *[None] * (MAX_PLAYERS - len(values))]
+        return dict(zip(_per_seat(name), padded, strict=True))
 
     # ----------------------------------------------------------------- events
 
@@ -270,7 +324,8 @@ class _Walk(EventVisitor):
         """Keep the trick's rows: ``led`` is its led suit (NO_SUIT: no card played);
         ``end`` is None for a trick cut short."""
         assert self.deal is not None
-        head = (*self.key, self.deal.round, self.trick)
+        file, game, seed = self.key
+        number, trick = self.deal.round, self.trick
         played = self.played
         trump = self.trump
         winner = None if end is None else end.winner
@@ -282,19 +337,42 @@ class _Walk(EventVisitor):
         ]
         if self.table == "tricks":
             knocks = sum(p.card is None for p in played)
-            self.out.append((
-                *head, played[0].seat, None if led == NO_SUIT else SUITS[led],
-                len(played) - knocks, knocks, None if end is None else NAMES[end.card], winner,
-                any(trumped),
-            ))  # fmt: skip
+            self.out.append(
+                TrickRow(
+                    file=file,
+                    game=game,
+                    seed=seed,
+                    round=number,
+                    trick=trick,
+                    leader=played[0].seat,
+                    led_suit=None if led == NO_SUIT else SUITS[led],
+                    cards=len(played) - knocks,
+                    knocks=knocks,
+                    winning_card=None if end is None else NAMES[end.card],
+                    winner=winner,
+                    trumped=any(trumped),
+                )
+            )
         elif self.table == "plays":
-            for number, p in enumerate(played, start=1):
-                self.out.append((
-                    *head, number, p.seat, p.card is None,
-                    None if p.card is None else NAMES[p.card],
-                    p.lead, followed[number - 1], trumped[number - 1], p.winning,
-                    None if winner is None else p.seat == winner,
-                ))  # fmt: skip
+            for place, p in enumerate(played, start=1):
+                self.out.append(
+                    PlayRow(
+                        file=file,
+                        game=game,
+                        seed=seed,
+                        round=number,
+                        trick=trick,
+                        play=place,
+                        seat=p.seat,
+                        knock=p.card is None,
+                        card=None if p.card is None else NAMES[p.card],
+                        lead=p.lead,
+                        followed_suit=followed[place - 1],
+                        trumped=trumped[place - 1],
+                        winning=p.winning,
+                        won=None if winner is None else p.seat == winner,
+                    )
+                )
         self.trick += 1
         self.played = []
         self.winning = NO_CARD
@@ -320,17 +398,26 @@ class _Walk(EventVisitor):
                 [seat in chosen for seat in seats]
                 for chosen in (end.eliminated, end.dogs_life_granted, end.revived)
             ]
-        self.out.append((
-            *self.key, deal.round, deal.hand_size, deal.dealer, sum(in_round),
-            None if self.turned_up is None else NAMES[self.turned_up],
-            None if trump is None or trump.suit is None else SUITS[trump.suit],
-            None if trump is None else trump.method,
-            None if trump is None else trump.chosen_by,
-            self.leader,
-            *self._by_seat(list(hands)), *self._by_seat(tricks),
-            *self._by_seat(list(on_dogs_life)),
-            *(cell for values in ends for cell in self._by_seat(values)),
-        ))  # fmt: skip
+        self.out.append(_row("rounds", {
+            **self.keys,
+            "round": deal.round,
+            "hand_size": deal.hand_size,
+            "dealer": deal.dealer,
+            "players_in": sum(in_round),
+            "turned_up": None if self.turned_up is None else NAMES[self.turned_up],
+            "trump": None if trump is None or trump.suit is None else SUITS[trump.suit],
+            "trump_method": None if trump is None else trump.method,
+            "trump_chosen_by": None if trump is None else trump.chosen_by,
+            "leader": self.leader,
+            **self._by_seat("hand", hands),
+            **self._by_seat("tricks_won", tricks),
+            **self._by_seat("dogs_life", on_dogs_life),
+            **{
+                column: cell
+                for fact, values in zip(_ROUND_END, ends, strict=True)
+                for column, cell in self._by_seat(fact, values).items()
+            },
+        }))  # fmt: skip
 
     def finish(self, led: Suit) -> list[Row]:
         """Close what a game cut short left open, keep the game's row; return the rows.
@@ -349,14 +436,17 @@ class _Walk(EventVisitor):
             rules: Mapping[str, Any] = game["rules"]
             outcome = self.outcome
             players = game["players"]
-            self.out.append((
-                *self.key, game["kow_version"], *(rules[name] for name in _RULES),
-                None if outcome is None else outcome.winner,
-                None if outcome is None else outcome.termination.value,
-                game["result"]["rounds_played"], bool(game.get("abandoned")),
-                *self._by_seat([p["name"] for p in players]),
-                *self._by_seat([p["kind"] for p in players]),
-                *self._by_seat(list(self.eliminated_round)),
-                *self._by_seat(list(self.dogs_life_round)),
-            ))  # fmt: skip
+            self.out.append(_row("games", {
+                **self.keys,
+                "kow_version": game["kow_version"],
+                **{f"rules_{name}": rules[name] for name in _RULES},
+                "winner": None if outcome is None else outcome.winner,
+                "termination": None if outcome is None else outcome.termination.value,
+                "rounds_played": game["result"]["rounds_played"],
+                "abandoned": bool(game.get("abandoned")),
+                **self._by_seat("name", [p["name"] for p in players]),
+                **self._by_seat("kind", [p["kind"] for p in players]),
+                **self._by_seat("eliminated_round", self.eliminated_round),
+                **self._by_seat("dogs_life_round", self.dogs_life_round),
+            }))  # fmt: skip
         return self.out

@@ -303,8 +303,8 @@ class _Course(EventVisitor):
         if self._decisions_round != number:
             self._decisions_round = number
             self._decisions = {
-                (trick_number, s): action
-                for action, s, _, trick_number in round_actions(self.rounds[number - 1], number)
+                (logged.trick, logged.seat): logged.action
+                for logged in round_actions(self.rounds[number - 1], number)
             }
         action = self._decisions.get((trick, seat))
         if action is None:
@@ -312,17 +312,22 @@ class _Course(EventVisitor):
         return action
 
     def compare(
-        self, phase: Phase, seat: Seat, trick: int | None, made: Action, logged: Action, by: str
+        self, phase: Phase, seat: Seat, trick: int | None, *, made: Action, logged: Action, by: str
     ) -> None:
         """Raise :class:`_Found` when the decision ``made`` (by ``by``) is not ``logged``."""
         if made != logged:
             field = "play" if phase is Phase.PLAY else phase.value
             raise _Found(
                 Difference(
-                    self.state.round, trick, seat, field,
-                    action_name(logged, phase), action_name(made, phase), by,
+                    round=self.state.round,
+                    trick=trick,
+                    seat=seat,
+                    field=field,
+                    logged=action_name(logged, phase),
+                    expected=action_name(made, phase),
+                    source=by,
                 )
-            )  # fmt: skip
+            )
 
     def tie_cut_made(self) -> None:
         """Check, once a round, a tie cut in the log that the engine did not make."""
@@ -331,11 +336,21 @@ class _Course(EventVisitor):
             logged = self.rounds[self._round - 1]["tie_cut"]
             if logged:
                 cuts = [[(c["seat"], c["card"]) for c in cut] for cut in logged]
-                self._found(None, "tie_cut", _tie_cut(cuts), "none")
+                self._found(None, "tie_cut", _tie_cut(cuts), expected="none")
 
-    def _found(self, seat: Seat | None, field: str, logged: str, expected: str) -> NoReturn:
+    def _found(self, seat: Seat | None, field: str, logged: str, *, expected: str) -> NoReturn:
         """Raise :class:`_Found` for a difference of chance in the current round."""
-        raise _Found(Difference(self._round, None, seat, field, logged, expected, self.chance))
+        raise _Found(
+            Difference(
+                round=self._round,
+                trick=None,
+                seat=seat,
+                field=field,
+                logged=logged,
+                expected=expected,
+                source=self.chance,
+            )
+        )
 
     # The engine's chance, event by event (catch_up passes each event here).
 
@@ -348,17 +363,17 @@ class _Course(EventVisitor):
         logged = self.rounds[event.round - 1]
         position = logged["cut"]["position"]
         if position != event.cut_position:
-            self._found(None, "cut", str(position), str(event.cut_position))
+            self._found(None, "cut", str(position), expected=str(event.cut_position))
         for seat, (hand, dealt) in enumerate(zip(logged["hands"], event.hands, strict=True)):
             made = None if dealt is None else [NAMES[c] for c in dealt]
             if hand != made:
-                self._found(seat, "hand", _hand(hand), _hand(made))
+                self._found(seat, "hand", _hand(hand), expected=_hand(made))
 
     def on_turned_up(self, event: TurnedUp) -> None:
         """Compare round 1's turned-up card."""
         logged = self.rounds[self._round - 1]["turned_up"]
         if logged != NAMES[event.card]:
-            self._found(None, "turned_up", logged or "none", NAMES[event.card])
+            self._found(None, "turned_up", logged or "none", expected=NAMES[event.card])
 
     def on_tie_cut(self, event: TieCut) -> None:
         """Compare a round's tie cut, every pass and card."""
@@ -366,14 +381,14 @@ class _Course(EventVisitor):
         logged = self.rounds[self._round - 1]["tie_cut"]
         made = [[(c.seat, NAMES[c.card]) for c in cut] for cut in event.passes]
         if logged is None:
-            self._found(None, "tie_cut", "none", _tie_cut(made))
+            self._found(None, "tie_cut", "none", expected=_tie_cut(made))
         cuts = [[(c["seat"], c["card"]) for c in cut] for cut in logged]
         if cuts != made:
             pairs = (
                 pair for p, q in zip(cuts, made, strict=False) for pair in zip(p, q, strict=False)
             )
             seat = next((a[0] for a, b in pairs if a != b), None)
-            self._found(seat, "tie_cut", _tie_cut(cuts), _tie_cut(made))
+            self._found(seat, "tie_cut", _tie_cut(cuts), expected=_tie_cut(made))
 
     def on_lead(self, event: Lead) -> None:
         """A round's tie cut, if any, comes before its first leader: check it was made."""
@@ -409,7 +424,7 @@ class _Checked(Player):
         trick = view.trick_number if view.phase is Phase.PLAY else None
         logged = course.logged(view.seat, trick)
         made = self._bot.act(view)
-        course.compare(view.phase, view.seat, trick, made, logged, self._by)
+        course.compare(view.phase, view.seat, trick, made=made, logged=logged, by=self._by)
         return made
 
     def _card(self, facts: TrickFacts) -> Action:
@@ -418,7 +433,7 @@ class _Checked(Player):
         trick = course.state.hand_size - facts.tricks_left + 1
         logged = course.logged(facts.seat, trick)
         made = self._policy(facts)
-        course.compare(Phase.PLAY, facts.seat, trick, made, logged, self._by)
+        course.compare(Phase.PLAY, facts.seat, trick, made=made, logged=logged, by=self._by)
         return made
 
     def _trump(self, allowed: tuple[int, ...], hand: Mask) -> int:
@@ -427,7 +442,7 @@ class _Checked(Player):
         seat = course.state.turn
         logged = course.logged(seat, None)
         made = self._choose(allowed, hand)
-        course.compare(Phase.TRUMP, seat, None, made, logged, self._by)
+        course.compare(Phase.TRUMP, seat, None, made=made, logged=logged, by=self._by)
         return made
 
 
