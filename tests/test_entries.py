@@ -283,8 +283,10 @@ def with_typed(odd: dict[str, str]) -> list[str]:
     return out
 
 
-LINE = st.text(st.characters(exclude_characters="\n\r"), max_size=40)
-"""Text typed on one line: any character but a line's end."""
+LINE = st.text(st.characters(exclude_characters="\n\r", exclude_categories=("Cs",)), max_size=40)
+"""Text typed on one line: any character but a line's end. Lone surrogates cannot be
+encoded as the test runner's input; bytes that are not UTF-8, which Python reads as
+them, are typed by :func:`test_bytes_that_are_not_utf8_are_refused_and_the_game_goes_on`."""
 
 
 @settings(max_examples=40)
@@ -365,4 +367,22 @@ def test_a_long_piped_line_is_refused_in_linear_time(tmp_path: Path) -> None:
     said = " ".join(done.stdout.split())
     assert f"'{'9' * 30}...' is too long: an entry has at most {MAX_ENTRY} characters." in said
     assert len(done.stdout) < 10_000, "the long line is not echoed whole"
+    assert json.loads((tmp_path / "g.json").read_text())["abandoned"] is True
+
+
+@pytest.mark.parametrize("raw", [b"\xff\xfe", b"\xed\xa0\x80", b"\xc3"], ids=bytes.hex)
+def test_bytes_that_are_not_utf8_are_refused_and_the_game_goes_on(
+    raw: bytes, tmp_path: Path
+) -> None:
+    # A terminal in another encoding sends bytes that are not UTF-8; Python reads them
+    # as lone surrogates (surrogateescape), which must be refused, escaped, like any text.
+    done = subprocess.run(
+        [sys.executable, "-m", "kow", "play", "--seed", "3", "--log", str(tmp_path / "g.json")],
+        input=raw + b"\nquit\n", capture_output=True, timeout=60,
+    )  # fmt: skip
+    out = done.stdout.decode("utf-8")  # what kow wrote is UTF-8, with no surrogate
+    escaped = "".join(f"\\udc{b:02x}" for b in raw)
+    assert f"'{escaped}' is not a card or a command: try " in " ".join(out.split())
+    assert done.returncode == 1, done.stderr
+    assert b"Traceback" not in done.stdout + done.stderr
     assert json.loads((tmp_path / "g.json").read_text())["abandoned"] is True
