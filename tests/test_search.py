@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 
@@ -21,7 +22,7 @@ from kow.players.inference import decisions, likely_deals, misses, trump_chooser
 from kow.players.policy import heuristic_card
 from kow.players.sampling import Sampler, seen_cards, voids
 from kow.players.search import estimate
-from kow.players.value import CHOOSER, chooser_win, mean, round_value
+from kow.players.value import CHOOSER, DOG, chooser_win, mean, round_value
 from kow.rules import Rules
 
 
@@ -214,10 +215,40 @@ def test_round_value_puts_survival_first() -> None:
     # A three-way tie for the most tricks shares the trump choice, as the cut would.
     assert round_value([2, 2, 2, 1], 0, view) == pytest.approx((CHOOSER[4, 6] + 2 * other) / 3)
     assert round_value([4, 3, 0, 0], 0, view) > round_value([3, 4, 0, 0], 0, view) > 0.0
-    dog = view._replace(rules=Rules(dogs_life="once-per-game"))
-    assert 0.0 < round_value([0, 3, 2, 2], 0, dog) < round_value([1, 2, 2, 2], 0, dog)
     last = view._replace(hand_size=1)
     assert round_value([1, 0, 0, 0], 0, last) == 1.0  # the 1-card round's trick wins
+
+
+def test_round_value_reads_who_a_dogs_life_may_save_from_the_view() -> None:
+    # Round 1 of a once-per-game game: the engine says any seat taking no trick is saved.
+    dog = new_game(Rules(dogs_life="once-per-game"), 1).view()
+    assert dog.dogs_life_open == (0, 1, 2, 3) and dog.hand_size == 7
+    assert round_value([0, 3, 2, 2], 0, dog) == DOG / 4  # three seats took a trick
+    assert DOG / 4 < round_value([1, 2, 2, 2], 0, dog)
+    # The others share what the dog's life leaves: the values of a round sum to 1.
+    assert math.fsum(round_value([0, 3, 2, 2], s, dog) for s in range(4)) == pytest.approx(1.0)
+    # Two saved: the two seats with a trick share 1 - 2 x DOG / 3, the most tricks naming trump.
+    assert round_value([6, 0, 0, 1], 0, dog) == pytest.approx((1 - 2 * DOG / 3) * CHOOSER[2, 6])
+    assert round_value([6, 0, 0, 1], 1, dog) == DOG / 3
+    # A sweep under sweep_wins ends the game: no dog's life for anyone.
+    assert round_value([7, 0, 0, 0], 0, dog) == 1.0
+    assert round_value([7, 0, 0, 0], 1, dog) == 0.0
+    # Without sweep_wins, the three saved seats keep the game going.
+    no_sweep = new_game(Rules(dogs_life="once-per-game", sweep_wins=False), 1).view()
+    assert no_sweep.dogs_life_open == (0, 1, 2, 3)
+    assert round_value([7, 0, 0, 0], 0, no_sweep) == pytest.approx(1 - 3 * DOG / 2)
+    assert round_value([7, 0, 0, 0], 1, no_sweep) == DOG / 2
+    # Once the game's dog's life is used, the engine opens none (the view's fact, which
+    # the value read from the rules before): no trick scores 0, and the only seat with a
+    # trick has won.
+    used = no_sweep._replace(dogs_life_used=(2,), dogs_life_open=())
+    assert round_value([0, 3, 2, 2], 0, used) == 0.0
+    assert round_value([7, 0, 0, 0], 0, used) == 1.0
+    assert round_value([7, 0, 0, 0], 1, used) == 0.0
+    # Once per player: the seat that used its own is not saved again; the others are.
+    per_player = dog._replace(dogs_life_used=(1,), dogs_life_open=(0, 2, 3))
+    assert round_value([3, 0, 2, 2], 1, per_player) == 0.0
+    assert round_value([0, 3, 2, 2], 0, per_player) == DOG / 4
 
 
 def test_chooser_win_takes_the_nearest_cell() -> None:

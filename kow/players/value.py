@@ -47,30 +47,36 @@ def chooser_win(k: int, h: int) -> float:
 def round_value(tricks: Sequence[int], seat: int, view: View) -> float:
     """Return ``seat``'s estimated chance (0..1) of winning the game after a round.
 
-    ``tricks``: tricks won by seat in the round of ``view``. Surviving comes first: a
-    round without a trick scores 0 (or a little, :data:`DOG`, when a dog's life may be
-    granted). Winning the game outright (a sweep under ``sweep_wins``, the 1-card round's
-    trick, or being the only one left) scores 1. Otherwise the ``k`` players who took a
-    trick share the game, and the one with the most tricks, who names the next trump and
-    leads, is worth :data:`CHOOSER` (a tie for the most shares it, as the tie cut would).
+    ``tricks``: tricks won by seat in the round of ``view``. The rules' facts come from the
+    view; the shares are the bots' estimates, tuned by measuring (docs/bots.md).
 
-    Both are the bots' estimates, kept as tuned, not the rules: a dog's life counts as
-    possible for any seat not on one outside the 1-card round, though the view says who
-    may still get one (``view.dogs_life_open``, as the engine grants it); and "the only
-    one left" overlooks the dog's lives that keep players in. Reading the view's facts
-    instead would change the search bots' choices, and so every seeded game played
-    under a dog's-life rule.
+    - Winning the game outright scores 1: the 1-card round's trick, a sweep under
+      ``sweep_wins`` (rules text, 'Déroulement du jeu' 6), or being the only one with a
+      trick when nobody is granted a dog's life.
+    - A round without a trick scores 0, or :data:`DOG` ``/ (k + 1)`` for ``k`` seats with
+      a trick when it grants ``seat`` a dog's life: ``seat`` is in ``view.dogs_life_open``
+      (the engine's own statement of the rule, seed 002) and nobody swept.
+    - Otherwise the ``k`` seats with a trick share what the dog's lives granted leave, and
+      the one with the most tricks, who names the next trump and leads, is worth
+      :data:`CHOOSER` of it (a tie for the most shares it, as the tie cut would).
     """
     mine = tricks[seat]
     rules = view.rules
     hand_size = view.hand_size
-    survivors = sum(1 for s in view.in_round if tricks[s] > 0)
+    in_round = view.in_round
+    survivors = sum(1 for s in in_round if tricks[s] > 0)
+    swept = rules.sweep_wins and survivors == 1 and hand_size in tricks
     if mine == 0:
-        may_dog = rules.dogs_life != "off" and hand_size > 1 and seat not in view.dogs_life
-        return DOG / (survivors + 1) if may_dog else 0.0
-    if hand_size == 1 or survivors == 1 or (mine == hand_size and rules.sweep_wins):
+        if swept or seat not in view.dogs_life_open:
+            return 0.0
+        return DOG / (survivors + 1)
+    if hand_size == 1 or swept:
         return 1.0
-    even = 1.0 / survivors
+    dogs = sum(1 for s in view.dogs_life_open if tricks[s] == 0)
+    share = 1.0 - dogs * DOG / (survivors + 1) if dogs else 1.0
+    if survivors == 1:
+        return share
+    even = share / survivors
     edge = 0.0
     if rules.trump == "winner-chooses":
         edge += 0.5
@@ -79,8 +85,8 @@ def round_value(tricks: Sequence[int], seat: int, view: View) -> float:
     if not edge:
         return even
     top = max(tricks)
-    chooser = even + edge * (chooser_win(survivors, hand_size - 1) - even)
-    other = (1.0 - chooser) / (survivors - 1)
+    chooser = even + edge * (share * chooser_win(survivors, hand_size - 1) - even)
+    other = (share - chooser) / (survivors - 1)
     if mine < top:
         return other
     tied = sum(1 for t in tricks if t == top)
