@@ -231,13 +231,9 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
         return self._mask().astype(bool)
 
     def render(self) -> str | None:
-        """Show the learner's text, and the result once the game is over.
-
-        The text is :func:`kow.frameworks.encoding.observation_text`.
-
-        ``"ansi"`` returns the text, ``"human"`` prints it and returns None; without a
-        render mode it warns and returns None.
-        """
+        """Show the learner's :func:`~kow.frameworks.encoding.observation_text`, and the
+        result once the game is over, in the render mode (:func:`kow.frameworks._gym.render`:
+        ``"ansi"`` returns the text, ``"human"`` prints it, None warns)."""
         return render(self.render_mode, self._text)
 
     def _text(self) -> str:

@@ -223,13 +223,10 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
             self.render()
 
     def render(self) -> str | None:
-        """Show the game: the text of the seat to act, or the result once the game is over.
-
-        The text is :func:`kow.frameworks.encoding.observation_text`.
-
-        ``"ansi"`` returns the text, ``"human"`` prints it and returns None; without a
-        render mode it warns and returns None.
-        """
+        """Show the :func:`~kow.frameworks.encoding.observation_text` of the seat to act, or
+        the result once the game is over, in the render mode
+        (:func:`kow.frameworks._gym.render`: ``"ansi"`` returns the text, ``"human"`` prints
+        it, None warns)."""
         return render(self.render_mode, self._text)
 
     def _text(self) -> str:
