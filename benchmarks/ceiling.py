@@ -24,12 +24,13 @@ import functools
 
 from kow.engine import State
 from kow.engine.view import View
+from kow.entries import number_type
 from kow.events import Phase
 from kow.game import bots_rng, drive, game_seed, new_game
 from kow.players import Player, make_bot
 from kow.players.policy import heuristic_card
 from kow.players.value import round_value
-from kow.rules import Rules
+from kow.rules import GAMES, JOBS, Rules
 from kow.runs._pool import ordered_map
 from kow.runs.stats import wilson
 
@@ -83,8 +84,8 @@ def seer_wins(against: str, index: int) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", default="ismcts")
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--games", type=number_type(GAMES.lo, GAMES.hi, GAMES.what), default=300)
+    parser.add_argument("--jobs", type=number_type(JOBS.lo, JOBS.hi, JOBS.what), default=2)
     args = parser.parse_args()
     play = functools.partial(seer_wins, args.against)
     wins = sum(ordered_map(play, range(args.games), args.jobs))

@@ -16,9 +16,10 @@ import argparse
 import time
 
 from kow.engine.view import View
+from kow.entries import number_type
 from kow.game import bots_rng, drive, new_game
 from kow.players import Player, make_bot
-from kow.rules import Rules
+from kow.rules import GAMES, SEARCH_ITERATIONS, Rules
 
 
 class Timed(Player):
@@ -42,8 +43,13 @@ class Timed(Player):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kind", default="search")
-    parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--iterations", type=int, default=None, help="search iterations")
+    parser.add_argument("--games", type=number_type(GAMES.lo, GAMES.hi, GAMES.what), default=10)
+    parser.add_argument(
+        "--iterations",
+        type=number_type(SEARCH_ITERATIONS.lo, SEARCH_ITERATIONS.hi, SEARCH_ITERATIONS.what),
+        default=None,
+        help="search iterations",
+    )
     args = parser.parse_args()
     rules = Rules()
     times: list[tuple[float, int]] = []

@@ -34,9 +34,10 @@ import pyspiel
 
 import kow.frameworks.openspiel  # noqa: F401  (registers the game)
 from kow.engine import State
+from kow.entries import number_type
 from kow.events import Phase
 from kow.frameworks.openspiel import GAME_NAME
-from kow.rules import Rules
+from kow.rules import GAMES, MAX_PLAYERS, MIN_PLAYERS, SEED, Rules, RulesError
 
 
 def openspiel_play(game: Any, games: int, seed: int) -> tuple[float, int, int]:
@@ -83,14 +84,19 @@ def engine_play(rules: Rules, games: int, seed: int) -> tuple[float, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--start-cards", type=int, default=7)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--games", type=number_type(GAMES.lo, GAMES.hi, GAMES.what), default=200)
+    parser.add_argument(
+        "--players", type=number_type(MIN_PLAYERS, MAX_PLAYERS, "a number of players"), default=4
+    )
+    parser.add_argument("--start-cards", type=number_type(1, 51, "a number of cards"), default=7)
+    parser.add_argument("--seed", type=number_type(SEED.lo, SEED.hi, SEED.what), default=1)
+    parser.add_argument("--repeat", type=number_type(1, None, "a number of runs"), default=3)
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)
-    rules = Rules(players=args.players, start_cards=args.start_cards)
+    try:
+        rules = Rules(players=args.players, start_cards=args.start_cards)
+    except RulesError as err:
+        parser.error(str(err))
     game = pyspiel.load_game(GAME_NAME, rules.to_dict())
     spiel = min(openspiel_play(game, args.games, args.seed) for _ in range(args.repeat))
     alone = min(engine_play(rules, args.games, args.seed) for _ in range(args.repeat))

@@ -33,6 +33,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kow.entries import number_type  # noqa: E402  (this checkout's kow: the path above)
 
 CASES: list[list[str]] = [
     ["tournament", "--bots", "search,heuristic,heuristic,heuristic", "--games", "20",
@@ -107,7 +110,10 @@ def workers(tree: Path, args: list[str]) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=None, help="another kow checkout to time")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each (default 3)")
+    parser.add_argument(
+        "--repeat", type=number_type(1, None, "a number of runs"), default=3,
+        help="runs of each (default 3)",
+    )  # fmt: skip
     parser.add_argument(
         "--only", action="append", default=[],
         help="keep the cases whose command holds this (may be given again: any of them)",

@@ -26,6 +26,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kow.entries import number_type  # noqa: E402  (this checkout's kow: the path above)
+from kow.rules import SEED  # noqa: E402
 
 
 def live_with(word: str) -> list[int]:
@@ -120,8 +124,11 @@ def one_try(tree: Path, rng: random.Random, signals: list[signal.Signals]) -> st
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tries", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1, help="seed of the moments and signals")
+    parser.add_argument("--tries", type=number_type(1, None, "a number of tries"), default=100)
+    parser.add_argument(
+        "--seed", type=number_type(SEED.lo, SEED.hi, SEED.what), default=1,
+        help="seed of the moments and signals",
+    )  # fmt: skip
     parser.add_argument("--tree", type=Path, default=ROOT, help="kow checkout to run")
     parser.add_argument(
         "--signals", default="TERM,INT,HUP", help="signals to choose from (default: %(default)s)"

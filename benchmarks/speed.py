@@ -59,6 +59,9 @@ from typing import Any, NoReturn
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from kow.entries import number_type  # noqa: E402  (this checkout's kow: the path above)
+
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 """The environment of the timed processes: with compiled modules cached, as in an install."""
 
@@ -490,7 +493,7 @@ def main() -> None:
     parser.add_argument(
         "--repeat",
         metavar="N",
-        type=int,
+        type=number_type(1, None, "a number of runs"),
         help="with --against: runs of each (default 5, 3 with --quick)",
     )
     parser.add_argument(
@@ -506,8 +509,6 @@ def main() -> None:
             parser.error("--tree and --repeat go with --against")
     elif opts.million:
         parser.error("--million does not go with --against")
-    elif opts.repeat is not None and opts.repeat < 1:
-        parser.error("--repeat must be at least 1")
     if opts.against is not None:
         try:
             main_against(opts)

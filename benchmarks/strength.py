@@ -31,7 +31,8 @@ import pathlib
 import sys
 import time
 
-from kow.rules import Rules
+from kow.entries import number_type
+from kow.rules import JOBS, MAX_GAMES, Rules
 from kow.runs.tournament import play_tournament
 
 KINDS = ("random", "heuristic", "ismcts", "search")
@@ -73,8 +74,13 @@ for _n, _games in ((25, 1000), (50, 1000), (200, 500)):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=None, help="games per run (default: its own)")
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--games",
+        type=number_type(1, MAX_GAMES, "a number of games"),
+        default=None,
+        help="games per run (default: its own)",
+    )
+    parser.add_argument("--jobs", type=number_type(JOBS.lo, JOBS.hi, JOBS.what), default=2)
     parser.add_argument("--only", nargs="*", default=None, choices=list(RUNS), metavar="NAME")
     parser.add_argument("--list", action="store_true", help="list the runs and exit")
     args = parser.parse_args()

@@ -25,9 +25,8 @@ import random
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 
-from kow.entries import EntryError, parse_number
+from kow.entries import number_type
 from kow.log import LoggedPlayer
 from kow.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
 from kow.runs.stats import wilson
@@ -85,39 +84,26 @@ def play(args: argparse.Namespace) -> list[dict[str, object]]:
     return logs
 
 
-def _number(low: int, high: int, what: str) -> Callable[[str], int]:
-    """Return argparse's reader of an option's number, written as kow reads one: the
-    digits 0-9 only, from ``low`` to ``high`` (:func:`kow.entries.parse_number`)."""
-
-    def read(text: str) -> int:
-        try:
-            return parse_number(text, low, high, what)
-        except EntryError as err:  # a usage error (exit 2) naming the value and the range
-            raise argparse.ArgumentTypeError(str(err)) from None
-
-    return read
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=PROG,
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    count = _number(1, 100_000, "a count")
+    count = number_type(1, 100_000, "a count")
     parser.add_argument("--games", type=count, default=12, help="games to play")
     parser.add_argument(
-        "--players", type=_number(MIN_PLAYERS, MAX_PLAYERS, "a number of players"), default=3,
+        "--players", type=number_type(MIN_PLAYERS, MAX_PLAYERS, "a number of players"), default=3,
         help="2 to 7",
     )  # fmt: skip
     parser.add_argument(
-        "--start-cards", type=_number(1, 51, "a number of cards"), default=4,
+        "--start-cards", type=number_type(1, 51, "a number of cards"), default=4,
         help="round 1's hand size",
     )  # fmt: skip
     parser.add_argument("--simulations", type=count, default=200, help="IS-MCTS's, per move")
     parser.add_argument("--search-iterations", type=count, default=100, help="deals per move")
     parser.add_argument(
-        "--seed", type=_number(0, MAX_EXAMPLE_SEED, "a seed"), default=1,
+        "--seed", type=number_type(0, MAX_EXAMPLE_SEED, "a seed"), default=1,
         help=f"seed of the chance nodes, 0 to {MAX_EXAMPLE_SEED}",
     )  # fmt: skip
     parser.add_argument("--log", metavar="FILE", help="write the games' kow logs here")

@@ -22,12 +22,11 @@ import os
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Callable
 
-from kow.entries import EntryError, parse_number
+from kow.entries import number_type
 from kow.game import game_seed
 from kow.log import dump
-from kow.rules import MAX_SEED
+from kow.rules import GAMES, SEED
 
 PROG = "pettingzoo_random.py"
 
@@ -41,27 +40,14 @@ except ImportError:
     sys.exit(1)
 
 
-def _number(low: int, high: int, what: str) -> Callable[[str], int]:
-    """Return argparse's reader of an option's number, written as kow reads one: the
-    digits 0-9 only, from ``low`` to ``high`` (:func:`kow.entries.parse_number`)."""
-
-    def read(text: str) -> int:
-        try:
-            return parse_number(text, low, high, what)
-        except EntryError as err:  # a usage error (exit 2) naming the value and the range
-            raise argparse.ArgumentTypeError(str(err)) from None
-
-    return read
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument(
-        "--games", type=_number(1, 1_000_000, "a number of games"), default=5,
+        "--games", type=number_type(1, 1_000_000, GAMES.what), default=5,
         help="games to play (default 5)",
     )  # fmt: skip
     parser.add_argument(
-        "--seed", type=_number(0, MAX_SEED, "a seed"), default=1,
+        "--seed", type=number_type(SEED.lo, SEED.hi, SEED.what), default=1,
         help="seed of the run, 0 to 2^53-1 (default 1)",
     )  # fmt: skip
     parser.add_argument("--log", metavar="FILE", help="write the last game's kow log to FILE")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Print win rates by seat and by bot kind from kow game logs (JSON Lines).
+"""Print win rates by seat and by bot kind from kow game logs.
 
 Usage::
 
@@ -9,19 +9,21 @@ Usage::
 
 A seat's win rate is its wins / the games it sat in. A kind's win rate is the wins by
 seats of that kind / its seat-games (games x seats of that kind, summed over the games).
+The logs are read with :func:`kow.log.iter_games`, as ``kow verify`` reads them: JSON
+Lines, ``kow simulate --pretty`` output, JSON arrays of games, gzip-compressed or not.
 Games cut short (``"abandoned": true``, winner ``null``) are skipped, with a note on
-stderr. Standard library only; exits 1 with a message naming the file and line on input
-it cannot read.
+stderr. Exits 1 with a message naming the file and line on input it cannot read.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
+
+from kow.log import LogReadError, iter_games
 
 PROG = "win_rates.py"
 
@@ -51,22 +53,18 @@ def seat_kinds_and_winner(game: Any) -> tuple[list[str], int | None]:
     return kinds, winner
 
 
-def read_games(lines: Iterable[bytes], name: str) -> Iterator[tuple[list[str], int | None]]:
-    """Yield ``(kinds by seat, winner)`` per non-blank line; raise InputError naming the line."""
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            yield seat_kinds_and_winner(json.loads(line))
-        except UnicodeDecodeError:
-            raise InputError(f"{name}, line {number}: not UTF-8 text") from None
-        except json.JSONDecodeError as e:
-            raise InputError(
-                f"{name}, line {number}: not JSON ({e.msg}); expected one game per line"
-                " (kow simulate without --pretty)"
-            ) from None
-        except ValueError as e:
-            raise InputError(f"{name}, line {number}: {e}") from None
+def read_games(stream: BinaryIO, name: str) -> Iterator[tuple[list[str], int | None]]:
+    """Yield ``(kinds by seat, winner)`` per game; raise InputError naming the line."""
+    try:
+        for line, game in iter_games(stream):
+            try:
+                yield seat_kinds_and_winner(game)
+            except ValueError as e:
+                raise InputError(f"{name}, line {line}: {e}") from None
+    except LogReadError as e:  # e says where: "line 3, column 7: not JSON: ..."
+        raise InputError(f"{name}, {e}") from None
+    except OSError as e:
+        raise InputError(f"{name}: cannot read: {e.strerror}") from None
 
 
 def tally(games: Iterable[tuple[list[str], int | None]]) -> dict[str, Any]:
@@ -133,15 +131,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=PROG, description="Print win rates by seat and by bot kind from kow game logs."
     )
-    parser.add_argument("path", help="JSON Lines file of games (kow simulate), or - for stdin")
+    parser.add_argument("path", help="a file of kow game logs (kow simulate), or - for stdin")
     args = parser.parse_args(argv)
     try:
         stream, name = open_input(args.path)
         with stream:
-            try:
-                counts = tally(read_games(stream, name))
-            except OSError as e:
-                raise InputError(f"{name}: cannot read: {e.strerror}") from None
+            counts = tally(read_games(stream, name))
         if counts["abandoned"]:
             print(f"{PROG}: skipped {counts['abandoned']} abandoned game(s)", file=sys.stderr)
         if not counts["games"]:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Print win rates by seat and by bot kind from kow game logs (JSON Lines), with pandas.
+"""Print win rates by seat and by bot kind from kow game logs, with pandas.
 
 The same figures as ``win_rates.py``, from a DataFrame with one row per seat per game
 (``game``, ``seat``, ``kind``, ``won``), a handy shape for your own questions. Usage::
@@ -8,16 +8,19 @@ The same figures as ``win_rates.py``, from a DataFrame with one row per seat per
     python examples/win_rates_pandas.py mixed.jsonl
     kow simulate --seed 1 --games 100 | python examples/win_rates_pandas.py -
 
-Games cut short (``"abandoned": true``, winner ``null``) are skipped, with a note on
-stderr. Exits 1 with a message naming the file and line on input it cannot read.
+The logs are read with :func:`kow.log.iter_games`, as ``kow verify`` reads them (JSON
+Lines, ``kow simulate --pretty`` output, arrays of games, gzip-compressed or not). Games
+cut short (``"abandoned": true``, winner ``null``) are skipped, with a note on stderr.
+Exits 1 with a message naming the file and line on input it cannot read.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any, BinaryIO
+
+from kow.log import LogReadError, iter_games
 
 PROG = "win_rates_pandas.py"
 
@@ -58,21 +61,16 @@ def seat_rows(game: Any, number: int) -> list[dict[str, Any]]:
 
 
 def load(stream: BinaryIO, name: str) -> pd.DataFrame:
-    """Return the seat rows of every non-blank line; raise InputError naming the line."""
+    """Return the seat rows of every game; raise InputError naming the line."""
     rows: list[dict[str, Any]] = []
     try:
-        for number, line in enumerate(stream, 1):
-            if line.strip():
-                rows += seat_rows(json.loads(line), number)
-    except UnicodeDecodeError:
-        raise InputError(f"{name}, line {number}: not UTF-8 text") from None
-    except json.JSONDecodeError as e:
-        raise InputError(
-            f"{name}, line {number}: not JSON ({e.msg}); expected one game per line"
-            " (kow simulate without --pretty)"
-        ) from None
-    except ValueError as e:
-        raise InputError(f"{name}, line {number}: {e}") from None
+        for number, (line, game) in enumerate(iter_games(stream), 1):
+            try:
+                rows += seat_rows(game, number)
+            except ValueError as e:
+                raise InputError(f"{name}, line {line}: {e}") from None
+    except LogReadError as e:  # e says where: "line 3, column 7: not JSON: ..."
+        raise InputError(f"{name}, {e}") from None
     except OSError as e:
         raise InputError(f"{name}: cannot read: {e.strerror}") from None
     return pd.DataFrame(rows, columns=["game", "seat", "kind", "won"])
@@ -90,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=PROG, description="Print win rates by seat and by bot kind from kow game logs."
     )
-    parser.add_argument("path", help="JSON Lines file of games (kow simulate), or - for stdin")
+    parser.add_argument("path", help="a file of kow game logs (kow simulate), or - for stdin")
     args = parser.parse_args(argv)
     try:
         if args.path == "-":

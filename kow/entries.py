@@ -2,18 +2,19 @@
 
 Every place that turns typed text into a number or a choice goes through this module: the
 prompts of ``kow play`` (a card's number, a suit's number, the hand-over, play again, the
-analysis offer) and every command-line option that takes a seat, a game or a count
-(through :class:`kow.cli._options.Count`). A number is written with the ASCII digits ``0-9``
-only: Python's ``int()`` also reads other scripts' digits (``٣``) and ``str.isdigit()``
-is also true of superscripts (``²``, which ``int()`` refuses), so neither decides alone.
-An entry has at most :data:`MAX_ENTRY` characters. Every refusal is an
-:class:`EntryError` whose message says what was typed (escaped, cut short when long) and
-what is allowed.
+analysis offer), every command-line option that takes a seat, a game or a count
+(through :class:`kow.cli._options.Count`), and the integer options of scripts built on
+argparse, kow's examples and benchmarks among them (:func:`number_type`). A number is
+written with the ASCII digits ``0-9`` only: Python's ``int()`` also reads other scripts'
+digits (``٣``) and ``str.isdigit()`` is also true of superscripts (``²``, which ``int()``
+refuses), so neither decides alone. An entry has at most :data:`MAX_ENTRY` characters.
+Every refusal is an :class:`EntryError` whose message says what was typed (escaped, cut
+short when long) and what is allowed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "allowed_range",
     "check_entry",
     "is_number",
+    "number_type",
     "parse_choice",
     "parse_number",
     "shown",
@@ -126,6 +128,37 @@ def parse_number(text: str, low: int, high: int | None = None, what: str = "a nu
     if value < low or (high is not None and value > high):
         raise EntryError(f"{shown(text)} is not {what}: allowed {allowed}")
     return value
+
+
+def number_type(low: int, high: int | None = None, what: str = "a number") -> Callable[[str], int]:
+    """Return argparse's ``type`` for a whole number from ``low`` to ``high`` (no upper
+    bound when None), read by :func:`parse_number`: the digits ``0-9`` only, as kow's own
+    options read it (``type=int`` would take ``'٣'`` as 3).
+
+    ``what`` names the value in the message. A value refused raises
+    :class:`argparse.ArgumentTypeError` with :func:`parse_number`'s message, which argparse
+    shows as a usage error (exit 2) naming the option, the value and the numbers allowed.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="bench")
+    >>> _ = parser.add_argument("--games", type=number_type(1, 1000, "a number of games"))
+    >>> parser.parse_args(["--games", "12"]).games
+    12
+    >>> number_type(1, 1000, "a number of games")("٣")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '٣' is not a number of games: allowed 1 to 1000, in the digits 0-9
+    """
+
+    def number(text: str) -> int:
+        try:
+            return parse_number(text, low, high, what)
+        except EntryError as err:
+            import argparse  # only when a value is refused: kow's own commands use Click
+
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    return number
 
 
 def parse_decimal(text: str, low: int, high: int, what: str = "a number") -> float:

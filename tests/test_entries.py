@@ -26,7 +26,15 @@ from kow import log
 from kow.cards import CardError, parse_card
 from kow.cli import main
 from kow.engine.view import View
-from kow.entries import MAX_ENTRY, EntryError, check_entry, is_number, parse_number, shown
+from kow.entries import (
+    MAX_ENTRY,
+    EntryError,
+    check_entry,
+    is_number,
+    number_type,
+    parse_number,
+    shown,
+)
 from kow.events import Phase
 from kow.game import bots_rng, play_game
 from kow.players import Player, make_bot
@@ -65,6 +73,33 @@ def test_a_number_out_of_range_names_the_range() -> None:
         parse_number("8", 0, 3, "a seat")
     with pytest.raises(EntryError, match=r"^'0' is not a game number: allowed 1 or more$"):
         parse_number("0", 1, None, "a game number")
+
+
+def test_number_type_reads_an_argparse_option_as_kow_reads_a_number(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="script.py")
+    parser.add_argument("--games", type=number_type(1, 1000, "a number of games"), default=5)
+    assert parser.parse_args([]).games == 5
+    assert parser.parse_args(["--games", " 012 "]).games == 12
+    for value, allowed in [
+        ("٣", "allowed 1 to 1000, in the digits 0-9"),  # int("٣") == 3
+        ("²", "allowed 1 to 1000, in the digits 0-9"),
+        ("-1", "allowed 1 to 1000, in the digits 0-9"),
+        ("1001", "allowed 1 to 1000"),
+    ]:
+        with pytest.raises(SystemExit) as exit_:
+            parser.parse_args(["--games", value])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith("usage: script.py")
+        assert err.splitlines()[-1] == (
+            f"script.py: error: argument --games: {value!r} is not a number of games: {allowed}"
+        )
+    with pytest.raises(argparse.ArgumentTypeError, match=r"^'0' is not a seat: allowed 1 or more$"):
+        number_type(1, None, "a seat")("0")
 
 
 def test_an_entry_past_the_limit_is_refused_unread() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import gzip
 import importlib.util
 import io
 import json
@@ -64,10 +65,12 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, lis
 
 
 def run(*args: str | Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Run a command; return the finished process (text, stdout and stderr captured)."""
+    """Run a command with this checkout's kow first on the path (the scripts import it);
+    return the finished process (text, stdout and stderr captured)."""
     return subprocess.run(
-        [str(a) for a in args], input=stdin, capture_output=True, text=True, check=False
-    )
+        [str(a) for a in args], input=stdin, capture_output=True, text=True, check=False,
+        env=with_checkout(),
+    )  # fmt: skip
 
 
 def recipe(name: str, path: Path) -> list[dict[str, Any]]:
@@ -344,13 +347,13 @@ def test_win_rates_skip_abandoned_games(
 
 
 BAD_INPUTS = {
-    "not JSON": (b'{"format": "kow-log"\n', "line 3: not JSON (Expecting"),
+    "not JSON": (b'{"format": kow-log}\n', "line 3, column 12: not JSON: Expecting value\n"),
     "not a log": (b'{"a": 1}\n', "line 3: no 'players' list"),
     "bad winner": (
         b'{"players": [{"seat": 0, "kind": "random"}], "result": {"winner": 4}}\n',
         "line 3: 'result.winner' is 4, not a seat of this game\n",
     ),
-    "not UTF-8": (b'{"players": "\xff"}\n', "line 3: not UTF-8 text\n"),
+    "not UTF-8": (b'{"players": "\xff"}\n', "line 3, column 14: not UTF-8 text"),
 }
 
 
@@ -409,10 +412,27 @@ def test_win_rates_scripts_never_show_a_traceback(tmp_path: Path) -> None:
     broken.write_text("not json\n")
     done = run(sys.executable, WIN_RATES, broken)
     assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr == (
-        f"win_rates.py: {broken}, line 1: not JSON (Expecting value);"
-        " expected one game per line (kow simulate without --pretty)\n"
-    )
+    assert done.stderr == f"win_rates.py: {broken}, line 1, column 1: not JSON: Expecting value\n"
+
+
+@SCRIPTS
+def test_win_rates_read_every_file_kow_verify_reads(
+    files: dict[str, Any], script: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """kow.log.iter_games reads the logs: --pretty output, arrays and gzip give the same."""
+    main = main_of(script)
+    path, games = files["mixed"]
+    assert main([str(path)]) == 0
+    lines = capsys.readouterr().out
+    pretty = tmp_path / "pretty.json"
+    pretty.write_text("".join(json.dumps(g, indent=2) + "\n" for g in games))
+    array = tmp_path / "array.json"
+    array.write_text(json.dumps(games))
+    packed = tmp_path / "games.jsonl.gz"
+    packed.write_bytes(gzip.compress(path.read_bytes()))
+    for other in (pretty, array, packed):
+        assert main([str(other)]) == 0
+        assert capsys.readouterr() == (lines, ""), other.name
 
 
 # kow export's tables in pandas (tables_pandas.py), and DuckDB on the JSON Lines

@@ -799,14 +799,28 @@ def test_a_row_is_built_by_column_name_and_refuses_a_missing_or_stray_column() -
 
     from kow.runs import export
 
-    columns = export.COLUMNS["tricks"]
+    key = export._GameKey(file="g.jsonl", game=2, seed=None)
+    columns = export.COLUMNS["rounds"][3:]
     values = {column: i for i, column in enumerate(columns)}
-    assert export._row("tricks", dict(reversed(values.items()))) == tuple(range(len(columns)))
-    del values["winner"]
-    with pytest.raises(KeyError, match=r"columns missing \['winner'\], not its own \[\]"):
-        export._row("tricks", values)
-    with pytest.raises(KeyError, match=r"not its own \['winer'\]"):
-        export._row("tricks", {**values, "winer": 1})
+    assert export._row("rounds", key, dict(reversed(values.items()))) == (
+        "g.jsonl", 2, None, *range(len(columns)),
+    )  # fmt: skip
+    del values["leader"]
+    with pytest.raises(KeyError, match=r"columns missing \['leader'\], not its own \[\]"):
+        export._row("rounds", key, values)
+    with pytest.raises(KeyError, match=r"not its own \['leder'\]"):
+        export._row("rounds", key, {**values, "leder": 1})
+    with pytest.raises(KeyError, match=r"not its own \['file'\]"):  # the key comes apart
+        export._row("rounds", key, {**values, "leader": 0, "file": "g.jsonl"})
+
+
+def test_every_table_starts_with_the_key_columns_in_order() -> None:
+    from kow.runs import export
+
+    keys = tuple(export._GameKey.__annotations__)
+    assert keys == tuple(export._KEYS) == ("file", "game", "seed")
+    for table in export.TABLES:
+        assert export.COLUMNS[table][: len(keys)] == keys, table
 
 
 def test_the_named_rows_have_their_tables_columns_in_order() -> None:

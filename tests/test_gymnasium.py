@@ -18,6 +18,7 @@ from gymnasium.utils.env_checker import check_env
 from kow.cli import main
 from kow.engine import State
 from kow.events import Phase
+from kow.frameworks._gym import RENDER_MODES, check_render_mode, render
 from kow.frameworks.encoding import legal_action_ids, observation, observation_text
 from kow.frameworks.gymnasium import ENV_ID, ILLEGAL_REWARD, KnockOutWhistEnv
 from kow.log import schema
@@ -309,3 +310,30 @@ def test_render(capsys: pytest.CaptureFixture[str]) -> None:
     human = KnockOutWhistEnv(render_mode="human")
     human.reset(seed=3)
     assert capsys.readouterr().out == observation_text(game_of(human).view(0)) + "\n"
+    quiet = KnockOutWhistEnv()
+    quiet.reset(seed=3)
+    with pytest.warns(UserWarning, match="render_mode"):
+        assert quiet.render() is None
+
+
+def test_render_modes_shared_by_both_environments(capsys: pytest.CaptureFixture[str]) -> None:
+    """One statement of the render modes and of what each does (kow.frameworks._gym)."""
+    pettingzoo = pytest.importorskip("kow.frameworks.pettingzoo")
+    assert KnockOutWhistEnv.metadata["render_modes"] == list(RENDER_MODES) == ["human", "ansi"]
+    assert pettingzoo.raw_env.metadata["render_modes"] == list(RENDER_MODES)
+    assert check_render_mode(None) is None
+    assert check_render_mode("ansi") == "ansi"
+    with pytest.raises(ValueError, match="render_mode must be None, 'human' or 'ansi', not 'x'"):
+        check_render_mode("x")
+    asked: list[str] = []
+
+    def text() -> str:
+        asked.append("text")
+        return "the text"
+
+    assert render("ansi", text) == "the text"
+    assert render("human", text) is None
+    assert capsys.readouterr().out == "the text\n"
+    with pytest.warns(UserWarning, match="render\\(\\) called without a render mode"):
+        assert render(None, text) is None
+    assert asked == ["text", "text"]  # not asked without a mode

@@ -172,11 +172,35 @@ def test_the_json_verdict_places_the_difference(seed_1: dict[str, Any]) -> None:
     message = "the cut position is 13 in the log, the seed 1 gives 12"
     assert json.loads(out) == {
         "games": 2, "legal": 1, "faulty": 1, "unreadable": [],
+        "against_seed": {"checked": 2, "matched": 1, "unmatched": 1, "unseeded": 0},
         "faults": [{
             "file": "stdin", "game": 2, "line": 2, "seed": 1, "round": 2, "trick": None,
             "seat": None, "message": message, "text": f"round 2: {message}",
         }],
     }  # fmt: skip
+
+
+def test_the_json_verdict_says_the_games_were_checked_against_their_seeds(
+    seed_1: dict[str, Any],
+) -> None:
+    """Issue 22: the text said so on stderr, the JSON did not say that seeds were checked."""
+    broken = copy.deepcopy(seed_1)
+    trick = broken["rounds"][0]["tricks"][0]
+    trick["winner"] = (trick["winner"] + 1) % 4
+    code, out, err = against_seed(seed_1, seed_1, args=("--json",))
+    assert (code, err) == (0, checked(2))
+    verdict = json.loads(out)
+    assert verdict["against_seed"] == {"checked": 2, "matched": 2, "unmatched": 0, "unseeded": 0}
+    assert (verdict["games"], verdict["legal"], verdict["faults"]) == (2, 2, [])
+    # A game the rules refuse is not checked against its seed, and is not counted there.
+    code, out, _ = against_seed(seed_1, broken, args=("--json",))
+    assert code == 1
+    assert json.loads(out)["against_seed"] == {
+        "checked": 1, "matched": 1, "unmatched": 0, "unseeded": 0,
+    }  # fmt: skip
+    # Plain verify checks no seed, and its verdict has no such key.
+    code, out, _ = invoke("verify", "--json", "-", input=text(seed_1))
+    assert code == 0 and "against_seed" not in json.loads(out)
 
 
 def test_a_log_that_breaks_the_rules_is_reported_as_plain_verify_reports_it(
@@ -487,6 +511,9 @@ def test_a_null_seed_is_refused_saying_so() -> None:
         "file": "stdin", "game": 1, "line": 1, "seed": None, "round": None, "trick": None,
         "seat": None, "message": NO_SEED, "text": NO_SEED,
     }]  # fmt: skip
+    assert json.loads(out)["against_seed"] == {
+        "checked": 1, "matched": 0, "unmatched": 0, "unseeded": 1,
+    }  # fmt: skip
 
 
 def test_an_agents_decisions_are_taken_from_the_log_and_its_seat_named() -> None:

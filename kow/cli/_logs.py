@@ -162,9 +162,10 @@ def verify(
     line on stderr names the agents' seats). The first difference is named; a game counts
     as legal only when there is none. A game whose seed is null (dealt outside kow) has
     no seed to be checked against: it counts as faulty, saying so. When every game
-    passes, a line on stderr says that they were checked against their seeds. Logs do not record
-    --search-iterations: give the one search bots played with (default 100). Logs of
-    another kow version may differ for that reason alone.
+    passes, a line on stderr says that they were checked against their seeds; with
+    --json, the verdict's "against_seed" counts the games checked, matched, unmatched and
+    unseeded. Logs do not record --search-iterations: give the one search bots played
+    with (default 100). Logs of another kow version may differ for that reason alone.
     """
     from ..log import LogReadError, iter_entries
     from ..verify import Fault, JsonVerdict, Verdict
@@ -188,7 +189,7 @@ def verify(
             f"'-' (stdin) is given {files.count('-')} times; it may be given once",
             param_hint="'FILE...'",
         )
-    verdict = Verdict()
+    verdict = Verdict(against_seed=against_seed)
     missing = False
     shown: list[str] = []  # faults not yet written: a few at a time, never all held
     with reader_may_leave():

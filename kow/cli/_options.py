@@ -180,37 +180,36 @@ def rule_options(f: F) -> F:
             "--preset", type=click.Choice(tuple(PRESETS)), default=None,
             help=f"Start from a named set of rules; options given override it. {_preset_help()}.",
         ),
-        click.option(
-            "--players", type=Count(MIN_PLAYERS, MAX_PLAYERS, "a number of players"), default=4,
-            show_default=True, help="Number of players, each for themselves.",
+        _rule_option(
+            "players", "--players", type=Count(MIN_PLAYERS, MAX_PLAYERS, "a number of players"),
+            help="Number of players, each for themselves.",
         ),
-        click.option(
-            "--start-cards", type=Count(1, None, "a number of cards"), default=7,
-            show_default=True,
+        _rule_option(
+            "start_cards", "--start-cards", type=Count(1, None, "a number of cards"),
             help="Cards dealt in round 1; one fewer each round (players x cards + 1 <= 52).",
         ),
-        click.option(
-            "--dogs-life", type=click.Choice(DOGS_LIFE), default="off", show_default=True,
+        _rule_option(
+            "dogs_life", "--dogs-life", type=click.Choice(DOGS_LIFE),
             help="Dog's life: once per game (traditional) or once per player (rules text).",
         ),
         click.option(
             "--fixed-trump", is_flag=True,
             help="Round 1's turned-up suit stays trump all game; nobody chooses.",
         ),
-        click.option(
-            "--final-round-trump/--no-final-round-trump", default=True, show_default=True,
+        _rule_option(
+            "final_round_trump", "--final-round-trump/--no-final-round-trump",
             help="Whether the final 1-card round has a trump.",
         ),
-        click.option(
-            "--lead", type=click.Choice(LEADS), default="most-tricks", show_default=True,
+        _rule_option(
+            "lead", "--lead", type=click.Choice(LEADS),
             help="Who leads rounds 2 on: last round's most tricks, or the dealer's left.",
         ),
         click.option(
             "--eliminated-vote", is_flag=True,
             help="Knocked-out players vote for the next trump.",
         ),
-        click.option(
-            "--sweep-wins/--no-sweep-wins", default=True, show_default=True,
+        _rule_option(
+            "sweep_wins", "--sweep-wins/--no-sweep-wins",
             help="Whether winning every trick of a round wins the game at once.",
         ),
     ]  # fmt: skip
@@ -218,6 +217,16 @@ def rule_options(f: F) -> F:
         wrapper = option(wrapper)
     return wrapper  # type: ignore[return-value]
 
+
+def _rule_option(field: str, *decls: str, **attrs: Any) -> Callable[[F], F]:
+    """Return the option of the :class:`Rules` field ``field`` (``decls``: its names), its
+    default the field's own, shown in ``--help``; ``attrs`` are Click's (type, help)."""
+    default = getattr(_DEFAULT_RULES, field)
+    return click.option(*decls, field, default=default, show_default=True, **attrs)
+
+
+_DEFAULT_RULES = Rules()
+"""The rules with every field at its default: the defaults of the rule options."""
 
 _OPTION_OF = {"trump": "fixed_trump"}
 """The parameter of a :class:`Rules` field whose option has another name."""

@@ -413,11 +413,16 @@ def tournament(
         )
     if seed is None:
         seed = draw_seed()
-    tally = Tally(rules, kinds, seed, search_iterations, games, keep_games=False)
+    tally = Tally(
+        rules, kinds, seed=seed, search_iterations=search_iterations, planned=games,
+        keep_games=False,
+    )  # fmt: skip
     stop: KeyboardInterrupt | Stopped | None = None
     with Progress(games, sys.stderr.isatty(), "Playing") as progress:
         try:
-            results = game_results(rules, kinds, games, seed, jobs, search_iterations)
+            results = game_results(
+                rules, kinds, games, seed=seed, jobs=jobs, search_iterations=search_iterations
+            )
             with contextlib.closing(results):  # on a stop or an error, end the workers at once
                 for done in results:
                     tally.add(done)

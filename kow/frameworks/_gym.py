@@ -1,15 +1,19 @@
-"""What the two gym-style environments share: the observation space and a seat's arrays.
+"""What the two gym-style environments share: the spaces, a seat's arrays, the render modes.
 
 :mod:`kow.frameworks.pettingzoo` (every seat an agent) and :mod:`kow.frameworks.gymnasium`
 (one seat against kow's bots) show a seat the same thing: a ``Dict`` of ``observation``
 (float32, :func:`~kow.frameworks.encoding.observation` of the seat's view, bounded by
 :func:`~kow.frameworks.encoding.observation_bounds`) and ``action_mask`` (int8, 57: 1 at
-the ids the seat may take now). Needs Gymnasium and numpy: only those two adapters, which
-check that they are installed, import it.
+the ids the seat may take now). Both render a game as text (:data:`RENDER_MODES`,
+:func:`check_render_mode`, :func:`render`). Needs Gymnasium and numpy: only those two
+adapters, which check that they are installed, import it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 
@@ -18,7 +22,18 @@ from ..events import Seat
 from ..rules import Rules
 from .encoding import NUM_ACTIONS, fill_observation, legal_action_ids, observation_bounds
 
-__all__ = ["action_mask", "observation_space", "observe"]
+__all__ = [
+    "RENDER_MODES",
+    "action_mask",
+    "check_render_mode",
+    "observation_space",
+    "observe",
+    "render",
+]
+
+RENDER_MODES = ("human", "ansi")
+"""The render modes: ``"human"`` prints the text, ``"ansi"`` returns it (each environment's
+``metadata["render_modes"]``)."""
 
 
 def observation_space(rules: Rules) -> spaces.Dict:
@@ -49,3 +64,30 @@ def observe(game: State, seat: Seat, size: int, acting: bool) -> dict[str, np.nd
     tensor = np.zeros(size, dtype=np.float32)
     fill_observation(game.view(seat), tensor)
     return {"observation": tensor, "action_mask": action_mask(game, acting)}
+
+
+def check_render_mode(mode: str | None) -> str | None:
+    """Return ``mode`` if it is None or one of :data:`RENDER_MODES`.
+
+    Raises :class:`ValueError` naming the modes otherwise.
+    """
+    if mode is not None and mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {mode!r}")
+    return mode
+
+
+def render(mode: str | None, text: Callable[[], str]) -> str | None:
+    """Show the text ``text()`` as the render ``mode`` asks: an environment's ``render()``.
+
+    ``"ansi"`` returns the text, ``"human"`` prints it and returns None; without a render
+    mode (None) it warns through Gymnasium's logger, does not call ``text`` and returns
+    None.
+    """
+    if mode is None:
+        gymnasium.logger.warn("render() called without a render mode: give render_mode")
+        return None
+    shown = text()
+    if mode == "human":
+        print(shown)
+        return None
+    return shown

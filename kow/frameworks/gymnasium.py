@@ -59,7 +59,7 @@ from ..game import bots_rng, check_seed, drive, new_game
 from ..log import GameLog, build
 from ..players import Player, make_bot, seat_bot
 from ..rules import MAX_SEED, Rules
-from ._gym import action_mask, observation_space, observe
+from ._gym import RENDER_MODES, action_mask, check_render_mode, observation_space, observe, render
 from .encoding import (
     NUM_ACTIONS,
     engine_action,
@@ -113,7 +113,7 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
     range or an unknown render mode; :class:`TypeError` for an unknown setting.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(
         self,
@@ -122,8 +122,7 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
         render_mode: str | None = None,
         **settings: Any,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         self.rules = Rules(**settings)
         """The rules of every game this environment deals."""
         self.rules.check_seat(seat, "seat")
@@ -232,24 +231,18 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
         return self._mask().astype(bool)
 
     def render(self) -> str | None:
-        """Show the learner's text, and the result once the game is over.
+        """Show the learner's :func:`~kow.frameworks.encoding.observation_text`, and the
+        result once the game is over, in the render mode (:func:`kow.frameworks._gym.render`:
+        ``"ansi"`` returns the text, ``"human"`` prints it, None warns)."""
+        return render(self.render_mode, self._text)
 
-        The text is :func:`kow.frameworks.encoding.observation_text`.
-
-        ``"ansi"`` returns the text, ``"human"`` prints it and returns None; without a
-        render mode it warns and returns None.
-        """
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render mode: give render_mode")
-            return None
+    def _text(self) -> str:
+        """Return the learner's text, and the result once the game is over."""
         game = self._game()
         text = observation_text(game.view(self.seat))
         outcome = game.outcome
         if outcome is not None:
             text += "\n" + result_text(outcome)
-        if self.render_mode == "human":
-            print(text)
-            return None
         return text
 
     def log(self) -> GameLog:

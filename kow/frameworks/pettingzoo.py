@@ -47,7 +47,6 @@ import operator
 from typing import Any
 
 try:
-    import gymnasium
     import numpy as np
     from gymnasium import spaces
     from gymnasium.utils import seeding
@@ -63,7 +62,7 @@ from ..events import AGENT
 from ..game import check_seed, new_game
 from ..log import GameLog, LoggedPlayer, build
 from ..rules import MAX_SEED, Rules
-from ._gym import observation_space, observe
+from ._gym import RENDER_MODES, check_render_mode, observation_space, observe, render
 from .encoding import (
     NUM_ACTIONS,
     action_text,
@@ -110,15 +109,14 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
 
     metadata: dict[str, Any] = {
         "name": "knock_out_whist_v0",
-        "render_modes": ["human", "ansi"],
+        "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
         "render_fps": 1,
     }
 
     def __init__(self, render_mode: str | None = None, **settings: Any) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         self.rules = Rules(**settings)
         """The rules of every game this environment deals."""
         self.render_mode = render_mode
@@ -225,26 +223,17 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
             self.render()
 
     def render(self) -> str | None:
-        """Show the game: the text of the seat to act, or the result once the game is over.
+        """Show the :func:`~kow.frameworks.encoding.observation_text` of the seat to act, or
+        the result once the game is over, in the render mode
+        (:func:`kow.frameworks._gym.render`: ``"ansi"`` returns the text, ``"human"`` prints
+        it, None warns)."""
+        return render(self.render_mode, self._text)
 
-        The text is :func:`kow.frameworks.encoding.observation_text`.
-
-        ``"ansi"`` returns the text, ``"human"`` prints it and returns None; without a
-        render mode it warns and returns None.
-        """
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render mode: give render_mode")
-            return None
+    def _text(self) -> str:
+        """Return the text of the seat to act, or the result once the game is over."""
         game = self._game()
         outcome = game.outcome
-        if outcome is None:
-            text = observation_text(game.view())
-        else:
-            text = result_text(outcome)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return observation_text(game.view()) if outcome is None else result_text(outcome)
 
     def close(self) -> None:
         """Release nothing: the environment holds no window or process."""

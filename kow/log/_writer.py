@@ -59,10 +59,7 @@ def game_text(
     rounds: list[str] = []
     tricks: list[str] = []
     plays: list[str] = []
-    head = ""  # the round's keys from "number" to "hands", then its later facts:
-    turned_up = trump = method = chosen_by = tie_cut = leader = _NULL
-    votes: list[str] | None = None
-    dogs_life = ""
+    current = _RoundText()  # the round being written; none open yet
     winner = None
     rounds_played = 0
     play_text = _PLAY_TEXT
@@ -79,60 +76,24 @@ def game_text(
         elif type(ev) is Knock:
             plays.append(_KNOCK_TEXT[ev.seat])
         elif isinstance(ev, Deal):
-            if head:
-                rounds.append(
-                    _round(
-                        head,
-                        turned_up,
-                        trump,
-                        method=method,
-                        chosen_by=chosen_by,
-                        tie_cut=tie_cut,
-                        votes=votes,
-                        leader=leader,
-                        dogs_life=dogs_life,
-                        tricks=tricks,
-                        end=None,
-                    )
-                )
+            if current.head:
+                rounds.append(current.text(tricks, None))
                 tricks = []
-            head = (
-                f'{{"number":{ev.round},"hand_size":{ev.hand_size},"dealer":{ev.dealer},'
-                f'"cut":{{"by":{ev.cut_by},"position":{ev.cut_position}}},"hands":['
-                + ",".join(["null" if h is None else _hand(h) for h in ev.hands])
-                + "]"
-            )
-            turned_up = trump = method = chosen_by = tie_cut = leader = _NULL
-            votes = [] if rules.eliminated_vote else None
-            dogs_life = ",".join(map(str, ev.dogs_life))
+            current = _RoundText(ev, votes=rules.eliminated_vote)
         elif isinstance(ev, TrumpSet):
-            trump = _NULL if ev.suit is None else _QUOTED_SUITS[ev.suit]
-            method = _string(ev.method)
-            chosen_by = _NULL if ev.chosen_by is None else str(ev.chosen_by)
+            current.trump = _NULL if ev.suit is None else _QUOTED_SUITS[ev.suit]
+            current.method = _string(ev.method)
+            current.chosen_by = _NULL if ev.chosen_by is None else str(ev.chosen_by)
         elif isinstance(ev, Lead):
-            leader = str(ev.seat)
+            current.leader = str(ev.seat)
         elif isinstance(ev, RoundEnd):
-            rounds.append(
-                _round(
-                    head,
-                    turned_up,
-                    trump,
-                    method=method,
-                    chosen_by=chosen_by,
-                    tie_cut=tie_cut,
-                    votes=votes,
-                    leader=leader,
-                    dogs_life=dogs_life,
-                    tricks=tricks,
-                    end=ev,
-                )
-            )
+            rounds.append(current.text(tricks, ev))
             tricks = []
-            head = ""
+            current = _RoundText()
         elif isinstance(ev, TurnedUp):
-            turned_up = _QUOTED_NAMES[ev.card]
+            current.turned_up = _QUOTED_NAMES[ev.card]
         elif isinstance(ev, TieCut):
-            tie_cut = (
+            current.tie_cut = (
                 "["
                 + ",".join(
                     "[" + ",".join([_CUT_TEXT[c.seat][c.card] for c in cut_pass]) + "]"
@@ -141,8 +102,8 @@ def game_text(
                 + "]"
             )
         elif isinstance(ev, Vote):
-            assert votes is not None
-            votes.append(f'{{"seat":{ev.seat},"suit":{_QUOTED_SUITS[ev.suit]}}}')
+            assert current.votes is not None
+            current.votes.append(f'{{"seat":{ev.seat},"suit":{_QUOTED_SUITS[ev.suit]}}}')
         elif isinstance(ev, GameEnd):
             winner = ev.outcome.winner
             rounds_played = ev.outcome.rounds_played
@@ -151,22 +112,8 @@ def game_text(
             f'{{"number":{len(tricks) + 1},"leader":{_SEAT_OF_PLAY[plays[0]]},'
             f'"plays":[{",".join(plays)}],"winner":null}}'
         )
-    if head:
-        rounds.append(
-            _round(
-                head,
-                turned_up,
-                trump,
-                method=method,
-                chosen_by=chosen_by,
-                tie_cut=tie_cut,
-                votes=votes,
-                leader=leader,
-                dogs_life=dogs_life,
-                tricks=tricks,
-                end=None,
-            )
-        )
+    if current.head:
+        rounds.append(current.text(tricks, None))
     if winner is None:
         rounds_played = len(rounds)
     out.append(",".join(rounds))
@@ -227,38 +174,63 @@ _INTS: dict[tuple[int | None, ...], str] = {}
 """The text of short lists of ints met so far (the same few recur in every game)."""
 
 
-def _round(
-    head: str,
-    turned_up: str,
-    trump: str,
-    *,
-    method: str,
-    chosen_by: str,
-    tie_cut: str,
-    votes: list[str] | None,
-    leader: str,
-    dogs_life: str,
-    tricks: list[str],
-    end: RoundEnd | None,
-) -> str:
-    """Return the text of one round from its pieces, each the JSON text of its key
-    (``votes``, ``tricks``: the texts of the list's items; ``dogs_life``: the seats, joined
-    by commas); ``end`` is its :class:`RoundEnd` (None: a round cut short). Called once a
-    round, past the third piece by keyword, so that two pieces cannot be swapped."""
-    if end is None:
-        won = 'null,"eliminated":[],"dogs_life_granted":[],"revived":[]}'
-    else:
-        won = (
-            f'[{_ints(end.tricks_won)}],"eliminated":[{_ints(end.eliminated)}],'
-            f'"dogs_life_granted":[{_ints(end.dogs_life_granted)}],'
-            f'"revived":[{_ints(end.revived)}]}}'
+class _RoundText:
+    """A round's pieces, each the JSON text of its key, gathered while its events come.
+
+    Made at the round's :class:`Deal` (with no deal: no round is open, and ``head`` is
+    empty); its later events set the pieces by name; :meth:`text` writes the round once.
+    ``head``: the round's keys from ``number`` to ``hands``; ``votes``: the texts of the
+    votes (None where the rules take no vote); ``dogs_life``: the seats, joined by commas.
+    """
+
+    __slots__ = (
+        "head",
+        "turned_up",
+        "trump",
+        "method",
+        "chosen_by",
+        "tie_cut",
+        "votes",
+        "leader",
+        "dogs_life",
+    )
+
+    def __init__(self, deal: Deal | None = None, *, votes: bool = False) -> None:
+        self.head = "" if deal is None else _deal_head(deal)
+        self.turned_up = self.trump = self.method = self.chosen_by = _NULL
+        self.tie_cut = self.leader = _NULL
+        self.votes: list[str] | None = [] if votes else None
+        self.dogs_life = "" if deal is None else ",".join(map(str, deal.dogs_life))
+
+    def text(self, tricks: list[str], end: RoundEnd | None) -> str:
+        """Return the round's text, its ``tricks`` (the texts of its tricks) and its
+        :class:`RoundEnd` (None: a round cut short) included."""
+        if end is None:
+            won = 'null,"eliminated":[],"dogs_life_granted":[],"revived":[]}'
+        else:
+            won = (
+                f'[{_ints(end.tricks_won)}],"eliminated":[{_ints(end.eliminated)}],'
+                f'"dogs_life_granted":[{_ints(end.dogs_life_granted)}],'
+                f'"revived":[{_ints(end.revived)}]}}'
+            )
+        votes = self.votes
+        return (
+            f'{self.head},"turned_up":{self.turned_up},"trump":{self.trump},'
+            f'"trump_method":{self.method},"trump_chosen_by":{self.chosen_by},'
+            f'"tie_cut":{self.tie_cut},'
+            f'"votes":{"null" if votes is None else "[" + ",".join(votes) + "]"},'
+            f'"leader":{self.leader},"dogs_life":[{self.dogs_life}],'
+            f'"tricks":[{",".join(tricks)}],"tricks_won":{won}'
         )
+
+
+def _deal_head(deal: Deal) -> str:
+    """Return a round's text from its key ``number`` to its ``hands``."""
     return (
-        f'{head},"turned_up":{turned_up},"trump":{trump},"trump_method":{method},'
-        f'"trump_chosen_by":{chosen_by},"tie_cut":{tie_cut},'
-        f'"votes":{"null" if votes is None else "[" + ",".join(votes) + "]"},'
-        f'"leader":{leader},"dogs_life":[{dogs_life}],"tricks":[{",".join(tricks)}],'
-        f'"tricks_won":{won}'
+        f'{{"number":{deal.round},"hand_size":{deal.hand_size},"dealer":{deal.dealer},'
+        f'"cut":{{"by":{deal.cut_by},"position":{deal.cut_position}}},"hands":['
+        + ",".join(["null" if h is None else _hand(h) for h in deal.hands])
+        + "]"
     )
 
 

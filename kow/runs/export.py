@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple, TypeAlias
+from typing import Any, NamedTuple, TypeAlias, TypedDict
 
 from ..cards import NAMES, NO_CARD, NO_SUIT, SUIT_OF, SUITS, Card, Suit
 from ..engine.trick import beats
@@ -73,6 +73,18 @@ def _per_seat(name: str) -> tuple[str, ...]:
 
 
 _KEYS = {"file": str, "game": int, "seed": int}
+"""The key columns every row starts with, and their types."""
+
+
+class _GameKey(TypedDict):
+    """The key columns every row starts with, in order (:data:`_KEYS`): where the game
+    was read. The named rows take them by ``**``; :func:`_row` puts them first."""
+
+    file: str
+    game: int
+    seed: int | None
+
+
 _RULE_TYPES = {name: type(value) for name, value in Rules().to_dict().items()}
 _RULES = tuple(_RULE_TYPES)
 """The log's rule settings, in field order: the columns ``rules_NAME``."""
@@ -149,7 +161,7 @@ def rows(game: GameLog, table: str, *, file: str, index: int) -> list[Row]:
         raise IllegalGameError(fault)
     # One state, advanced in place by each action: keep it once the replay ends.
     (state,) = collections.deque(replay(game), maxlen=1)
-    walk = _Walk(table, game, (file, index, game["seed"]))
+    walk = _Walk(table, game, _GameKey(file=file, game=index, seed=game["seed"]))
     walk.visit(state.events)
     return walk.finish(state.led)
 
@@ -221,17 +233,17 @@ class PlayRow(NamedTuple):
     won: bool | None
 
 
-def _row(table: str, values: Mapping[str, Cell]) -> Row:
+def _row(table: str, key: _GameKey, values: Mapping[str, Cell]) -> Row:
     """Return the row of ``table`` (``games`` or ``rounds``, whose columns by seat make a
-    named row type long) whose cells are ``values`` (column name to value), in
-    the order of :data:`COLUMNS`, so that no column can be swapped silently. Raises
-    :class:`KeyError` naming the columns missing or not of the table."""
-    columns = COLUMNS[table]
+    named row type long): the key columns from ``key``, then the cells ``values`` (column
+    name to value) in the order of :data:`COLUMNS`, so that no column can be swapped
+    silently. Raises :class:`KeyError` naming the columns missing or not of the table."""
+    columns = COLUMNS[table][len(_KEYS) :]
     if len(values) != len(columns) or values.keys() != set(columns):
         missing = sorted(set(columns) - values.keys())
         extra = sorted(values.keys() - set(columns))
         raise KeyError(f"the {table} table: columns missing {missing}, not its own {extra}")
-    return tuple(values[column] for column in columns)
+    return (key["file"], key["game"], key["seed"], *[values[column] for column in columns])
 
 
 class _Played(NamedTuple):
@@ -247,11 +259,10 @@ class _Played(NamedTuple):
 class _Walk(EventVisitor):
     """Walk one game's events and keep the rows of one table."""
 
-    def __init__(self, table: str, game: GameLog, key: tuple[str, int, int | None]) -> None:
+    def __init__(self, table: str, game: GameLog, keys: _GameKey) -> None:
         self.table = table
         self.game = game
-        self.key = key
-        self.keys: dict[str, Cell] = dict(zip(_KEYS, key, strict=True))
+        self.keys = keys
         self.players: int = game["rules"]["players"]
         self.out: list[Row] = []
         self.deal: Deal | None = None  # the round in progress: None once it has ended
@@ -324,7 +335,6 @@ class _Walk(EventVisitor):
         """Keep the trick's rows: ``led`` is its led suit (NO_SUIT: no card played);
         ``end`` is None for a trick cut short."""
         assert self.deal is not None
-        file, game, seed = self.key
         number, trick = self.deal.round, self.trick
         played = self.played
         trump = self.trump
@@ -339,9 +349,7 @@ class _Walk(EventVisitor):
             knocks = sum(p.card is None for p in played)
             self.out.append(
                 TrickRow(
-                    file=file,
-                    game=game,
-                    seed=seed,
+                    **self.keys,
                     round=number,
                     trick=trick,
                     leader=played[0].seat,
@@ -357,9 +365,7 @@ class _Walk(EventVisitor):
             for place, p in enumerate(played, start=1):
                 self.out.append(
                     PlayRow(
-                        file=file,
-                        game=game,
-                        seed=seed,
+                        **self.keys,
                         round=number,
                         trick=trick,
                         play=place,
@@ -398,8 +404,7 @@ class _Walk(EventVisitor):
                 [seat in chosen for seat in seats]
                 for chosen in (end.eliminated, end.dogs_life_granted, end.revived)
             ]
-        self.out.append(_row("rounds", {
-            **self.keys,
+        self.out.append(_row("rounds", self.keys, {
             "round": deal.round,
             "hand_size": deal.hand_size,
             "dealer": deal.dealer,
@@ -436,8 +441,7 @@ class _Walk(EventVisitor):
             rules: Mapping[str, Any] = game["rules"]
             outcome = self.outcome
             players = game["players"]
-            self.out.append(_row("games", {
-                **self.keys,
+            self.out.append(_row("games", self.keys, {
                 "kow_version": game["kow_version"],
                 **{f"rules_{name}": rules[name] for name in _RULES},
                 "winner": None if outcome is None else outcome.winner,

@@ -452,8 +452,13 @@ def play_tournament(
     raises. To keep the results so far when it is stopped, use :func:`game_results`
     and a :class:`Tally` as ``kow tournament`` does.
     """
-    tally = Tally(rules, bots, seed, search_iterations, games, keep_games)
-    results = game_results(rules, bots, games, seed, jobs, search_iterations)
+    tally = Tally(
+        rules, bots, seed=seed, search_iterations=search_iterations, planned=games,
+        keep_games=keep_games,
+    )  # fmt: skip
+    results = game_results(
+        rules, bots, games, seed=seed, jobs=jobs, search_iterations=search_iterations
+    )
     for done in results:
         tally.add(done)
         if on_progress is not None:

@@ -179,8 +179,10 @@ class Verdict:
     those with one; ``unmatched`` the faulty games that the rules allow but the further
     check (``also``) refused, and ``unseeded`` those of them whose seed is null (nothing
     to check them against); ``unreadable`` lists the unreadable inputs in the order met
-    (at most one per input). The faulty games are not kept: each is returned as it is
-    found, for the caller to show, so memory stays flat however many there are.
+    (at most one per input). ``against_seed``: whether the games are checked against
+    their seeds too (``kow verify --against-seed``, whose check is ``also``), which
+    :meth:`to_dict` then reports. The faulty games are not kept: each is returned as it
+    is found, for the caller to show, so memory stays flat however many there are.
     """
 
     games: int = 0
@@ -189,6 +191,7 @@ class Verdict:
     unmatched: int = 0
     unseeded: int = 0
     unreadable: list[UnreadableInput] = field(default_factory=list)
+    against_seed: bool = False
 
     def check(
         self,
@@ -250,15 +253,32 @@ class Verdict:
     def to_dict(self) -> dict[str, object]:
         """Return the verdict's JSON object but its ``faults``: unreadable inputs, counts.
 
+        With :attr:`against_seed`, the key ``against_seed`` says that the games the rules
+        allow were checked against their seeds, and how they came out: ``checked`` (those
+        games), ``matched`` (each the game its seed gives: the legal ones), ``unmatched``
+        (not the game of their seed) and ``unseeded`` (a null seed: nothing to check them
+        against); the last two are faulty games too.
+
         >>> Verdict().to_dict()
         {'unreadable': [], 'games': 0, 'legal': 0, 'faulty': 0}
+        >>> Verdict(games=3, legal=1, faulty=2, unmatched=1, against_seed=True).to_dict()[
+        ...     "against_seed"]
+        {'checked': 2, 'matched': 1, 'unmatched': 1, 'unseeded': 0}
         """
-        return {
+        out: dict[str, object] = {
             "unreadable": [u.to_dict() for u in self.unreadable],
             "games": self.games,
             "legal": self.legal,
             "faulty": self.faulty,
         }
+        if self.against_seed:
+            out["against_seed"] = {
+                "checked": self.legal + self.unmatched + self.unseeded,
+                "matched": self.legal,
+                "unmatched": self.unmatched,
+                "unseeded": self.unseeded,
+            }
+        return out
 
     def summary(self, files: int) -> str:
         """Return the summary line for a run over ``files`` inputs.
@@ -286,7 +306,8 @@ class JsonVerdict:
     """Write a verdict as one JSON object to ``out`` as it is made, in flat memory.
 
     The object is ``{"faults": [...], "unreadable": [...], "games": N, "legal": N,
-    "faulty": N}``, indented by 2, as ``json.dumps(..., indent=2)`` writes it: each fault
+    "faulty": N}`` (and ``"against_seed": {...}`` when checked so: :meth:`Verdict.to_dict`),
+    indented by 2, as ``json.dumps(..., indent=2)`` writes it: each fault
     (:meth:`GameFault.to_dict`) is written when :meth:`fault` is called, the rest by
     :meth:`close`, once the counts are known. ``out`` is flushed by the caller.
 
