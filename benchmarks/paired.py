@@ -40,6 +40,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from speed import CLEAN_ENV, VERSION_FIELD, Kow, install, working_tree  # noqa: E402
 
+from kow.entries import number_type  # noqa: E402
+from kow.rules import GAMES, JOBS, SEARCH_ITERATIONS, SEED, IntSetting  # noqa: E402
 from kow.runs.stats import wilson  # noqa: E402
 
 Z95 = 1.959963984540054
@@ -69,6 +71,11 @@ def winner(line: bytes) -> int:
     return won
 
 
+def typed(setting: IntSetting) -> object:
+    """argparse's ``type`` for ``setting``: its bounds and words, as kow's options read it."""
+    return number_type(setting.lo, setting.hi, setting.what)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", metavar="REF", required=True, help="the old kow (git ref)")
@@ -78,10 +85,14 @@ def main() -> None:
         default="search,heuristic,heuristic,heuristic",
         help="the bot under test, then its opponents (default: %(default)s)",
     )
-    parser.add_argument("--games", type=int, default=100, help="games per seat (default 100)")
-    parser.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
-    parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
-    parser.add_argument("--search-iterations", type=int, default=None, metavar="N")
+    parser.add_argument(
+        "--games", type=typed(GAMES), default=100, help="games per seat (default 100)"
+    )
+    parser.add_argument("--seed", type=typed(SEED), default=1, help="the run's seed (default 1)")
+    parser.add_argument("--jobs", type=typed(JOBS), default=2, help="processes (default 2)")
+    parser.add_argument(
+        "--search-iterations", type=typed(SEARCH_ITERATIONS), default=None, metavar="N"
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
     parser.add_argument("--timeout", type=float, default=3600, help=argparse.SUPPRESS)
     parser.add_argument(
@@ -92,8 +103,6 @@ def main() -> None:
     )
     opts = parser.parse_args()
     kinds = opts.bots.split(",")
-    if opts.games < 1 or opts.jobs < 1:
-        parser.error("--games and --jobs must be at least 1")
     players = len(kinds)
     with tempfile.TemporaryDirectory(prefix="kow-paired-") as name:
         tmp = Path(name)
