@@ -7,8 +7,12 @@ as text (``"Th"``, ``"h"``) and ``"knock"`` is a dog's-life knock.
 
 from __future__ import annotations
 
+import ast
+import inspect
 import random
+import re
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
 import shadowed  # noqa: F401 -- first: refuses a checkout whose sources compiled modules shadow
@@ -188,3 +192,18 @@ def agent_log(seed: int | None) -> dict[str, Any]:
     players += [make_bot("heuristic", f"heuristic-{s}", rng) for s in (1, 2)]
     state = play_game(rules, players, 5)
     return build(seed, rules, players, state.events)
+
+
+def documented_order(module: ModuleType, name: str) -> tuple[str, ...]:
+    """Return the field order that the docstring of ``module.name`` (a fast constructor of
+    a record, see :data:`kow.engine.view.new_trick_facts`) writes as ``(a, b, ...)``."""
+    tree = ast.parse(inspect.getsource(module))
+    body = tree.body
+    for node, after in zip(body, body[1:], strict=False):
+        target = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(target, ast.Name) and target.id == name:
+            assert isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+            found = re.search(r"``\(([^)]*)\)``", after.value.value)
+            assert found, f"{name}'s docstring writes no order"
+            return tuple(found.group(1).replace("\n", " ").replace(" ", "").split(","))
+    raise AssertionError(f"no {name} in {module}")

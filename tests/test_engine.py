@@ -20,6 +20,7 @@ from conftest import (
     apply_all,
     cards,
     deal,
+    documented_order,
     log_of,
     new_state,
     play_stacked,
@@ -28,6 +29,7 @@ from conftest import (
 
 from kow.cards import BIT, cards_in, parse_card, parse_suit
 from kow.engine import IllegalActionError, State, action_name
+from kow.engine import view as view_module
 from kow.engine.deal import StackedDeck, deal_deck
 from kow.engine.view import TrickFacts, View
 from kow.events import KNOCK, Deal, Phase, Play, TrickWon, WonBy
@@ -310,7 +312,10 @@ def test_a_trick_says_how_it_was_won() -> None:
     # A trump led that nobody else can follow is the only card of the led suit, not a trump
     # played on another suit.
     last = [e for e in state.events if isinstance(e, TrickWon)][-1]
-    assert last == TrickWon(4, 1, 1, None, c("3h"), s("h"), WonBy.ONLY_OF_LED)
+    assert last == TrickWon(
+        number=4, leader=1, winner=1, next_leader=None, card=c("3h"), led=s("h"),
+        why=WonBy.ONLY_OF_LED,
+    )  # fmt: skip
 
 
 def test_a_trick_where_the_others_knock_is_won_by_the_only_card() -> None:
@@ -323,8 +328,10 @@ def test_a_trick_where_the_others_knock_is_won_by_the_only_card() -> None:
     ends = [e for e in state.events if isinstance(e, TrickWon)][3:]
     c = parse_card
     assert ends == [
-        TrickWon(1, 1, 1, 1, c("9s"), parse_suit("s"), WonBy.ONLY_CARD),
-        TrickWon(2, 1, 1, None, c("Ts"), parse_suit("s"), WonBy.ONLY_OF_LED),
+        TrickWon(number=1, leader=1, winner=1, next_leader=1, card=c("9s"),
+                 led=parse_suit("s"), why=WonBy.ONLY_CARD),
+        TrickWon(number=2, leader=1, winner=1, next_leader=None, card=c("Ts"),
+                 led=parse_suit("s"), why=WonBy.ONLY_OF_LED),
     ]
     assert state.phase is Phase.OVER
 
@@ -615,6 +622,29 @@ VIEW_FIELDS = (
     "hand_mask", "seen", "trick", "led", "winning_card", "winning_seat",
 )  # fmt: skip
 """View's fields in the documented order (State.view builds views by position)."""
+TRICK_FACTS_FIELDS = (
+    "seat", "hand", "legal", "may_knock", "seen", "winning", "led", "trump", "to_come", "won",
+    "tricks_left",
+)  # fmt: skip
+"""TrickFacts' fields in the documented order (the trick loop builds them by position)."""
+
+
+@pytest.mark.parametrize(
+    ("name", "record", "fields"),
+    [("new_trick_facts", TrickFacts, TRICK_FACTS_FIELDS), ("new_view", View, VIEW_FIELDS)],
+)
+def test_fast_constructors_take_the_fields_in_the_documented_order(
+    name: str, record: Any, fields: tuple[str, ...]
+) -> None:
+    # The engine builds these records from a tuple, by position: a field added or moved
+    # in the class must be moved in the constructor's docstring, here, and in its callers.
+    new = getattr(view_module, name)
+    assert record._fields == fields == documented_order(view_module, name)
+    values = tuple(range(100, 100 + len(fields)))  # each field a value of its own
+    built = new(values)
+    assert type(built) is record
+    assert built == record(**dict(zip(fields, values, strict=True)))
+    assert [getattr(built, f) for f in fields] == list(values)
 
 
 def _view_cards(view: View) -> list[int]:

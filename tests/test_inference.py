@@ -55,7 +55,10 @@ def test_a_lead_is_replayed_with_what_the_leader_knew() -> None:
     # Seat 0 led the 9s knowing only the turned-up Jh, with three seats to come; its
     # hand then is unknown to seat 1 (0 here), and the 9s is the card it played after.
     seen = BIT[parse_card("Jh")]
-    facts = TrickFacts(0, 0, 0, False, seen, NO_CARD, NO_SUIT, 2, True, 0, 7)
+    facts = TrickFacts(
+        seat=0, hand=0, legal=0, may_knock=False, seen=seen, winning=NO_CARD, led=NO_SUIT,
+        trump=2, to_come=True, won=0, tricks_left=7,
+    )  # fmt: skip
     assert found == [Decision(facts, nine, BIT[nine])]
     assert misses(state.hands, found, _trump(view)) == 0
 

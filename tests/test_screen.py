@@ -105,7 +105,10 @@ def won(
     why: WonBy = WonBy.HIGHEST_OF_LED,
 ) -> TrickWon:
     """Return the end of a trick that ``winner`` won with ``card``, its suit led, by ``why``."""
-    return TrickWon(number, leader, winner, next_leader, c(card), SUIT_OF[c(card)], why)
+    return TrickWon(
+        number=number, leader=leader, winner=winner, next_leader=next_leader, card=c(card),
+        led=SUIT_OF[c(card)], why=why,
+    )  # fmt: skip
 
 
 def shown(s: Screen, *events: Event) -> list[str]:
@@ -671,7 +674,10 @@ def test_a_trick_result_names_the_winning_card_and_why(
     led = SUIT_OF[played[0].card]
     reason = won_by(card, led, NO_SUIT if trump is None else "cdhs".index(trump),
                     mask_of(p.card for p in played))  # fmt: skip
-    end = TrickWon(1, trick[0].seat, seat[winner], seat[winner], card, led, reason)
+    end = TrickWon(
+        number=1, leader=trick[0].seat, winner=seat[winner], next_leader=seat[winner], card=card,
+        led=led, why=reason,
+    )  # fmt: skip
     lines = shown(s, *trick, end)
     verb = "win" if winner == "You" else "wins"
     assert lines[-1].startswith(f"  {winner} {verb} trick 1 of 3 {why}. Tricks: ")

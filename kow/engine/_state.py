@@ -27,21 +27,21 @@ from ..events import (
     TrumpMethod,
     Vote,
     action_name,
+    new_trick_won,
 )
 from ..rules import Rules
 from ._copies import copy_state, fork_state, state_from_view
 from ._round import ALL_SUITS, end_round, next_vote, set_trump, start_round
 from .deal import Deck, ShuffledDeck
 from .trick import BEATEN_BY, knock_allowed, legal_cards, trick_order, won_by
-from .view import Policy, TrickFacts, View, legal_actions_of
+from .view import Policy, TrickFacts, View, legal_actions_of, new_trick_facts, new_view
 
 __all__ = ["IllegalActionError", "State", "action_name"]
 
-_new = tuple.__new__
-_PLAYS = tuple(tuple(Play(seat, card) for card in range(52)) for seat in range(7))
+_PLAYS = tuple(tuple(Play(seat=seat, card=card) for card in range(52)) for seat in range(7))
 """``_PLAYS[seat][card]``: the event of that play, made once and shared (it never changes)."""
-_KNOCKS = tuple(Knock(seat) for seat in range(7))
-_VOTES = tuple(tuple(Vote(seat, suit) for suit in ALL_SUITS) for seat in range(7))
+_KNOCKS = tuple(Knock(seat=seat) for seat in range(7))
+_VOTES = tuple(tuple(Vote(seat=seat, suit=suit) for suit in ALL_SUITS) for seat in range(7))
 
 
 class IllegalActionError(ValueError):
@@ -264,11 +264,10 @@ class State:
             raise ValueError(f"no card to play in phase {self.phase.value!r}")
         seat = self.turn
         hand = self.hands[seat]
-        return _new(
-            TrickFacts,
+        return new_trick_facts(
             (seat, hand, legal_cards(hand, self.led), self._may_knock(seat), self.seen,
              self.winning_card, self.led, self.trump, self.trick_played < len(self.trick_order) - 1,
-             self.tricks_won[seat], self.hand_size - self.trick_number + 1),
+             self.tricks_won[seat], self.hand_size - self.trick_number + 1)
         )  # fmt: skip
 
     def view(self, seat: Seat | None = None) -> View:
@@ -291,16 +290,15 @@ class State:
         hand = self.hands[seat]
         led = self.led
         winning = self.winning_card
-        # Built positionally in the order of View's fields, with the fields that change
+        # Built by new_view, in the order of View's fields, with the fields that change
         # only between tricks made once per trick: every decision asks for a view.
-        return _new(
-            View,
+        return new_view(
             (
                 seat, phase, legal, facts, *parts, tuple(map(int.bit_count, self.hands)),
                 tuple(self.votes), _cards_in(hand), hand, self.seen, self.trick,
                 None if led < 0 else led, None if winning < 0 else winning,
                 None if winning < 0 else self.winning_seat,
-            ),
+            )
         )  # fmt: skip
 
     def _stable_view_fields(self) -> tuple[Any, ...]:
@@ -403,8 +401,7 @@ class State:
         bit_of = BIT
         suit_of = SUIT_OF
         plays = _PLAYS
-        facts_of = TrickFacts
-        new = _new
+        new_facts = new_trick_facts
         asking = action is None
         while True:
             seat = order[played]
@@ -416,10 +413,9 @@ class State:
             elif not ask_forced and not may_knock and not legal & (legal - 1):
                 action = legal.bit_length() - 1  # the one legal card, played unasked
             else:
-                facts = new(
-                    facts_of,
+                facts = new_facts(
                     (seat, hand, legal, may_knock, seen, winning, led, trump, played < last,
-                     won[seat], hand_size - number + 1),
+                     won[seat], hand_size - number + 1)
                 )  # fmt: skip
                 try:
                     action = policies[seat](facts)  # type: ignore[index]
@@ -469,7 +465,7 @@ class State:
                 why = won_by(winning, led, trump, seen ^ self._trick_seen)
                 self._trick_seen = seen
                 record(
-                    new(TrickWon, (number, leader, winning_seat, next_leader, winning, led, why))
+                    new_trick_won((number, leader, winning_seat, next_leader, winning, led, why))
                 )
                 trick_start = len(events)
             if last_trick:
@@ -533,8 +529,8 @@ class State:
         for event in self.events[self._first_play : self._trick_start]:
             if isinstance(event, TrickWon):
                 done.append(
-                    Trick(event.number, event.leader, tuple(plays), event.winner, event.card,
-                          event.led, event.why)
+                    Trick(number=event.number, leader=event.leader, plays=tuple(plays),
+                          winner=event.winner, card=event.card, led=event.led, why=event.why)
                 )  # fmt: skip
                 plays = []
             elif isinstance(event, (Play, Knock)):
