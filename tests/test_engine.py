@@ -838,6 +838,55 @@ def test_play_round_plays_by_the_rules_of_apply(rules: Rules) -> None:
     assert len(states) > 100
 
 
+class _Stop(Exception):
+    """A policy gives up (a player quits, say)."""
+
+
+@pytest.mark.parametrize("stop", ["raise", "illegal"])
+@pytest.mark.parametrize("rules", SEARCH_RULES, ids=range(len(SEARCH_RULES)))
+def test_a_round_stopped_by_a_policy_is_left_at_that_decision(rules: Rules, stop: str) -> None:
+    # Every way out of the one trick loop keeps its state: a policy that raises at its
+    # k-th decision, or chooses a card its seat does not hold, leaves the game exactly
+    # where applying the k-1 plays before it leaves it (mid-trick or between tricks), with
+    # the facts that policy was given.
+    for seed in range(3):
+        start = State(rules, random.Random(seed))
+        while start.phase is not Phase.PLAY:
+            start.apply(start.legal_actions()[0])
+        decisions = sum(h.bit_count() for h in start.hands)  # at most: knocks skip none
+        for k in range(1, decisions + 1, 3):
+            fast, slow = start.copy(), start.copy()
+            chosen: list[int] = []
+            given: list[TrickFacts] = []
+
+            def policy(facts: TrickFacts) -> int:
+                if len(chosen) == k - 1:
+                    given.append(facts)
+                    if stop == "raise":
+                        raise _Stop
+                    return next(c for c in range(52) if not facts.hand >> c & 1)
+                chosen.append(cards_in(facts.legal)[len(chosen) % facts.legal.bit_count()])
+                return chosen[-1]
+
+            expected = _Stop if stop == "raise" else IllegalActionError
+            try:
+                fast.play_round([policy] * rules.players)
+            except expected:
+                pass
+            else:
+                continue  # the round ended first
+            for action in chosen:
+                slow.apply(action)
+            assert fast.phase is Phase.PLAY
+            assert (fast.turn, fast.facts()) == (given[0].seat, given[0])
+            for name in State.__slots__:
+                if name not in ("_deck", "_view_parts"):
+                    assert getattr(fast, name) == getattr(slow, name), (seed, k, name)
+            assert [fast.view(s) for s in range(rules.players)] == [
+                slow.view(s) for s in range(rules.players)
+            ]
+
+
 def test_play_round_of_a_whole_game_state_records_the_round() -> None:
     # On the game's own state (not a copy), the loop records each action and deals on.
     state = State(Rules(players=3), random.Random(4))

@@ -396,6 +396,8 @@ class State:
         record = events.append
         trick_start = self._trick_start
         new_trick = False
+        round_over = False
+        illegal = False
         # Functions, tables and types as local names: the loop reads them at every play.
         legal_of = legal_cards
         bit_of = BIT
@@ -403,114 +405,102 @@ class State:
         plays = _PLAYS
         new_facts = new_trick_facts
         asking = action is None
-        while True:
-            seat = order[played]
-            hand = hands[seat]
-            legal = legal_of(hand, led)
-            may_knock = on_dogs_life[seat] and knock_allowed(number, hand_size)
-            if not asking:
-                pass  # the action is given
-            elif not ask_forced and not may_knock and not legal & (legal - 1):
-                action = legal.bit_length() - 1  # the one legal card, played unasked
-            else:
-                facts = new_facts(
-                    (seat, hand, legal, may_knock, seen, winning, led, trump, played < last,
-                     won[seat], hand_size - number + 1)
-                )  # fmt: skip
-                try:
+        seat = order[played]
+        try:
+            while True:
+                hand = hands[seat]
+                legal = legal_of(hand, led)
+                may_knock = on_dogs_life[seat] and knock_allowed(number, hand_size)
+                if not asking:
+                    pass  # the action is given
+                elif not ask_forced and not may_knock and not legal & (legal - 1):
+                    action = legal.bit_length() - 1  # the one legal card, played unasked
+                else:
+                    facts = new_facts(
+                        (seat, hand, legal, may_knock, seen, winning, led, trump, played < last,
+                         won[seat], hand_size - number + 1)
+                    )  # fmt: skip
+                    # A player that raises (one quits, say) leaves the game at this decision.
                     action = policies[seat](facts)  # type: ignore[index]
-                except BaseException:  # a player quits, say: the game stays at this decision
-                    self._store(number, leader, order, played, led, winning, winning_seat, seen,
-                                trick_start, seat, new_trick)  # fmt: skip
-                    raise
-            if type(action) is int and 0 <= action < 52 and legal >> action & 1:
-                bit = bit_of[action]
-                hands[seat] = hand ^ bit
-                seen |= bit
-                # Rules text, 'Déroulement du jeu' 3: see kow.engine.trick.beats.
-                if winning < 0:
-                    led = suit_of[action]
-                    winning = action
-                    winning_seat = seat
-                elif bit & beaten_by[winning]:
-                    winning = action
-                    winning_seat = seat
+                if type(action) is int and 0 <= action < 52 and legal >> action & 1:
+                    bit = bit_of[action]
+                    hands[seat] = hand ^ bit
+                    seen |= bit
+                    # Rules text, 'Déroulement du jeu' 3: see kow.engine.trick.beats.
+                    if winning < 0:
+                        led = suit_of[action]
+                        winning = action
+                        winning_seat = seat
+                    elif bit & beaten_by[winning]:
+                        winning = action
+                        winning_seat = seat
+                    if recording:
+                        record(plays[seat][action])
+                elif action == KNOCK and type(action) is int and may_knock:
+                    if recording:
+                        record(_KNOCKS[seat])
+                else:
+                    illegal = True  # refused once the state is kept, so the message reads it
+                    break
+                asking = policies is not None
+                if played < last:
+                    played += 1
+                    seat = order[played]
+                    if not asking:
+                        break
+                    continue
+                # The trick is over: its winner leads the next, and every seat holding a
+                # card plays it, clockwise from the leader. A dog's-life card that wins
+                # leaves its player no card, so the player to its left leads instead
+                # (seed 002).
+                won[winning_seat] += 1
+                new_trick = True
+                last_trick = number == hand_size
+                if not last_trick:
+                    order = trick_order(winning_seat, hands)
                 if recording:
-                    record(plays[seat][action])
-            elif action == KNOCK and type(action) is int and may_knock:
-                if recording:
-                    record(_KNOCKS[seat])
-            else:
-                self._store(number, leader, order, played, led, winning, winning_seat, seen,
-                            trick_start, seat, new_trick)  # fmt: skip
-                raise IllegalActionError(self._why_illegal(action), seat, action)
-            asking = policies is not None
-            if played < last:
-                played += 1
+                    # How the trick was won, from what the loop knows: its cards are the
+                    # cards seen since it began.
+                    next_leader = None if last_trick else order[0]
+                    why = won_by(winning, led, trump, seen ^ self._trick_seen)
+                    self._trick_seen = seen
+                    record(
+                        new_trick_won(
+                            (number, leader, winning_seat, next_leader, winning, led, why)
+                        )
+                    )
+                    trick_start = len(events)
+                if last_trick:
+                    played += 1  # every seat of the trick has played; the turn stays put
+                    round_over = True
+                    break
+                leader = seat = order[0]
+                last = len(order) - 1
+                number += 1
+                played = 0
+                led = winning = winning_seat = -1
                 if not asking:
                     break
-                continue
-            # The trick is over: its winner leads the next, and every seat holding a card
-            # plays it, clockwise from the leader. A dog's-life card that wins leaves its
-            # player no card, so the player to its left leads instead (seed 002).
-            won[winning_seat] += 1
-            new_trick = True
-            last_trick = number == hand_size
-            if not last_trick:
-                order = trick_order(winning_seat, hands)
-            if recording:
-                # How the trick was won, from what the loop knows: its cards are the
-                # cards seen since it began.
-                next_leader = None if last_trick else order[0]
-                why = won_by(winning, led, trump, seen ^ self._trick_seen)
-                self._trick_seen = seen
-                record(
-                    new_trick_won((number, leader, winning_seat, next_leader, winning, led, why))
-                )
-                trick_start = len(events)
-            if last_trick:
-                self._store(number, leader, order, played + 1, led, winning, winning_seat, seen,
-                            trick_start, seat, True)  # fmt: skip
-                end_round(self)
-                return
-            leader = order[0]
-            last = len(order) - 1
-            number += 1
-            played = 0
-            led = winning = winning_seat = -1
-            if not asking:
-                break
-        self._store(number, leader, order, played, led, winning, winning_seat, seen,
-                    trick_start, order[played], new_trick)  # fmt: skip
-
-    def _store(
-        self,
-        number: int,
-        leader: Seat,
-        order: tuple[Seat, ...],
-        played: int,
-        led: Suit,
-        winning: Card,
-        winning_seat: Seat,
-        seen: Mask,
-        trick_start: int,
-        turn: Seat,
-        new_trick: bool,
-    ) -> None:
-        """Keep the trick loop's state (see :meth:`_play_cards`): on its way out, whether
-        the round goes on, ends, or an action is refused or a player raises."""
-        self.trick_number = number
-        self.trick_leader = leader
-        self.trick_order = order
-        self.trick_played = played
-        self.led = led
-        self.winning_card = winning
-        self.winning_seat = winning_seat
-        self.seen = seen
-        self._trick_start = trick_start
-        self.turn = turn
-        if new_trick:
-            self._view_parts = None
+        finally:
+            # Keep the loop's state, however it leaves: the round goes on or ends, an
+            # action is refused, or a player raises. Stored here, once, rather than passed
+            # to a method: the loop's exits are many, and this is its cheapest way out.
+            self.trick_number = number
+            self.trick_leader = leader
+            self.trick_order = order
+            self.trick_played = played
+            self.led = led
+            self.winning_card = winning
+            self.winning_seat = winning_seat
+            self.seen = seen
+            self._trick_start = trick_start
+            self.turn = seat
+            if new_trick:
+                self._view_parts = None
+        if illegal:
+            raise IllegalActionError(self._why_illegal(action), seat, action)
+        if round_over:
+            end_round(self)
 
     # ----------------------------------------------------------------- search
 
