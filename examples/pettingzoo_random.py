@@ -47,7 +47,7 @@ def _number(low: int, high: int, what: str) -> Callable[[str], int]:
 
     def read(text: str) -> int:
         try:
-            return parse_number(text, low, high, what)
+            return parse_number(text, low, high, what=what)
         except EntryError as err:  # a usage error (exit 2) naming the value and the range
             raise argparse.ArgumentTypeError(str(err)) from None
 

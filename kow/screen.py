@@ -564,6 +564,7 @@ class Screen(EventVisitor):
         game: GameLog,
         events: Iterable[Event],
         title: str,
+        *,
         round: int | None = None,
         width: int | None = None,
     ) -> list[str]:

@@ -106,7 +106,7 @@ def apply_all(state: State, actions: str | Sequence[str | int]) -> State:
 def log_of(state: State, seed: int = 0) -> dict[str, Any]:
     """Return the log so far of ``state`` (players named ``p0``, ``p1``, ...)."""
     players = [ScriptedPlayer(f"p{s}") for s in range(state.players)]
-    return build(seed, state.rules, players, state.events)
+    return build(seed, state.rules, players, events=state.events)
 
 
 def play_stacked(
@@ -122,10 +122,10 @@ def play_stacked(
     when a script is not used up, so a game that ends earlier than written fails.
     """
     players = [ScriptedPlayer(f"p{s}", script) for s, script in enumerate(scripts)]
-    state = play_game(rules, players, seed, dealer, deck=StackedDeck(decks))
+    state = play_game(rules, players, seed, dealer=dealer, deck=StackedDeck(decks))
     left = {p.name: p.script for p in players if p.script}
     assert not left, f"scripts not used up: {left}"
-    return build(seed, rules, players, state.events)
+    return build(seed, rules, players, events=state.events)
 
 
 def plays(trick: dict[str, Any]) -> list[tuple[int, str]]:
@@ -191,7 +191,7 @@ def agent_log(seed: int | None) -> dict[str, Any]:
     players = [FirstLegalAgent("ppo")]
     players += [make_bot("heuristic", f"heuristic-{s}", rng) for s in (1, 2)]
     state = play_game(rules, players, 5)
-    return build(seed, rules, players, state.events)
+    return build(seed, rules, players, events=state.events)
 
 
 def documented_order(module: ModuleType, name: str) -> tuple[str, ...]:

@@ -512,7 +512,7 @@ def test_dogs_life_once_per_player() -> None:
 def _round_facts(rules: Rules, decks: list[list[int]], scripts: list[str]) -> dict[int, Any]:
     """Play a stacked game (dealer 0) and return, by round, the views' dog's-life facts."""
     players = [ScriptedPlayer(f"p{s}", script) for s, script in enumerate(scripts)]
-    play_game(rules, players, 0, 0, deck=StackedDeck(decks))
+    play_game(rules, players, 0, dealer=0, deck=StackedDeck(decks))
     facts = {v.round: (v.dogs_life, v.dogs_life_used, v.dogs_life_open) for p in players
              for v in p.views}  # fmt: skip
     assert len({(v.round, v.dogs_life_open) for p in players for v in p.views}) == len(facts)

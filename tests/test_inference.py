@@ -91,11 +91,11 @@ def test_the_trump_chooser_names_its_longest_suit() -> None:
     played = _played(view)
     assert played[1] == BIT[parse_card("3d")]
     found = decisions(view)
-    assert misses(state.hands, found, _trump(view), 1, played) == 0
+    assert misses(state.hands, found, _trump(view), chooser=1, played=played) == 0
     # Had seat 1 held the Qh, not the 4d, it would have named hearts and led the Qh.
     other = state.hands[:]
     other[1] = BIT[parse_card("Qh")]
-    assert misses(other, found, _trump(view), 1, played) == 2
+    assert misses(other, found, _trump(view), chooser=1, played=played) == 2
     assert misses(other, found, _trump(view)) == 1
 
 
@@ -112,7 +112,7 @@ def test_the_true_deal_explains_every_heuristic_play() -> None:
                     found = decisions(view)
                     chooser = trump_chooser(view)
                     played = _played(view)
-                    assert misses(state.hands, found, _trump(view), chooser, played) == 0
+                    assert misses(state.hands, found, _trump(view), chooser=chooser, played=played) == 0
                     checked += len(found)
                 state.apply(bots[state.turn].act(view))
     assert checked > 5000

@@ -495,7 +495,7 @@ def logged() -> tuple[dict[str, Any], list[Event]]:
     """Return the full game's log, and its events as kow.log.replay gives them."""
     players = [ScriptedPlayer(n, s) for n, s in zip(FULL_NAMES, FULL_SCRIPTS, strict=True)]
     state = play_game(FULL_RULES, players, 11, dealer=0, deck=StackedDeck(FULL_DECKS))
-    game = log.loads(log.dumps(log.build(11, FULL_RULES, players, state.events)))
+    game = log.loads(log.dumps(log.build(11, FULL_RULES, players, events=state.events)))
     *_, last = log.replay(game)
     assert last.events == state.events
     return game, list(last.events)
@@ -673,7 +673,7 @@ def test_a_trick_result_names_the_winning_card_and_why(
     card = next(p.card for p in played if p.seat == seat[winner])
     led = SUIT_OF[played[0].card]
     reason = won_by(card, led, NO_SUIT if trump is None else "cdhs".index(trump),
-                    mask_of(p.card for p in played))  # fmt: skip
+                    cards=mask_of(p.card for p in played))  # fmt: skip
     end = TrickWon(
         number=1, leader=trick[0].seat, winner=seat[winner], next_leader=seat[winner], card=card,
         led=led, why=reason,

@@ -35,7 +35,7 @@ def _log_text(players: int, seed: int, kind: str, options: tuple[tuple[str, Any]
     rng = bots_rng(seed)
     bots = [make_bot(kind, f"b{s}", rng) for s in range(players)]
     state = play_game(rules, bots, seed)
-    return json.dumps(kow_log.build(seed, rules, bots, state.events))
+    return json.dumps(kow_log.build(seed, rules, bots, events=state.events))
 
 
 def make_log(players: int = 4, seed: int = 1, kind: str = "heuristic", **options: Any) -> Log:
@@ -718,7 +718,7 @@ def abandoned_log(players: int, seed: int, after: int, **options: Any) -> Log | 
     try:
         play_game(rules, bots, seed, on_event=events.append)
     except _Quit:
-        lg: Log = json.loads(json.dumps(kow_log.build(seed, rules, bots, events)))
+        lg: Log = json.loads(json.dumps(kow_log.build(seed, rules, bots, events=events)))
         lg["abandoned"] = True
         return lg
     return None

@@ -126,11 +126,11 @@ def start_round(state: State) -> None:
         events.append(TurnedUp(card=card))
         if state._fixed_suit < 0:
             state._fixed_suit = SUIT_OF[card]
-        set_trump(state, SUIT_OF[card], "turned-up", None)
+        set_trump(state, SUIT_OF[card], "turned-up", chosen_by=None)
     elif no_trump:
-        set_trump(state, NO_SUIT, "none", None)
+        set_trump(state, NO_SUIT, "none", chosen_by=None)
     elif rules.trump == "fixed":
-        set_trump(state, state._fixed_suit, "fixed", None)
+        set_trump(state, state._fixed_suit, "fixed", chosen_by=None)
     elif rules.eliminated_vote and seats.knocked_out:
         # Rules text, 'Variantes': knocked-out players vote for the next trump, in
         # turn clockwise from the dealer's left.
@@ -184,7 +184,7 @@ def next_vote(state: State) -> None:
     top = max(counts)
     tied = tuple(s for s in ALL_SUITS if counts[s] == top)
     if len(tied) == 1:
-        set_trump(state, tied[0], "vote", None)
+        set_trump(state, tied[0], "vote", chosen_by=None)
     else:
         # A tied vote is settled by the player who would otherwise choose.
         ask_trump(state, tied, "vote")
@@ -201,7 +201,7 @@ def ask_trump(state: State, allowed: tuple[Suit, ...], method: TrumpMethod) -> N
     state.phase = Phase.TRUMP
 
 
-def set_trump(state: State, suit: Suit, method: TrumpMethod, chosen_by: Seat | None) -> TrumpSet:
+def set_trump(state: State, suit: Suit, method: TrumpMethod, *, chosen_by: Seat | None) -> TrumpSet:
     """Set the round's trump and start its first trick; return the event."""
     state._view_parts = None
     state.trump = suit

@@ -171,7 +171,12 @@ class State:
     """The view's fields that change only between tricks, once built (see :meth:`view`)."""
 
     def __init__(
-        self, rules: Rules, rng: random.Random, dealer: Seat | None = None, deck: Deck | None = None
+        self,
+        rules: Rules,
+        rng: random.Random,
+        dealer: Seat | None = None,
+        *,
+        deck: Deck | None = None,
     ) -> None:
         players = rules.players
         drawn = int(rng.random() * players)  # drawn even when given, so --dealer keeps the deal
@@ -341,7 +346,7 @@ class State:
                 self.events.append(vote)
             next_vote(self)
             return vote
-        return set_trump(self, action, self._pending_method, self.turn)
+        return set_trump(self, action, self._pending_method, chosen_by=self.turn)
 
     def play_round(
         self, policies: Sequence[Policy], first: Action | None = None, ask_forced: bool = True
@@ -462,7 +467,7 @@ class State:
                     # How the trick was won, from what the loop knows: its cards are the
                     # cards seen since it began.
                     next_leader = None if last_trick else order[0]
-                    why = won_by(winning, led, trump, seen ^ self._trick_seen)
+                    why = won_by(winning, led, trump, cards=seen ^ self._trick_seen)
                     self._trick_seen = seen
                     record(
                         new_trick_won(

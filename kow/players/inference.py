@@ -128,6 +128,7 @@ def misses(
     hands: Sequence[Mask],
     found: Sequence[Decision],
     trump: Suit,
+    *,
     chooser: Seat = -1,
     played: Sequence[Mask] = (),
     limit: int = 1 << 30,
@@ -212,7 +213,7 @@ class Model:
 
 
 def likely_deals(
-    view: View, sampler: Sampler, rng: random.Random, iterations: int
+    view: View, sampler: Sampler, rng: random.Random, *, iterations: int
 ) -> list[list[int]]:
     """Return ``iterations`` deals from ``sampler`` that best explain the plays seen.
 
@@ -247,7 +248,7 @@ def likely_deals(
     rest.sort(key=lambda r: (r[0], r[1]))
     repaired: list[tuple[int, int, list[int]]] = []
     for total, i, hands, per in rest[: iterations - len(perfect)]:
-        total = _repair(hands, per, total, sampler, model, rng)
+        total = _repair(hands, per, total, sampler=sampler, model=model, rng=rng)
         if total:
             repaired.append((total, i, hands))
         else:
@@ -260,6 +261,7 @@ def _repair(
     hands: list[int],
     per: list[int],
     total: int,
+    *,
     sampler: Sampler,
     model: Model,
     rng: random.Random,

@@ -105,6 +105,7 @@ def tournament_game(
     rules: Rules,
     bots: Sequence[str],
     seed: int,
+    *,
     index: int,
     search_iterations: int | None = None,
 ) -> GameResult:
@@ -143,18 +144,19 @@ def tournament_game(
 
 
 def _play_chunk(
+    chunk: int,
+    *,
     rules: Rules,
     bots: tuple[str, ...],
     seed: int,
     iterations: int | None,
     games: int,
     size: int,
-    chunk: int,
 ) -> list[GameResult]:
     """Play chunk ``chunk`` (0-based): games ``chunk*size`` up to ``size`` more, below ``games``."""
     start = chunk * size
     return [
-        tournament_game(rules, bots, seed, i, iterations)
+        tournament_game(rules, bots, seed, index=i, search_iterations=iterations)
         for i in range(start, min(games, start + size))
     ]
 
@@ -347,6 +349,7 @@ class Tally:
         rules: Rules,
         bots: Sequence[str],
         seed: int,
+        *,
         search_iterations: int | None,
         planned: int | None = None,
         keep_games: bool = True,
@@ -406,6 +409,7 @@ def game_results(
     rules: Rules,
     bots: Sequence[str],
     games: int,
+    *,
     seed: int,
     jobs: int = 1,
     search_iterations: int | None = None,
@@ -428,7 +432,10 @@ def game_results(
         make_bot(kind, "check", bots_rng(0))  # raises ValueError for an unknown kind
     size = max(1, min(rules.players, games // (jobs * 8) or 1))
     chunks = range(-(-games // size))  # made as needed, not listed up front
-    play = functools.partial(_play_chunk, rules, bots, seed, search_iterations, games, size)
+    play = functools.partial(
+        _play_chunk, rules=rules, bots=bots, seed=seed, iterations=search_iterations, games=games,
+        size=size,
+    )  # fmt: skip
     return ordered_map(play, chunks, min(jobs, len(chunks)))
 
 
@@ -436,6 +443,7 @@ def play_tournament(
     rules: Rules,
     bots: Sequence[str],
     games: int,
+    *,
     seed: int,
     jobs: int = 1,
     search_iterations: int | None = None,
@@ -452,8 +460,12 @@ def play_tournament(
     raises. To keep the results so far when it is stopped, use :func:`game_results`
     and a :class:`Tally` as ``kow tournament`` does.
     """
-    tally = Tally(rules, bots, seed, search_iterations, games, keep_games)
-    results = game_results(rules, bots, games, seed, jobs, search_iterations)
+    tally = Tally(
+        rules, bots, seed, search_iterations=search_iterations, planned=games, keep_games=keep_games
+    )
+    results = game_results(
+        rules, bots, games, seed=seed, jobs=jobs, search_iterations=search_iterations
+    )
     for done in results:
         tally.add(done)
         if on_progress is not None:
