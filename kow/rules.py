@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 import os
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import KW_ONLY, asdict, dataclass, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
@@ -255,6 +255,7 @@ class Rules:
     players: int = 4
     start_cards: int = 7
     dogs_life: DogsLife = "off"
+    _: KW_ONLY
     trump: TrumpRule = "winner-chooses"
     final_round_trump: bool = True
     lead: LeadRule = "most-tricks"

@@ -257,7 +257,7 @@ def test_any_rules_and_seed_replay(
     rules: Rules, seed: int, kinds: list[str], iterations: int, dealer: int | None
 ) -> None:
     dealer = None if dealer is None else dealer % rules.players
-    run = Run(seed, rules, tuple(kinds[: rules.players]), dealer,
+    run = Run(seed, rules, tuple(kinds[: rules.players]), dealer=dealer,
               bot_options=(("search_iterations", iterations),
                            ("ismcts_iterations", 10 * iterations)))  # fmt: skip
     ((text, games),) = list(run_text(run, 0, 1))

@@ -209,7 +209,7 @@ def verify(
                         game = entry.value
                         line = entry.line
                         if entry.fault is not None:  # of this game alone: read on
-                            fault = Fault(None, None, None, str(entry.fault))
+                            fault = Fault(None, None, None, message=str(entry.fault))
                             read = verdict.faulty_game(
                                 game, fault, file=label, game=count, line=line
                             )
@@ -473,7 +473,7 @@ def export(
                     seed = game.get("seed") if isinstance(game, dict) else None
                     if not isinstance(seed, int) or isinstance(seed, bool):
                         seed = None
-                    place = GameFault(label, index, line, seed, err.fault)
+                    place = GameFault(label, index, line, seed=seed, fault=err.fault)
                     raise click.ClickException(
                         f"{place}; the export stops at a game that is not legal"
                     ) from None
@@ -635,7 +635,7 @@ def analyze(
         if fault is not None:
             logged = game.get("seed") if isinstance(game, dict) else None
             known = isinstance(logged, int) and not isinstance(logged, bool)
-            place = GameFault(label, index, line, logged if known else None, fault)
+            place = GameFault(label, index, line, seed=logged if known else None, fault=fault)
             raise click.ClickException(f"{place}; a game that is not legal can't be analysed")
         seats = None
         if seat is not None:

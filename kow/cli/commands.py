@@ -182,7 +182,7 @@ def simulate(
             )
         seed = draw_seed()
     options = () if search_iterations is None else (("search_iterations", search_iterations),)
-    run = Run(seed, rules, tuple(kinds), dealer, pretty, options)
+    run = Run(seed, rules, tuple(kinds), dealer=dealer, pretty=pretty, bot_options=options)
     show = not quiet and progress_fits(output)
     with (
         atomic_output(output) as out,

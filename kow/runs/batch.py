@@ -16,7 +16,7 @@ import functools
 import math
 import os
 from collections.abc import Generator
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from .. import game, log
@@ -79,6 +79,7 @@ class Run:
     seed: int
     rules: Rules
     kinds: tuple[str, ...]
+    _: KW_ONLY
     dealer: int | None = None
     pretty: bool = False
     bot_options: tuple[tuple[str, Any], ...] = ()

@@ -20,7 +20,7 @@ import functools
 import math
 import time
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from ..engine.view import View
@@ -76,6 +76,7 @@ class GameResult:
     index: int
     seed: int
     seats: tuple[int, ...]
+    _: KW_ONLY
     winner: int
     rounds: tuple[int, ...]
     decisions: tuple[int, ...]
@@ -178,6 +179,7 @@ class KindResult:
     kind: str
     seats: int
     games: int
+    _: KW_ONLY
     wins: int
     win_rate: float | None
     low: float | None
@@ -221,6 +223,7 @@ class Tournament:
     rules: Rules
     bots: tuple[str, ...]
     seed: int
+    _: KW_ONLY
     search_iterations: int | None
     played: int
     totals: tuple[tuple[int, int, int, int, float], ...]
@@ -397,11 +400,11 @@ class Tally:
             self.rules,
             self.bots,
             self.seed,
-            self.search_iterations,
-            played,
-            totals,
-            tuple(self._games[:played]),
-            self.planned,
+            search_iterations=self.search_iterations,
+            played=played,
+            totals=totals,
+            games=tuple(self._games[:played]),
+            planned=self.planned,
         )
 
 
