@@ -96,7 +96,7 @@ def main() -> None:
         bots, iterations, games = RUNS[name]
         games = args.games or games
         start = time.monotonic()
-        result = play_tournament(Rules(), bots, games, SEED, args.jobs, iterations, keep_games=False)
+        result = play_tournament(Rules(), bots, games, seed=SEED, jobs=args.jobs, search_iterations=iterations, keep_games=False)
         data = result.to_dict()
         data["wall_seconds"] = round(time.monotonic() - start, 1)
         (out / f"{name}.json").write_text(json.dumps(data, indent=2) + "\n")

@@ -100,7 +100,7 @@ def allowed_range(low: int, high: int | None = None) -> str:
     )
 
 
-def parse_number(text: str, low: int, high: int | None = None, what: str = "a number") -> int:
+def parse_number(text: str, low: int, high: int | None = None, *, what: str = "a number") -> int:
     """Return the whole number that ``text`` writes in the digits ``0-9``, from ``low`` to
     ``high`` (no upper bound when None). Spaces around are ignored; a sign, ``_``, a
     decimal point or a digit of another script is refused.
@@ -111,11 +111,11 @@ def parse_number(text: str, low: int, high: int | None = None, what: str = "a nu
 
     >>> parse_number(" 07", 1, 7)
     7
-    >>> parse_number("²", 1, 7, "a card's number")
+    >>> parse_number("²", 1, 7, what="a card's number")
     Traceback (most recent call last):
     ...
     kow.entries.EntryError: '²' is not a card's number: allowed 1 to 7, in the digits 0-9
-    >>> parse_number("8", 1, 7, "a card's number")
+    >>> parse_number("8", 1, 7, what="a card's number")
     Traceback (most recent call last):
     ...
     kow.entries.EntryError: '8' is not a card's number: allowed 1 to 7
@@ -152,7 +152,7 @@ def number_type(low: int, high: int | None = None, what: str = "a number") -> Ca
 
     def number(text: str) -> int:
         try:
-            return parse_number(text, low, high, what)
+            return parse_number(text, low, high, what=what)
         except EntryError as err:
             import argparse  # only when a value is refused: kow's own commands use Click
 
@@ -161,7 +161,7 @@ def number_type(low: int, high: int | None = None, what: str = "a number") -> Ca
     return number
 
 
-def parse_decimal(text: str, low: int, high: int, what: str = "a number") -> float:
+def parse_decimal(text: str, low: int, high: int, *, what: str = "a number") -> float:
     """Return the number that ``text`` writes in the digits ``0-9`` with at most one
     decimal point (``0.25``, ``.5``, ``3``), from ``low`` to ``high``. Spaces around are
     ignored; a sign, an exponent, ``nan``, ``inf`` or a digit of another script is refused.

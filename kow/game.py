@@ -44,7 +44,7 @@ class PlayerError(RuntimeError):
     (seat 2) chose 5c: seat 2 does not hold 5c".
     """
 
-    def __init__(self, seat: Seat, player: Player, action: object, reason: str) -> None:
+    def __init__(self, seat: Seat, player: Player, action: object, *, reason: str) -> None:
         self.seat = seat
         self.player = player
         self.action = action
@@ -70,7 +70,7 @@ def game_seed(run_seed: int, index: int) -> int:
     :data:`~kow.rules.MAX_GAMES`.
     """
     run_seed = check_seed(run_seed)
-    index = check_int("index", index, 0, MAX_GAMES, "a game number")
+    index = check_int("index", index, lo=0, hi=MAX_GAMES, what="a game number")
     if index == 0:
         return run_seed
     digest = hashlib.sha256(f"kow-game:{run_seed}:{index}".encode()).digest()
@@ -98,7 +98,7 @@ _BOTS = 1 << 53
 
 
 def new_game(
-    rules: Rules, seed: int, dealer: Seat | None = None, deck: Deck | None = None
+    rules: Rules, seed: int, dealer: Seat | None = None, *, deck: Deck | None = None
 ) -> State:
     """Return a new game under ``rules`` with ``seed``, round 1 dealt.
 
@@ -110,7 +110,7 @@ def new_game(
     """
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a kow.rules.Rules, not {rules!r}")
-    return State(rules, random.Random(check_seed(seed)), dealer, deck)
+    return State(rules, random.Random(check_seed(seed)), dealer, deck=deck)
 
 
 def drive(
@@ -165,13 +165,14 @@ def drive(
         except IllegalActionError as err:
             seat = err.seat
             name = action_name(err.action, state.phase)
-            raise PlayerError(seat, players[seat], name, str(err)) from None
+            raise PlayerError(seat, players[seat], name, reason=str(err)) from None
 
 
 def play_game(
     rules: Rules,
     players: Sequence[Player],
     seed: int,
+    *,
     dealer: Seat | None = None,
     on_event: Callable[[Event], None] | None = None,
     deck: Deck | None = None,
@@ -181,4 +182,4 @@ def play_game(
     The same as ``drive(new_game(rules, seed, dealer, deck), players, on_event)``; see
     :func:`new_game` and :func:`drive` for the arguments and what is raised.
     """
-    return drive(new_game(rules, seed, dealer, deck), players, on_event)
+    return drive(new_game(rules, seed, dealer, deck=deck), players, on_event)

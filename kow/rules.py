@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 import os
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import KW_ONLY, asdict, dataclass, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
@@ -81,14 +81,16 @@ class SettingError(ValueError):
     same words (a usage error, exit 2): each check is stated once, and used by both.
     """
 
-    def __init__(self, setting: str, value: object, allowed: str | None, message: str = "") -> None:
+    def __init__(
+        self, setting: str, value: object, allowed: str | None, *, message: str = ""
+    ) -> None:
         super().__init__(message or f"{setting} must be {allowed}, not {value!r}")
         self.setting = setting
         self.value = value
         self.allowed = allowed
 
 
-def check_int(setting: str, value: object, lo: int, hi: int | None, what: str) -> int:
+def check_int(setting: str, value: object, *, lo: int, hi: int | None, what: str) -> int:
     """Return ``value`` as a plain int from ``lo`` to ``hi`` (no bound when None), or raise
     :class:`SettingError`: "VALUE is not WHAT: allowed LO to HI", the words of the
     command line's options (:func:`kow.entries.parse_number`).
@@ -96,9 +98,9 @@ def check_int(setting: str, value: object, lo: int, hi: int | None, what: str) -
     Any integer type counts as its int (a numpy integer, say: what :func:`operator.index`
     takes), but not a bool, a float or a string.
 
-    >>> check_int("jobs", 3, 1, 8, "a number of processes")
+    >>> check_int("jobs", 3, lo=1, hi=8, what="a number of processes")
     3
-    >>> check_int("jobs", True, 1, 8, "a number of processes")
+    >>> check_int("jobs", True, lo=1, hi=8, what="a number of processes")
     Traceback (most recent call last):
     ...
     kow.rules.SettingError: True is not a number of processes: allowed 1 to 8
@@ -106,7 +108,9 @@ def check_int(setting: str, value: object, lo: int, hi: int | None, what: str) -
     number = _integer(value)
     if not _is_int(number) or number < lo or (hi is not None and number > hi):  # type: ignore[operator]
         allowed = allowed_range(lo, hi)
-        raise SettingError(setting, value, allowed, f"{value!r} is not {what}: allowed {allowed}")
+        raise SettingError(
+            setting, value, allowed, message=f"{value!r} is not {what}: allowed {allowed}"
+        )
     return int(number)  # type: ignore[call-overload,no-any-return]  # an int, checked
 
 
@@ -144,7 +148,7 @@ class IntSetting(NamedTuple):
 
     def check(self, value: object) -> int:
         """Return ``value`` as a plain int within the bounds (see :func:`check_int`)."""
-        return check_int(self.name, value, self.lo, self.hi, self.what)
+        return check_int(self.name, value, lo=self.lo, hi=self.hi, what=self.what)
 
 
 SEED = IntSetting("seed", 0, MAX_SEED, "a seed")
@@ -251,6 +255,7 @@ class Rules:
     players: int = 4
     start_cards: int = 7
     dogs_life: DogsLife = "off"
+    _: KW_ONLY
     trump: TrumpRule = "winner-chooses"
     final_round_trump: bool = True
     lead: LeadRule = "most-tricks"
@@ -309,10 +314,10 @@ class Rules:
         names = set(cls.__dataclass_fields__)
         unknown = sorted(set(data) - names)
         if unknown:
-            raise RulesError(unknown[0], None, None, f"unknown rule setting {unknown[0]!r}")
+            raise RulesError(unknown[0], None, None, message=f"unknown rule setting {unknown[0]!r}")
         missing = sorted(names - set(data))
         if missing:
-            raise RulesError(missing[0], None, None, f"missing rule setting {missing[0]!r}")
+            raise RulesError(missing[0], None, None, message=f"missing rule setting {missing[0]!r}")
         return cls(**data)
 
 

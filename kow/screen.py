@@ -383,8 +383,9 @@ class Screen(EventVisitor):
         self.tricks_won[winner] += 1
         self.trick_number = event.number
         trick = Trick(
-            event.number, event.leader, tuple(self.trick), winner, event.card, event.led, event.why
-        )
+            number=event.number, leader=event.leader, plays=tuple(self.trick), winner=winner,
+            card=event.card, led=event.led, why=event.why,
+        )  # fmt: skip
         self.last_trick = FinishedTrick(self.round, self.hand_size, trick, self.trump)
         self.trick = []
         seats = [s for s, dealt in enumerate(self._in_round) if dealt]
@@ -563,6 +564,7 @@ class Screen(EventVisitor):
         game: GameLog,
         events: Iterable[Event],
         title: str,
+        *,
         round: int | None = None,
         width: int | None = None,
     ) -> list[str]:

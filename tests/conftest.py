@@ -7,8 +7,12 @@ as text (``"Th"``, ``"h"``) and ``"knock"`` is a dog's-life knock.
 
 from __future__ import annotations
 
+import ast
+import inspect
 import random
+import re
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
 import shadowed  # noqa: F401 -- first: refuses a checkout whose sources compiled modules shadow
@@ -102,7 +106,7 @@ def apply_all(state: State, actions: str | Sequence[str | int]) -> State:
 def log_of(state: State, seed: int = 0) -> dict[str, Any]:
     """Return the log so far of ``state`` (players named ``p0``, ``p1``, ...)."""
     players = [ScriptedPlayer(f"p{s}") for s in range(state.players)]
-    return build(seed, state.rules, players, state.events)
+    return build(seed, state.rules, players, events=state.events)
 
 
 def play_stacked(
@@ -118,10 +122,10 @@ def play_stacked(
     when a script is not used up, so a game that ends earlier than written fails.
     """
     players = [ScriptedPlayer(f"p{s}", script) for s, script in enumerate(scripts)]
-    state = play_game(rules, players, seed, dealer, deck=StackedDeck(decks))
+    state = play_game(rules, players, seed, dealer=dealer, deck=StackedDeck(decks))
     left = {p.name: p.script for p in players if p.script}
     assert not left, f"scripts not used up: {left}"
-    return build(seed, rules, players, state.events)
+    return build(seed, rules, players, events=state.events)
 
 
 def plays(trick: dict[str, Any]) -> list[tuple[int, str]]:
@@ -187,4 +191,19 @@ def agent_log(seed: int | None) -> dict[str, Any]:
     players = [FirstLegalAgent("ppo")]
     players += [make_bot("heuristic", f"heuristic-{s}", rng) for s in (1, 2)]
     state = play_game(rules, players, 5)
-    return build(seed, rules, players, state.events)
+    return build(seed, rules, players, events=state.events)
+
+
+def documented_order(module: ModuleType, name: str) -> tuple[str, ...]:
+    """Return the field order that the docstring of ``module.name`` (a fast constructor of
+    a record, see :data:`kow.engine.view.new_trick_facts`) writes as ``(a, b, ...)``."""
+    tree = ast.parse(inspect.getsource(module))
+    body = tree.body
+    for node, after in zip(body, body[1:], strict=False):
+        target = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(target, ast.Name) and target.id == name:
+            assert isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+            found = re.search(r"``\(([^)]*)\)``", after.value.value)
+            assert found, f"{name}'s docstring writes no order"
+            return tuple(found.group(1).replace("\n", " ").replace(" ", "").split(","))
+    raise AssertionError(f"no {name} in {module}")

@@ -89,7 +89,7 @@ def good_game() -> dict[str, Any]:
     state = new_state(PLANTED_RULES, 2, PLANTED_DECKS)
     apply_all(state, "As 3s 2s Ah 3h 2h 2c Kc 5c h 2c 3c 4c")
     players = [LoggedPlayer(f"p{s}", "human") for s in range(3)]
-    return log.build(0, PLANTED_RULES, players, state.events, abandoned=True)
+    return log.build(0, PLANTED_RULES, players, events=state.events, abandoned=True)
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,8 @@
 """The house stays acyclic: each module of kow imports only modules of lower layers.
 
 The layers are those of ``docs/architecture.md``. Imports made only for type checking
-(under ``if TYPE_CHECKING:``) do not count: they are not made at run time.
+(under ``if TYPE_CHECKING:``) do not count: they are not made at run time. And no
+function of the house takes more than three arguments by position.
 """
 
 from __future__ import annotations
@@ -302,3 +303,41 @@ def test_the_architecture_page_lists_every_file_of_the_folder() -> None:
         if path.suffix in (".py", ".json") and "__pycache__" not in path.parts
     }
     assert _listed_files() == files
+
+
+def test_no_function_takes_more_than_three_arguments_by_position() -> None:
+    # House style: keyword-only parameters once a call needs more than three facts, so
+    # that two ints of a call cannot be swapped unseen (self and cls not counted), and the
+    # same for a dataclass's fields (past a KW_ONLY marker). Click passes its options by
+    # keyword, so the commands take them all keyword-only.
+    found = []
+    for path in sorted(KOW.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names = [a.arg for a in node.args.posonlyargs + node.args.args]
+                names = [n for n in names if n not in ("self", "cls")]
+                if len(names) > 3:
+                    found.append(f"{path.relative_to(KOW.parent)}:{node.lineno} {node.name}")
+            elif isinstance(node, ast.ClassDef) and _positional_fields(node) > 3:
+                found.append(f"{path.relative_to(KOW.parent)}:{node.lineno} {node.name}")
+    assert found == []
+
+
+def _positional_fields(node: ast.ClassDef) -> int:
+    """Return how many fields a dataclass's ``__init__`` takes by position (0 for a class
+    that is not a dataclass, or whose fields are all keyword-only)."""
+    decorators = [ast.unparse(d) for d in node.decorator_list]
+    if not any("dataclass" in d for d in decorators):
+        return 0
+    if any("kw_only=True" in d for d in decorators):
+        return 0
+    count = 0
+    for item in node.body:
+        if not (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)):
+            continue
+        annotation = ast.unparse(item.annotation)
+        if annotation == "KW_ONLY":
+            break
+        if "ClassVar" not in annotation and "init=False" not in ast.unparse(item.value or item):
+            count += 1
+    return count

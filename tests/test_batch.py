@@ -66,7 +66,7 @@ def test_a_game_of_a_run_is_the_log_of_that_game() -> None:
     events = play_game(run.rules, players, seed).events
     text, count = joined(run_text(run, 4, 1))
     assert count == 1
-    assert text == log.dumps(log.build(seed, run.rules, players, events)) + "\n"
+    assert text == log.dumps(log.build(seed, run.rules, players, events=events)) + "\n"
     assert json.loads(text)["seed"] == seed
 
 
@@ -255,7 +255,8 @@ def test_run_text_checks_its_span_before_any_game(
 ) -> None:
     run = Run(1, Rules(), ("heuristic",) * 4)
     with pytest.raises(ValueError) as caught:
-        run_text(run, *args)  # type: ignore[arg-type]  # raises at the call, not at next()
+        first, count, jobs = args
+        run_text(run, first, count, jobs=jobs)  # type: ignore[arg-type]  # raises at the call
     if option is not None and text is not None:
         value = args[("--first-game", "--games", "--jobs").index(option)]
         assert _as_typed(str(caught.value), value, text) in _simulate_error(
@@ -269,8 +270,8 @@ def test_numpy_integers_are_taken_as_their_ints_and_give_the_same_bytes() -> Non
     numpy_run = Run(np.int64(7), Rules(players=np.int32(3)), ["heuristic", "random", "heuristic"],
                     dealer=np.int8(1))  # fmt: skip
     assert numpy_run == plain and type(numpy_run.seed) is int and type(numpy_run.dealer) is int
-    assert joined(run_text(numpy_run, np.int64(2), np.int64(3), np.int64(1))) == joined(
-        run_text(plain, 2, 3, 1)
+    assert joined(run_text(numpy_run, np.int64(2), np.int64(3), jobs=np.int64(1))) == joined(
+        run_text(plain, 2, 3, jobs=1)
     )
 
 

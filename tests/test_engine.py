@@ -20,6 +20,7 @@ from conftest import (
     apply_all,
     cards,
     deal,
+    documented_order,
     log_of,
     new_state,
     play_stacked,
@@ -28,6 +29,7 @@ from conftest import (
 
 from kow.cards import BIT, cards_in, parse_card, parse_suit
 from kow.engine import IllegalActionError, State, action_name
+from kow.engine import view as view_module
 from kow.engine.deal import StackedDeck, deal_deck
 from kow.engine.view import TrickFacts, View
 from kow.events import KNOCK, Deal, Phase, Play, TrickWon, WonBy
@@ -310,7 +312,10 @@ def test_a_trick_says_how_it_was_won() -> None:
     # A trump led that nobody else can follow is the only card of the led suit, not a trump
     # played on another suit.
     last = [e for e in state.events if isinstance(e, TrickWon)][-1]
-    assert last == TrickWon(4, 1, 1, None, c("3h"), s("h"), WonBy.ONLY_OF_LED)
+    assert last == TrickWon(
+        number=4, leader=1, winner=1, next_leader=None, card=c("3h"), led=s("h"),
+        why=WonBy.ONLY_OF_LED,
+    )  # fmt: skip
 
 
 def test_a_trick_where_the_others_knock_is_won_by_the_only_card() -> None:
@@ -323,8 +328,10 @@ def test_a_trick_where_the_others_knock_is_won_by_the_only_card() -> None:
     ends = [e for e in state.events if isinstance(e, TrickWon)][3:]
     c = parse_card
     assert ends == [
-        TrickWon(1, 1, 1, 1, c("9s"), parse_suit("s"), WonBy.ONLY_CARD),
-        TrickWon(2, 1, 1, None, c("Ts"), parse_suit("s"), WonBy.ONLY_OF_LED),
+        TrickWon(number=1, leader=1, winner=1, next_leader=1, card=c("9s"),
+                 led=parse_suit("s"), why=WonBy.ONLY_CARD),
+        TrickWon(number=2, leader=1, winner=1, next_leader=None, card=c("Ts"),
+                 led=parse_suit("s"), why=WonBy.ONLY_OF_LED),
     ]
     assert state.phase is Phase.OVER
 
@@ -505,7 +512,7 @@ def test_dogs_life_once_per_player() -> None:
 def _round_facts(rules: Rules, decks: list[list[int]], scripts: list[str]) -> dict[int, Any]:
     """Play a stacked game (dealer 0) and return, by round, the views' dog's-life facts."""
     players = [ScriptedPlayer(f"p{s}", script) for s, script in enumerate(scripts)]
-    play_game(rules, players, 0, 0, deck=StackedDeck(decks))
+    play_game(rules, players, 0, dealer=0, deck=StackedDeck(decks))
     facts = {v.round: (v.dogs_life, v.dogs_life_used, v.dogs_life_open) for p in players
              for v in p.views}  # fmt: skip
     assert len({(v.round, v.dogs_life_open) for p in players for v in p.views}) == len(facts)
@@ -615,6 +622,29 @@ VIEW_FIELDS = (
     "hand_mask", "seen", "trick", "led", "winning_card", "winning_seat",
 )  # fmt: skip
 """View's fields in the documented order (State.view builds views by position)."""
+TRICK_FACTS_FIELDS = (
+    "seat", "hand", "legal", "may_knock", "seen", "winning", "led", "trump", "to_come", "won",
+    "tricks_left",
+)  # fmt: skip
+"""TrickFacts' fields in the documented order (the trick loop builds them by position)."""
+
+
+@pytest.mark.parametrize(
+    ("name", "record", "fields"),
+    [("new_trick_facts", TrickFacts, TRICK_FACTS_FIELDS), ("new_view", View, VIEW_FIELDS)],
+)
+def test_fast_constructors_take_the_fields_in_the_documented_order(
+    name: str, record: Any, fields: tuple[str, ...]
+) -> None:
+    # The engine builds these records from a tuple, by position: a field added or moved
+    # in the class must be moved in the constructor's docstring, here, and in its callers.
+    new = getattr(view_module, name)
+    assert record._fields == fields == documented_order(view_module, name)
+    values = tuple(range(100, 100 + len(fields)))  # each field a value of its own
+    built = new(values)
+    assert type(built) is record
+    assert built == record(**dict(zip(fields, values, strict=True)))
+    assert [getattr(built, f) for f in fields] == list(values)
 
 
 def _view_cards(view: View) -> list[int]:
@@ -806,6 +836,55 @@ def test_play_round_plays_by_the_rules_of_apply(rules: Rules) -> None:
         assert (fast.phase, fast.turn, fast.trick_number) == (Phase.ROUND_OVER, -1, fast.hand_size)
         assert sum(won) == sum(state.tricks_won) + state.hand_size - state.trick_number + 1
     assert len(states) > 100
+
+
+class _Stop(Exception):
+    """A policy gives up (a player quits, say)."""
+
+
+@pytest.mark.parametrize("stop", ["raise", "illegal"])
+@pytest.mark.parametrize("rules", SEARCH_RULES, ids=range(len(SEARCH_RULES)))
+def test_a_round_stopped_by_a_policy_is_left_at_that_decision(rules: Rules, stop: str) -> None:
+    # Every way out of the one trick loop keeps its state: a policy that raises at its
+    # k-th decision, or chooses a card its seat does not hold, leaves the game exactly
+    # where applying the k-1 plays before it leaves it (mid-trick or between tricks), with
+    # the facts that policy was given.
+    for seed in range(3):
+        start = State(rules, random.Random(seed))
+        while start.phase is not Phase.PLAY:
+            start.apply(start.legal_actions()[0])
+        decisions = sum(h.bit_count() for h in start.hands)  # at most: knocks skip none
+        for k in range(1, decisions + 1, 3):
+            fast, slow = start.copy(), start.copy()
+            chosen: list[int] = []
+            given: list[TrickFacts] = []
+
+            def policy(facts: TrickFacts) -> int:
+                if len(chosen) == k - 1:
+                    given.append(facts)
+                    if stop == "raise":
+                        raise _Stop
+                    return next(c for c in range(52) if not facts.hand >> c & 1)
+                chosen.append(cards_in(facts.legal)[len(chosen) % facts.legal.bit_count()])
+                return chosen[-1]
+
+            expected = _Stop if stop == "raise" else IllegalActionError
+            try:
+                fast.play_round([policy] * rules.players)
+            except expected:
+                pass
+            else:
+                continue  # the round ended first
+            for action in chosen:
+                slow.apply(action)
+            assert fast.phase is Phase.PLAY
+            assert (fast.turn, fast.facts()) == (given[0].seat, given[0])
+            for name in State.__slots__:
+                if name not in ("_deck", "_view_parts"):
+                    assert getattr(fast, name) == getattr(slow, name), (seed, k, name)
+            assert [fast.view(s) for s in range(rules.players)] == [
+                slow.view(s) for s in range(rules.players)
+            ]
 
 
 def test_play_round_of_a_whole_game_state_records_the_round() -> None:

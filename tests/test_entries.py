@@ -62,7 +62,7 @@ def test_a_number_is_the_digits_0_to_9_and_nothing_else(text: str) -> None:
 @pytest.mark.parametrize("text", ["²", "¹", "٣", "½", "3²", "１", "-1", "+1", "1_0", "1.0", "0x1"])
 def test_digits_python_half_accepts_are_refused_by_name(text: str) -> None:
     with pytest.raises(EntryError) as caught:
-        parse_number(text, 1, 7, "a card's number")
+        parse_number(text, 1, 7, what="a card's number")
     allowed = "allowed 1 to 7, in the digits 0-9"
     assert str(caught.value) == f"{text!r} is not a card's number: {allowed}"
 
@@ -70,9 +70,9 @@ def test_digits_python_half_accepts_are_refused_by_name(text: str) -> None:
 def test_a_number_out_of_range_names_the_range() -> None:
     assert parse_number(" 7 ", 1, 7) == 7
     with pytest.raises(EntryError, match=r"^'8' is not a seat: allowed 0 to 3$"):
-        parse_number("8", 0, 3, "a seat")
+        parse_number("8", 0, 3, what="a seat")
     with pytest.raises(EntryError, match=r"^'0' is not a game number: allowed 1 or more$"):
-        parse_number("0", 1, None, "a game number")
+        parse_number("0", 1, None, what="a game number")
 
 
 def test_number_type_reads_an_argparse_option_as_kow_reads_a_number(
@@ -284,7 +284,7 @@ def game_script() -> tuple[tuple[Entry, ...], str]:
     entries.insert(0, Entry("hand-over", ""))
     entries += [Entry("analysis", "a"), Entry("again", "n")]
     assert {e.kind for e in entries} == set(KINDS)
-    return tuple(entries), log.dumps(log.build(SEED, GAME, players, state.events))
+    return tuple(entries), log.dumps(log.build(SEED, GAME, players, events=state.events))
 
 
 def play(entries: list[str], path: Path) -> tuple[int, str, str]:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any, get_args
 
 import pytest
-from conftest import apply_all, cards, deal, new_state
+from conftest import apply_all, cards, deal, documented_order, new_state
 
+from kow import events
 from kow.engine import IllegalActionError
 from kow.events import (
     KNOCK,
@@ -36,6 +37,7 @@ from kow.events import (
     Vote,
     WonBy,
     clockwise,
+    new_trick_won,
 )
 from kow.game import bots_rng, play_game
 from kow.players import make_bot
@@ -53,7 +55,11 @@ ONE_OF_EACH: list[tuple[str, Any]] = [
     ("on_lead", Lead(1)),
     ("on_play", Play(1, KH)),
     ("on_knock", Knock(0)),
-    ("on_trick_won", TrickWon(1, 1, 1, None, KH, 2, WonBy.ONLY_CARD)),
+    (
+        "on_trick_won",
+        TrickWon(number=1, leader=1, winner=1, next_leader=None, card=KH, led=2,
+                 why=WonBy.ONLY_CARD),
+    ),
     ("on_round_end", RoundEnd((0, 1), (0,), (), ())),
     ("on_game_end", GameEnd(Outcome(1, Termination.LAST_STANDING, 1))),
 ]
@@ -171,6 +177,20 @@ def test_events_are_small_values() -> None:
     )
     assert won._fields == ("number", "leader", "winner", "next_leader", "card", "led", "why")
     assert Trick._fields == ("number", "leader", "plays", "winner", "card", "led", "why")
+
+
+def test_the_fast_constructor_of_trick_won_takes_the_documented_order() -> None:
+    # The trick loop builds TrickWon from a tuple, by position: a field added or moved in
+    # the class must be moved in new_trick_won's docstring, here, and in the loop.
+    fields = ("number", "leader", "winner", "next_leader", "card", "led", "why")
+    assert TrickWon._fields == fields == documented_order(events, "new_trick_won")
+    values = (2, 0, 1, None, KH, 2, WonBy.HIGHEST_OF_LED)
+    built = new_trick_won(values)
+    assert type(built) is TrickWon
+    assert built == TrickWon(
+        number=2, leader=0, winner=1, next_leader=None, card=KH, led=2, why=WonBy.HIGHEST_OF_LED
+    )
+    assert [getattr(built, f) for f in fields] == list(values)
 
 
 # ----------------------------------------------------------------------------- clockwise

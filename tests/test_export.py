@@ -248,7 +248,7 @@ def abandoned_game() -> dict[str, Any]:
     state = new_state(DOG_RULES, 0, DOG_DECKS[:2], seed=8)
     apply_all(state, "Ac 4c 2h Kc 5c 3h Qc 6c 4h 2d Ad 5h  h 2c 5c")
     players = [LoggedPlayer(f"p{s}", "human") for s in range(3)]
-    return build(8, DOG_RULES, players, state.events, abandoned=True)
+    return build(8, DOG_RULES, players, events=state.events, abandoned=True)
 
 
 def test_a_game_cut_short(tmp_path: Path) -> None:

@@ -60,7 +60,10 @@ FULL_DECKS = [
 FULL_SCRIPTS = ["7c 8d 9s", "3c 5d 4c", "Ac Kd As h Kh Qh Ac", "Qc 3h 4s Ah 2s d 2d"]
 
 
-TRICK_1_WON = TrickWon(1, 1, 2, 2, parse_card("Ac"), 0, WonBy.HIGHEST_OF_LED)
+TRICK_1_WON = TrickWon(
+    number=1, leader=1, winner=2, next_leader=2, card=parse_card("Ac"), led=0,
+    why=WonBy.HIGHEST_OF_LED,
+)  # fmt: skip
 """The end of the full game's first trick: seat 2's Ac, clubs led and followed."""
 
 

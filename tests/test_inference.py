@@ -55,7 +55,10 @@ def test_a_lead_is_replayed_with_what_the_leader_knew() -> None:
     # Seat 0 led the 9s knowing only the turned-up Jh, with three seats to come; its
     # hand then is unknown to seat 1 (0 here), and the 9s is the card it played after.
     seen = BIT[parse_card("Jh")]
-    facts = TrickFacts(0, 0, 0, False, seen, NO_CARD, NO_SUIT, 2, True, 0, 7)
+    facts = TrickFacts(
+        seat=0, hand=0, legal=0, may_knock=False, seen=seen, winning=NO_CARD, led=NO_SUIT,
+        trump=2, to_come=True, won=0, tricks_left=7,
+    )  # fmt: skip
     assert found == [Decision(facts, nine, BIT[nine])]
     assert misses(state.hands, found, _trump(view)) == 0
 
@@ -88,11 +91,11 @@ def test_the_trump_chooser_names_its_longest_suit() -> None:
     played = _played(view)
     assert played[1] == BIT[parse_card("3d")]
     found = decisions(view)
-    assert misses(state.hands, found, _trump(view), 1, played) == 0
+    assert misses(state.hands, found, _trump(view), chooser=1, played=played) == 0
     # Had seat 1 held the Qh, not the 4d, it would have named hearts and led the Qh.
     other = state.hands[:]
     other[1] = BIT[parse_card("Qh")]
-    assert misses(other, found, _trump(view), 1, played) == 2
+    assert misses(other, found, _trump(view), chooser=1, played=played) == 2
     assert misses(other, found, _trump(view)) == 1
 
 
@@ -109,7 +112,7 @@ def test_the_true_deal_explains_every_heuristic_play() -> None:
                     found = decisions(view)
                     chooser = trump_chooser(view)
                     played = _played(view)
-                    assert misses(state.hands, found, _trump(view), chooser, played) == 0
+                    assert misses(state.hands, found, _trump(view), chooser=chooser, played=played) == 0
                     checked += len(found)
                 state.apply(bots[state.turn].act(view))
     assert checked > 5000

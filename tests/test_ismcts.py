@@ -60,7 +60,10 @@ def test_tree_search_takes_the_sure_trick() -> None:
 
 
 def test_random_policy_draws_the_knock_too() -> None:
-    facts = TrickFacts(0, 1, 1, True, 0, -1, -1, 0, True, 0, 3)
+    facts = TrickFacts(
+        seat=0, hand=1, legal=1, may_knock=True, seen=0, winning=-1, led=-1, trump=0,
+        to_come=True, won=0, tricks_left=3,
+    )  # fmt: skip
     policy = random_policy(random.Random(0))
     drawn = {policy(facts) for _ in range(50)}
     assert drawn == {0, KNOCK}

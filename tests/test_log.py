@@ -70,15 +70,15 @@ def test_text_is_the_bytes_of_dumps_build(
 ) -> None:
     players = players_for(rules, seed, kinds, names)
     events = play_game(rules, players, seed).events
-    whole = game_text(seed, rules, players, events)
-    assert whole == log.dumps(log.build(seed, rules, players, events))
+    whole = game_text(seed, rules, players, events=events)
+    assert whole == log.dumps(log.build(seed, rules, players, events=events))
     assert json.loads(whole)["seed"] == seed
     assert whole.isascii()
     # A game cut short at any event (as kow play saves one), abandoned or not.
     part = events[: int(cut * len(events))]
     for abandoned in (False, True):
-        assert game_text(seed, rules, players, part, abandoned) == log.dumps(
-            log.build(seed, rules, players, part, abandoned)
+        assert game_text(seed, rules, players, events=part, abandoned=abandoned) == log.dumps(
+            log.build(seed, rules, players, events=part, abandoned=abandoned)
         )
 
 
@@ -91,8 +91,8 @@ def test_text_of_every_prefix_of_a_game_with_dogs_votes_and_tie_cuts() -> None:
         seen.update(type(ev).__name__ for ev in events)
         for end in range(len(events) + 1):
             part = events[:end]
-            assert game_text(seed, rules, players, part, True) == log.dumps(
-                log.build(seed, rules, players, part, True)
+            assert game_text(seed, rules, players, events=part, abandoned=True) == log.dumps(
+                log.build(seed, rules, players, events=part, abandoned=True)
             )
     # Every kind of event came up, so every branch of the writer was compared.
     assert seen >= {"Deal", "TurnedUp", "TieCut", "Vote", "TrumpSet", "Lead", "Play",
@@ -102,8 +102,8 @@ def test_text_of_every_prefix_of_a_game_with_dogs_votes_and_tie_cuts() -> None:
 def test_text_of_no_events() -> None:
     rules = Rules()
     players = players_for(rules, 0, ["random"], ["p"])
-    assert game_text(0, rules, players, [], True) == log.dumps(
-        log.build(0, rules, players, [], True)
+    assert game_text(0, rules, players, events=[], abandoned=True) == log.dumps(
+        log.build(0, rules, players, events=[], abandoned=True)
     )
 
 

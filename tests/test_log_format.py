@@ -78,7 +78,7 @@ def test_build_gives_the_documented_keys_in_order(crafted: dict[str, Any]) -> No
 def test_build_of_a_game_cut_short_in_a_trick() -> None:
     # Round 2: seat 2 chose hearts and led Kh; then the game stopped.
     state = apply_all(new_state(RULES, 0, DECKS), "3c Ac Qc 7c Kd 3h 8d 5d 4s 9s 4c As h Kh")
-    game = log.build(5, RULES, PLAYERS, state.events, abandoned=True)
+    game = log.build(5, RULES, PLAYERS, events=state.events, abandoned=True)
     assert list(game)[-1] == "abandoned" and game["abandoned"] is True
     assert game["result"] == {"winner": None, "rounds_played": 2}
     r2 = game["rounds"][1]
@@ -87,13 +87,13 @@ def test_build_of_a_game_cut_short_in_a_trick() -> None:
     ]
     assert r2["tricks_won"] is None
     assert (r2["eliminated"], r2["dogs_life_granted"], r2["revived"]) == ([], [], [])
-    not_marked = log.build(5, RULES, PLAYERS, state.events)
+    not_marked = log.build(5, RULES, PLAYERS, events=state.events)
     assert "abandoned" not in not_marked
     assert not_marked["result"] == {"winner": None, "rounds_played": 2}
 
 
 def test_build_of_no_events_has_no_rounds() -> None:
-    game = log.build(0, RULES, PLAYERS, [], abandoned=True)
+    game = log.build(0, RULES, PLAYERS, events=[], abandoned=True)
     assert game["rounds"] == [] and game["result"] == {"winner": None, "rounds_played": 0}
 
 
@@ -121,7 +121,7 @@ def test_build_logs_a_null_seed_and_the_agent_kind() -> None:
     assert '"seed":null,' in text
     assert log.loads(text) == game
     *_, state = log.replay(game)  # the hands, cuts and tie cuts replay it, seed or none
-    rebuilt = log.build(None, Rules.from_dict(game["rules"]), PLAYERS[:3], state.events)
+    rebuilt = log.build(None, Rules.from_dict(game["rules"]), PLAYERS[:3], events=state.events)
     assert rebuilt["rounds"] == game["rounds"] and rebuilt["seed"] is None
 
 
@@ -187,7 +187,7 @@ def test_pretty_text_keeps_what_fits_in_100_columns_on_one_line(n: int) -> None:
 def test_text_is_ascii_and_names_round_trip(crafted: dict[str, Any]) -> None:
     players = [LoggedPlayer(name, "human") for name in ("Zoë", "🂡 ace", 'say "hi"', "back\\slash")]
     state = new_state(RULES, 0, DECKS)
-    game = log.build(0, RULES, players, state.events, abandoned=True)
+    game = log.build(0, RULES, players, events=state.events, abandoned=True)
     for pretty in (False, True):
         text = log.dumps(game, pretty)
         assert text.isascii()
@@ -303,7 +303,7 @@ def test_bytes_that_are_not_utf8_are_placed() -> None:
 def test_build_refuses_a_kind_the_format_does_not_have() -> None:
     players = [LoggedPlayer("p0", "human"), LoggedPlayer("p1", "scripted")]
     with pytest.raises(ValueError, match=r"players\[1\]\.kind: 'scripted' is no kind of the log"):
-        log.build(0, RULES, players, [])
+        log.build(0, RULES, players, events=[])
 
 
 def test_the_logs_built_here_validate_against_the_schema(crafted: dict[str, Any]) -> None:
@@ -315,7 +315,7 @@ def test_the_logs_built_here_validate_against_the_schema(crafted: dict[str, Any]
     made_up = dict(crafted, players=[dict(p, kind="scripted") for p in crafted["players"]])
     assert [e.absolute_path[-1] for e in validator.iter_errors(made_up)] == ["kind"] * 4
     state = apply_all(new_state(RULES, 0, DECKS), "3c Ac")
-    cut_short = log.build(0, RULES, PLAYERS, state.events, abandoned=True)
+    cut_short = log.build(0, RULES, PLAYERS, events=state.events, abandoned=True)
     assert list(validator.iter_errors(cut_short)) == []
     wrong = dict(game, version=2)
     assert [e.absolute_path[0] for e in validator.iter_errors(wrong)] == ["version"]

@@ -38,7 +38,7 @@ def _game(names: list[str]) -> dict[str, Any]:
     rng = bots_rng(5)
     bots = [make_bot("heuristic", f"heuristic-{s}", rng) for s in range(3)]
     state = play_game(RULES, bots, 5)
-    return log.build(5, RULES, [LoggedPlayer(n, "heuristic") for n in names], state.events)
+    return log.build(5, RULES, [LoggedPlayer(n, "heuristic") for n in names], events=state.events)
 
 
 GOOD = _game(["a", "b", "c"])
@@ -77,8 +77,8 @@ def test_what_a_writer_writes_verify_reads_as_legal(name: str) -> None:
     bots = [make_bot("heuristic", f"h{s}", rng) for s in range(3)]
     events = play_game(RULES, bots, 5).events
     writers = {
-        "build": lambda: log.dumps(log.build(5, RULES, players, events)),
-        "game_text": lambda: game_text(5, RULES, players, events),
+        "build": lambda: log.dumps(log.build(5, RULES, players, events=events)),
+        "game_text": lambda: game_text(5, RULES, players, events=events),
     }
     for writer, write in writers.items():
         try:
@@ -113,8 +113,8 @@ def test_every_writer_refuses_early_naming_the_value(name: str, message: str) ->
     events = play_game(RULES, [make_bot("random", str(s), random.Random(s)) for s in range(3)],
                        1).events  # fmt: skip
     for write in (
-        lambda: log.build(1, RULES, players, events),
-        lambda: game_text(1, RULES, players, events),
+        lambda: log.build(1, RULES, players, events=events),
+        lambda: game_text(1, RULES, players, events=events),
         lambda: log.dumps({**GOOD, "players": [{"seat": 0, "name": name, "kind": "agent"}]}),
     ):
         with pytest.raises(ValueError) as caught:

@@ -411,7 +411,7 @@ def test_a_whole_game_returns_one_to_its_winner_and_logs_it(
     jsonschema.Draft202012Validator(schema()).validate(log)
     assert verify_game(log) is None
     *_, last = replay(log)
-    assert build(None, last.rules, log_players(log), last.events) == log
+    assert build(None, last.rules, log_players(log), events=last.events) == log
     path = tmp_path / "game.json"
     path.write_text(json.dumps(log))
     for command, said in [

@@ -61,7 +61,7 @@ def script(
     rng = bots_rng(seed)  # one generator that all the game's bots share, as in kow play
     players += [make_bot(kinds[i], BOT_NAMES[i], rng) for i in range(rules.players - humans)]
     state = play_game(rules, players, seed)
-    return entries, log.build(seed, rules, players, state.events)
+    return entries, log.build(seed, rules, players, events=state.events)
 
 
 UTF8 = {"LC_ALL": "C.UTF-8", "LC_CTYPE": None, "LANG": None}
@@ -227,7 +227,7 @@ def test_trump_choice_accepts_letters_names_symbols_and_numbers() -> None:
     for typed, suit in [("h", 2), ("hearts", 2), ("♥", 2), ("4", 3), ("C", 0)]:
         lines: list[str] = []
         answers = iter(["bogus", typed])
-        human = HumanPlayer("You", screen, lambda _, a=answers: next(a), lines.append)
+        human = HumanPlayer("You", screen, lambda _, a=answers: next(a), write=lines.append)
         assert human.choose_trump(view) == suit
         assert sum("is not a suit" in line for line in lines) == 1
 
@@ -289,7 +289,7 @@ def test_hint_reads_the_view_only_and_repeats_for_one_seed() -> None:
     for i in range(2):
         answers = iter(["hint", "quit"])
         human = HumanPlayer(
-            "You", screen, lambda _, a=answers: next(a), lines[i].append,
+            "You", screen, lambda _, a=answers: next(a), write=lines[i].append,
             hint_rng=random.Random("kow-hint:5:0"), hint_iterations=15,
         )  # fmt: skip
         with pytest.raises(Quit):
@@ -332,7 +332,8 @@ def test_screen_says_who_leads_after_a_dogs_life_card_wins() -> None:
         Play(1, c("2c")),
         Play(2, c("3c")),
         Play(0, c("Ac")),
-        TrickWon(1, 1, 0, 1, c("Ac"), 0, WonBy.HIGHEST_OF_LED),
+        TrickWon(number=1, leader=1, winner=0, next_leader=1, card=c("Ac"), led=0,
+                 why=WonBy.HIGHEST_OF_LED),
     ]:
         lines += screen.event(ev)
     assert lines[-2].strip().startswith("You win trick 1 of 2 with Ac (highest club).")
@@ -601,7 +602,7 @@ def test_a_slow_hint_says_it_is_thinking() -> None:
         lines: list[str] = []
         answers = iter(["hint", "quit"])
         human = HumanPlayer(
-            "You", screen, lambda _, a=answers: next(a), lines.append,
+            "You", screen, lambda _, a=answers: next(a), write=lines.append,
             hint_rng=random.Random(1), hint_iterations=200, thinking_after=after,
         )  # fmt: skip
         with pytest.raises(Quit):
@@ -668,7 +669,7 @@ def test_k_knocks_an_empty_entry_asks_again_and_a_wrong_one_mentions_knock() -> 
     lines: list[str] = []
     answers = iter(["", "xyz", "k"])
     human = HumanPlayer("You", Screen(["You", "Ada", "Ben"], DOGS_LIFE_RULES),
-                        lambda _: next(answers), lines.append)  # fmt: skip
+                        lambda _: next(answers), write=lines.append)  # fmt: skip
     assert human.play(view) == KNOCK
     assert not any(line.startswith("Commands:") for line in lines)  # Enter alone: no help
     assert "'xyz' is not a card or a command: try 10h, a number, knock, or help." in lines

@@ -52,9 +52,10 @@ def facts_from_view(view: View) -> TrickFacts:
         s != view.seat and view.hand_counts[s] > 0 and s not in played for s in view.in_round
     )
     return TrickFacts(
-        view.seat, hand, legal, view.legal[-1] == KNOCK, seen, winning,
-        NO_SUIT if view.led is None else view.led, trump, to_come,
-        view.tricks_won[view.seat], view.hand_size - view.trick_number + 1,
+        seat=view.seat, hand=hand, legal=legal, may_knock=view.legal[-1] == KNOCK, seen=seen,
+        winning=winning, led=NO_SUIT if view.led is None else view.led, trump=trump,
+        to_come=to_come, won=view.tricks_won[view.seat],
+        tricks_left=view.hand_size - view.trick_number + 1,
     )  # fmt: skip
 
 
@@ -98,8 +99,9 @@ def facts(
 ) -> TrickFacts:
     """Return the facts of a play of seat 0 holding ``hand``, every card of it legal."""
     return TrickFacts(
-        0, hand, hand, may_knock, seen, winning, led, trump, to_come, won, tricks_left
-    )
+        seat=0, hand=hand, legal=hand, may_knock=may_knock, seen=seen, winning=winning, led=led,
+        trump=trump, to_come=to_come, won=won, tricks_left=tricks_left,
+    )  # fmt: skip
 
 
 def test_strength_orders_trumps_first_and_breaks_ties_by_suit() -> None:

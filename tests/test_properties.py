@@ -59,7 +59,7 @@ def simulate(rules: Rules, seed: int, kinds: tuple[str, ...]) -> dict[str, Any]:
         make_bot(kinds[s % len(kinds)], f"bot-{s}", rng) for s in range(rules.players)
     ]
     state = play_game(rules, players, seed)
-    return log.build(seed, rules, players, state.events)
+    return log.build(seed, rules, players, events=state.events)
 
 
 def check_invariants(game: dict[str, Any]) -> None:

@@ -69,7 +69,7 @@ def rebuilt_text(game: dict[str, Any], state: State) -> str:
     """Return the compact log that ``state``'s events make with ``game``'s seed and players."""
     players = [LoggedPlayer(p["name"], p["kind"]) for p in game["players"]]
     rules = Rules.from_dict(game["rules"])
-    return dumps(build(game["seed"], rules, players, state.events, bool(game.get("abandoned"))))
+    return dumps(build(game["seed"], rules, players, events=state.events, abandoned=bool(game.get("abandoned"))))
 
 
 def assert_replays(text: str) -> State:
@@ -224,7 +224,7 @@ def test_pretty_simulate_is_dumps_pretty_of_the_replayed_game() -> None:
     game = json.loads(text)
     *_, state = replay(game)
     players = [LoggedPlayer(p["name"], p["kind"]) for p in game["players"]]
-    rebuilt = build(game["seed"], Rules.from_dict(game["rules"]), players, state.events)
+    rebuilt = build(game["seed"], Rules.from_dict(game["rules"]), players, events=state.events)
     assert dumps(rebuilt, pretty=True) + "\n" == text
     assert text.count("\n") > 50
 
@@ -257,7 +257,7 @@ def test_any_rules_and_seed_replay(
     rules: Rules, seed: int, kinds: list[str], iterations: int, dealer: int | None
 ) -> None:
     dealer = None if dealer is None else dealer % rules.players
-    run = Run(seed, rules, tuple(kinds[: rules.players]), dealer,
+    run = Run(seed, rules, tuple(kinds[: rules.players]), dealer=dealer,
               bot_options=(("search_iterations", iterations),
                            ("ismcts_iterations", 10 * iterations)))  # fmt: skip
     ((text, games),) = list(run_text(run, 0, 1))
@@ -326,7 +326,7 @@ def hot_seat(decisions: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
         quit_ = False
     except Quit:
         quit_ = True
-    return build(HOT_SEAT_SEED, HOT_SEAT, players, state.events, abandoned=quit_), table
+    return build(HOT_SEAT_SEED, HOT_SEAT, players, events=state.events, abandoned=quit_), table
 
 
 @pytest.fixture(scope="module")
@@ -497,7 +497,7 @@ def test_an_abandoned_log_replays_to_where_it_stops() -> None:
     # Cut short in round 2: seat 2 chose hearts and led Kh; seat 3 walked out.
     state = new_state(RULES, 0, DECKS)
     apply_all(state, ACTIONS[:14])
-    game = build(0, RULES, [LoggedPlayer(f"p{s}", "human") for s in range(4)], state.events,
+    game = build(0, RULES, [LoggedPlayer(f"p{s}", "human") for s in range(4)], events=state.events,
                  abandoned=True)  # fmt: skip
     text = dumps(game)
     states = list(replay(json.loads(text)))

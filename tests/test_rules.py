@@ -370,7 +370,7 @@ def _bot_game(rules: Rules, seed: int, kinds: tuple[str, ...] = ("random", "heur
         make_bot(kinds[(seat + seed) % len(kinds)], f"b{seat}", rng)
         for seat in range(rules.players)
     ]
-    return build(seed, rules, bots, play_game(rules, bots, seed).events)
+    return build(seed, rules, bots, events=play_game(rules, bots, seed).events)
 
 
 def test_sweep_wins_off_without_dogs_life_changes_nothing() -> None:
@@ -441,9 +441,9 @@ def test_setting_checks_take_numpy_values_as_their_own_and_refuse_bools() -> Non
     np = pytest.importorskip("numpy")
     assert check_bool("pretty", np.True_) is True
     assert check_seed(np.uint64(2**53 - 1)) == 2**53 - 1
-    assert type(check_int("jobs", np.int8(3), 1, 8, "a number of processes")) is int
+    assert type(check_int("jobs", np.int8(3), lo=1, hi=8, what="a number of processes")) is int
     for bad in (True, np.True_, 3.0, np.float64(3), "3", None):
         with pytest.raises(SettingError, match=r"is not a number of processes: allowed 1 to 8$"):
-            check_int("jobs", bad, 1, 8, "a number of processes")
+            check_int("jobs", bad, lo=1, hi=8, what="a number of processes")
     with pytest.raises(SettingError, match="^pretty must be true or false, not 1$"):
         check_bool("pretty", 1)

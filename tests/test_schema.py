@@ -312,9 +312,9 @@ class HotSeatGame:
     def log_at(self, decision: int | None) -> dict[str, Any]:
         """Return the log ``kow play`` saves on a quit at ``decision`` (None: the whole game)."""
         if decision is None:
-            return log.build(self.seed, self.rules, self.players, self.state.events)
+            return log.build(self.seed, self.rules, self.players, events=self.state.events)
         events = self.state.events[: self.decisions[decision][1]]
-        return log.build(self.seed, self.rules, self.players, events, abandoned=True)
+        return log.build(self.seed, self.rules, self.players, events=events, abandoned=True)
 
     def play(self, decision: int | None, path: Path) -> dict[str, Any]:
         """Run ``kow play`` typing the script up to ``decision`` (then quit); return the log."""

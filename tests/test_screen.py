@@ -105,7 +105,10 @@ def won(
     why: WonBy = WonBy.HIGHEST_OF_LED,
 ) -> TrickWon:
     """Return the end of a trick that ``winner`` won with ``card``, its suit led, by ``why``."""
-    return TrickWon(number, leader, winner, next_leader, c(card), SUIT_OF[c(card)], why)
+    return TrickWon(
+        number=number, leader=leader, winner=winner, next_leader=next_leader, card=c(card),
+        led=SUIT_OF[c(card)], why=why,
+    )  # fmt: skip
 
 
 def shown(s: Screen, *events: Event) -> list[str]:
@@ -492,7 +495,7 @@ def logged() -> tuple[dict[str, Any], list[Event]]:
     """Return the full game's log, and its events as kow.log.replay gives them."""
     players = [ScriptedPlayer(n, s) for n, s in zip(FULL_NAMES, FULL_SCRIPTS, strict=True)]
     state = play_game(FULL_RULES, players, 11, dealer=0, deck=StackedDeck(FULL_DECKS))
-    game = log.loads(log.dumps(log.build(11, FULL_RULES, players, state.events)))
+    game = log.loads(log.dumps(log.build(11, FULL_RULES, players, events=state.events)))
     *_, last = log.replay(game)
     assert last.events == state.events
     return game, list(last.events)
@@ -670,8 +673,11 @@ def test_a_trick_result_names_the_winning_card_and_why(
     card = next(p.card for p in played if p.seat == seat[winner])
     led = SUIT_OF[played[0].card]
     reason = won_by(card, led, NO_SUIT if trump is None else "cdhs".index(trump),
-                    mask_of(p.card for p in played))  # fmt: skip
-    end = TrickWon(1, trick[0].seat, seat[winner], seat[winner], card, led, reason)
+                    cards=mask_of(p.card for p in played))  # fmt: skip
+    end = TrickWon(
+        number=1, leader=trick[0].seat, winner=seat[winner], next_leader=seat[winner], card=card,
+        led=led, why=reason,
+    )  # fmt: skip
     lines = shown(s, *trick, end)
     verb = "win" if winner == "You" else "wins"
     assert lines[-1].startswith(f"  {winner} {verb} trick 1 of 3 {why}. Tricks: ")

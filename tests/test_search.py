@@ -281,7 +281,7 @@ def test_likely_deals_honour_the_view_and_explain_the_plays() -> None:
         while state.phase != Phase.OVER:
             view = state.view()
             if view.phase == Phase.PLAY and view.trick_number > 1:
-                deals = likely_deals(view, Sampler(view), random.Random(seed), 10)
+                deals = likely_deals(view, Sampler(view), random.Random(seed), iterations=10)
                 assert len(deals) == 10
                 for hands in deals:
                     _check_deal(view, hands)
@@ -292,7 +292,7 @@ def test_likely_deals_honour_the_view_and_explain_the_plays() -> None:
                 for d in found:
                     played[d.facts.seat] |= d.later
                 trump = -1 if view.trump is None else view.trump
-                counts = [misses(h, found, trump, chooser, played) for h in deals]
+                counts = [misses(h, found, trump, chooser=chooser, played=played) for h in deals]
                 assert counts == sorted(counts)
                 views += 1
                 explained += counts[0] == 0

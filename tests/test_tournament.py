@@ -59,7 +59,7 @@ def test_wilson_rejects_impossible_counts() -> None:
 def test_bots_rotate_through_the_seats_over_one_seed() -> None:
     rules = Rules(players=3)
     bots = ("random", "heuristic", "heuristic")
-    games = [tournament_game(rules, bots, 5, i) for i in range(6)]
+    games = [tournament_game(rules, bots, 5, index=i) for i in range(6)]
     assert [g.seed for g in games[:3]] == [5, 5, 5]
     assert games[3].seed == games[4].seed != 5
     assert [g.seats[0] for g in games] == [0, 1, 2, 0, 1, 2]
@@ -179,20 +179,25 @@ def test_a_tournament_stopped_early_keeps_the_games_before_in_order(
     real = tournament.tournament_game
 
     def interrupted(
-        rules: Rules, bots: Sequence[str], seed: int, index: int, iterations: int | None = None
+        rules: Rules,
+        bots: Sequence[str],
+        seed: int,
+        *,
+        index: int,
+        search_iterations: int | None = None,
     ) -> GameResult:
         if index == 9:
             raise KeyboardInterrupt
-        return real(rules, bots, seed, index, iterations)
+        return real(rules, bots, seed, index=index, search_iterations=search_iterations)
 
     monkeypatch.setattr(tournament, "tournament_game", interrupted)
-    tally = Tally(rules, bots, 6, None, planned=40)
+    tally = Tally(rules, bots, 6, search_iterations=None, planned=40)
     with pytest.raises(KeyboardInterrupt):
-        for done in game_results(rules, bots, 40, 6):
+        for done in game_results(rules, bots, 40, seed=6):
             tally.add(done)
     stopped = tally.tournament()
     monkeypatch.setattr(tournament, "tournament_game", real)
-    whole = play_tournament(rules, bots, 8, 6)
+    whole = play_tournament(rules, bots, 8, seed=6)
     assert (stopped.played, stopped.planned, stopped.partial) == (8, 40, True)
     assert [g.index for g in stopped.games] == list(range(8))
     assert [t[:4] for t in stopped.totals] == [t[:4] for t in whole.totals]
@@ -209,15 +214,15 @@ def test_an_interrupt_anywhere_in_add_counts_all_of_its_games_or_none() -> None:
     # turn, in add and in everything it calls, and check the tally is whole every time.
     rules = Rules(players=3, start_cards=3)
     bots = ("heuristic", "random", "heuristic")
-    games = [tournament_game(rules, bots, 2, i) for i in range(6)]
+    games = [tournament_game(rules, bots, 2, index=i) for i in range(6)]
 
     def counted(tally: Tally) -> tuple[int, tuple[tuple[int, int, int, int, float], ...], int]:
         result = tally.tournament()
         return result.played, result.totals, len(result.games)
 
-    before = Tally(rules, bots, 2, None)
+    before = Tally(rules, bots, 2, search_iterations=None)
     before.add(games[:3])
-    after = Tally(rules, bots, 2, None)
+    after = Tally(rules, bots, 2, search_iterations=None)
     after.add(games)
     outcomes = set()
     steps = {"at": 1, "done": 0}  # raise at instruction "at" of the add; "done" so far
@@ -231,7 +236,7 @@ def test_an_interrupt_anywhere_in_add_counts_all_of_its_games_or_none() -> None:
         return trace
 
     while True:
-        tally = Tally(rules, bots, 2, None)
+        tally = Tally(rules, bots, 2, search_iterations=None)
         tally.add(games[:3])
         steps["done"] = 0
         sys.settrace(trace)
@@ -356,7 +361,7 @@ def test_interrupted_tournament_table_is_marked_partial() -> None:
 def test_no_game_played_gives_no_rates_nor_means() -> None:
     from kow.players.search import DEFAULT_ITERATIONS
 
-    empty = Tally(Rules(), ["search", "heuristic", "heuristic", "heuristic"], 7, None, 8)
+    empty = Tally(Rules(), ["search", "heuristic", "heuristic", "heuristic"], 7, search_iterations=None, planned=8)
     result = empty.tournament()
     for r in result.results():
         assert (r.games, r.wins, r.decisions) == (0, 0, 0)
@@ -367,7 +372,7 @@ def test_no_game_played_gives_no_rates_nor_means() -> None:
         "kind": "search", "seats": 1, "games": 0, "wins": 0, "win_rate": None, "ci95": None,
         "mean_round": None, "decisions": 0, "mean_decision_ms": None,
     }  # fmt: skip
-    assert Tally(Rules(), ["search"] * 4, 7, 5).tournament().to_dict()["search_iterations"] == 5
+    assert Tally(Rules(), ["search"] * 4, 7, search_iterations=5).tournament().to_dict()["search_iterations"] == 5
 
 
 def test_no_game_played_prints_n_a(monkeypatch: pytest.MonkeyPatch) -> None:

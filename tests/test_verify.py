@@ -35,7 +35,7 @@ def _log_text(players: int, seed: int, kind: str, options: tuple[tuple[str, Any]
     rng = bots_rng(seed)
     bots = [make_bot(kind, f"b{s}", rng) for s in range(players)]
     state = play_game(rules, bots, seed)
-    return json.dumps(kow_log.build(seed, rules, bots, state.events))
+    return json.dumps(kow_log.build(seed, rules, bots, events=state.events))
 
 
 def make_log(players: int = 4, seed: int = 1, kind: str = "heuristic", **options: Any) -> Log:
@@ -259,7 +259,7 @@ def test_tiny_game_tie_cut_with_two_passes() -> None:
         2,
         None,
         1,
-        "trump chosen by seat 1 but should be by seat 0, who took the most tricks last round",
+        message="trump chosen by seat 1 but should be by seat 0, who took the most tricks last round",
     )
     rnd = lg["rounds"][1]
     rnd["trump_chosen_by"] = 0
@@ -282,7 +282,7 @@ def test_tiny_game_revoke_is_found() -> None:
     lg["rounds"][0]["tricks"][0]["plays"][1]["card"] = "2c"
     lg["rounds"][0]["tricks"][1]["plays"][0]["card"] = "Ah"
     fault = verify_game(lg)
-    assert fault == Fault(1, 1, 0, "seat 0 played 2c but holds Ah of the led suit h")
+    assert fault == Fault(1, 1, 0, message="seat 0 played 2c but holds Ah of the led suit h")
     assert str(fault) == "round 1, trick 1: seat 0 played 2c but holds Ah of the led suit h"
 
 
@@ -293,7 +293,7 @@ def test_tiny_game_trump_beats_led_suit() -> None:
     assert verify_game(lg) is None
     rnd["tricks"][0]["winner"] = 1
     assert verify_game(lg) == Fault(
-        2, 1, 1, "trick winner is seat 1 but seat 0 played the highest trump Qd"
+        2, 1, 1, message="trick winner is seat 1 but seat 0 played the highest trump Qd"
     )
 
 
@@ -307,9 +307,9 @@ def test_tiny_game_without_sweep_wins() -> None:
 
 
 def test_fault_str() -> None:
-    assert str(Fault(None, None, None, "x")) == "x"
-    assert str(Fault(3, None, 2, "y")) == "round 3: y"
-    assert str(Fault(3, 5, None, "z")) == "round 3, trick 5: z"
+    assert str(Fault(None, None, None, message="x")) == "x"
+    assert str(Fault(3, None, 2, message="y")) == "round 3: y"
+    assert str(Fault(3, 5, None, message="z")) == "round 3, trick 5: z"
 
 
 # -- the verdict on a run of logs ---------------------------------------------------------------
@@ -329,7 +329,7 @@ def test_verdict_counts_legal_faulty_and_unreadable() -> None:
     verdict = Verdict()
     assert verdict.check(tiny_game(), file="g.jsonl", game=1, line=1) is None
     entry = verdict.check(revoked_game(), file="g.jsonl", game=2, line=3)
-    assert entry == GameFault("g.jsonl", 2, 3, 42, Fault(1, 1, 0, REVOKE))
+    assert entry == GameFault("g.jsonl", 2, 3, seed=42, fault=Fault(1, 1, 0, message=REVOKE))
     assert str(entry) == f"g.jsonl: game 2 (seed 42): round 1, trick 1: {REVOKE}"
     bad = verdict.unreadable_input("bad.json", "line 1, column 2: not JSON")
     assert bad == UnreadableInput("bad.json", "line 1, column 2: not JSON")
@@ -718,7 +718,7 @@ def abandoned_log(players: int, seed: int, after: int, **options: Any) -> Log | 
     try:
         play_game(rules, bots, seed, on_event=events.append)
     except _Quit:
-        lg: Log = json.loads(json.dumps(kow_log.build(seed, rules, bots, events)))
+        lg: Log = json.loads(json.dumps(kow_log.build(seed, rules, bots, events=events)))
         lg["abandoned"] = True
         return lg
     return None

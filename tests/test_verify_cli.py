@@ -218,7 +218,7 @@ def test_a_replayed_log_rebuilds_the_log(games: list[dict[str, Any]]) -> None:
     for game in games:
         players = [LoggedPlayer(p["name"], p["kind"]) for p in game["players"]]
         *_, state = replay(game)
-        rebuilt = log.build(game["seed"], Rules.from_dict(game["rules"]), players, state.events)
+        rebuilt = log.build(game["seed"], Rules.from_dict(game["rules"]), players, events=state.events)
         assert rebuilt == game
 
 

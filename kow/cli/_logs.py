@@ -102,7 +102,7 @@ def _games_in(stream: IO[bytes], label: str) -> Iterator[tuple[int, int, Any]]:
 
 
 def _check_game_found(
-    label: str, count: int, found: bool, game_number: int | None, verb: str
+    label: str, count: int, found: bool, *, game_number: int | None, verb: str
 ) -> None:
     """Stop when the input held no game (an empty input or array: exit 1) or not game
     ``game_number`` of ``--game`` (exit 2); ``count``: the games read, ``verb``: what
@@ -140,7 +140,7 @@ def _title(index: int, label: str, seed: int | None) -> str:
 )  # fmt: skip
 @search_iterations_option
 def verify(
-    files: tuple[str, ...], as_json: bool, against_seed: bool, search_iterations: int | None
+    *, files: tuple[str, ...], as_json: bool, against_seed: bool, search_iterations: int | None
 ) -> None:
     """Check game logs against the rules: every deal, trick and knock-out.
 
@@ -210,7 +210,7 @@ def verify(
                         game = entry.value
                         line = entry.line
                         if entry.fault is not None:  # of this game alone: read on
-                            fault = Fault(None, None, None, str(entry.fault))
+                            fault = Fault(None, None, None, message=str(entry.fault))
                             read = verdict.faulty_game(
                                 game, fault, file=label, game=count, line=line
                             )
@@ -305,7 +305,7 @@ def table_names(players: list[PlayerLog]) -> list[str]:
 @ascii_option
 @no_color_option
 def replay(
-    file: str, game_number: int, round_number: int | None, ascii_only: bool, no_color: bool
+    *, file: str, game_number: int, round_number: int | None, ascii_only: bool, no_color: bool
 ) -> None:
     """Tell a logged game trick by trick, as `kow play` shows it, with every hand.
 
@@ -331,7 +331,7 @@ def replay(
                 game = value
                 found = True
                 break
-    _check_game_found(label, count, found, game_number, "replay")
+    _check_game_found(label, count, found, game_number=game_number, verb="replay")
     fault = verify_game(game)
     if fault is not None:
         raise click.ClickException(
@@ -363,7 +363,7 @@ def replay(
     screen = Screen(names, Rules.from_dict(game["rules"]), symbols=symbols, color=color)
     title = _title(game_number, label, game["seed"])
     width = terminal_width() if sys.stdout.isatty() else None  # as kow play wraps; a pipe: none
-    lines = screen.narrate(shown, state.events, title, round_number, width)
+    lines = screen.narrate(shown, state.events, title, round=round_number, width=width)
     text = "\n".join(lines)
     if sys.stdout.isatty():
         os.environ.setdefault("LESS", "-R")  # let less show the colours, not their codes
@@ -424,7 +424,9 @@ def _same_file(output: str, name: str) -> bool:
     " return, so that Excel or LibreOffice shows it instead of running it as a formula"
     " (a player's name can be one). Numbers are not changed.",
 )  # fmt: skip
-def export(files: tuple[str, ...], table: str, output: str | None, spreadsheet_safe: bool) -> None:
+def export(
+    *, files: tuple[str, ...], table: str, output: str | None, spreadsheet_safe: bool
+) -> None:
     """Write logged games as one CSV table: a row per game, round, trick or play.
 
     Each FILE (or - for stdin) may hold one game, JSON Lines, or concatenated JSON
@@ -472,7 +474,7 @@ def export(files: tuple[str, ...], table: str, output: str | None, spreadsheet_s
                     seed = game.get("seed") if isinstance(game, dict) else None
                     if not isinstance(seed, int) or isinstance(seed, bool):
                         seed = None
-                    place = GameFault(label, index, line, seed, err.fault)
+                    place = GameFault(label, index, line, seed=seed, fault=err.fault)
                     raise click.ClickException(
                         f"{place}; the export stops at a game that is not legal"
                     ) from None
@@ -494,7 +496,7 @@ SECONDS_PER_DEAL = 0.00026
 :func:`~kow.runs.batch.auto_jobs` weighs against starting processes."""
 
 
-def _seats_of(text: str, game: GameLog, label: str, index: int) -> frozenset[int]:
+def _seats_of(text: str, game: GameLog, label: str, *, index: int) -> frozenset[int]:
     """Return the seat that ``--seat`` names in ``game``: a seat number (the digits 0-9),
     or a player's name as logged or as ``replay`` and ``analyze`` show it (in any case;
     a name such as ``²`` or ``-1`` too, which is refused as a number when nobody has it).
@@ -519,7 +521,7 @@ def _seats_of(text: str, game: GameLog, label: str, index: int) -> frozenset[int
     # is a player's name when one is so named, else a number refused as such.
     if wanted.isascii() and wanted.isdigit() or is_number(text) and not found:
         try:
-            seat = parse_number(text, 0, len(players) - 1, "a seat")
+            seat = parse_number(text, 0, len(players) - 1, what="a seat")
         except EntryError as err:
             raise click.BadParameter(
                 f"{err} (0-based: {where} has {len(players)} seats)", param_hint="'--seat'"
@@ -571,6 +573,7 @@ def _seats_of(text: str, game: GameLog, label: str, index: int) -> frozenset[int
 @no_color_option
 @quiet_option
 def analyze(
+    *,
     file: str,
     game_number: int | None,
     seat: str | None,
@@ -624,7 +627,7 @@ def analyze(
                 games.append((count, line, game))
                 if game_number is not None:
                     break
-    _check_game_found(label, count, bool(games), game_number, "analyse")
+    _check_game_found(label, count, bool(games), game_number=game_number, verb="analyse")
     work: list[tuple[int, GameLog, frozenset[int] | None]] = []
     refused: list[click.BadParameter] = []
     total = 0
@@ -633,12 +636,12 @@ def analyze(
         if fault is not None:
             logged = game.get("seed") if isinstance(game, dict) else None
             known = isinstance(logged, int) and not isinstance(logged, bool)
-            place = GameFault(label, index, line, logged if known else None, fault)
+            place = GameFault(label, index, line, seed=logged if known else None, fault=fault)
             raise click.ClickException(f"{place}; a game that is not legal can't be analysed")
         seats = None
         if seat is not None:
             try:
-                seats = _seats_of(seat, game, label, index)
+                seats = _seats_of(seat, game, label, index=index)
             except click.BadParameter as err:
                 # Games of one file may have other tables: analyse those that have it.
                 refused.append(err)

@@ -98,7 +98,7 @@ class Count(click.IntRange):
         if not isinstance(value, str):
             self.fail(f"{value!r} is not {self.what}", param, ctx)
         try:
-            return parse_number(value, self.low, self.high, self.what)
+            return parse_number(value, self.low, self.high, what=self.what)
         except EntryError as err:
             self.fail(str(err), param, ctx)
 
@@ -123,7 +123,7 @@ class Seconds(click.FloatRange):
         if not isinstance(value, str):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
         try:
-            return parse_decimal(value, self.low, self.high, "a number of seconds")
+            return parse_decimal(value, self.low, self.high, what="a number of seconds")
         except EntryError as err:
             self.fail(str(err), param, ctx)
 

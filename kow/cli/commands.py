@@ -149,6 +149,7 @@ for _command in (verify, replay, export, analyze):
 @jobs_option
 @quiet_option
 def simulate(
+    *,
     seed: int | None,
     games: int,
     first_game: int,
@@ -181,7 +182,7 @@ def simulate(
             )
         seed = draw_seed()
     options = () if search_iterations is None else (("search_iterations", search_iterations),)
-    run = Run(seed, rules, tuple(kinds), dealer, pretty, options)
+    run = Run(seed, rules, tuple(kinds), dealer=dealer, pretty=pretty, bot_options=options)
     show = not quiet and progress_fits(output)
     with (
         atomic_output(output) as out,
@@ -190,7 +191,7 @@ def simulate(
     ):
         try:
             cost = game_seconds(kinds, rules.start_cards, search_iterations)
-            texts = run_text(run, first_game, games, jobs or auto_jobs(games, cost))
+            texts = run_text(run, first_game, games, jobs=jobs or auto_jobs(games, cost))
             with contextlib.closing(texts):  # on an error, stop any workers at once
                 for text, count in texts:
                     write_out(text, out, end="")  # a reader gone (| head) is seen: 141
@@ -237,6 +238,7 @@ def simulate(
     help="Pause after each bot play [default: 0.6, or 0 when input is not a terminal].",
 )  # fmt: skip
 def play(
+    *,
     humans: int,
     names: tuple[str, ...],
     bots: str,
@@ -378,6 +380,7 @@ def rules_command(rules: Rules, as_json: bool) -> None:
 @jobs_option
 @json_option("Print the results as one JSON object.")
 def tournament(
+    *,
     bots: str,
     games: int,
     seed: int | None,

@@ -128,6 +128,7 @@ class HumanPlayer(Player):
         name: str,
         screen: Screen,
         read: Callable[[str], str],
+        *,
         write: Callable[[str], None],
         hot_seat: HotSeat | None = None,
         hint_rng: random.Random | None = None,
@@ -173,7 +174,7 @@ class HumanPlayer(Player):
                 continue
             if is_number(entry):
                 try:
-                    card = hand[parse_number(entry, 1, len(hand), "a card's number") - 1]
+                    card = hand[parse_number(entry, 1, len(hand), what="a card's number") - 1]
                 except EntryError as err:
                     self.write(f"{err}.")
                     continue
@@ -251,7 +252,7 @@ class HumanPlayer(Player):
             if is_number(entry):
                 try:
                     return view.legal[
-                        parse_number(entry, 1, len(view.legal), "a suit's number") - 1
+                        parse_number(entry, 1, len(view.legal), what="a suit's number") - 1
                     ]
                 except EntryError as err:
                     self.write(f"{err}.")

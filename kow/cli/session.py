@@ -310,7 +310,7 @@ class Sitting:
         hot_seat = HotSeat(terminal.clear, transcript) if len(self.humans) > 1 else None
         players: list[Player] = [
             HumanPlayer(
-                name, screen, terminal.read, terminal.write, hot_seat,
+                name, screen, terminal.read, write=terminal.write, hot_seat=hot_seat,
                 hint_rng=random.Random(f"kow-hint:{seed}:{i}"),
                 hint_iterations=self.search_iterations,
                 patience=None if terminal.interactive else PIPED_PATIENCE,
@@ -373,12 +373,16 @@ class Sitting:
         ending = Ending(0, "", seed)
         try:
             with contextlib.ExitStack() as calm, out:  # calm ends after the log is saved
-                ending = self._play_out(seed, state, players, on_event, opening, screen)
+                ending = self._play_out(
+                    seed, state, players, on_event=on_event, opening=opening, screen=screen
+                )
                 # A second signal (a closing terminal sends several) must not cut the
                 # save short.
                 calm.enter_context(signals_ignored())
                 if self.log_path is not None:
-                    game = log.build(seed, self.rules, players, state.events, ending.code != 0)
+                    game = log.build(
+                        seed, self.rules, players, events=state.events, abandoned=ending.code != 0
+                    )
                     self.logs.append(log.dumps(game) + "\n")
                     stream.write("".join(self.logs if self._rewrite else self.logs[-1:]))
         except OSError as err:  # only the log is written here: the screen's faults are caught
@@ -387,7 +391,7 @@ class Sitting:
             terminal.discard_typed()  # nothing typed during the game reaches the shell
         if ending.code:
             return ending
-        self._finished = log.build(seed, self.rules, players, state.events)
+        self._finished = log.build(seed, self.rules, players, events=state.events)
         terminal.write(f"Seed {seed}: play this deal again with --seed {seed}.")
         if self.log_path:
             games = len(self.logs)
@@ -400,6 +404,7 @@ class Sitting:
         seed: int,
         state: State,
         players: Sequence[Player],
+        *,
         on_event: Callable[[Event], None],
         opening: Sequence[str],
         screen: Screen,

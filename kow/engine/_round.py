@@ -12,13 +12,11 @@ from typing import TYPE_CHECKING
 from ..cards import BIT, NO_CARD, NO_SUIT, RANK_OF, SUIT_OF, Card, Suit
 from ..events import (
     CutCard,
-    Deal,
     Event,
     GameEnd,
     Lead,
     Outcome,
     Phase,
-    RoundEnd,
     Seat,
     Termination,
     TieCut,
@@ -26,6 +24,9 @@ from ..events import (
     TrumpSet,
     TurnedUp,
     clockwise,
+    new_deal,
+    new_round_end,
+    new_trump_set,
 )
 from .deal import left_of, round_seats
 from .trick import trick_order
@@ -46,7 +47,6 @@ __all__ = [
 ]
 
 ALL_SUITS: tuple[Suit, ...] = (0, 1, 2, 3)
-_new = tuple.__new__
 
 
 def start_round(state: State) -> None:
@@ -114,8 +114,8 @@ def start_round(state: State) -> None:
     # A round is dealt only in a game that records (a copy for search stops before).
     events = state.events
     events.append(
-        _new(Deal, (state.round, hand_size, state.dealer, seats.cutter, cut_position,
-                    tuple(dealt), state.dogs_life))
+        new_deal((state.round, hand_size, state.dealer, seats.cutter, cut_position, tuple(dealt),
+                  state.dogs_life))
     )  # fmt: skip
     state._first_play = state._trick_start = len(events)  # no trick yet this round
     if turn_up:
@@ -123,14 +123,14 @@ def start_round(state: State) -> None:
         card = deck[k]
         state.turned_up = card
         state.seen = BIT[card]
-        events.append(_new(TurnedUp, (card,)))
+        events.append(TurnedUp(card=card))
         if state._fixed_suit < 0:
             state._fixed_suit = SUIT_OF[card]
-        set_trump(state, SUIT_OF[card], "turned-up", None)
+        set_trump(state, SUIT_OF[card], "turned-up", chosen_by=None)
     elif no_trump:
-        set_trump(state, NO_SUIT, "none", None)
+        set_trump(state, NO_SUIT, "none", chosen_by=None)
     elif rules.trump == "fixed":
-        set_trump(state, state._fixed_suit, "fixed", None)
+        set_trump(state, state._fixed_suit, "fixed", chosen_by=None)
     elif rules.eliminated_vote and seats.knocked_out:
         # Rules text, 'Variantes': knocked-out players vote for the next trump, in
         # turn clockwise from the dealer's left.
@@ -184,7 +184,7 @@ def next_vote(state: State) -> None:
     top = max(counts)
     tied = tuple(s for s in ALL_SUITS if counts[s] == top)
     if len(tied) == 1:
-        set_trump(state, tied[0], "vote", None)
+        set_trump(state, tied[0], "vote", chosen_by=None)
     else:
         # A tied vote is settled by the player who would otherwise choose.
         ask_trump(state, tied, "vote")
@@ -201,13 +201,13 @@ def ask_trump(state: State, allowed: tuple[Suit, ...], method: TrumpMethod) -> N
     state.phase = Phase.TRUMP
 
 
-def set_trump(state: State, suit: Suit, method: TrumpMethod, chosen_by: Seat | None) -> TrumpSet:
+def set_trump(state: State, suit: Suit, method: TrumpMethod, *, chosen_by: Seat | None) -> TrumpSet:
     """Set the round's trump and start its first trick; return the event."""
     state._view_parts = None
     state.trump = suit
     state.trump_method = method
     state.trump_chosen_by = chosen_by
-    event = _new(TrumpSet, (None if suit < 0 else suit, method, chosen_by))
+    event = new_trump_set((None if suit < 0 else suit, method, chosen_by))
     record(state, event)
     # Rules text, 'Déroulement du jeu' 1: the dealer's left leads round 1; later rounds
     # are led by last round's most-tricks player (or the dealer's left, a variant).
@@ -216,7 +216,7 @@ def set_trump(state: State, suit: Suit, method: TrumpMethod, chosen_by: Seat | N
     else:
         leader = most_tricks_player(state)
     state.leader = leader
-    record(state, _new(Lead, (leader,)))
+    record(state, Lead(seat=leader))
     state.trick_number = 1
     state.trick_leader = leader
     state._first_play = state._trick_start = len(state.events)
@@ -243,12 +243,13 @@ def most_tricks_player(state: State) -> Seat:
     tied = [s for s in clockwise(state._left, state.players) if previous[s] == top]
     passes = []
     while len(tied) > 1:
-        cut = [CutCard(s, c) for s, c in zip(tied, state._deck.draw(len(tied)), strict=True)]
+        drawn = state._deck.draw(len(tied))
+        cut = [CutCard(seat=s, card=c) for s, c in zip(tied, drawn, strict=True)]
         passes.append(tuple(cut))
         high = max(RANK_OF[c.card] for c in cut)
         tied = [c.seat for c in cut if RANK_OF[c.card] == high]
     if passes:
-        record(state, TieCut(tuple(passes)))
+        record(state, TieCut(passes=tuple(passes)))
     state._most_tricks = tied[0]
     return tied[0]
 
@@ -289,7 +290,7 @@ def end_round(state: State) -> None:
     for s in eliminated:
         state.in_game[s] = False
     tricks_won = tuple([won[s] if s in in_round else None for s in range(state.players)])
-    state.events.append(_new(RoundEnd, (tricks_won, tuple(eliminated), tuple(granted), revived)))
+    state.events.append(new_round_end((tricks_won, tuple(eliminated), tuple(granted), revived)))
     state.dogs_life = tuple(granted)
     remaining = state.in_game.count(True)
     if remaining == 1 or hand_size == 1:
@@ -300,10 +301,12 @@ def end_round(state: State) -> None:
             why = Termination.SWEEP
         else:
             why = Termination.LAST_STANDING
-        state.outcome = Outcome(state.in_game.index(True), why, state.round)
+        state.outcome = Outcome(
+            winner=state.in_game.index(True), termination=why, rounds_played=state.round
+        )
         state.phase = Phase.OVER
         state.turn = -1
-        state.events.append(GameEnd(state.outcome))
+        state.events.append(GameEnd(outcome=state.outcome))
         return
     state.previous_tricks_won = list(won)
     state.dealer = left_of(state.dealer, state.in_game)  # the deal passes to the left

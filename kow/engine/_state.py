@@ -27,21 +27,21 @@ from ..events import (
     TrumpMethod,
     Vote,
     action_name,
+    new_trick_won,
 )
 from ..rules import Rules
 from ._copies import copy_state, fork_state, state_from_view
 from ._round import ALL_SUITS, end_round, next_vote, set_trump, start_round
 from .deal import Deck, ShuffledDeck
 from .trick import BEATEN_BY, knock_allowed, legal_cards, trick_order, won_by
-from .view import Policy, TrickFacts, View, legal_actions_of
+from .view import Policy, TrickFacts, View, legal_actions_of, new_trick_facts, new_view
 
 __all__ = ["IllegalActionError", "State", "action_name"]
 
-_new = tuple.__new__
-_PLAYS = tuple(tuple(Play(seat, card) for card in range(52)) for seat in range(7))
+_PLAYS = tuple(tuple(Play(seat=seat, card=card) for card in range(52)) for seat in range(7))
 """``_PLAYS[seat][card]``: the event of that play, made once and shared (it never changes)."""
-_KNOCKS = tuple(Knock(seat) for seat in range(7))
-_VOTES = tuple(tuple(Vote(seat, suit) for suit in ALL_SUITS) for seat in range(7))
+_KNOCKS = tuple(Knock(seat=seat) for seat in range(7))
+_VOTES = tuple(tuple(Vote(seat=seat, suit=suit) for suit in ALL_SUITS) for seat in range(7))
 
 
 class IllegalActionError(ValueError):
@@ -171,7 +171,12 @@ class State:
     """The view's fields that change only between tricks, once built (see :meth:`view`)."""
 
     def __init__(
-        self, rules: Rules, rng: random.Random, dealer: Seat | None = None, deck: Deck | None = None
+        self,
+        rules: Rules,
+        rng: random.Random,
+        dealer: Seat | None = None,
+        *,
+        deck: Deck | None = None,
     ) -> None:
         players = rules.players
         drawn = int(rng.random() * players)  # drawn even when given, so --dealer keeps the deal
@@ -264,11 +269,10 @@ class State:
             raise ValueError(f"no card to play in phase {self.phase.value!r}")
         seat = self.turn
         hand = self.hands[seat]
-        return _new(
-            TrickFacts,
+        return new_trick_facts(
             (seat, hand, legal_cards(hand, self.led), self._may_knock(seat), self.seen,
              self.winning_card, self.led, self.trump, self.trick_played < len(self.trick_order) - 1,
-             self.tricks_won[seat], self.hand_size - self.trick_number + 1),
+             self.tricks_won[seat], self.hand_size - self.trick_number + 1)
         )  # fmt: skip
 
     def view(self, seat: Seat | None = None) -> View:
@@ -291,16 +295,15 @@ class State:
         hand = self.hands[seat]
         led = self.led
         winning = self.winning_card
-        # Built positionally in the order of View's fields, with the fields that change
+        # Built by new_view, in the order of View's fields, with the fields that change
         # only between tricks made once per trick: every decision asks for a view.
-        return _new(
-            View,
+        return new_view(
             (
                 seat, phase, legal, facts, *parts, tuple(map(int.bit_count, self.hands)),
                 tuple(self.votes), _cards_in(hand), hand, self.seen, self.trick,
                 None if led < 0 else led, None if winning < 0 else winning,
                 None if winning < 0 else self.winning_seat,
-            ),
+            )
         )  # fmt: skip
 
     def _stable_view_fields(self) -> tuple[Any, ...]:
@@ -343,7 +346,7 @@ class State:
                 self.events.append(vote)
             next_vote(self)
             return vote
-        return set_trump(self, action, self._pending_method, self.turn)
+        return set_trump(self, action, self._pending_method, chosen_by=self.turn)
 
     def play_round(
         self, policies: Sequence[Policy], first: Action | None = None, ask_forced: bool = True
@@ -398,123 +401,111 @@ class State:
         record = events.append
         trick_start = self._trick_start
         new_trick = False
+        round_over = False
+        illegal = False
         # Functions, tables and types as local names: the loop reads them at every play.
         legal_of = legal_cards
         bit_of = BIT
         suit_of = SUIT_OF
         plays = _PLAYS
-        facts_of = TrickFacts
-        new = _new
+        new_facts = new_trick_facts
         asking = action is None
-        while True:
-            seat = order[played]
-            hand = hands[seat]
-            legal = legal_of(hand, led)
-            may_knock = on_dogs_life[seat] and knock_allowed(number, hand_size)
-            if not asking:
-                pass  # the action is given
-            elif not ask_forced and not may_knock and not legal & (legal - 1):
-                action = legal.bit_length() - 1  # the one legal card, played unasked
-            else:
-                facts = new(
-                    facts_of,
-                    (seat, hand, legal, may_knock, seen, winning, led, trump, played < last,
-                     won[seat], hand_size - number + 1),
-                )  # fmt: skip
-                try:
+        seat = order[played]
+        try:
+            while True:
+                hand = hands[seat]
+                legal = legal_of(hand, led)
+                may_knock = on_dogs_life[seat] and knock_allowed(number, hand_size)
+                if not asking:
+                    pass  # the action is given
+                elif not ask_forced and not may_knock and not legal & (legal - 1):
+                    action = legal.bit_length() - 1  # the one legal card, played unasked
+                else:
+                    facts = new_facts(
+                        (seat, hand, legal, may_knock, seen, winning, led, trump, played < last,
+                         won[seat], hand_size - number + 1)
+                    )  # fmt: skip
+                    # A player that raises (one quits, say) leaves the game at this decision.
                     action = policies[seat](facts)  # type: ignore[index]
-                except BaseException:  # a player quits, say: the game stays at this decision
-                    self._store(number, leader, order, played, led, winning, winning_seat, seen,
-                                trick_start, seat, new_trick)  # fmt: skip
-                    raise
-            if type(action) is int and 0 <= action < 52 and legal >> action & 1:
-                bit = bit_of[action]
-                hands[seat] = hand ^ bit
-                seen |= bit
-                # Rules text, 'Déroulement du jeu' 3: see kow.engine.trick.beats.
-                if winning < 0:
-                    led = suit_of[action]
-                    winning = action
-                    winning_seat = seat
-                elif bit & beaten_by[winning]:
-                    winning = action
-                    winning_seat = seat
+                if type(action) is int and 0 <= action < 52 and legal >> action & 1:
+                    bit = bit_of[action]
+                    hands[seat] = hand ^ bit
+                    seen |= bit
+                    # Rules text, 'Déroulement du jeu' 3: see kow.engine.trick.beats.
+                    if winning < 0:
+                        led = suit_of[action]
+                        winning = action
+                        winning_seat = seat
+                    elif bit & beaten_by[winning]:
+                        winning = action
+                        winning_seat = seat
+                    if recording:
+                        record(plays[seat][action])
+                elif action == KNOCK and type(action) is int and may_knock:
+                    if recording:
+                        record(_KNOCKS[seat])
+                else:
+                    illegal = True  # refused once the state is kept, so the message reads it
+                    break
+                asking = policies is not None
+                if played < last:
+                    played += 1
+                    seat = order[played]
+                    if not asking:
+                        break
+                    continue
+                # The trick is over: its winner leads the next, and every seat holding a
+                # card plays it, clockwise from the leader. A dog's-life card that wins
+                # leaves its player no card, so the player to its left leads instead
+                # (seed 002).
+                won[winning_seat] += 1
+                new_trick = True
+                last_trick = number == hand_size
+                if not last_trick:
+                    order = trick_order(winning_seat, hands)
                 if recording:
-                    record(plays[seat][action])
-            elif action == KNOCK and type(action) is int and may_knock:
-                if recording:
-                    record(_KNOCKS[seat])
-            else:
-                self._store(number, leader, order, played, led, winning, winning_seat, seen,
-                            trick_start, seat, new_trick)  # fmt: skip
-                raise IllegalActionError(self._why_illegal(action), seat, action)
-            asking = policies is not None
-            if played < last:
-                played += 1
+                    # How the trick was won, from what the loop knows: its cards are the
+                    # cards seen since it began.
+                    next_leader = None if last_trick else order[0]
+                    why = won_by(winning, led, trump, cards=seen ^ self._trick_seen)
+                    self._trick_seen = seen
+                    record(
+                        new_trick_won(
+                            (number, leader, winning_seat, next_leader, winning, led, why)
+                        )
+                    )
+                    trick_start = len(events)
+                if last_trick:
+                    played += 1  # every seat of the trick has played; the turn stays put
+                    round_over = True
+                    break
+                leader = seat = order[0]
+                last = len(order) - 1
+                number += 1
+                played = 0
+                led = winning = winning_seat = -1
                 if not asking:
                     break
-                continue
-            # The trick is over: its winner leads the next, and every seat holding a card
-            # plays it, clockwise from the leader. A dog's-life card that wins leaves its
-            # player no card, so the player to its left leads instead (seed 002).
-            won[winning_seat] += 1
-            new_trick = True
-            last_trick = number == hand_size
-            if not last_trick:
-                order = trick_order(winning_seat, hands)
-            if recording:
-                # How the trick was won, from what the loop knows: its cards are the
-                # cards seen since it began.
-                next_leader = None if last_trick else order[0]
-                why = won_by(winning, led, trump, seen ^ self._trick_seen)
-                self._trick_seen = seen
-                record(
-                    new(TrickWon, (number, leader, winning_seat, next_leader, winning, led, why))
-                )
-                trick_start = len(events)
-            if last_trick:
-                self._store(number, leader, order, played + 1, led, winning, winning_seat, seen,
-                            trick_start, seat, True)  # fmt: skip
-                end_round(self)
-                return
-            leader = order[0]
-            last = len(order) - 1
-            number += 1
-            played = 0
-            led = winning = winning_seat = -1
-            if not asking:
-                break
-        self._store(number, leader, order, played, led, winning, winning_seat, seen,
-                    trick_start, order[played], new_trick)  # fmt: skip
-
-    def _store(
-        self,
-        number: int,
-        leader: Seat,
-        order: tuple[Seat, ...],
-        played: int,
-        led: Suit,
-        winning: Card,
-        winning_seat: Seat,
-        seen: Mask,
-        trick_start: int,
-        turn: Seat,
-        new_trick: bool,
-    ) -> None:
-        """Keep the trick loop's state (see :meth:`_play_cards`): on its way out, whether
-        the round goes on, ends, or an action is refused or a player raises."""
-        self.trick_number = number
-        self.trick_leader = leader
-        self.trick_order = order
-        self.trick_played = played
-        self.led = led
-        self.winning_card = winning
-        self.winning_seat = winning_seat
-        self.seen = seen
-        self._trick_start = trick_start
-        self.turn = turn
-        if new_trick:
-            self._view_parts = None
+        finally:
+            # Keep the loop's state, however it leaves: the round goes on or ends, an
+            # action is refused, or a player raises. Stored here, once, rather than passed
+            # to a method: the loop's exits are many, and this is its cheapest way out.
+            self.trick_number = number
+            self.trick_leader = leader
+            self.trick_order = order
+            self.trick_played = played
+            self.led = led
+            self.winning_card = winning
+            self.winning_seat = winning_seat
+            self.seen = seen
+            self._trick_start = trick_start
+            self.turn = seat
+            if new_trick:
+                self._view_parts = None
+        if illegal:
+            raise IllegalActionError(self._why_illegal(action), seat, action)
+        if round_over:
+            end_round(self)
 
     # ----------------------------------------------------------------- search
 
@@ -533,8 +524,8 @@ class State:
         for event in self.events[self._first_play : self._trick_start]:
             if isinstance(event, TrickWon):
                 done.append(
-                    Trick(event.number, event.leader, tuple(plays), event.winner, event.card,
-                          event.led, event.why)
+                    Trick(number=event.number, leader=event.leader, plays=tuple(plays),
+                          winner=event.winner, card=event.card, led=event.led, why=event.why)
                 )  # fmt: skip
                 plays = []
             elif isinstance(event, (Play, Knock)):

@@ -55,7 +55,7 @@ def action_mask(game: State, acting: bool) -> np.ndarray:
     return mask
 
 
-def observe(game: State, seat: Seat, size: int, acting: bool) -> dict[str, np.ndarray]:
+def observe(game: State, seat: Seat, size: int, *, acting: bool) -> dict[str, np.ndarray]:
     """Return what ``seat`` may know now as arrays: ``observation`` and ``action_mask``.
 
     ``size`` is the observation's length (the space's shape); ``acting``: whether the seat

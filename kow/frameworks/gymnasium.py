@@ -257,7 +257,7 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
         """
         game = self._game()
         return build(
-            self.seed, self.rules, self.players, game.events, abandoned=game.outcome is None
+            self.seed, self.rules, self.players, events=game.events, abandoned=game.outcome is None
         )
 
     def _play_bots(self) -> None:
@@ -277,7 +277,7 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
         return action_mask(self._game(), self._acting())
 
     def _observation(self) -> Observation:
-        return observe(self._game(), self.seat, self._size, self._acting())
+        return observe(self._game(), self.seat, self._size, acting=self._acting())
 
     def _game(self) -> State:
         if self.game is None:

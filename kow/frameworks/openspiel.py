@@ -268,7 +268,7 @@ class _Drawing:
 
     __slots__ = ("pending", "draws", "drawn", "left", "need", "kind")
 
-    def __init__(self, pending: int, draws: tuple[tuple[int, ...], ...], need: int, kind: str):
+    def __init__(self, pending: int, draws: tuple[tuple[int, ...], ...], need: int, *, kind: str):
         self.pending = pending
         self.draws = draws
         self.drawn: list[int] = []
@@ -277,7 +277,7 @@ class _Drawing:
         self.kind = kind
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Drawing:
-        other = _Drawing(self.pending, self.draws, self.need, self.kind)
+        other = _Drawing(self.pending, self.draws, self.need, kind=self.kind)
         other.drawn = self.drawn[:]
         other.left = self.left[:]
         return other
@@ -422,7 +422,7 @@ class KnockOutWhistState(pyspiel.State):
         trial: State | None = None
         try:
             if engine is None:
-                trial = State(self._table.rules, random.Random(0), self._dealer, deck)
+                trial = State(self._table.rules, random.Random(0), self._dealer, deck=deck)
             else:
                 trial = engine.fork(deck=deck)
                 trial.apply(engine_action(action, engine.phase))
@@ -433,7 +433,7 @@ class KnockOutWhistState(pyspiel.State):
                 last = next((e for e in reversed(trial.events) if isinstance(e, Deal)), None)
                 if last is not None and last.round == trial.round:
                     kind = "cut"
-            self._drawing = _Drawing(action, draws, need.count, kind)
+            self._drawing = _Drawing(action, draws, need.count, kind=kind)
             return
         self._engine = trial
         self._drawing = None
@@ -536,7 +536,7 @@ class KnockOutWhistState(pyspiel.State):
                     f"kow.log.LoggedPlayer('ada', 'agent')"
                 )
         return build(
-            None, self._table.rules, players, engine.events, abandoned=not self.is_terminal()
+            None, self._table.rules, players, events=engine.events, abandoned=not self.is_terminal()
         )
 
 

@@ -250,7 +250,9 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         """
         game = self._game()
         players = [LoggedPlayer(agent, AGENT) for agent in self.possible_agents]
-        return build(self.seed, self.rules, players, game.events, abandoned=game.outcome is None)
+        return build(
+            self.seed, self.rules, players, events=game.events, abandoned=game.outcome is None
+        )
 
     def _game(self) -> State:
         if self.game is None:

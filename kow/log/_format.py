@@ -98,6 +98,7 @@ def build(
     seed: int | None,
     rules: Rules,
     players: Sequence[PlayerInfo],
+    *,
     events: Iterable[Event],
     abandoned: bool = False,
 ) -> GameLog:

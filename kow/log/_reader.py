@@ -209,12 +209,14 @@ def _values(stream: IO[bytes], arrays: bool, unique_keys: bool) -> Iterator[Entr
             if state == _TOP:
                 return
             why = "Expecting ',' delimiter" if state == _AFTER_ELEMENT else "Expecting value"
-            raise _fault(why, text, pos, line, line_start)
+            raise _fault(why, text, pos, line=line, line_start=line_start)
         if state:  # inside a top-level array: the commas and the end are read here
             char = text[pos]
             if state == _AFTER_ELEMENT:
                 if char not in ",]":
-                    raise _fault("Expecting ',' delimiter", text, pos, line, line_start)
+                    raise _fault(
+                        "Expecting ',' delimiter", text, pos, line=line, line_start=line_start
+                    )
                 state = _AFTER_COMMA if char == "," else _TOP
                 pos += 1
                 continue
@@ -243,14 +245,20 @@ def _values(stream: IO[bytes], arrays: bool, unique_keys: bool) -> Iterator[Entr
             if _deeper(text, pos, err.pos):  # a fault before json's own (it has no limit)
                 scan = _scan(text, pos, keys=False)
                 at = err.pos if scan.at is None else scan.at
-                raise _fault(scan.why, text, at, line, line_start, "not readable") from None
-            raise _fault(_json_message(err.msg), text, err.pos, line, line_start) from None
+                raise _fault(
+                    scan.why, text, at, line=line, line_start=line_start, kind="not readable"
+                ) from None
+            raise _fault(
+                _json_message(err.msg), text, err.pos, line=line, line_start=line_start
+            ) from None
         except _Constant as err:
             # All before it is JSON (json reads in order), so the first one outside a
             # string is the one: found only now, so JSON without them pays nothing.
             found = (m.start(1) for m in _CONSTANT.finditer(text, pos) if m.group(1))
             at = next(found, pos)
-            raise _fault(f"{err} is not a JSON value", text, at, line, line_start) from None
+            raise _fault(
+                f"{err} is not a JSON value", text, at, line=line, line_start=line_start
+            ) from None
         except (RecursionError, ValueError) as err:  # too deep, or an integer too long
             scan = _scan(text, pos, keys=False)
             if not eof and (scan.end is None or scan.end > len(text) - _LOOKAHEAD):
@@ -261,7 +269,9 @@ def _values(stream: IO[bytes], arrays: bool, unique_keys: bool) -> Iterator[Entr
             if scan.at is None:  # not found by the scan: placed at the value's start
                 why = "nested too deep" if isinstance(err, RecursionError) else str(err)
                 raise LogReadError(f"not readable: {why}", line, pos - line_start + 1) from None
-            fault = _fault(scan.why, text, scan.at, line, line_start, "not readable")
+            fault = _fault(
+                scan.why, text, scan.at, line=line, line_start=line_start, kind="not readable"
+            )
             if scan.end is None:  # the input ends inside the value: nothing to go on with
                 raise fault from None
             value, end = None, scan.end
@@ -275,19 +285,33 @@ def _values(stream: IO[bytes], arrays: bool, unique_keys: bool) -> Iterator[Entr
                 pos = 0
                 continue
             if state == _TOP and end < len(text) and text[end] not in _AFTER_LITERAL:
-                raise _fault("Invalid literal", text, pos, line, line_start)
+                raise _fault("Invalid literal", text, pos, line=line, line_start=line_start)
         if fault is None and isinstance(value, (dict, list, str)):  # found in one scan
             lone = _lone_surrogate(text, pos, end)
             if lone is not None:
                 why = f"a lone surrogate escape ({text[lone : lone + 6]}) is not a character"
-                raise _fault(why, text, lone, line, line_start)
+                raise _fault(why, text, lone, line=line, line_start=line_start)
             if isinstance(value, (dict, list)) and _deeper(text, pos, end):
                 scan = _scan(text, pos, keys=False)
-                fault = _fault(scan.why, text, scan.at or pos, line, line_start, "not readable")
+                fault = _fault(
+                    scan.why,
+                    text,
+                    scan.at or pos,
+                    line=line,
+                    line_start=line_start,
+                    kind="not readable",
+                )
                 value = None
             elif keys is not None and keys.repeated:
                 scan = _scan(text, pos, keys=True)
-                fault = _fault(scan.why, text, scan.at or pos, line, line_start, "ambiguous")
+                fault = _fault(
+                    scan.why,
+                    text,
+                    scan.at or pos,
+                    line=line,
+                    line_start=line_start,
+                    kind="ambiguous",
+                )
         yield Entry(line, value, fault)
         if state:
             state = _AFTER_ELEMENT
@@ -426,7 +450,7 @@ def _lone_surrogate(text: str, start: int, end: int) -> int | None:
 
 
 def _fault(
-    message: str, text: str, at: int, line: int, line_start: int, kind: str = "not JSON"
+    message: str, text: str, at: int, *, line: int, line_start: int, kind: str = "not JSON"
 ) -> LogReadError:
     """Return the error "``kind``: ``message``" placed at ``text[at]``, in the line
     ``line`` that starts at ``line_start`` or in one after it."""
@@ -486,9 +510,9 @@ class _Source:
                 chunk = self._first(size) if self.read is None else self.read(size)
             except OSError as err:  # of the stream read: a write's error never comes here
                 why = f"cannot read: {err.strerror or err}"
-                raise _placed(why, rest, line, column) from None
+                raise _placed(why, rest, line, column=column) from None
         if self.failed is not None and not chunk:  # the good bytes before it are all read
-            raise _placed(self.failed, rest, line, column)
+            raise _placed(self.failed, rest, line, column=column)
         eof = not chunk
         pending = self.utf8.getstate()[0]  # the start of a character cut by the last read
         try:
@@ -502,7 +526,7 @@ class _Source:
                 if err.reason != "unexpected end of data"
                 else "it ends inside a character"
             )
-            raise _placed(f"not UTF-8 text ({why})", good, line, column) from None
+            raise _placed(f"not UTF-8 text ({why})", good, line, column=column) from None
         self.offset += len(chunk)
         if self.start and text:
             self.start = False
@@ -510,7 +534,7 @@ class _Source:
         return rest + text, eof
 
 
-def _placed(message: str, text: str, line: int, column: int) -> LogReadError:
+def _placed(message: str, text: str, line: int, *, column: int) -> LogReadError:
     """Return the error ``message`` placed at the end of ``text``, which starts at ``line``
     and 0-based ``column``."""
     newline = text.rfind("\n")

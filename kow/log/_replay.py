@@ -96,7 +96,7 @@ def replay(game: GameLog) -> Iterator[State]:
         # The deck is stacked and the first dealer given: the generator draws nothing that
         # matters, so a null seed (deals from outside kow) stands in as 0.
         seed = 0 if game["seed"] is None else game["seed"]
-        state = State(rules, random.Random(seed), first_dealer, StackedDeck(decks, cuts))
+        state = State(rules, random.Random(seed), first_dealer, deck=StackedDeck(decks, cuts))
         players = [LoggedPlayer(p["name"], p["kind"]) for p in game["players"]]
     except (KeyError, TypeError, IndexError, ValueError) as err:
         raise ReplayError(f"not a log that can be replayed: {type(err).__name__} {err}") from None
@@ -121,7 +121,7 @@ def replay(game: GameLog) -> Iterator[State]:
             yield state
     if state.outcome is None and not abandoned:
         raise ReplayError("the log ends before the game does", len(rounds) or None)
-    rebuilt = build(game["seed"], rules, players, state.events, abandoned)
+    rebuilt = build(game["seed"], rules, players, events=state.events, abandoned=abandoned)
     rebuilt["kow_version"] = game["kow_version"]
     where = _difference(rebuilt, game)
     if where is not None:
@@ -173,7 +173,9 @@ def _check(
         if not isinstance(event, (Deal, RoundEnd)):
             continue
         if not made:  # the rounds so far, as the engine made them
-            made = build(game["seed"], state.rules, players, events, abandoned)["rounds"]
+            made = build(game["seed"], state.rules, players, events=events, abandoned=abandoned)[
+                "rounds"
+            ]
         # A round's end closes the round of the last deal before it.
         number = sum(1 for e in events[: place + 1] if isinstance(e, Deal))
         if number > len(game["rounds"]):

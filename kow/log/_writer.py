@@ -43,6 +43,7 @@ def game_text(
     seed: int,
     rules: Rules,
     players: Sequence[PlayerInfo],
+    *,
     events: Iterable[Event],
     abandoned: bool = False,
 ) -> str:

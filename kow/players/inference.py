@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from ..cards import BIT, NO_CARD, NO_SUIT, SUIT_OF, Mask, Suit, cards_in
 from ..engine.trick import BEATEN_BY, knock_allowed, legal_cards
-from ..engine.view import TrickFacts, View
+from ..engine.view import TrickFacts, View, new_trick_facts
 from ..events import KNOCK, Action, Knock, Seat
 from .policy import heuristic_card, heuristic_trump
 from .sampling import Sampler
@@ -80,8 +80,9 @@ def decisions(view: View) -> list[Decision]:
                 to_come = winner < 0 or i < len(plays) - 1
                 may_knock = seat in view.dogs_life and knock_allowed(number, view.hand_size)
                 facts = TrickFacts(
-                    seat, 0, 0, may_knock, seen, winning, led, trump, to_come, won[seat],
-                    tricks_left,
+                    seat=seat, hand=0, legal=0, may_knock=may_knock, seen=seen,
+                    winning=winning, led=led, trump=trump, to_come=to_come, won=won[seat],
+                    tricks_left=tricks_left,
                 )  # fmt: skip
                 found.append((facts, play.action))
             if isinstance(play, Knock):
@@ -127,6 +128,7 @@ def misses(
     hands: Sequence[Mask],
     found: Sequence[Decision],
     trump: Suit,
+    *,
     chooser: Seat = -1,
     played: Sequence[Mask] = (),
     limit: int = 1 << 30,
@@ -156,15 +158,11 @@ def _missed(d: Decision, now: Mask) -> bool:
     if not facts.may_knock and not legal & (legal - 1):
         return False  # a single legal card says nothing
     # facts.with_hand(hand), made here at once: a search asks this many thousand times.
-    then = _new(
-        TrickFacts,
+    then = new_trick_facts(
         (facts.seat, hand, legal, facts.may_knock, facts.seen, facts.winning, facts.led,
-         facts.trump, facts.to_come, facts.won, facts.tricks_left),
+         facts.trump, facts.to_come, facts.won, facts.tricks_left)
     )  # fmt: skip
     return heuristic_card(then) != d.action
-
-
-_new = tuple.__new__
 
 
 CANDIDATES = 4
@@ -215,7 +213,7 @@ class Model:
 
 
 def likely_deals(
-    view: View, sampler: Sampler, rng: random.Random, iterations: int
+    view: View, sampler: Sampler, rng: random.Random, *, iterations: int
 ) -> list[list[int]]:
     """Return ``iterations`` deals from ``sampler`` that best explain the plays seen.
 
@@ -250,7 +248,7 @@ def likely_deals(
     rest.sort(key=lambda r: (r[0], r[1]))
     repaired: list[tuple[int, int, list[int]]] = []
     for total, i, hands, per in rest[: iterations - len(perfect)]:
-        total = _repair(hands, per, total, sampler, model, rng)
+        total = _repair(hands, per, total, sampler=sampler, model=model, rng=rng)
         if total:
             repaired.append((total, i, hands))
         else:
@@ -263,6 +261,7 @@ def _repair(
     hands: list[int],
     per: list[int],
     total: int,
+    *,
     sampler: Sampler,
     model: Model,
     rng: random.Random,

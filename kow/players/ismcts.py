@@ -111,6 +111,7 @@ def tree_search(
     view: View,
     rng: random.Random,
     iterations: int,
+    *,
     deals: Callable[[int], list[list[int]]] | None = None,
     rollout: Callable[[int], list[Policy]] | None = None,
     exploration: float = EXPLORATION,

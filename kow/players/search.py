@@ -98,7 +98,7 @@ def sample(view: View, rng: random.Random, iterations: int) -> Samples:
     survived: list[list[bool]] = [[] for _ in legal]
     sampler = Sampler(view)
     if view.phase is Phase.PLAY:
-        deals = likely_deals(view, sampler, rng, iterations)
+        deals = likely_deals(view, sampler, rng, iterations=iterations)
     else:
         deals = [sampler.deal(rng) for _ in range(iterations)]
     playing = view.phase is Phase.PLAY

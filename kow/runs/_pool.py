@@ -29,7 +29,7 @@ class WorkerError(RuntimeError):
 
 
 def ordered_map(
-    func: Callable[[T], R], items: Iterable[T], jobs: int, ahead: int = 2
+    func: Callable[[T], R], items: Iterable[T], jobs: int, *, ahead: int = 2
 ) -> Generator[R, None, None]:
     """Yield ``func(item)`` for each item in order, computed by ``jobs`` processes.
 
@@ -72,7 +72,8 @@ def ordered_map(
             inherited = (*readers, reader) if fork else ()
             process = context.Process(
                 target=_work,
-                args=(func, todo[worker::jobs], writer, inherited),
+                args=(func, todo[worker::jobs], writer),
+                kwargs={"inherited": inherited},
                 name=f"kow-worker-{worker}",
                 daemon=True,
             )
@@ -145,6 +146,7 @@ def _work(
     func: Callable[[T], R],
     items: Sequence[T],
     writer: Connection,
+    *,
     inherited: tuple[Connection, ...],
 ) -> None:
     """Run in a worker: send ``(True, func(item))`` for each item, or ``(False, error)``.

@@ -16,7 +16,7 @@ import functools
 import math
 import os
 from collections.abc import Generator
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from .. import game, log
@@ -79,6 +79,7 @@ class Run:
     seed: int
     rules: Rules
     kinds: tuple[str, ...]
+    _: KW_ONLY
     dealer: int | None = None
     pretty: bool = False
     bot_options: tuple[tuple[str, Any], ...] = ()
@@ -110,19 +111,21 @@ def _games_text(run: Run, first: int, count: int) -> str:
         rng = bots_rng(seed)
         players = seat_bots(run.kinds, rng, **options)
         try:
-            state = play_game(rules, players, seed, dealer)
+            state = play_game(rules, players, seed, dealer=dealer)
         except PlayerError as err:
             raise GameError(index, seed, str(err)) from None
         if pretty:
-            texts.append(log.dumps(log.build(seed, rules, players, state.events), pretty=True))
+            texts.append(
+                log.dumps(log.build(seed, rules, players, events=state.events), pretty=True)
+            )
         else:
-            texts.append(game_text(seed, rules, players, state.events))
+            texts.append(game_text(seed, rules, players, events=state.events))
         texts.append("\n")
     return "".join(texts)
 
 
 def run_text(
-    run: Run, first: int, count: int, jobs: int = 1
+    run: Run, first: int, count: int, *, jobs: int = 1
 ) -> Generator[tuple[str, int], None, None]:
     """Yield the text of games ``first .. first+count-1`` of ``run`` in order, as it is made.
 
@@ -141,11 +144,11 @@ def run_text(
     first = check_first_game(first)
     count = check_games(count)
     jobs = check_jobs(jobs)
-    return _run_text(run, first, count, jobs)
+    return _run_text(run, first, count, jobs=jobs)
 
 
 def _run_text(
-    run: Run, first: int, count: int, jobs: int
+    run: Run, first: int, count: int, *, jobs: int
 ) -> Generator[tuple[str, int], None, None]:
     """Yield what :func:`run_text` yields, its arguments checked."""
     if jobs <= 1 or count <= 1:
@@ -155,7 +158,8 @@ def _run_text(
     size = _block_size(count, jobs)
     blocks = range(-(-count // size))  # made as needed: flat in memory for any count
     jobs = min(jobs, len(blocks))  # no process without a block to play
-    texts = ordered_map(functools.partial(_block_text, run, first, count, size), blocks, jobs)
+    block_text = functools.partial(_block_text, run=run, first=first, count=count, size=size)
+    texts = ordered_map(block_text, blocks, jobs)
     for block, text in zip(blocks, texts, strict=True):
         yield text, min(size, count - block * size)
 
@@ -174,7 +178,7 @@ def auto_jobs(games: int, seconds_per_game: float) -> int:
     0 included. Raises :class:`~kow.rules.SettingError` when it is not an int 0 or more
     and :class:`ValueError` for a cost that is not a number of seconds, 0 or more.
     """
-    games = check_int("games", games, 0, None, "a number of games")
+    games = check_int("games", games, lo=0, hi=None, what="a number of games")
     if (
         isinstance(seconds_per_game, bool)
         or not isinstance(seconds_per_game, (int, float))
@@ -200,7 +204,7 @@ def _block_size(count: int, jobs: int) -> int:
     return max(1, min(200, -(-count // (jobs * 8))))
 
 
-def _block_text(run: Run, first: int, count: int, size: int, block: int) -> str:
+def _block_text(block: int, *, run: Run, first: int, count: int, size: int) -> str:
     """Return the text of block ``block`` (0-based) of games ``first..first+count-1``."""
     start = block * size
     return _games_text(run, first + start, min(size, count - start))

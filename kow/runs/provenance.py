@@ -138,7 +138,7 @@ class Difference(NamedTuple):
 
     def fault(self) -> Fault:
         """Return the difference as a :class:`~kow.verify.Fault`, as ``kow verify`` shows it."""
-        return Fault(self.round, self.trick, self.seat, self.message)
+        return Fault(self.round, self.trick, self.seat, message=self.message)
 
     def __str__(self) -> str:
         """Return the difference with its place.
@@ -223,12 +223,14 @@ def seed_check(search_iterations: int | None = None) -> Callable[[GameLog], Faul
         try:
             difference = check_against_seed(game, search_iterations=search_iterations)
         except NoSeedError:
-            return Fault(None, None, None, NO_SEED)
+            return Fault(None, None, None, message=NO_SEED)
         except PlayerError as err:
-            return Fault(None, None, err.seat, f"the engine refuses the log's decision: {err}")
+            return Fault(
+                None, None, err.seat, message=f"the engine refuses the log's decision: {err}"
+            )
         except Exception as err:  # a safety net: the verdict must never raise
             why = f"internal error in the seed check: {type(err).__name__} {err}"
-            return Fault(None, None, None, why)
+            return Fault(None, None, None, message=why)
         return None if difference is None else difference.fault()
 
     return check

@@ -28,8 +28,8 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     >>> wilson(0, 0)
     (0.0, 1.0)
     """
-    games = check_int("games", games, 0, MAX_GAMES, "a number of games")
-    wins = check_int("wins", wins, 0, games, "a number of wins")
+    games = check_int("games", games, lo=0, hi=MAX_GAMES, what="a number of games")
+    wins = check_int("wins", wins, lo=0, hi=games, what="a number of wins")
     if games == 0:
         return (0.0, 1.0)
     p = wins / games

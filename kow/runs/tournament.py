@@ -20,7 +20,7 @@ import functools
 import math
 import time
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from ..engine.view import View
@@ -76,6 +76,7 @@ class GameResult:
     index: int
     seed: int
     seats: tuple[int, ...]
+    _: KW_ONLY
     winner: int
     rounds: tuple[int, ...]
     decisions: tuple[int, ...]
@@ -105,6 +106,7 @@ def tournament_game(
     rules: Rules,
     bots: Sequence[str],
     seed: int,
+    *,
     index: int,
     search_iterations: int | None = None,
 ) -> GameResult:
@@ -143,18 +145,19 @@ def tournament_game(
 
 
 def _play_chunk(
+    chunk: int,
+    *,
     rules: Rules,
     bots: tuple[str, ...],
     seed: int,
     iterations: int | None,
     games: int,
     size: int,
-    chunk: int,
 ) -> list[GameResult]:
     """Play chunk ``chunk`` (0-based): games ``chunk*size`` up to ``size`` more, below ``games``."""
     start = chunk * size
     return [
-        tournament_game(rules, bots, seed, i, iterations)
+        tournament_game(rules, bots, seed, index=i, search_iterations=iterations)
         for i in range(start, min(games, start + size))
     ]
 
@@ -176,6 +179,7 @@ class KindResult:
     kind: str
     seats: int
     games: int
+    _: KW_ONLY
     wins: int
     win_rate: float | None
     low: float | None
@@ -219,6 +223,7 @@ class Tournament:
     rules: Rules
     bots: tuple[str, ...]
     seed: int
+    _: KW_ONLY
     search_iterations: int | None
     played: int
     totals: tuple[tuple[int, int, int, int, float], ...]
@@ -347,6 +352,7 @@ class Tally:
         rules: Rules,
         bots: Sequence[str],
         seed: int,
+        *,
         search_iterations: int | None,
         planned: int | None = None,
         keep_games: bool = True,
@@ -394,11 +400,11 @@ class Tally:
             self.rules,
             self.bots,
             self.seed,
-            self.search_iterations,
-            played,
-            totals,
-            tuple(self._games[:played]),
-            self.planned,
+            search_iterations=self.search_iterations,
+            played=played,
+            totals=totals,
+            games=tuple(self._games[:played]),
+            planned=self.planned,
         )
 
 
@@ -406,6 +412,7 @@ def game_results(
     rules: Rules,
     bots: Sequence[str],
     games: int,
+    *,
     seed: int,
     jobs: int = 1,
     search_iterations: int | None = None,
@@ -428,7 +435,10 @@ def game_results(
         make_bot(kind, "check", bots_rng(0))  # raises ValueError for an unknown kind
     size = max(1, min(rules.players, games // (jobs * 8) or 1))
     chunks = range(-(-games // size))  # made as needed, not listed up front
-    play = functools.partial(_play_chunk, rules, bots, seed, search_iterations, games, size)
+    play = functools.partial(
+        _play_chunk, rules=rules, bots=bots, seed=seed, iterations=search_iterations, games=games,
+        size=size,
+    )  # fmt: skip
     return ordered_map(play, chunks, min(jobs, len(chunks)))
 
 
@@ -436,6 +446,7 @@ def play_tournament(
     rules: Rules,
     bots: Sequence[str],
     games: int,
+    *,
     seed: int,
     jobs: int = 1,
     search_iterations: int | None = None,

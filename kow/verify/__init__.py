@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import IO, Any
 
 from ._shape import Stop
@@ -44,14 +44,15 @@ class Fault:
     round: int | None
     trick: int | None
     seat: int | None
+    _: KW_ONLY
     message: str
 
     def __str__(self) -> str:
         """Return the message, prefixed by the round and trick where they are known.
 
-        >>> str(Fault(2, 4, 1, "seat 1 played 5c but holds Kh of the led suit h"))
+        >>> str(Fault(2, 4, 1, message="seat 1 played 5c but holds Kh of the led suit h"))
         'round 2, trick 4: seat 1 played 5c but holds Kh of the led suit h'
-        >>> str(Fault(None, None, None, "format: expected 'kow-log', got 'x'"))
+        >>> str(Fault(None, None, None, message="format: expected 'kow-log', got 'x'"))
         "format: expected 'kow-log', got 'x'"
         """
         place = []
@@ -88,9 +89,11 @@ def verify_game(log: object) -> Fault | None:
     try:
         Checker().game(log)
     except Stop as stop:
-        return Fault(stop.round, stop.trick, stop.seat, stop.message)
+        return Fault(stop.round, stop.trick, stop.seat, message=stop.message)
     except Exception as error:  # a safety net: verify_game must never raise
-        return Fault(None, None, None, f"internal error in the verifier: {type(error).__name__}")
+        return Fault(
+            None, None, None, message=f"internal error in the verifier: {type(error).__name__}"
+        )
     return None
 
 
@@ -109,13 +112,14 @@ class GameFault:
     file: str
     game: int
     line: int
+    _: KW_ONLY
     seed: int | None
     fault: Fault
 
     def to_dict(self) -> dict[str, object]:
         """Return the entry of ``faults`` in the verdict's JSON, keys in their order.
 
-        >>> GameFault("g.jsonl", 2, 5, None, Fault(1, None, 0, "x")).to_dict()
+        >>> GameFault("g.jsonl", 2, 5, seed=None, fault=Fault(1, None, 0, message="x")).to_dict()
         ... # doctest: +NORMALIZE_WHITESPACE
         {'file': 'g.jsonl', 'game': 2, 'line': 5, 'seed': None, 'round': 1, 'trick': None,
          'seat': 0, 'message': 'x', 'text': 'round 1: x'}
@@ -138,9 +142,9 @@ class GameFault:
 
         The seed is left out when it is ``None``.
 
-        >>> str(GameFault("g.jsonl", 2, 5, 7, Fault(1, 4, 0, "x")))
+        >>> str(GameFault("g.jsonl", 2, 5, seed=7, fault=Fault(1, 4, 0, message="x")))
         'g.jsonl: game 2 (seed 7): round 1, trick 4: x'
-        >>> str(GameFault("stdin", 1, 1, None, Fault(None, None, None, "y")))
+        >>> str(GameFault("stdin", 1, 1, seed=None, fault=Fault(None, None, None, message="y")))
         'stdin: game 1: y'
         """
         seed = f" (seed {self.seed})" if self.seed is not None else ""
@@ -188,6 +192,7 @@ class Verdict:
     games: int = 0
     legal: int = 0
     faulty: int = 0
+    _: KW_ONLY
     unmatched: int = 0
     unseeded: int = 0
     unreadable: list[UnreadableInput] = field(default_factory=list)
@@ -314,7 +319,7 @@ class JsonVerdict:
     >>> import io
     >>> out = io.StringIO()
     >>> writer = JsonVerdict(out)
-    >>> writer.fault(GameFault("g", 1, 1, None, Fault(None, None, None, "x")))
+    >>> writer.fault(GameFault("g", 1, 1, seed=None, fault=Fault(None, None, None, message="x")))
     >>> writer.close(Verdict(games=1, faulty=1))
     >>> import json; json.loads(out.getvalue())["faults"][0]["text"]
     'x'

@@ -180,7 +180,7 @@ class Stop(Exception):
     """
 
     def __init__(
-        self, round: int | None, trick: int | None, seat: int | None, message: str
+        self, round: int | None, trick: int | None, seat: int | None, *, message: str
     ) -> None:
         super().__init__(message)
         self.round = round
@@ -263,10 +263,10 @@ class Shape:
 
         Raises :class:`Stop`, always.
         """
-        raise Stop(self.round, self.trick, seat, message)
+        raise Stop(self.round, self.trick, seat, message=message)
 
     def obj(
-        self, value: object, path: str, keys: tuple[str, ...], optional: tuple[str, ...] = ()
+        self, value: object, path: str, keys: tuple[str, ...], *, optional: tuple[str, ...] = ()
     ) -> dict[str, object]:
         """Return an object that has every key of ``keys``, and others only from ``optional``."""
         if not isinstance(value, dict):
@@ -288,7 +288,7 @@ class Shape:
             self.fail(f"{path}: expected an array, got {show(value)}")
         return list(value)
 
-    def int_(self, value: object, path: str, lo: int, hi: int) -> int:
+    def int_(self, value: object, path: str, *, lo: int, hi: int) -> int:
         """Return an int (not a bool) from ``lo`` to ``hi``, both included."""
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(f"{path}: expected an int from {lo} to {hi}, got {show(value)}")

@@ -8,7 +8,7 @@ nothing from :mod:`kow`. :class:`Rules` is the log's ``rules`` object once read,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 __all__ = ["Game", "Rules", "after", "before", "from_left"]
 
@@ -20,6 +20,7 @@ class Rules:
     players: int
     start_cards: int
     dogs_life: str
+    _: KW_ONLY
     trump: str
     final_round_trump: bool
     lead: str

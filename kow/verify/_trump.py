@@ -157,7 +157,7 @@ class TrumpCheck:
         return trump, mt
 
     def votes(
-        self, value: object, method: str, out: list[int], cut_short: bool = False
+        self, value: object, method: str, out: list[int], *, cut_short: bool = False
     ) -> list[str]:
         """Check the votes; return the suits with the most votes (empty if no vote).
 

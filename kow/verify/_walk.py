@@ -74,7 +74,7 @@ class Checker(Shape):
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, int):
                 self.fail(f"seed: expected an int from 0 to {MAX_SEED} or null, got {show(seed)}")
-            self.int_(seed, "seed", 0, MAX_SEED)
+            self.int_(seed, "seed", lo=0, hi=MAX_SEED)
         rules = self.rules(top["rules"])
         self.n = rules.players
         self.players(top["players"])
@@ -103,11 +103,11 @@ class Checker(Shape):
     def rules(self, value: object) -> Rules:
         """Read the ``rules`` object; ``start_cards`` must leave a card to turn up."""
         data = self.obj(value, "rules", RULE_KEYS)
-        players = self.int_(data["players"], "rules.players", MIN_PLAYERS, MAX_PLAYERS)
+        players = self.int_(data["players"], "rules.players", lo=MIN_PLAYERS, hi=MAX_PLAYERS)
         most = (52 - 1) // players
         return Rules(
             players=players,
-            start_cards=self.int_(data["start_cards"], "rules.start_cards", 1, most),
+            start_cards=self.int_(data["start_cards"], "rules.start_cards", lo=1, hi=most),
             dogs_life=self.choice(data["dogs_life"], "rules.dogs_life", DOGS_LIFE),
             trump=self.choice(data["trump"], "rules.trump", TRUMPS),
             final_round_trump=self.bool_(data["final_round_trump"], "rules.final_round_trump"),
@@ -145,7 +145,7 @@ class Checker(Shape):
                     f"(seat {game.winner} won in round {index})"
                 )
             partial_ok = abandoned and index == len(items) - 1
-            Round(self, game, index, partial_ok).check(item)
+            Round(self, game, index, partial_ok=partial_ok).check(item)
         self.round = self.trick = None
         if not game.over and not abandoned:
             still = [s for s in range(self.n) if game.in_game[s]]
@@ -161,7 +161,7 @@ class Checker(Shape):
 class Round:
     """Check one round against the game so far, then update the game."""
 
-    def __init__(self, checker: Checker, game: Game, index: int, partial_ok: bool) -> None:
+    def __init__(self, checker: Checker, game: Game, index: int, *, partial_ok: bool) -> None:
         self.c = checker
         self.g = game
         self.r = index + 1
@@ -183,7 +183,7 @@ class Round:
         rules = g.rules
         optional = END_KEYS if self.partial_ok else ()
         keys = ROUND_KEYS if self.partial_ok else ROUND_KEYS + END_KEYS
-        rd = c.obj(value, p, keys, optional)
+        rd = c.obj(value, p, keys, optional=optional)
 
         number = c.any_int(rd["number"], f"{p}.number")
         if number != r:
@@ -210,7 +210,7 @@ class Round:
         want = before(dealer, g.in_game)
         if by != want:
             self.fail(f"cut by seat {by} but should be by seat {want}, the dealer's right", by)
-        c.int_(cut["position"], f"{p}.cut.position", 1, MAX_CUT)
+        c.int_(cut["position"], f"{p}.cut.position", lo=1, hi=MAX_CUT)
 
         dogs_life = c.seat_list(rd["dogs_life"], f"{p}.dogs_life")
         if dogs_life != g.dogs_life:
@@ -223,7 +223,7 @@ class Round:
         turned_up = self.turned_up(rd["turned_up"], hand_size)
         trump_check = TrumpCheck(c, g, index=r - 1, dealer=dealer, hand_size=hand_size)
         if self.partial_ok and trump_check.cut_short(rd):
-            self.end(rd, [0] * self.n, False, hand_size)
+            self.end(rd, [0] * self.n, False, hand_size=hand_size)
             return
         trump, mt = trump_check.check(rd, turned_up)
 
@@ -235,11 +235,11 @@ class Round:
         if leader != want:
             self.fail(f"leader is seat {leader} but should be seat {want} ({why})", leader)
 
-        won, complete = self.tricks(rd["tricks"], leader, hand_size, trump)
+        won, complete = self.tricks(rd["tricks"], leader, hand_size, trump=trump)
         self.c.trick = None
         if r == 1:
             g.first_trump = trump
-        self.end(rd, won, complete, hand_size)
+        self.end(rd, won, complete, hand_size=hand_size)
         g.dealer = dealer
 
     # -- the deal --------------------------------------------------------------------------
@@ -299,7 +299,7 @@ class Round:
     # -- tricks --------------------------------------------------------------------------------
 
     def tricks(
-        self, value: object, leader: int, hand_size: int, trump: str | None
+        self, value: object, leader: int, hand_size: int, *, trump: str | None
     ) -> tuple[list[int], bool]:
         """Check the tricks; return tricks won per seat and whether the round is complete."""
         c, p = self.c, self.path
@@ -326,7 +326,7 @@ class Round:
             if got != want:
                 self.fail(f"trick leader is seat {got} but should be seat {want} ({why})", got)
             order = [s for s in ((got + k) % self.n for k in range(self.n)) if self.held[s]]
-            cards = self.plays(tr["plays"], f"{path}.plays", order, t + 1 == hand_size)
+            cards = self.plays(tr["plays"], f"{path}.plays", order, last=t + 1 == hand_size)
             if tr["winner"] is None and self.partial_ok and t == len(items) - 1:
                 return won, False  # a trick cut short
             if self.played < len(order):
@@ -355,7 +355,7 @@ class Round:
         return seat
 
     def plays(
-        self, value: object, path: str, order: list[int], last: bool
+        self, value: object, path: str, order: list[int], *, last: bool
     ) -> list[tuple[int, str]]:
         """Check the plays of a trick; return the cards played, as (seat, card)."""
         c = self.c
@@ -425,7 +425,7 @@ class Round:
 
     # -- end of round ---------------------------------------------------------------------------
 
-    def end(self, rd: dict[str, object], won: list[int], complete: bool, hand_size: int) -> None:
+    def end(self, rd: dict[str, object], won: list[int], complete: bool, *, hand_size: int) -> None:
         """Check the end of the round: eliminations, dog's lives, revivals and sweeps."""
         c, g, p = self.c, self.g, self.path
         rules = g.rules
@@ -512,7 +512,9 @@ class Round:
         elif hand_size == 1:
             g.over = True
 
-    def tricks_won(self, value: object, won: list[int], dealt: list[int], allow_null: bool) -> None:
+    def tricks_won(
+        self, value: object, won: list[int], dealt: list[int], *, allow_null: bool
+    ) -> None:
         """Check ``tricks_won``: the tricks each seat dealt in won, null for the others."""
         c, p = self.c, self.path
         if value is None and allow_null:
