@@ -309,18 +309,26 @@ def test_no_function_takes_more_than_three_arguments_by_position() -> None:
     # House style: keyword-only parameters once a call needs more than three facts, so
     # that two ints of a call cannot be swapped unseen (self and cls not counted), and the
     # same for a dataclass's fields (past a KW_ONLY marker). Click passes its options by
-    # keyword, so the commands take them all keyword-only.
+    # keyword, so the commands take them all keyword-only. The one exception is HOT.
     found = []
     for path in sorted(KOW.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 names = [a.arg for a in node.args.posonlyargs + node.args.args]
                 names = [n for n in names if n not in ("self", "cls")]
-                if len(names) > 3:
+                where = f"{path.relative_to(KOW.parent)}:{node.name}"
+                if len(names) > 3 and where not in HOT:
                     found.append(f"{path.relative_to(KOW.parent)}:{node.lineno} {node.name}")
             elif isinstance(node, ast.ClassDef) and _positional_fields(node) > 3:
                 found.append(f"{path.relative_to(KOW.parent)}:{node.lineno} {node.name}")
     assert found == []
+
+
+HOT = {"kow/engine/trick.py:won_by"}
+"""Functions the trick loop calls once per trick, compiled: a call by keyword into a
+mypyc function parses its keywords at each call, which cost 1.3% of ``kow simulate
+--bots random`` (instructions counted with callgrind). Their four ints are pinned by the
+doctest and the test of each :class:`~kow.events.WonBy` instead."""
 
 
 def _positional_fields(node: ast.ClassDef) -> int:

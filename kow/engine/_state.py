@@ -467,7 +467,7 @@ class State:
                     # How the trick was won, from what the loop knows: its cards are the
                     # cards seen since it began.
                     next_leader = None if last_trick else order[0]
-                    why = won_by(winning, led, trump, cards=seen ^ self._trick_seen)
+                    why = won_by(winning, led, trump, seen ^ self._trick_seen)
                     self._trick_seen = seen
                     record(
                         new_trick_won(

@@ -45,7 +45,7 @@ BEATEN_BY: tuple[tuple[Mask, ...], ...] = tuple(
 :func:`beats`, from which it is built); ``trump`` may be :data:`~kow.cards.NO_SUIT`."""
 
 
-def won_by(card: Card, led: Suit, trump: Suit, *, cards: Mask) -> WonBy:
+def won_by(card: Card, led: Suit, trump: Suit, cards: Mask) -> WonBy:
     """Return why ``card`` won the trick whose cards are the mask ``cards`` (card included).
 
     ``led``: the trick's led suit; ``trump``: the trump suit, or
@@ -57,7 +57,7 @@ def won_by(card: Card, led: Suit, trump: Suit, *, cards: Mask) -> WonBy:
     >>> from kow.cards import mask_of, parse_card, parse_suit
     >>> def why(card, cards, led="s", trump="h"):
     ...     cards = mask_of(parse_card(c) for c in cards.split())
-    ...     return won_by(parse_card(card), parse_suit(led), parse_suit(trump), cards=cards).name
+    ...     return won_by(parse_card(card), parse_suit(led), parse_suit(trump), cards).name
     >>> why("3h", "As 2h 3h"), why("2h", "As 2h Ks")  # spades led, hearts trump
     ('HIGHEST_TRUMP', 'ONLY_TRUMP')
     >>> why("Ks", "Ks 2s 3c"), why("Ks", "Ks 3c"), why("5h", "5h 2c 3d", led="h"), why("Ks", "Ks")
