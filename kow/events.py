@@ -54,9 +54,13 @@ __all__ = [
     "action_name",
     "clockwise",
     "new_deal",
+    "new_game_end",
+    "new_lead",
+    "new_outcome",
     "new_round_end",
     "new_trick_won",
     "new_trump_set",
+    "new_turned_up",
     "seat_name",
 ]
 
@@ -165,6 +169,15 @@ class Outcome(NamedTuple):
     rounds_played: int
 
 
+new_outcome: Callable[[tuple[Any, ...]], Outcome] = functools.partial(tuple.__new__, Outcome)
+"""Return the :class:`Outcome` of a tuple of its fields in this order:
+``(winner, termination, rounds_played)``.
+
+The engine's fast way, once a game (see :data:`new_trick_won`); elsewhere
+``Outcome(winner=...)``.
+"""
+
+
 # ----------------------------------------------------------------------------- events
 
 
@@ -206,6 +219,13 @@ class TurnedUp(NamedTuple):
     def accept(self, visitor: EventVisitor) -> None:
         """Call ``visitor.on_turned_up(self)``."""
         visitor.on_turned_up(self)
+
+
+new_turned_up: Callable[[tuple[Any, ...]], TurnedUp] = functools.partial(tuple.__new__, TurnedUp)
+"""Return the :class:`TurnedUp` of a tuple of its fields in this order: ``(card)``.
+
+The engine's fast way, once a game (see :data:`new_trick_won`); elsewhere ``TurnedUp(card=...)``.
+"""
 
 
 class CutCard(NamedTuple):
@@ -270,6 +290,13 @@ class Lead(NamedTuple):
     def accept(self, visitor: EventVisitor) -> None:
         """Call ``visitor.on_lead(self)``."""
         visitor.on_lead(self)
+
+
+new_lead: Callable[[tuple[Any, ...]], Lead] = functools.partial(tuple.__new__, Lead)
+"""Return the :class:`Lead` of a tuple of its fields in this order: ``(seat)``.
+
+The engine's fast way, once a round (see :data:`new_trick_won`); elsewhere ``Lead(seat=...)``.
+"""
 
 
 class Play(NamedTuple):
@@ -402,6 +429,13 @@ class GameEnd(NamedTuple):
     def accept(self, visitor: EventVisitor) -> None:
         """Call ``visitor.on_game_end(self)``."""
         visitor.on_game_end(self)
+
+
+new_game_end: Callable[[tuple[Any, ...]], GameEnd] = functools.partial(tuple.__new__, GameEnd)
+"""Return the :class:`GameEnd` of a tuple of its fields in this order: ``(outcome)``.
+
+The engine's fast way, once a game (see :data:`new_trick_won`); elsewhere ``GameEnd(outcome=...)``.
+"""
 
 
 Event: TypeAlias = (

@@ -57,8 +57,9 @@ ONE_OF_EACH: list[tuple[str, Any]] = [
     ("on_knock", Knock(0)),
     (
         "on_trick_won",
-        TrickWon(number=1, leader=1, winner=1, next_leader=None, card=KH, led=2,
-                 why=WonBy.ONLY_CARD),
+        TrickWon(
+            number=1, leader=1, winner=1, next_leader=None, card=KH, led=2, why=WonBy.ONLY_CARD
+        ),
     ),
     ("on_round_end", RoundEnd((0, 1), (0,), (), ())),
     ("on_game_end", GameEnd(Outcome(1, Termination.LAST_STANDING, 1))),
@@ -191,6 +192,27 @@ def test_the_fast_constructor_of_trick_won_takes_the_documented_order() -> None:
         number=2, leader=0, winner=1, next_leader=None, card=KH, led=2, why=WonBy.HIGHEST_OF_LED
     )
     assert [getattr(built, f) for f in fields] == list(values)
+
+
+@pytest.mark.parametrize(
+    ("name", "record", "fields", "values"),
+    [
+        ("new_lead", Lead, ("seat",), (2,)),
+        ("new_turned_up", TurnedUp, ("card",), (KH,)),
+        ("new_outcome", Outcome, ("winner", "termination", "rounds_played"),
+         (1, Termination.SWEEP, 3)),
+        ("new_game_end", GameEnd, ("outcome",),
+         (Outcome(winner=1, termination=Termination.SWEEP, rounds_played=3),)),
+    ],
+)  # fmt: skip
+def test_the_fast_constructors_of_the_engine_take_the_documented_order(
+    name: str, record: type, fields: tuple[str, ...], values: tuple[object, ...]
+) -> None:
+    # The engine builds these from a tuple, by position, once a round or a game.
+    assert record._fields == fields == documented_order(events, name)  # type: ignore[attr-defined]
+    built = getattr(events, name)(values)
+    assert type(built) is record
+    assert built == record(**dict(zip(fields, values, strict=True)))
 
 
 # ----------------------------------------------------------------------------- clockwise

@@ -13,20 +13,20 @@ from ..cards import BIT, NO_CARD, NO_SUIT, RANK_OF, SUIT_OF, Card, Suit
 from ..events import (
     CutCard,
     Event,
-    GameEnd,
-    Lead,
-    Outcome,
     Phase,
     Seat,
     Termination,
     TieCut,
     TrumpMethod,
     TrumpSet,
-    TurnedUp,
     clockwise,
     new_deal,
+    new_game_end,
+    new_lead,
+    new_outcome,
     new_round_end,
     new_trump_set,
+    new_turned_up,
 )
 from .deal import left_of, round_seats
 from .trick import trick_order
@@ -123,7 +123,7 @@ def start_round(state: State) -> None:
         card = deck[k]
         state.turned_up = card
         state.seen = BIT[card]
-        events.append(TurnedUp(card=card))
+        events.append(new_turned_up((card,)))
         if state._fixed_suit < 0:
             state._fixed_suit = SUIT_OF[card]
         set_trump(state, SUIT_OF[card], "turned-up", chosen_by=None)
@@ -216,7 +216,7 @@ def set_trump(state: State, suit: Suit, method: TrumpMethod, *, chosen_by: Seat 
     else:
         leader = most_tricks_player(state)
     state.leader = leader
-    record(state, Lead(seat=leader))
+    record(state, new_lead((leader,)))
     state.trick_number = 1
     state.trick_leader = leader
     state._first_play = state._trick_start = len(state.events)
@@ -301,12 +301,10 @@ def end_round(state: State) -> None:
             why = Termination.SWEEP
         else:
             why = Termination.LAST_STANDING
-        state.outcome = Outcome(
-            winner=state.in_game.index(True), termination=why, rounds_played=state.round
-        )
+        state.outcome = new_outcome((state.in_game.index(True), why, state.round))
         state.phase = Phase.OVER
         state.turn = -1
-        state.events.append(GameEnd(outcome=state.outcome))
+        state.events.append(new_game_end((state.outcome,)))
         return
     state.previous_tricks_won = list(won)
     state.dealer = left_of(state.dealer, state.in_game)  # the deal passes to the left
