@@ -241,7 +241,8 @@ To play them, run the same command again (--first-game 0 --games 100)."
     """
     counted = f"{written} of {games} game{'s' if games != 1 else ''}"
     if written == games and kept:
-        return f"{said} after all {counted}: they are written whole to {where}."
+        every = f"all {games} games" if games != 1 else "its one game"
+        return f"{said} after {every}: they are written whole to {where}."
     if not kept:
         return (
             f"{said} after {counted}: {where} was left as it was (not written). To play"
