@@ -299,7 +299,8 @@ def test_the_note_of_a_stopped_run_counts_one_game_as_one() -> None:
     assert said == "Interrupted after its one game: they are written whole to stdout."
     said = _stopped_run("Interrupted", 1, games=3, first_game=7, where="stdout", kept=True)
     assert said.startswith("Interrupted after 1 of 3 games: game 7 of the run is written whole")
-    assert said.endswith("--first-game 8 --games 2: its output, after this one, makes the whole run.")
+    assert said.endswith("--first-game 8 --games 2: its output, after this one, makes the whole"
+                         " run.")
     said = _stopped_run("Interrupted", 0, games=3, first_game=7, where="stdout", kept=True)
     assert said.startswith("Interrupted after 0 of 3 games: no game was written. To play the rest")
     assert "--first-game 7 --games 3:" in said
