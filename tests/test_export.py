@@ -556,14 +556,22 @@ def test_stdout_closed_early_ends_as_simulate_does(runs: dict[str, list[dict[str
     assert code != 1
 
 
-def test_memory_stays_flat(stacked: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("several", "counts"), [(False, (10, 150)), (True, (150, 600))])
+def test_memory_stays_flat(
+    stacked: str, tmp_path: Path, several: bool, counts: tuple[int, int]
+) -> None:
+    # Four tables: past the input's first reads (10 games fill fewer than 150 do).
     game = Path(stacked).read_text().splitlines()[0] + "\n"
     peaks = []
-    for count in (10, 150):
+    for count in counts:
         path = tmp_path / f"{count}.jsonl"
         path.write_text(game * count)
+        out = ["--table", "all", "-o", str(tmp_path / f"t{count}")] if several else [
+            "--table", "plays", "-o", os.devnull]  # fmt: skip
+        if not peaks:  # once untraced, so that what is made once a run is in both peaks
+            assert invoke("export", str(path), *out)[0] == 0
         tracemalloc.start()
-        code, _, err = invoke("export", str(path), "--table", "plays", "-o", os.devnull)
+        code, _, err = invoke("export", str(path), *out)
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         assert (code, err) == (0, "")

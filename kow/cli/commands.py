@@ -112,7 +112,7 @@ def main() -> None:
     kow tournament  measure bots against each other
     kow verify      check logs against the rules
     kow replay      tell a logged game trick by trick
-    kow export      logged games as a CSV table of games, rounds, tricks or plays
+    kow export      logged games as CSV tables of games, rounds, tricks or plays
     kow analyze     the search bot's values of each decision of logged games
     kow schema      the JSON Schema of the log format
     kow rules       the rules in force, each with its source
@@ -173,7 +173,9 @@ def simulate(
     options. The same seed and options always give the same bytes, whatever --jobs is;
     --first-game K with --games M gives games K..K+M-1 of the run, so shards concatenate
     to the whole run. A progress bar shows on stderr when it is a terminal (and the games
-    do not go to that same screen).
+    do not go to that same screen). Stopped (Ctrl-C, SIGTERM, SIGHUP), it ends between
+    two games, says on stderr how many it wrote whole (a file given to -o is left as it
+    was) and the --first-game and --games that play the rest, and exits 130, 143 or 129.
     """
     from ..players import game_seconds
     from ..runs.batch import GameError, Run, WorkerError, auto_jobs, run_text
