@@ -238,7 +238,7 @@ def verify(
                                 read = verdict.faulty_game(
                                     game, fault, file=label, game=count, line=line
                                 )
-                                _show_fault(read, json_out, shown, progress)
+                                _show_fault(read, json_out, shown, progress=progress)
                                 continue
                             unmatched = verdict.unmatched
                             found = verdict.check(
@@ -252,7 +252,7 @@ def verify(
                                     progress.clear()
                                     click.echo(f"{label}: game {count}{seed}: {told}", err=True)
                             if found is not None:
-                                _show_fault(found, json_out, shown, progress)
+                                _show_fault(found, json_out, shown, progress=progress)
                         if progress.show:
                             before += stream.tell()
                 except LogReadError as err:  # every fault of reading: an OSError is a write's
@@ -261,7 +261,7 @@ def verify(
                     if count == 0:  # jq's reading: no game is no fault, but say so
                         progress.clear()
                         click.echo(f"{label}: no games", err=True)
-        _show_fault(None, json_out, shown, progress)
+        _show_fault(None, json_out, shown, progress=progress)
         if json_out is not None:
             json_out.close(verdict)
         else:
@@ -280,7 +280,7 @@ def verify(
 
 
 def _show_fault(
-    found: GameFault | None, json_out: JsonVerdict | None, shown: list[str], progress: Progress
+    found: GameFault | None, json_out: JsonVerdict | None, shown: list[str], *, progress: Progress
 ) -> None:
     """Write the faulty game ``found`` to stdout, in
     the verdict's JSON (``json_out``) or as a line; ``shown`` holds the lines not yet
