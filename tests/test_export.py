@@ -556,14 +556,22 @@ def test_stdout_closed_early_ends_as_simulate_does(runs: dict[str, list[dict[str
     assert code != 1
 
 
-def test_memory_stays_flat(stacked: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("several", "counts"), [(False, (10, 150)), (True, (150, 600))])
+def test_memory_stays_flat(
+    stacked: str, tmp_path: Path, several: bool, counts: tuple[int, int]
+) -> None:
+    # Four tables: past the input's first reads (10 games fill fewer than 150 do).
     game = Path(stacked).read_text().splitlines()[0] + "\n"
     peaks = []
-    for count in (10, 150):
+    for count in counts:
         path = tmp_path / f"{count}.jsonl"
         path.write_text(game * count)
+        out = ["--table", "all", "-o", str(tmp_path / f"t{count}")] if several else [
+            "--table", "plays", "-o", os.devnull]  # fmt: skip
+        if not peaks:  # once untraced, so that what is made once a run is in both peaks
+            assert invoke("export", str(path), *out)[0] == 0
         tracemalloc.start()
-        code, _, err = invoke("export", str(path), "--table", "plays", "-o", os.devnull)
+        code, _, err = invoke("export", str(path), *out)
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         assert (code, err) == (0, "")
@@ -828,3 +836,243 @@ def test_the_named_rows_have_their_tables_columns_in_order() -> None:
 
     assert export.TrickRow._fields == export.COLUMNS["tricks"]
     assert export.PlayRow._fields == export.COLUMNS["plays"]
+
+
+# --------------------------------------------------------------------------- tables in one pass
+
+
+@pytest.mark.parametrize(
+    "chosen", [["all"], ["plays", "games"], ["tricks", "all"], ["rounds", "plays", "rounds"]]
+)
+def test_several_tables_in_one_pass_are_each_table_exported_alone(
+    runs: dict[str, list[dict[str, Any]]], tmp_path: Path, chosen: list[str]
+) -> None:
+    paths = list(runs)
+    folder = tmp_path / "tables"  # made: its parent exists
+    options = [arg for name in chosen for arg in ("--table", name)]
+    code, out, err = invoke("export", *paths, *options, "-o", str(folder))
+    assert (code, out, err) == (0, "", "")
+    wanted = TABLES if "all" in chosen else sorted(set(chosen), key=TABLES.index)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(f"{t}.csv" for t in wanted)
+    for name in wanted:
+        code, alone, _ = invoke("export", *paths, "--table", name)
+        assert code == 0
+        assert (folder / f"{name}.csv").read_text() == alone  # the same bytes
+    # Into a folder that exists, with a slash: each table replaced whole, nothing else left.
+    (folder / "games.csv").write_text("old\n")
+    code, _, err = invoke("export", *paths, "--table", "all", "-o", f"{folder}/")
+    assert (code, err) == (0, "")
+    assert sorted(p.name for p in folder.iterdir()) == [f"{t}.csv" for t in sorted(TABLES)]
+    assert (folder / "games.csv").read_text() == invoke("export", *paths, "--table", "games")[1]
+
+
+def test_tables_rows_checks_and_replays_each_game_once(
+    stacked: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kow.runs.export as module
+
+    game = json.loads(Path(stacked).read_text().splitlines()[0])
+    calls = {"verify": 0, "replay": 0}
+
+    def counted(name: str, real: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return real(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(module, "verify_game", counted("verify", module.verify_game))
+    monkeypatch.setattr(module, "replay", counted("replay", module.replay))
+    found = module.tables_rows(game, TABLES, file="f", index=1)
+    assert calls == {"verify": 1, "replay": 1}
+    assert list(found) == list(TABLES)
+    for name in TABLES:
+        assert found[name] == rows(game, name, file="f", index=1)
+    plays = sum(len(t["plays"]) for r in game["rounds"] for t in r["tricks"])
+    assert [len(found[name]) for name in TABLES] == [1, 3, 9, plays] and plays > 9 * 2
+    with pytest.raises(ValueError, match="no table 'hands': the tables are games, rounds"):
+        module.tables_rows(game, ("games", "hands"), file="f", index=1)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--table", "all"], "4 tables go to a folder, one CSV file each: give -o DIR"),
+        (["--table", "games", "--table", "plays", "-o", "-"],
+         "2 tables go to a folder, one CSV file each: give -o DIR"),
+        (["--table", "all", "-o", "FILE"],
+         "'FILE' is a file: several tables go to a folder, one CSV file each"),
+        (["--table", "all", "-o", "no/such"],
+         "cannot make the folder 'no/such': No such file or directory"),
+        (["--table", "all", "-o", ""], "give a folder path, not an empty string"),
+    ],
+)  # fmt: skip
+def test_several_tables_need_a_folder(
+    stacked: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("FILE").write_text("kept\n")
+    code, out, err = invoke("export", stacked, *args)
+    assert (code, out) == (2, "")
+    assert err.endswith(f"Error: Invalid value for '-o' / '--output': {message}\n")
+    assert sorted(os.listdir()) == ["FILE"] and Path("FILE").read_text() == "kept\n"
+
+
+def test_tables_are_left_as_they_were_on_a_bad_game(stacked: str, tmp_path: Path) -> None:
+    lines = Path(stacked).read_text().splitlines()
+    bad = json.loads(lines[1])
+    bad["rounds"][0]["tricks"][0]["winner"] = 3
+    path = tmp_path / "bad.jsonl"
+    path.write_text(lines[0] + "\n" + json.dumps(bad) + "\n")
+    made = tmp_path / "new"
+    code, out, err = invoke("export", str(path), "--table", "all", "-o", str(made))
+    assert (code, out) == (1, "")
+    assert err.endswith("; the export stops at a game that is not legal\n")
+    assert not made.exists()  # the folder made for the tables is removed again
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "plays.csv").write_text("old\n")
+    code, _, _ = invoke("export", str(path), "--table", "all", "-o", str(kept))
+    assert code == 1
+    assert [p.name for p in kept.iterdir()] == ["plays.csv"]
+    assert (kept / "plays.csv").read_text() == "old\n"
+
+
+def test_a_table_of_the_folder_that_is_an_input_is_a_usage_error(
+    stacked: str, tmp_path: Path
+) -> None:
+    games = tmp_path / "games.csv"
+    games.write_text(Path(stacked).read_text())
+    code, out, err = invoke("export", str(games), "--table", "all", "-o", str(tmp_path))
+    assert (code, out) == (2, "")
+    assert f"{str(games)!r} is the input {str(games)!r}: the table {str(games)!r} would" in err
+    assert games.read_text() == Path(stacked).read_text()
+
+
+# --------------------------------------------------------------------------- progress, stops
+
+
+def test_no_progress_bar_without_a_terminal(stacked: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "kow", "export", stacked, "--table", "all", "-o", str(tmp_path)],
+        capture_output=True, text=True, cwd=ROOT, check=False, timeout=120,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Return a file of 3000 games, long enough to export that a signal lands mid-way."""
+    code, out, err = invoke("simulate", "--seed", "3", "--games", "100", "--bots", "random")
+    assert code == 0, err
+    path = tmp_path_factory.mktemp("many") / "many.jsonl"
+    path.write_text(out * 30)
+    return path
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a POSIX terminal")
+def test_progress_bar_on_a_terminal_and_quiet_silences_it(many: Path, tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    args = ["-m", "kow", "export", str(many), "--table", "all", "-o", str(tmp_path / "t")]
+    child = pexpect.spawn(sys.executable, args, cwd=str(ROOT), encoding="utf-8", timeout=60,
+                          dimensions=(24, 100))  # fmt: skip
+    try:
+        child.expect(r"Exporting\s+\[[#-]+\]\s+\d+%.*\d+ games")  # bytes read; games done
+        child.sendintr()
+        child.expect(pexpect.EOF)
+        child = pexpect.spawn(sys.executable, [*args, "--quiet"], cwd=str(ROOT),
+                              encoding="utf-8", timeout=60, dimensions=(24, 100))  # fmt: skip
+        child.expect(pexpect.TIMEOUT, timeout=3)
+        assert child.before == ""
+        child.sendintr()
+        child.expect(pexpect.EOF)
+        assert re.fullmatch(
+            r"\^CInterrupted after \d+ games: no table was written, and '.*t', made for"
+            r" them, was removed\.\r\n",
+            child.before,
+        )
+    finally:
+        child.close(force=True)
+
+
+STOPS = [("SIGINT", 130, "Interrupted"), ("SIGTERM", 143, "Stopped by SIGTERM"),
+         ("SIGHUP", 129, "Stopped by SIGHUP")]  # fmt: skip
+
+
+def stopped(args: list[str], signame: str, started: Any) -> tuple[int, str, bytes]:
+    """Run ``kow ARGS`` (stdout to a file) until ``started(stdout_path)`` holds, then send it
+    the signal ``signame``; return its exit code, its stderr and its stdout."""
+    import signal
+    import tempfile
+    import time
+
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen([sys.executable, "-m", "kow", *args], stdout=out,
+                                stderr=subprocess.PIPE, cwd=ROOT)  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while not started(out):
+                assert proc.poll() is None, "it ended before the signal"
+                assert time.monotonic() < deadline, "it never started"
+                time.sleep(0.02)
+            proc.send_signal(getattr(signal, signame))
+            _, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        out.seek(0)
+        return proc.returncode, err.decode(), out.read()
+
+
+def written(size: int) -> Any:
+    """Return a test of a run's stdout: more than ``size`` bytes written."""
+    return lambda out: os.fstat(out.fileno()).st_size > size
+
+
+@pytest.mark.parametrize(("signame", "code", "said"), STOPS)
+def test_a_stopped_export_to_stdout_keeps_whole_games(
+    many: Path, tmp_path: Path, signame: str, code: int, said: str
+) -> None:
+    got, err, out = stopped(["export", str(many), "--table", "plays"], signame, written(20000))
+    assert got == code, err
+    found = re.fullmatch(rf"{said} after (\d+) games: their rows are written whole to stdout\.\n",
+                         err)  # fmt: skip
+    assert found, err
+    done = int(found[1])
+    assert 0 < done < 3000
+    # The rows of exactly those games: the export of the first ones, by the same name.
+    head = tmp_path / "many.jsonl"
+    head.write_text("".join(many.read_text().splitlines(keepends=True)[:done]))
+    alone = subprocess.run([sys.executable, "-m", "kow", "export", head.name, "--table", "plays"],
+                           capture_output=True, cwd=tmp_path, check=True)  # fmt: skip
+    assert out == alone.stdout.replace(b"many.jsonl", str(many).encode())
+
+
+@pytest.mark.parametrize(("signame", "code", "said"), STOPS)
+@pytest.mark.parametrize("several", [False, True])
+def test_a_stopped_export_to_files_leaves_them_as_they_were(
+    many: Path, tmp_path: Path, signame: str, code: int, said: str, several: bool
+) -> None:
+    target = tmp_path / ("tables" if several else "plays.csv")
+    if several:
+        target.mkdir()
+        (target / "plays.csv").write_text("old\n")
+    else:
+        target.write_text("old\n")
+    table = ["--table", "all"] if several else ["--table", "plays"]
+
+    def begun(out: Any) -> bool:  # a temporary file is being written
+        folder = target if several else tmp_path
+        return any(p.name.startswith(".kow-") and p.stat().st_size > 20000
+                   for p in folder.iterdir())  # fmt: skip
+
+    got, err, out = stopped(["export", str(many), *table, "-o", str(target)], signame, begun)
+    assert (got, out) == (code, b""), err
+    left = (f"the tables in {str(target)!r} were left as they were" if several
+            else f"{str(target)!r} was left as it was")  # fmt: skip
+    assert re.fullmatch(rf"{said} after \d+ games: {re.escape(left)} \(not written\)\.\n", err)
+    if several:
+        assert [p.name for p in target.iterdir()] == ["plays.csv"]
+        assert (target / "plays.csv").read_text() == "old\n"
+    else:
+        assert [p.name for p in tmp_path.iterdir()] == ["plays.csv"]
+        assert target.read_text() == "old\n"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -199,3 +200,107 @@ def test_progress_bar_only_where_it_fits(
     monkeypatch.setattr(sys, "stdout", _Stream(stdout_tty))
     monkeypatch.setattr(sys, "stderr", _Stream(stderr_tty))
     assert progress_fits(output) is fits
+
+
+# --------------------------------------------------------------------------- stopped runs
+
+STOPS = [("SIGINT", 130, "Interrupted"), ("SIGTERM", 143, "Stopped by SIGTERM"),
+         ("SIGHUP", 129, "Stopped by SIGHUP")]  # fmt: skip
+SHARD = ["simulate", "--seed", "8", "--bots", "random", "--first-game", "100", "--games", "4000"]
+"""A run of cheap games, long enough that a signal lands mid-way (its games 100..4099)."""
+
+
+def stopped(args: list[str], signame: str, *, lines: int) -> tuple[int, str, bytes]:
+    """Run ``kow ARGS`` (stdout to a file) until it has written ``lines`` lines, then send it
+    the signal ``signame``; return its exit code, its stderr and its stdout."""
+    import signal
+    import tempfile
+    import time
+
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen([sys.executable, "-m", "kow", *args], stdout=out,
+                                stderr=subprocess.PIPE, cwd=ROOT)  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                out.seek(0)
+                if out.read().count(b"\n") >= lines:
+                    break
+                assert proc.poll() is None, "it ended before the signal"
+                assert time.monotonic() < deadline, "it never started"
+                time.sleep(0.02)
+            proc.send_signal(getattr(signal, signame))
+            _, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        out.seek(0)
+        return proc.returncode, err.decode(), out.read()
+
+
+@pytest.mark.parametrize(("signame", "code", "said"), STOPS)
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_stopped_run_to_stdout_says_the_shard_that_completes_it(
+    signame: str, code: int, said: str, jobs: str
+) -> None:
+    got, err, out = stopped([*SHARD, "--jobs", jobs], signame, lines=10)
+    assert got == code, err
+    found = re.fullmatch(
+        rf"{said} after (\d+) of 4000 games: games 100 to (\d+) of the run are written whole"
+        r" to stdout\. To play the rest, run the same command with --first-game (\d+)"
+        r" --games (\d+): its output, after this one, makes the whole run\.\n",
+        err,
+    )
+    assert found, err
+    done, last, first, rest = map(int, found.groups())
+    assert 10 <= done < 4000 and last == 99 + done and first == 100 + done
+    assert rest == 4000 - done and out.count(b"\n") == done  # whole games only
+    # The shard it names, after this output, is the whole run, byte for byte.
+    tail = kow(*SHARD[:-4], "--first-game", str(first), "--games", str(rest))
+    assert tail.returncode == 0, tail.stderr
+    assert out + tail.stdout.encode() == kow(*SHARD).stdout.encode()
+
+
+@pytest.mark.parametrize(("signame", "code", "said"), STOPS)
+def test_a_stopped_run_to_a_file_leaves_it_and_says_the_run_to_play(
+    tmp_path: Path, signame: str, code: int, said: str
+) -> None:
+    import signal
+    import time
+
+    target = tmp_path / "games.jsonl"
+    target.write_text("previous run\n")
+    proc = subprocess.Popen([sys.executable, "-m", "kow", *SHARD, "-o", str(target)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not any(p.name.startswith(".kow-") and p.stat().st_size > 20000
+                      for p in tmp_path.iterdir()):  # fmt: skip
+            assert time.monotonic() < deadline, "the run never started writing"
+            time.sleep(0.02)
+        proc.send_signal(getattr(signal, signame))
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert (proc.returncode, out) == (code, b""), err
+    assert re.fullmatch(
+        rf"{said} after \d+ of 4000 games: {re.escape(repr(str(target)))} was left as it was"
+        r" \(not written\)\. To play them, run the same command again \(--first-game 100"
+        r" --games 4000\)\.\n",
+        err.decode(),
+    ), err
+    assert target.read_text() == "previous run\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
+
+
+def test_the_note_of_a_stopped_run_counts_one_game_as_one() -> None:
+    from kow.cli.commands import _stopped_run
+
+    said = _stopped_run("Interrupted", 1, games=1, first_game=7, where="stdout", kept=True)
+    assert said == "Interrupted after its one game: they are written whole to stdout."
+    said = _stopped_run("Interrupted", 1, games=3, first_game=7, where="stdout", kept=True)
+    assert said.startswith("Interrupted after 1 of 3 games: game 7 of the run is written whole")
+    assert said.endswith("--first-game 8 --games 2: its output, after this one, makes the whole"
+                         " run.")
+    said = _stopped_run("Interrupted", 0, games=3, first_game=7, where="stdout", kept=True)
+    assert said.startswith("Interrupted after 0 of 3 games: no game was written. To play the rest")
+    assert "--first-game 7 --games 3:" in said

@@ -483,3 +483,43 @@ def test_faulty_games_are_not_all_held(tmp_path: Path) -> None:
     for options in ((), ("--json",)):
         few, many = peak(1_000, *options), peak(20_000, *options)
         assert many < few + 500_000, (options, few, many)
+
+
+# --------------------------------------------------------------------------- progress bar
+
+
+@pytest.mark.skipif(__import__("sys").platform == "win32", reason="pexpect needs a POSIX terminal")
+def test_progress_bar_on_a_terminal_clears_for_faults_and_ends_before_the_summary(
+    tmp_path: Path, games_text: str, games: list[dict[str, Any]]
+) -> None:
+    """On a terminal, ``verify`` shows how far it read and the games checked; a fault's line
+    and the summary start on lines of their own; ``--quiet`` shows no bar."""
+    import os
+    import re
+    import sys
+
+    pexpect = pytest.importorskip("pexpect")
+    games[2]["rounds"][0]["tricks"][0]["winner"] = 9  # no such seat: game 3 is faulty
+    many = tmp_path / "many.jsonl"
+    many.write_text(games_text * 500 + "".join(json.dumps(g) + "\n" for g in games))
+    root = Path(__file__).resolve().parent.parent
+
+    def shown(*args: str) -> str:
+        child = pexpect.spawn(sys.executable, ["-m", "kow", "verify", *args, str(many)],
+                              cwd=str(root), encoding="utf-8", timeout=300,
+                              dimensions=(24, 100), env=dict(os.environ))  # fmt: skip
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 1
+        return str(child.before)
+
+    text = shown()
+    assert re.search(r"Verifying\s+\[[#-]+\]\s+\d+%.*\d+ games", text)  # drawn after a second
+    lines = text.replace("\r\n", "\n").split("\n")
+    fault = f"{many}: game 3003 (seed "
+    assert "Verifying" in lines[-4] and "100%" in lines[-4]  # the bar ended on its line
+    assert lines[-3].lstrip("\r\x1b[K").startswith(fault)  # then the fault
+    assert lines[-2] == "3006 games in 1 file: 3005 legal, 1 faulty"  # and the summary
+    quiet = shown("--quiet").replace("\r\n", "\n")
+    assert quiet.startswith(fault) and "Verifying" not in quiet
+    assert quiet.endswith("\n3006 games in 1 file: 3005 legal, 1 faulty\n")

@@ -16,7 +16,7 @@ import signal
 import stat
 import sys
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import IO, Any, NoReturn
 
@@ -32,6 +32,11 @@ __all__ = [
     "Stopped",
     "STALE_AFTER",
     "atomic_output",
+    "file_state",
+    "replaced_whole",
+    "stop_code",
+    "stop_said",
+    "stops_held",
     "clear_stale_temporaries",
     "color_fits",
     "fit_streams",
@@ -192,15 +197,28 @@ class Progress:
 
     ``show`` False (no terminal on stderr, or ``--quiet``) shows nothing. Use as a context
     manager and call :meth:`advance` as steps are done; the bar is redrawn at most ten
-    times a second, so advancing costs next to nothing.
+    times a second, so advancing costs next to nothing. ``show_pos`` False hides the
+    count of steps (bytes of input, say), and ``item`` turns the count last given to
+    :meth:`advance` into the text shown after the bar (``lambda n: f"{n} games"``).
     """
 
-    def __init__(self, total: int, show: bool, label: str) -> None:
+    def __init__(
+        self,
+        total: int,
+        show: bool,
+        label: str,
+        *,
+        show_pos: bool = True,
+        item: Callable[[int], str] | None = None,
+    ) -> None:
         import time
 
         self.total = total
         self.show = show
         self.label = label
+        self.show_pos = show_pos  # False: the steps are not the unit shown (bytes read)
+        self.item = item  # what is shown after the bar, given the count last passed
+        self.shown: int | None = None
         self.clock = time.monotonic
         self.start = self.clock()
         self.next_draw = self.start + 1.0
@@ -211,17 +229,21 @@ class Progress:
     def __enter__(self) -> Progress:
         return self
 
-    def advance(self, steps: int) -> None:
-        """Count ``steps`` more steps done."""
+    def advance(self, steps: int, shown: int | None = None) -> None:
+        """Count ``steps`` more steps done; ``shown`` is the count ``item`` shows."""
         self.done += steps
+        if shown is not None:
+            self.shown = shown
         if not self.show or self.clock() < self.next_draw:
             return
         self.next_draw = self.clock() + 0.1
         if self.bar is None:
+            item = self.item
             self.bar = click.progressbar(
-                length=self.total, label=self.label, file=sys.stderr, show_pos=True
-            ).__enter__()
-        self.bar.update(self.done - self.drawn)
+                length=self.total, label=self.label, file=sys.stderr, show_pos=self.show_pos,
+                item_show_func=None if item is None else lambda n: None if n is None else item(n),
+            ).__enter__()  # fmt: skip
+        self.bar.update(self.done - self.drawn, self.shown)
         self.drawn = self.done
 
     def clear(self) -> None:
@@ -234,7 +256,7 @@ class Progress:
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             if exc[0] is None:
-                self.bar.update(self.done - self.drawn)
+                self.bar.update(self.done - self.drawn, self.shown)
             self.bar.__exit__(*exc)
 
 
@@ -334,6 +356,30 @@ def _text_to(raw: IO[bytes], compressed: bool) -> Iterator[IO[str]]:
         io.TextIOWrapper(packed, encoding="utf-8", newline="\n") as text,
     ):
         yield text
+
+
+def replaced_whole(path: str | None) -> bool:
+    """Return whether :func:`atomic_output` writes ``path`` to a temporary file renamed
+    over it at the end: a regular file, or none yet. A run stopped part way then leaves
+    ``path`` as it was. False for stdout (None or ``-``) and for a device or a pipe,
+    which are written as the run goes."""
+    if path is None or path == "-":
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:  # none yet (or unreadable: atomic_output says why)
+        return True
+
+
+def file_state(path: str) -> tuple[int, int, int] | None:
+    """Return what tells whether the file ``path`` was replaced or written since: its
+    inode, size and time of change in ns (through any link); None when there is none.
+    The same before and after a run: the run left ``path`` as it was."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return (found.st_ino, found.st_size, found.st_mtime_ns)
 
 
 @contextmanager
@@ -450,16 +496,64 @@ class Stopped(BaseException):
 
 
 _STOP_NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
+_held: list[int] | None = None
+"""In a block of :func:`stops_held`, the stop signals that landed in it; None outside."""
 
 
 def _stop(signum: int, frame: object) -> None:
-    """End the command on the first stop signal; ignore any that follow while it cleans up."""
+    """End the command on the first stop signal (at the end of a :func:`stops_held`
+    block when one runs); ignore any that follow while it cleans up."""
     for name in _STOP_NAMES:
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _ignore)
+    if _held is not None:
+        _held.append(signum)
+        return
+    _raise_stop(signum)
+
+
+def _raise_stop(signum: int) -> NoReturn:
+    """Raise what the stop signal ``signum`` raises: :class:`KeyboardInterrupt` for
+    Ctrl-C, :class:`Stopped` for the others."""
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     raise Stopped(signum)
+
+
+@contextmanager
+def stops_held() -> Iterator[None]:
+    """Let a stop signal that lands in the block (Ctrl-C, SIGTERM, SIGHUP, made
+    exceptions by :func:`stop_signals`) end the command at the block's end, not within.
+
+    So what the block writes is written whole: a game's log, a game's rows, never a part
+    of one. A write that waits in the block (a pipe whose reader is slow) is not cut
+    short: it goes on when the reader reads, and fails at once when it leaves. An
+    exception raised in the block goes out as raised. Main thread only; a block within
+    another is the outer block's part.
+    """
+    global _held
+    if _held is not None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _held = []
+    try:
+        yield
+    finally:
+        held, _held = _held, None
+    if held:
+        _raise_stop(held[0])
+
+
+def stop_said(stop: KeyboardInterrupt | Stopped) -> str:
+    """Return how a message names the stop: ``Interrupted`` (Ctrl-C) or ``Stopped by
+    SIGTERM``."""
+    return "Interrupted" if isinstance(stop, KeyboardInterrupt) else f"Stopped by {stop.name}"
+
+
+def stop_code(stop: KeyboardInterrupt | Stopped) -> int:
+    """Return the exit code of a command ended by ``stop``: 130 for Ctrl-C, else 128 +
+    the signal's number (143 for SIGTERM, 129 for SIGHUP), as a shell gives."""
+    return 130 if isinstance(stop, KeyboardInterrupt) else stop.code
 
 
 def _ignore(signum: int, frame: object) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import sys
 from collections.abc import Callable, Generator, Iterator
 from typing import IO, TYPE_CHECKING, Any
@@ -22,9 +23,16 @@ from ..rules import ANALYSIS_DEALS, JOBS, SEED, Rules
 from ._io import (
     FALLBACK,
     Progress,
+    Stopped,
     atomic_output,
     color_fits,
+    file_state,
+    progress_fits,
     reader_may_leave,
+    replaced_whole,
+    stop_code,
+    stop_said,
+    stops_held,
     suits_fit,
     write_out,
 )
@@ -139,8 +147,14 @@ def _title(index: int, label: str, seed: int | None) -> str:
     " turned-up card and tie cuts, and every decision of its kow bots.",
 )  # fmt: skip
 @search_iterations_option
+@quiet_option
 def verify(
-    *, files: tuple[str, ...], as_json: bool, against_seed: bool, search_iterations: int | None
+    *,
+    files: tuple[str, ...],
+    as_json: bool,
+    against_seed: bool,
+    search_iterations: int | None,
+    quiet: bool,
 ) -> None:
     """Check game logs against the rules: every deal, trick and knock-out.
 
@@ -166,6 +180,7 @@ def verify(
     --json, the verdict's "against_seed" counts the games checked, matched, unmatched and
     unseeded. Logs do not record --search-iterations: give the one search bots played
     with (default 100). Logs of another kow version may differ for that reason alone.
+    A progress bar shows on stderr when it is a terminal and every FILE is a file.
     """
     from ..log import LogReadError, iter_entries
     from ..verify import Fault, JsonVerdict, Verdict
@@ -192,46 +207,61 @@ def verify(
     verdict = Verdict(against_seed=against_seed)
     missing = False
     shown: list[str] = []  # faults not yet written: a few at a time, never all held
+    total = None if quiet or not sys.stderr.isatty() else _input_bytes(files)
+    progress = Progress(total or 0, total is not None, "Verifying",
+                        show_pos=False, item=_games_shown)  # fmt: skip
+    before = 0  # the bytes of the files read whole, for the bar
+    games = 0  # the games read in every file
     with reader_may_leave():
         json_out = JsonVerdict(sys.stdout) if as_json else None
-        for name in files:
-            try:
-                stream = _open_bytes(name)
-            except OSError as err:
-                verdict.unreadable_input(_label(name), f"cannot open: {err.strerror or err}")
-                missing = True
-                continue
-            label = _label(name)
-            count = 0
-            try:
-                with stream:
-                    for entry in iter_entries(stream, unique_keys=True):
-                        count += 1
-                        game = entry.value
-                        line = entry.line
-                        if entry.fault is not None:  # of this game alone: read on
-                            fault = Fault(None, None, None, message=str(entry.fault))
-                            read = verdict.faulty_game(
-                                game, fault, file=label, game=count, line=line
+        with progress:  # ended before the summary, so that it starts on a line of its own
+            for name in files:
+                try:
+                    stream = _open_bytes(name)
+                except OSError as err:
+                    verdict.unreadable_input(_label(name), f"cannot open: {err.strerror or err}")
+                    missing = True
+                    continue
+                label = _label(name)
+                count = 0
+                try:
+                    with stream:
+                        for entry in iter_entries(stream, unique_keys=True):
+                            count += 1
+                            games += 1
+                            if progress.show:
+                                progress.advance(before + stream.tell() - progress.done, games)
+                            game = entry.value
+                            line = entry.line
+                            if entry.fault is not None:  # of this game alone: read on
+                                fault = Fault(None, None, None, message=str(entry.fault))
+                                read = verdict.faulty_game(
+                                    game, fault, file=label, game=count, line=line
+                                )
+                                _show_fault(read, json_out, shown, progress=progress)
+                                continue
+                            unmatched = verdict.unmatched
+                            found = verdict.check(
+                                game, file=label, game=count, line=line, also=also
                             )
-                            _show_fault(read, json_out, shown)
-                            continue
-                        unmatched = verdict.unmatched
-                        found = verdict.check(game, file=label, game=count, line=line, also=also)
-                        checked = found is None or verdict.unmatched > unmatched  # legal
-                        if note is not None and checked and game["seed"] is not None:
-                            told = note(game)
-                            if told is not None:  # on stderr: stdout holds the verdict
-                                seed = f" (seed {game['seed']})"
-                                click.echo(f"{label}: game {count}{seed}: {told}", err=True)
-                        if found is not None:
-                            _show_fault(found, json_out, shown)
-            except LogReadError as err:  # every fault of reading: an OSError is a write's
-                verdict.unreadable_input(label, str(err))
-            else:
-                if count == 0:  # jq's reading: no game is no fault, but say so
-                    click.echo(f"{label}: no games", err=True)
-        _show_fault(None, json_out, shown)
+                            checked = found is None or verdict.unmatched > unmatched  # legal
+                            if note is not None and checked and game["seed"] is not None:
+                                told = note(game)
+                                if told is not None:  # on stderr: stdout holds the verdict
+                                    seed = f" (seed {game['seed']})"
+                                    progress.clear()
+                                    click.echo(f"{label}: game {count}{seed}: {told}", err=True)
+                            if found is not None:
+                                _show_fault(found, json_out, shown, progress=progress)
+                        if progress.show:
+                            before += stream.tell()
+                except LogReadError as err:  # every fault of reading: an OSError is a write's
+                    verdict.unreadable_input(label, str(err))
+                else:
+                    if count == 0:  # jq's reading: no game is no fault, but say so
+                        progress.clear()
+                        click.echo(f"{label}: no games", err=True)
+        _show_fault(None, json_out, shown, progress=progress)
         if json_out is not None:
             json_out.close(verdict)
         else:
@@ -243,19 +273,26 @@ def verify(
     if verdict.unreadable or verdict.faulty:
         sys.exit(1)
     if against_seed and verdict.games:
-        games = f"{verdict.games} game{'s' if verdict.games != 1 else ''}"
-        click.echo(f"checked against their seeds: {games}, each the game its seed gives", err=True)
+        counted = _games_shown(verdict.games)
+        click.echo(
+            f"checked against their seeds: {counted}, each the game its seed gives", err=True
+        )
 
 
-def _show_fault(found: GameFault | None, json_out: JsonVerdict | None, shown: list[str]) -> None:
+def _show_fault(
+    found: GameFault | None, json_out: JsonVerdict | None, shown: list[str], *, progress: Progress
+) -> None:
     """Write the faulty game ``found`` to stdout, in
     the verdict's JSON (``json_out``) or as a line; ``shown`` holds the lines not yet
-    written, written 100 at a time, and all at once when ``found`` is None."""
+    written, written 100 at a time, and all at once when ``found`` is None. The
+    ``progress`` bar is cleared first, so that a line never starts after it."""
     if found is not None and json_out is not None:
+        progress.clear()
         json_out.fault(found)
     elif found is not None:
         shown.append(str(found))
     if shown and (found is None or len(shown) >= 100):
+        progress.clear()
         click.echo("\n".join(shown))
         shown.clear()
 
@@ -381,15 +418,20 @@ EXPORT_TABLES = ("games", "rounds", "tricks", "plays")
 --help`` imports no engine."""
 
 
-def _export_games(files: tuple[str, ...]) -> Generator[tuple[str, int, int, GameLog], None, None]:
-    """Yield ``(label, index, line, game)`` for each game of ``files``, read in order.
+def _export_games(
+    files: tuple[str, ...], *, measure: bool = False
+) -> Generator[tuple[str, int, int, GameLog, int], None, None]:
+    """Yield ``(label, index, line, game, read)`` for each game of ``files``, read in order.
 
     ``label`` names the input (``stdin`` for -); ``index`` counts its games from 1;
-    ``line`` is where the game starts. Raises :class:`click.ClickException` for input
-    that can't be opened or read (the place named); an input with no game (empty, or
-    ``[]``) yields nothing, as jq reads it. Only the
-    reading is guarded here: an error in writing a row is not raised inside this generator.
+    ``line`` is where the game starts; ``read`` is the bytes of ``files`` read so far
+    with ``measure`` (regular files only: see :func:`_input_bytes`), else 0. Raises
+    :class:`click.ClickException` for input that can't be opened or read (the place
+    named); an input with no game (empty, or ``[]``) yields nothing, as jq reads it.
+    Only the reading is guarded here: an error in writing a row is not raised inside
+    this generator.
     """
+    before = 0  # the bytes of the files read whole
     for name in files:
         label = _label(name)
         try:
@@ -398,7 +440,34 @@ def _export_games(files: tuple[str, ...]) -> Generator[tuple[str, int, int, Game
             raise click.ClickException(f"{label}: cannot open: {err.strerror or err}") from None
         with stream:
             for index, line, game in _games_in(stream, label):
-                yield label, index, line, game
+                yield label, index, line, game, before + stream.tell() if measure else 0
+            if measure:
+                before += stream.tell()
+
+
+def _input_bytes(files: tuple[str, ...]) -> int | None:
+    """Return the size in bytes of the inputs ``files``, for a progress bar: None when one
+    is stdin, a pipe or a device (its size is not known before it is read), or can't be
+    opened (the command says so its way). A gzip file counts its compressed bytes."""
+    total = 0
+    for name in files:
+        try:
+            found = os.stat(name) if name != "-" else None
+        except OSError:
+            return None
+        if found is None or not stat.S_ISREG(found.st_mode):
+            return None
+        total += found.st_size
+    return total
+
+
+def _games_shown(count: int) -> str:
+    """Return what a progress bar of the commands that read logs shows after the bar.
+
+    >>> _games_shown(1), _games_shown(1200)
+    ('1 game', '1200 games')
+    """
+    return f"{count} game{'s' if count != 1 else ''}"
 
 
 def _same_file(output: str, name: str) -> bool:
@@ -411,78 +480,245 @@ def _same_file(output: str, name: str) -> bool:
         return False
 
 
+def _export_folder(folder: str) -> bool:
+    """Make the folder ``-o DIR`` of a several-table export if it does not exist; return
+    whether it was made here (then it is removed again if the export ends early).
+
+    Raises :class:`click.BadParameter` (exit 2) for a path that is a file, or a folder
+    that can't be made (its parent must exist).
+    """
+    hint = "'-o' / '--output'"
+    if not folder.strip():
+        raise click.BadParameter("give a folder path, not an empty string", param_hint=hint)
+    if os.path.isdir(folder):
+        return False
+    if os.path.exists(folder):
+        raise click.BadParameter(
+            f"{folder!r} is a file: several tables go to a folder, one CSV file each",
+            param_hint=hint,
+        )
+    try:
+        os.mkdir(folder)
+    except OSError as err:
+        raise click.BadParameter(
+            f"cannot make the folder {folder!r}: {err.strerror or err}", param_hint=hint
+        ) from None
+    return True
+
+
 @click.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option(
-    "--table", required=True, type=click.Choice(EXPORT_TABLES),
-    help="One row per game, round, trick or play (docs/tables.md gives every column).",
+    "--table", "tables", required=True, multiple=True,
+    type=click.Choice((*EXPORT_TABLES, "all")),
+    help="One row per game, round, trick or play (docs/tables.md gives every column)."
+    " Give it more than once, or all, for several tables in one pass, to -o DIR.",
 )  # fmt: skip
-@output_option("the table")
+@click.option(
+    "--output", "-o", default=None, metavar="FILE|DIR",
+    help="Write the table to FILE (replaced whole at the end; gzip if FILE ends in .gz)"
+    " instead of stdout. With several tables, DIR is a folder (made if it does not"
+    " exist; its parent must) and each table is written to DIR/TABLE.csv, replaced whole"
+    " at the end.",
+)  # fmt: skip
 @click.option(
     "--spreadsheet-safe", is_flag=True,
     help="Prefix with ' each text cell that begins with = + - @, a tab or a carriage"
     " return, so that Excel or LibreOffice shows it instead of running it as a formula"
     " (a player's name can be one). Numbers are not changed.",
 )  # fmt: skip
+@quiet_option
 def export(
-    *, files: tuple[str, ...], table: str, output: str | None, spreadsheet_safe: bool
+    *,
+    files: tuple[str, ...],
+    tables: tuple[str, ...],
+    output: str | None,
+    spreadsheet_safe: bool,
+    quiet: bool,
 ) -> None:
-    """Write logged games as one CSV table: a row per game, round, trick or play.
+    """Write logged games as CSV tables: a row per game, round, trick or play.
 
     Each FILE (or - for stdin) may hold one game, JSON Lines, or concatenated JSON
     objects, read as kow verify reads them, in flat memory. Every row starts with the
     keys file, game (the game's place in its file, from 1) and seed (empty when the log's
     is null: dealt outside kow); seats are 0-based, cards as in the log, booleans true
-    or false, a missing value empty. Each game is checked against the rules first. Exit
-    1 at a game that is not legal or input that can't be read, naming its place: the
-    rows of the games before it stay on stdout, and a file given to -o is left as it
-    was. Exit 2 when a FILE can't be opened. For a spreadsheet, give --spreadsheet-safe
-    (the default keeps every value as logged, for pandas and DuckDB).
+    or false, a missing value empty. Each game is checked against the rules first, once
+    whatever the number of tables: --table all -o DIR writes DIR/games.csv,
+    DIR/rounds.csv, DIR/tricks.csv and DIR/plays.csv in one pass. Exit 1 at a game that
+    is not legal or input that can't be read, naming its place: the rows of the games
+    before it stay on stdout, and a file given to -o is left as it was (so are the
+    tables of DIR). Exit 2 when a FILE can't be opened. Stopped (Ctrl-C, SIGTERM,
+    SIGHUP), it says how many games it exported and what it kept, and exits 130, 143
+    or 129. For a spreadsheet, give --spreadsheet-safe (the default keeps every value as
+    logged, for pandas and DuckDB). A progress bar shows on stderr when it is a
+    terminal (the table not on the same screen) and every FILE is a file.
     """
-    import csv
-    import functools
-
-    from ..log import ReplayError
-    from ..runs.export import COLUMNS, IllegalGameError, cells, rows
-    from ..verify import GameFault
-
+    chosen = EXPORT_TABLES if "all" in tables else tuple(t for t in EXPORT_TABLES if t in tables)
+    several = len(chosen) > 1
+    if several and output in (None, "-"):
+        raise click.BadParameter(
+            f"{len(chosen)} tables go to a folder, one CSV file each: give -o DIR",
+            param_hint="'-o' / '--output'",
+        )
     if files.count("-") > 1:  # stdin can be read once
         raise click.BadParameter(
             f"'-' (stdin) is given {files.count('-')} times; it may be given once",
             param_hint="'FILE...'",
         )
+    folder = output if several else None
+    paths: dict[str, str | None] = (
+        {table: os.path.join(output, f"{table}.csv") for table in chosen}
+        if several and output is not None
+        else {chosen[0]: output}
+    )
     for name in files:  # before a row is written; not opened, so a pipe is left unread
         if name != "-" and (os.path.isdir(name) or not os.access(name, os.R_OK)):
             why = "it is a folder" if os.path.isdir(name) else "no such file, or not readable"
             raise click.BadParameter(f"cannot open {name!r}: {why}", param_hint="'FILE...'")
-        if output not in (None, "-") and _same_file(output, name):
-            raise click.BadParameter(
-                f"{output!r} is the input {name!r}: the table would replace the games it"
-                " is read from; give another file",
-                param_hint="'-o' / '--output'",
-            )
+        for path in paths.values():
+            if path not in (None, "-") and _same_file(path, name):
+                what = "table" if folder is None else f"table {path!r}"
+                raise click.BadParameter(
+                    f"{path!r} is the input {name!r}: the {what} would replace the games it"
+                    " is read from; give another " + ("file" if folder is None else "folder"),
+                    param_hint="'-o' / '--output'",
+                )
+    made = folder is not None and _export_folder(folder)
+    states = {table: None if path is None else file_state(path) for table, path in paths.items()}
+    kept = not several and not replaced_whole(output)  # stdout, a device or a pipe
+    show = not quiet and progress_fits(output)
+    total = _input_bytes(files) if show else None
+    progress = Progress(total or 0, show and total is not None, "Exporting",
+                        show_pos=False, item=_games_shown)  # fmt: skip
+    exported = [0]  # games whose rows are written whole
+    try:
+        with progress:
+            _export_rows(files, paths, exported, progress=progress,
+                         spreadsheet_safe=spreadsheet_safe)  # fmt: skip
+    except (KeyboardInterrupt, Stopped) as stop:  # stop_signals ignores any more now
+        written = [t for t, path in paths.items() if path and file_state(path) != states[t]]
+        _remove_if_empty(folder if made else None)
+        note = _stopped_export(stop_said(stop), exported[0], paths=paths, written=written,
+                               kept=kept, folder=folder, made=made and not written)  # fmt: skip
+        with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
+            click.echo(note, err=True)
+        click.get_current_context().exit(stop_code(stop))
+    except BaseException:
+        _remove_if_empty(folder if made else None)
+        raise
+
+
+def _remove_if_empty(folder: str | None) -> None:
+    """Remove the folder ``folder`` (None: none) that an export made, when it is empty: an
+    export that ends early leaves the place as it was."""
+    if folder is not None:
+        with contextlib.suppress(OSError):  # not empty (another wrote there), or gone
+            os.rmdir(folder)
+
+
+def _export_rows(
+    files: tuple[str, ...],
+    paths: dict[str, str | None],
+    exported: list[int],
+    *,
+    progress: Progress,
+    spreadsheet_safe: bool,
+) -> None:
+    """Write the rows of the games of ``files`` in each table of ``paths`` (table to its
+    output: a path, or None or ``-`` for stdout), each checked and replayed once;
+    ``exported[0]`` counts the games whose rows are written whole, for a stop's message.
+
+    Each output is written whole at the end (:func:`atomic_output`); stdout gets each
+    game's rows whole (:func:`stops_held`). Raises :class:`click.ClickException` at a
+    game that is not legal or input that can't be read.
+    """
+    import csv
+    import functools
+
+    from ..log import ReplayError
+    from ..runs.export import COLUMNS, IllegalGameError, cells, tables_rows
+    from ..verify import GameFault
+
     as_cells = functools.partial(cells, spreadsheet_safe=spreadsheet_safe)
-    with atomic_output(output) as out, reader_may_leave(out):
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(COLUMNS[table])
-        games = _export_games(files)
-        with contextlib.closing(games):  # an input still open is closed on an error
-            for label, index, line, game in games:
-                try:
-                    found = rows(game, table, file=label, index=index)
-                except IllegalGameError as err:
-                    seed = game.get("seed") if isinstance(game, dict) else None
-                    if not isinstance(seed, int) or isinstance(seed, bool):
-                        seed = None
-                    place = GameFault(label, index, line, seed=seed, fault=err.fault)
-                    raise click.ClickException(
-                        f"{place}; the export stops at a game that is not legal"
-                    ) from None
-                except ReplayError as err:  # verify_game and the engine disagree
-                    raise click.ClickException(
-                        f"{label}: game {index} can't be replayed (a fault of kow's): {err}"
-                    ) from None
-                writer.writerows(map(as_cells, found))
+    tables = tuple(paths)
+    with contextlib.ExitStack() as stack:
+        writers = {}
+        for table, path in paths.items():
+            out = stack.enter_context(atomic_output(path))
+            stack.enter_context(reader_may_leave(out))
+            writers[table] = csv.writer(out, lineterminator="\n")
+            writers[table].writerow(COLUMNS[table])
+        games = stack.enter_context(contextlib.closing(_export_games(files, measure=progress.show)))
+        read = 0
+        for label, index, line, game, now in games:  # an input still open is closed on an error
+            try:
+                found = tables_rows(game, tables, file=label, index=index)
+            except IllegalGameError as err:
+                seed = game.get("seed") if isinstance(game, dict) else None
+                if not isinstance(seed, int) or isinstance(seed, bool):
+                    seed = None
+                place = GameFault(label, index, line, seed=seed, fault=err.fault)
+                raise click.ClickException(
+                    f"{place}; the export stops at a game that is not legal"
+                ) from None
+            except ReplayError as err:  # verify_game and the engine disagree
+                raise click.ClickException(
+                    f"{label}: game {index} can't be replayed (a fault of kow's): {err}"
+                ) from None
+            with stops_held():  # a stop ends the export between games, not in one
+                for table, table_rows in found.items():
+                    writers[table].writerows(map(as_cells, table_rows))
+                exported[0] += 1
+            progress.advance(now - read, exported[0])
+            read = now
+
+
+def _stopped_export(
+    said: str,
+    exported: int,
+    *,
+    paths: dict[str, str | None],
+    written: list[str],
+    kept: bool,
+    folder: str | None,
+    made: bool = False,
+) -> str:
+    """Return what a stopped ``kow export`` says on stderr: how many games it
+    ``exported``, and what became of each output of ``paths`` (table to path; None or
+    ``-`` for stdout): ``kept`` when it is stdout, a device or a pipe, which keep the
+    rows written; else left as it was, but for the tables ``written`` (stopped as their
+    files were renamed into place). ``folder`` is -o DIR of several tables, ``made``
+    when the export made it (and removed it again).
+
+    >>> _stopped_export("Interrupted", 3, paths={"games": None}, written=[], kept=True,
+    ...                 folder=None)
+    'Interrupted after 3 games: their rows are written whole to stdout.'
+    >>> _stopped_export("Stopped by SIGTERM", 1, paths={"plays": "p.csv"}, written=[],
+    ...                 kept=False, folder=None)
+    "Stopped by SIGTERM after 1 game: 'p.csv' was left as it was (not written)."
+    >>> _stopped_export("Interrupted", 9, paths={"games": "t/games.csv", "plays":
+    ...                 "t/plays.csv"}, written=[], kept=False, folder="t")
+    "Interrupted after 9 games: the tables in 't' were left as they were (not written)."
+    """
+    counted = f"{said} after {_games_shown(exported)}"
+    if kept:
+        (path,) = paths.values()
+        where = "stdout" if path in (None, "-") else repr(path)
+        return f"{counted}: their rows are written whole to {where}."
+    left = [path for table, path in paths.items() if table not in written]
+    done = [path for table, path in paths.items() if table in written]
+    if not done:
+        if folder is not None and made:
+            return f"{counted}: no table was written, and {folder!r}, made for them, was removed."
+        if folder is not None:
+            return f"{counted}: the tables in {folder!r} were left as they were (not written)."
+        return f"{counted}: {left[0]!r} was left as it was (not written)."
+    named = ", ".join(repr(p) for p in done)
+    if not left:
+        return f"{counted}: {named} written whole."
+    return (
+        f"{counted}: {named} written whole; {', '.join(repr(p) for p in left)} left as they were."
+    )
 
 
 # ----------------------------------------------------------------------------- analyze

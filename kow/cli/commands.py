@@ -21,12 +21,17 @@ from ._io import (
     atomic_output,
     closed_streams,
     color_fits,
+    file_state,
     fit_streams,
     progress_fits,
     quiet_broken_pipe,
     reader_may_leave,
+    replaced_whole,
     silence_stdout,
+    stop_code,
+    stop_said,
     stop_signals,
+    stops_held,
     suits_fit,
     write_out,
 )
@@ -107,7 +112,7 @@ def main() -> None:
     kow tournament  measure bots against each other
     kow verify      check logs against the rules
     kow replay      tell a logged game trick by trick
-    kow export      logged games as a CSV table of games, rounds, tricks or plays
+    kow export      logged games as CSV tables of games, rounds, tricks or plays
     kow analyze     the search bot's values of each decision of logged games
     kow schema      the JSON Schema of the log format
     kow rules       the rules in force, each with its source
@@ -168,7 +173,9 @@ def simulate(
     options. The same seed and options always give the same bytes, whatever --jobs is;
     --first-game K with --games M gives games K..K+M-1 of the run, so shards concatenate
     to the whole run. A progress bar shows on stderr when it is a terminal (and the games
-    do not go to that same screen).
+    do not go to that same screen). Stopped (Ctrl-C, SIGTERM, SIGHUP), it ends between
+    two games, says on stderr how many it wrote whole (a file given to -o is left as it
+    was) and the --first-game and --games that play the rest, and exits 130, 143 or 129.
     """
     from ..players import game_seconds
     from ..runs.batch import GameError, Run, WorkerError, auto_jobs, run_text
@@ -184,20 +191,78 @@ def simulate(
     options = () if search_iterations is None else (("search_iterations", search_iterations),)
     run = Run(seed, rules, tuple(kinds), dealer=dealer, pretty=pretty, bot_options=options)
     show = not quiet and progress_fits(output)
-    with (
-        atomic_output(output) as out,
-        Progress(games, show, "Simulating") as progress,
-        reader_may_leave(out),
-    ):
-        try:
-            cost = game_seconds(kinds, rules.start_cards, search_iterations)
-            texts = run_text(run, first_game, games, jobs=jobs or auto_jobs(games, cost))
-            with contextlib.closing(texts):  # on an error, stop any workers at once
-                for text, count in texts:
-                    write_out(text, out, end="")  # a reader gone (| head) is seen: 141
-                    progress.advance(count)
-        except (GameError, WorkerError) as err:
-            raise click.ClickException(str(err)) from None
+    kept = not replaced_whole(output)  # stdout, a device or a pipe keeps what it got
+    before = None if kept or output is None else file_state(output)
+    written = 0  # games whose logs are written whole
+    try:
+        with (
+            atomic_output(output) as out,
+            Progress(games, show, "Simulating") as progress,
+            reader_may_leave(out),
+        ):
+            try:
+                cost = game_seconds(kinds, rules.start_cards, search_iterations)
+                texts = run_text(run, first_game, games, jobs=jobs or auto_jobs(games, cost))
+                with contextlib.closing(texts):  # on an error, stop any workers at once
+                    for text, count in texts:
+                        with stops_held():  # a stop ends the run between games, not in one
+                            write_out(text, out, end="")  # a reader gone (| head): 141
+                            written += count
+                        progress.advance(count)
+            except (GameError, WorkerError) as err:
+                raise click.ClickException(str(err)) from None
+    except (KeyboardInterrupt, Stopped) as stop:  # stop_signals ignores any more now
+        where = "stdout" if output in (None, "-") else repr(output)
+        if not kept and output is not None and file_state(output) != before:
+            kept, written = True, games  # stopped once the file was renamed into place
+        note = _stopped_run(
+            stop_said(stop), written, games=games, first_game=first_game, where=where,
+            kept=kept,
+        )  # fmt: skip
+        with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
+            click.echo(note, err=True)
+        click.get_current_context().exit(stop_code(stop))
+
+
+def _stopped_run(
+    said: str, written: int, *, games: int, first_game: int, where: str, kept: bool
+) -> str:
+    """Return what a stopped ``kow simulate`` says on stderr: how many of its ``games``
+    (from ``first_game``) were ``written`` to ``where`` (stdout, or a file named), whether
+    they were ``kept`` (False: a file left as it was), and the ``--first-game`` and
+    ``--games`` that play the rest, so that the shards concatenate to the whole run.
+
+    >>> _stopped_run("Interrupted", 40, games=100, first_game=0, where="stdout", kept=True)
+    'Interrupted after 40 of 100 games: games 0 to 39 of the run are written whole to stdout. \
+To play the rest, run the same command with --first-game 40 --games 60: its output, after \
+this one, makes the whole run.'
+    >>> _stopped_run("Stopped by SIGTERM", 40, games=100, first_game=0, where="'g.jsonl'",
+    ...              kept=False)
+    "Stopped by SIGTERM after 40 of 100 games: 'g.jsonl' was left as it was (not written). \
+To play them, run the same command again (--first-game 0 --games 100)."
+    """
+    counted = f"{written} of {games} game{'s' if games != 1 else ''}"
+    if written == games and kept:
+        every = f"all {games} games" if games != 1 else "its one game"
+        return f"{said} after {every}: they are written whole to {where}."
+    if not kept:
+        return (
+            f"{said} after {counted}: {where} was left as it was (not written). To play"
+            f" them, run the same command again (--first-game {first_game} --games {games})."
+        )
+    last = first_game + written - 1
+    done = (
+        "no game was written"
+        if not written
+        else f"game {last} of the run is written whole to {where}"
+        if written == 1
+        else f"games {first_game} to {last} of the run are written whole to {where}"
+    )
+    return (
+        f"{said} after {counted}: {done}. To play the rest, run the same command with"
+        f" --first-game {first_game + written} --games {games - written}: its output,"
+        " after this one, makes the whole run."
+    )
 
 
 # ----------------------------------------------------------------------------- play

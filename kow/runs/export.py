@@ -56,6 +56,7 @@ __all__ = [
     "TrickRow",
     "cells",
     "rows",
+    "tables_rows",
 ]
 
 Cell: TypeAlias = str | int | bool | None
@@ -154,14 +155,29 @@ def rows(game: GameLog, table: str, *, file: str, index: int) -> list[Row]:
     :class:`kow.log.ReplayError` when the engine does not replay a game the verifier
     passed (a fault of kow's: the two statements of the rules disagree).
     """
-    if table not in COLUMNS:
-        raise ValueError(f"no table {table!r}: the tables are {', '.join(TABLES)}")
+    return tables_rows(game, (table,), file=file, index=index)[table]
+
+
+def tables_rows(
+    game: GameLog, tables: Sequence[str], *, file: str, index: int
+) -> dict[str, list[Row]]:
+    """Return the rows of one logged game in each of ``tables``, checking it once.
+
+    The game is verified and replayed once, and one walk of its events feeds every table
+    asked for: what :func:`rows` gives for each table, table by table, at the cost of one.
+    The result maps each of ``tables`` (in the order given) to its rows, in the order
+    played. ``game``, ``file`` and ``index`` are as :func:`rows` takes them; it raises
+    what :func:`rows` raises.
+    """
+    for table in tables:
+        if table not in COLUMNS:
+            raise ValueError(f"no table {table!r}: the tables are {', '.join(TABLES)}")
     fault = verify_game(game)
     if fault is not None:
         raise IllegalGameError(fault)
     # One state, advanced in place by each action: keep it once the replay ends.
     (state,) = collections.deque(replay(game), maxlen=1)
-    walk = _Walk(table, game, _GameKey(file=file, game=index, seed=game["seed"]))
+    walk = _Walk(tables, game, _GameKey(file=file, game=index, seed=game["seed"]))
     walk.visit(state.events)
     return walk.finish(state.led)
 
@@ -257,14 +273,13 @@ class _Played(NamedTuple):
 
 
 class _Walk(EventVisitor):
-    """Walk one game's events and keep the rows of one table."""
+    """Walk one game's events and keep the rows of each of ``tables``."""
 
-    def __init__(self, table: str, game: GameLog, keys: _GameKey) -> None:
-        self.table = table
+    def __init__(self, tables: Sequence[str], game: GameLog, keys: _GameKey) -> None:
         self.game = game
         self.keys = keys
         self.players: int = game["rules"]["players"]
-        self.out: list[Row] = []
+        self.out: dict[str, list[Row]] = {table: [] for table in tables}
         self.deal: Deal | None = None  # the round in progress: None once it has ended
         self.turned_up: Card | None = None
         self.trump_set: TrumpSet | None = None
@@ -345,9 +360,9 @@ class _Walk(EventVisitor):
             p.card is not None and not p.lead and not f and SUIT_OF[p.card] == trump
             for p, f in zip(played, followed, strict=True)
         ]
-        if self.table == "tricks":
+        if "tricks" in self.out:
             knocks = sum(p.card is None for p in played)
-            self.out.append(
+            self.out["tricks"].append(
                 TrickRow(
                     **self.keys,
                     round=number,
@@ -361,9 +376,10 @@ class _Walk(EventVisitor):
                     trumped=any(trumped),
                 )
             )
-        elif self.table == "plays":
+        if "plays" in self.out:
+            add = self.out["plays"].append
             for place, p in enumerate(played, start=1):
-                self.out.append(
+                add(
                     PlayRow(
                         **self.keys,
                         round=number,
@@ -388,7 +404,7 @@ class _Walk(EventVisitor):
         deal = self.deal
         assert deal is not None
         self.deal = None
-        if self.table != "rounds":
+        if "rounds" not in self.out:
             return
         seats = range(self.players)
         trump = self.trump_set
@@ -404,7 +420,7 @@ class _Walk(EventVisitor):
                 [seat in chosen for seat in seats]
                 for chosen in (end.eliminated, end.dogs_life_granted, end.revived)
             ]
-        self.out.append(_row("rounds", self.keys, {
+        self.out["rounds"].append(_row("rounds", self.keys, {
             "round": deal.round,
             "hand_size": deal.hand_size,
             "dealer": deal.dealer,
@@ -424,8 +440,9 @@ class _Walk(EventVisitor):
             },
         }))  # fmt: skip
 
-    def finish(self, led: Suit) -> list[Row]:
-        """Close what a game cut short left open, keep the game's row; return the rows.
+    def finish(self, led: Suit) -> dict[str, list[Row]]:
+        """Close what a game cut short left open, keep the game's row; return the rows
+        of each table.
 
         ``led``: the led suit of the trick in progress when the game stopped (the engine's
         :attr:`State.led <kow.engine.State.led>`; NO_SUIT when none is).
@@ -434,14 +451,14 @@ class _Walk(EventVisitor):
             self._end_trick(led, None)
         if self.deal is not None:
             self._end_round(None)
-        if self.table == "games":
+        if "games" in self.out:
             game = self.game
             # Read by name in the columns' order (_RULES: the fields of Rules, the keys of
             # RulesLog), so a mapping's view of the typed object: each value is a Cell.
             rules: Mapping[str, Any] = game["rules"]
             outcome = self.outcome
             players = game["players"]
-            self.out.append(_row("games", self.keys, {
+            self.out["games"].append(_row("games", self.keys, {
                 "kow_version": game["kow_version"],
                 **{f"rules_{name}": rules[name] for name in _RULES},
                 "winner": None if outcome is None else outcome.winner,
