@@ -332,15 +332,8 @@ def test_screen_says_who_leads_after_a_dogs_life_card_wins() -> None:
         Play(1, c("2c")),
         Play(2, c("3c")),
         Play(0, c("Ac")),
-        TrickWon(
-            number=1,
-            leader=1,
-            winner=0,
-            next_leader=1,
-            card=c("Ac"),
-            led=0,
-            why=WonBy.HIGHEST_OF_LED,
-        ),
+        TrickWon(number=1, leader=1, winner=0, next_leader=1, card=c("Ac"), led=0,
+                 why=WonBy.HIGHEST_OF_LED),
     ]:
         lines += screen.event(ev)
     assert lines[-2].strip().startswith("You win trick 1 of 2 with Ac (highest club).")
