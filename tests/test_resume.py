@@ -237,3 +237,66 @@ def test_a_log_edited_so_a_bot_chose_otherwise_is_not_the_game_of_its_seed(
         assert "not the game its seed gives" in said and f"play is {others[0]}" in said, err
         return
     raise AssertionError("no legal edit found: choose another seed")
+
+
+def test_a_hot_seat_game_resumed_asks_for_the_keyboard_first(tmp_path: Path) -> None:
+    rules = Rules(players=4)
+    entries, expected = script(rules, 8, humans=2, bots="random")
+    args = ["--humans", "2", "--bots", "random"]
+    whole = tmp_path / "whole.jsonl"
+    code, _, err = run("play", "--seed", "8", *args, "--log", str(whole), entries=entries)
+    assert code == 0, err
+    at = next(i for i in range(len(entries) // 2, len(entries)) if entries[i])  # a card
+    part = tmp_path / "part.jsonl"
+    left_at(part, rules_args=args, seed=8, entries=entries, at=at)
+    code, out, err = run("play", "--resume", str(part), entries=["", *entries[at:]])
+    assert code == 0, err
+    after = out[out.index("Resuming the game left in") :]
+    assert after.index("Pass the keyboard to") < after.index("your hand")  # no hand shown first
+    assert part.read_bytes() == whole.read_bytes()
+    assert json.loads(part.read_text()) == expected
+
+
+def test_quit_and_resume_in_a_terminal(tmp_path: Path) -> None:
+    """On a terminal (pexpect): left in round 2 with quit, resumed, finished; the log is
+    the one-go game's."""
+    import io
+    import os
+    import sys
+
+    pexpect = pytest.importorskip("pexpect")
+    if sys.platform == "win32":  # pragma: no cover
+        pytest.skip("pexpect needs a POSIX terminal")
+    rules = Rules(players=4)
+    entries, expected = script(rules, 11, humans=1)
+    at = len(expected["rounds"][0]["tricks"]) + 2  # trick 3 of round 2
+    path = tmp_path / "g.jsonl"
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(LC_ALL="C.UTF-8", TERM="xterm")
+
+    def session(*args: str, typed: list[str], last: str) -> tuple[int, str]:
+        out = io.StringIO()
+        child = pexpect.spawn(sys.executable, ["-m", "kow", "play", "--delay", "0", *args],
+                              env=env, encoding="utf-8", timeout=30, dimensions=(24, 80))  # fmt: skip
+        child.logfile_read = out
+        for entry in typed:
+            child.expect("Your card: ")
+            child.sendline(entry)
+        child.expect(last)
+        if last != "Your card: ":
+            child.sendline("n")
+        else:
+            child.sendline("quit")
+        child.expect(pexpect.EOF)
+        child.close()
+        return child.exitstatus, out.getvalue()
+
+    code, out = session("--seed", "11", "--log", str(path), typed=entries[:at], last="Your card: ")
+    assert code == 1
+    assert json.loads(path.read_text())["abandoned"] is True
+    code, out = session("--resume", str(path), typed=entries[at:], last=r"\[y/n\] ")
+    assert code == 0
+    shown = " ".join(out.split())  # the lines are wrapped to the terminal's width
+    assert "Resuming the game left in" in shown and ", at round 2, trick 3." in shown
+    assert "=== Round 2: 6 cards each ===" in shown
+    assert json.loads(path.read_text()) == expected
