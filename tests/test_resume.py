@@ -276,8 +276,10 @@ def test_quit_and_resume_in_a_terminal(tmp_path: Path) -> None:
 
     def session(*args: str, typed: list[str], last: str) -> tuple[int, str]:
         out = io.StringIO()
-        child = pexpect.spawn(sys.executable, ["-m", "kow", "play", "--delay", "0", *args],
-                              env=env, encoding="utf-8", timeout=30, dimensions=(24, 80))  # fmt: skip
+        command = ["-m", "kow", "play", "--delay", "0", *args]
+        child = pexpect.spawn(
+            sys.executable, command, env=env, encoding="utf-8", timeout=30, dimensions=(24, 80)
+        )
         child.logfile_read = out
         for entry in typed:
             child.expect("Your card: ")
