@@ -15,6 +15,9 @@ person is: kow cannot play it again, so its decisions are the log's, unchecked
 (:func:`agents_note` says so). So no rule is stated here: the engine deals and plays, the
 log and the bots decide.
 
+:func:`play_again` is that walk, returning where it stopped: the engine's state and the
+bots made again, which is what ``kow play --resume`` continues an abandoned game from.
+
 A log whose ``seed`` is null (its deals came from outside kow, such as OpenSpiel's chance
 nodes) has no seed to be checked against: :func:`check_against_seed` raises
 :class:`NoSeedError`, and ``kow verify --against-seed`` counts the game as faulty with
