@@ -232,17 +232,17 @@ def test_the_running_score_counts_each_game_won(monkeypatch: pytest.MonkeyPatch)
     for number, game in enumerate((game1, game2), 1):
         wins[game["result"]["winner"]] += 1
         counted = " \u00b7 ".join(f"{n} {w}" for n, w in zip(names, wins, strict=True))
-        assert scores[number - 1] == f"Games won this sitting ({number}): {counted}"
+        assert scores[number - 1] == f"Games won so far ({number} played): {counted}"
     assert len(scores) == 2
     # After the summary, before the seed's line.
-    assert out.index("The game, round by round:") < out.index("Games won this sitting (1)")
-    assert out.index("Games won this sitting (1)") < out.index("Seed 7: play this deal again")
+    assert out.index("The game, round by round:") < out.index("Games won so far (1 played)")
+    assert out.index("Games won so far (1 played)") < out.index("Seed 7: play this deal again")
 
 
 def test_an_abandoned_game_counts_for_nobody() -> None:
     code, out, err = play("--seed", "7", entries=["quit"])
     assert code == 1
-    assert "Games won this sitting" not in out
+    assert "Games won so far" not in out
 
 
 # ----------------------------------------------------------------------------- the pager

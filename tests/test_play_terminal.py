@@ -418,7 +418,7 @@ def test_a_whole_game_then_another_then_quit(
     assert any(x.startswith(f"*** {winner} win") for x in first), winner
     top = first.index("The game, round by round:")
     # The running score of the sitting closes the summary (issue 24), then the seed.
-    score = next(i for i, x in enumerate(first) if x.startswith("Games won this sitting (1): "))
+    score = next(i for i, x in enumerate(first) if x.startswith("Games won so far (1 played): "))
     assert f"{winner} 1" in " ".join(first[score : score + 2])  # wrap writes GLUE as a space
     end = first.index(f"Seed {seed}: play this deal again with --seed {seed}.")
     assert score < end

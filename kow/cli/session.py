@@ -509,11 +509,11 @@ class Sitting:
 
     def _score(self, state: State, screen: Screen) -> str:
         """Count the game just won (``state.outcome``, the engine's) in :attr:`wins`, and
-        return the sitting's running score: ``Games won this sitting (2): You 1 · Ada 1``."""
+        return the sitting's running score: ``Games won so far (2 played): You 1 · Ada 1``."""
         if state.outcome is not None:
             self.wins[state.outcome.winner] += 1
         games = sum(self.wins)
-        return f"Games won this sitting ({games}): " + screen.between.join(
+        return f"Games won so far ({games} played): " + screen.between.join(
             f"{screen.names[seat]}{GLUE}{won}" for seat, won in enumerate(self.wins)
         )
 
