@@ -302,3 +302,19 @@ def test_quit_and_resume_in_a_terminal(tmp_path: Path) -> None:
     assert "Resuming the game left in" in shown and ", at round 2, trick 3." in shown
     assert "=== Round 2: 6 cards each ===" in shown
     assert json.loads(path.read_text()) == expected
+
+
+def test_search_bots_need_the_search_iterations_they_played_with(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    args = ["--players", "5", "--bots", "heuristic,random,search,heuristic"]
+    code, _, err = run(
+        "play", "--seed", "3", *args, "--search-iterations", "4", "--log", str(path),
+        entries=[*["1"] * 30, "quit"],
+    )  # fmt: skip
+    assert code == 1, err
+    code, _, err = run("play", "--resume", str(path), entries=["quit"])
+    said = " ".join(err.split())
+    assert code == 1 and "not the game its seed gives" in said, err
+    assert "seat 3's play is" in said and "give --search-iterations" in said
+    code, _, err = run("play", "--resume", str(path), "--search-iterations", "4", entries=["quit"])
+    assert code == 1 and "Game abandoned (you quit)" in err, err
