@@ -256,11 +256,19 @@ class Screen(EventVisitor):
             text = _RED + text + _RESET
         return f"{text}{GLUE}{SUIT_NAMES[s]}" if long else text
 
+    @staticmethod
+    def rank(c: Card) -> str:
+        """Return the rank of card ``c`` for the screen: ``10``, ``Q``, ``7``.
+
+        >>> Screen.rank(8), Screen.rank(10)
+        ('10', 'Q')
+        """
+        return "10" if RANK_OF[c] == 8 else RANKS[RANK_OF[c]]
+
     def card(self, c: Card) -> str:
         """Return card ``c`` for the screen: ``10♥`` (``10h`` without symbols)."""
-        rank = "10" if RANK_OF[c] == 8 else RANKS[RANK_OF[c]]
         s = SUIT_OF[c]
-        text = rank + (SUIT_SYMBOLS[s] if self.symbols else SUITS[s])
+        text = self.rank(c) + (SUIT_SYMBOLS[s] if self.symbols else SUITS[s])
         if self.color and s in (1, 2):
             return _RED + text + _RESET
         return text

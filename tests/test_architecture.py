@@ -63,6 +63,7 @@ LAYERS: list[set[str]] = [
     {"kow.cli.session"},
     {"kow.cli._options"},
     {"kow.cli._logs"},
+    {"kow.cli._resume"},
     {"kow.cli.commands"},
     {"kow.cli"},
     {"kow.__main__"},

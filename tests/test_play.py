@@ -507,8 +507,9 @@ def test_help_lists_every_command_and_last_names_the_last_trick() -> None:
     )
     assert code == 0
     assert "No trick has been played yet." in out
+    width = max(len(name) for name, _ in COMMANDS)  # "played"
     for name, what in COMMANDS:
-        assert f"  {name:<5}  {what}" in out
+        assert f"  {name:<{width}}  {what}" in out
     from kow.cards import CARD_FORMS
 
     for form in CARD_FORMS:
@@ -821,6 +822,6 @@ def test_a_sitting_takes_no_state_in_init_and_its_options_by_keyword() -> None:
     params = inspect.signature(Sitting).parameters
     assert list(params) == [
         "rules", "humans", "bots", "bot_names", "terminal", "dealer", "search_iterations",
-        "log_path", "delay", "symbols", "rulebook",
+        "log_path", "delay", "symbols", "rulebook", "auto_forced",
     ]  # fmt: skip
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in list(params.values())[3:])

@@ -417,9 +417,13 @@ def test_a_whole_game_then_another_then_quit(
     winner = expected["players"][expected["result"]["winner"]]["name"]
     assert any(x.startswith(f"*** {winner} win") for x in first), winner
     top = first.index("The game, round by round:")
+    # The running score of the sitting closes the summary (issue 24), then the seed.
+    score = next(i for i, x in enumerate(first) if x.startswith("Games won so far (1 played): "))
+    assert f"{winner} 1" in " ".join(first[score : score + 2])  # wrap writes GLUE as a space
     end = first.index(f"Seed {seed}: play this deal again with --seed {seed}.")
-    numbered = [x for x in first[top + 1 : end] if re.match(r"  \d+\. ", x)]
-    assert all(x.startswith("    ") for x in first[top + 1 : end] if x not in numbered)
+    assert score < end
+    numbered = [x for x in first[top + 1 : score] if re.match(r"  \d+\. ", x)]
+    assert all(x.startswith("    ") for x in first[top + 1 : score] if x not in numbered)
     rounds = expected["result"]["rounds_played"]
     assert [int(x.split(".")[0]) for x in numbered] == list(range(1, rounds + 1))
     # The path, one word longer than a line, may stand alone on the next line.

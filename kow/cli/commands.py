@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import sys
 from typing import Any
 
@@ -296,6 +297,16 @@ To play them, run the same command again (--first-game 0 --games 100)."
     help="Save the log of each game played to FILE (replaced; one JSON line a game, as"
     " simulate writes them; gzip if FILE ends in .gz), even if you quit.",
 )  # fmt: skip
+@click.option(
+    "--resume", default=None, metavar="FILE",
+    help="Continue the abandoned game that --log kept in FILE, with its seats, bots, rules"
+    " and seed; it is written back to FILE (or to --log FILE).",
+)  # fmt: skip
+@click.option(
+    "--auto-forced",
+    is_flag=True,
+    help="Forced moves (a single legal card) play themselves; auto at a prompt toggles it.",
+)
 @ascii_option
 @no_color_option
 @click.option(
@@ -313,6 +324,8 @@ def play(
     rules: Rules,
     search_iterations: int | None,
     log_path: str | None,
+    resume: str | None,
+    auto_forced: bool,
     ascii_only: bool,
     no_color: bool,
     delay: float | None,
@@ -320,28 +333,41 @@ def play(
     """Play a game at this keyboard against bots, or with friends (hot seat).
 
     Type a card as 10h, Th, h10, 10 h, Q♠ or queen of spades, or by its number in your
-    hand. Commands at every prompt: help, hand, table, last, hint (the search bot's
-    suggestion), knock (on a dog's life), rules, quit. After a game, play again with a
-    new seed and the same options, or first type a for the search bot's analysis of your
-    decisions (as kow analyze gives it).
+    hand. Commands at every prompt: help, hand, table, last, played (this round's cards
+    and known voids), hint (the search bot's suggestion), auto (forced moves play
+    themselves), knock (on a dog's life), rules, quit. After a game, the running score
+    of the sitting; play again with a new seed and the same options, or first type a for
+    the search bot's analysis of your decisions (as kow analyze gives it). --resume FILE
+    continues a game left before its end (docs/play.md).
     """
     from ..game import PlayerError
     from ..rulebook import rule_lines
     from ..screen import wrap
     from .session import LogWriteError, Sitting, Terminal
 
-    human_names = people(names, humans, rules.players)
-    bot_seats = rules.players - humans
-    kinds = level_kinds(level, bots, bot_seats)
-    if seed is None:
-        seed = draw_seed()
     if log_path == "-":
         raise click.BadParameter("give a file path; stdout shows the game", param_hint="'--log'")
+    resumed = None
+    if resume is not None:
+        from ._resume import resume_game
+
+        resumed = resume_game(resume, search_iterations=search_iterations, log_path=log_path)
+        rules, seed, log_path = resumed.rules, resumed.seed, resumed.log_path
+        human_names, kinds = list(resumed.humans), list(resumed.kinds)
+        humans = len(human_names)
+    else:
+        human_names = people(names, humans, rules.players)
+        kinds = level_kinds(level, bots, rules.players - humans)
+    bot_seats = rules.players - humans
+    if seed is None:
+        seed = draw_seed()
     interactive = sys.stdin.isatty()
     color = color_fits(sys.stdout, no_color=no_color)
     symbols = suits_fit(sys.stdout.encoding, ascii_only=ascii_only)
     taken = {n.casefold() for n in human_names}
     free_names = [n for n in BOT_NAMES if n.casefold() not in taken]
+    if resumed is not None:
+        free_names = list(resumed.bot_names)
     terminal = Terminal(
         sys.stdin, sys.stdout, interactive=interactive, screen=sys.stdout.isatty(), color=color
     )
@@ -349,10 +375,10 @@ def play(
         rules, human_names, kinds, bot_names=free_names[:bot_seats], terminal=terminal,
         dealer=dealer, search_iterations=search_iterations, log_path=log_path,
         delay=(0.6 if interactive else 0.0) if delay is None else delay, symbols=symbols,
-        rulebook=lambda: rule_lines(rules, min(terminal.width, 100)),
+        rulebook=lambda: rule_lines(rules, min(terminal.width, 100)), auto_forced=auto_forced,
     )  # fmt: skip
     try:
-        ending = sitting.play(seed, draw_seed)
+        ending = sitting.play(seed, draw_seed, resume=None if resumed is None else resumed.resume)
     except PlayerError as err:
         raise click.ClickException(str(err)) from None
     except LogWriteError as err:
@@ -405,7 +431,8 @@ def rules_command(rules: Rules, as_json: bool) -> None:
     Takes the rule options of play and simulate, so `kow rules --preset traditional`
     shows the rules that `kow play --preset traditional` plays. Sources: the rules text
     (sources 000/001/003), sources 002 and 004 (the traditional rules), or kow's choice
-    where they are silent. Wrapped to the terminal's width (40 to 100 columns).
+    where they are silent. Wrapped to the terminal's width (40 to 100 columns), in a
+    pager on a terminal.
     """
     import json
     import shutil
@@ -426,6 +453,10 @@ def rules_command(rules: Rules, as_json: bool) -> None:
         text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
     except (UnicodeEncodeError, LookupError):  # e.g. ASCII: drop the accents, é becomes e
         text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    if sys.stdout.isatty():  # a person reads it: a pager, as kow replay has; piped: whole
+        os.environ.setdefault("LESS", "-R")
+        click.echo_via_pager(text + "\n")
+        return
     with reader_may_leave():
         click.echo(text)
 

@@ -4,9 +4,10 @@ Reads one line per entry. A card may be written any common way (``Th``, ``10h``,
 ``10 h``, ``10♥``, ``queen of spades``) or by its number in the shown hand; a suit by letter,
 name, symbol or number. A number is read by :func:`kow.entries.parse_number` (the digits
 0-9 only), and an entry longer than :data:`kow.entries.MAX_ENTRY` is refused. Commands
-(:data:`COMMANDS`): ``hand``, ``table``, ``last``, ``hint``, ``knock``, ``rules``, ``help``
-(or ``?``), ``quit``; ``quit`` at every prompt. Every bad entry gets exactly one line
-saying why, and the prompt again.
+(:data:`COMMANDS`): ``hand``, ``table``, ``last``, ``played``, ``hint``, ``auto``, ``knock``,
+``rules``, ``help`` (or ``?``), ``quit``; ``quit`` at every prompt. Every bad entry gets
+exactly one line saying why, and the prompt again. A forced move (a single legal card) plays
+itself, with a line saying so, while ``auto`` is on (``kow play --auto-forced`` starts it on).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from ..cards import (
     CARD_FORMS,
@@ -30,9 +32,13 @@ from ..cards import (
 )
 from ..engine.view import View
 from ..entries import EntryError, check_entry, is_number, parse_number, shown
-from ..events import HUMAN, KNOCK, Action, Phase
+from ..events import HUMAN, KNOCK, Action, Phase, Play
 from ..players.base import Player
+from ..players.sampling import voids
 from ..screen import GLUE, Screen, sorted_hand
+
+if TYPE_CHECKING:
+    from ..events import Knock
 
 __all__ = ["HotSeat", "HumanPlayer", "Quit"]
 
@@ -40,7 +46,9 @@ COMMANDS = (
     ("hand", "your hand again"),
     ("table", "the trick so far, the trump, tricks won, who is out"),
     ("last", "the last trick finished this round, and why it was won"),
+    ("played", "the cards played this round, by suit, and who is known void in a suit"),
     ("hint", "the search bot's suggestion, with your chance of a trick"),
+    ("auto", "forced moves (a single legal card) play themselves, or not: on/off"),
     ("knock", "on a dog's life: pass this trick and keep your card"),
     ("rules", "the rules of this game, each with its source"),
     ("help", "this list (also ?)"),
@@ -113,9 +121,11 @@ class HumanPlayer(Player):
     the ``hint`` command: the search bot's choice from this player's view alone (see
     :func:`kow.players.search.estimate`); a hint that takes more than ``thinking_after``
     seconds first says it is thinking. ``rulebook()`` gives the lines of the ``rules``
-    command. ``patience``, when given, is the most entries
-    read for one decision: past it the player is taken to have left (for piped input,
-    where an entry refused once is refused forever).
+    command, shown by ``page(lines)`` (a pager on a terminal; default: ``write`` each).
+    ``auto_forced``: a decision with a single legal action plays itself, with a line
+    saying so (the ``auto`` command turns it on and off). ``patience``, when given, is the
+    most entries read for one decision: past it the player is taken to have left (for
+    piped input, where an entry refused once is refused forever).
 
     Raises :class:`Quit` on ``quit``, end of input, or entries past ``patience``
     (``str(err)`` is then ``"quit"``, ``"end of input"`` or ``"refused"``).
@@ -135,10 +145,14 @@ class HumanPlayer(Player):
         hint_iterations: int | None = None,
         patience: int | None = None,
         rulebook: Callable[[], Sequence[str]] | None = None,
+        page: Callable[[Sequence[str]], None] | None = None,
+        auto_forced: bool = False,
         thinking_after: float = 0.5,
     ) -> None:
         super().__init__(name)
         self.rulebook = rulebook
+        self.page = page
+        self.auto_forced = auto_forced
         self.thinking_after = thinking_after
         self.patience = patience
         self._entries = 0
@@ -157,14 +171,25 @@ class HumanPlayer(Player):
         return super().act(view)
 
     def play(self, view: View) -> Action:
-        """Show the trick and the hand, and return the card (or KNOCK) typed."""
+        """Show the trick and the hand, and return the card (or KNOCK) typed.
+
+        With :attr:`auto_forced` on, a single legal card (the engine's ``view.legal``)
+        is returned at once, with a line saying so; so is it when ``auto`` turns that on
+        at this prompt.
+        """
         self._start_turn(view)
+        if self.auto_forced and len(view.legal) == 1:
+            self.write(self._forced(view))
+            return view.legal[0]
         self._show_hand(view)
         hand = sorted_hand(view.hand)
         prompt = "Knock or play your card: " if KNOCK in view.legal else "Your card: "
         while True:
             entry = self._entry(prompt, view)
             if entry is None:
+                if self.auto_forced and len(view.legal) == 1:
+                    self.write(self._forced(view))
+                    return view.legal[0]
                 continue
             low = entry.lower()
             if low in ("knock", "k"):
@@ -310,8 +335,20 @@ class HumanPlayer(Player):
             lines = self.screen.table(view)
         elif low == "last":
             lines = [self._last(view)]
+        elif low == "played":
+            lines = self._played(view)
+        elif low == "auto":
+            self.auto_forced = not self.auto_forced
+            lines = [
+                "Forced moves now play themselves (a single legal card); auto again to stop."
+                if self.auto_forced
+                else "Forced moves now wait for you; auto again to have them play themselves."
+            ]
         elif low == "rules":
             lines = self.rulebook() if self.rulebook is not None else ["No rules text here."]
+            if self.page is not None:
+                self.page(lines)
+                lines = ()
         else:
             return entry
         for line in lines:
@@ -332,6 +369,50 @@ class HumanPlayer(Player):
             return "No trick has been played yet."
         won = screen.won_with(last.trick, last.hand_size)
         return f"Last trick (round {last.round}): {screen.plays(last.trick.plays)}. {won}."
+
+    def _forced(self, view: View) -> str:
+        """Return the line that says the seat's one legal card plays itself: the 1-card
+        round's card, the last card of a hand, or the one card it may play."""
+        card = self.screen.card(view.legal[0])
+        your = "your" if self.name == "You" else f"{self.name}'s"
+        if view.hand_size == 1:
+            said = f"One card each this round: {your} {card} plays itself."
+        elif len(view.hand) == 1:
+            said = f"{your[0].upper()}{your[1:]} last card, {card}, plays itself."
+        else:
+            you = "you" if self.name == "You" else self.name
+            said = f"{card} is the one card {you} may play: it plays itself."
+        return said + " (auto is on: type auto at a prompt to stop it.)"
+
+    def _played(self, view: View) -> list[str]:
+        """Return the cards played this round (finished tricks and the current one), by
+        suit, high to low; then the suits each player has shown a void in
+        (:func:`kow.players.sampling.voids`: the led suit of a trick where the player
+        played another suit; a knock shows nothing)."""
+        screen = self.screen
+        plays: list[Play | Knock] = [p for trick in view.tricks for p in trick.plays]
+        cards = [p.card for p in (*plays, *view.trick) if isinstance(p, Play)]
+        if not cards:
+            lines = [f"No card has been played yet in round {view.round}."]
+        else:
+            count = f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
+            lines = [f"Played in round {view.round} ({count}), by suit, high to low:"]
+            width = max(len(name) for name in SUIT_NAMES)
+            for suit in range(len(SUITS)):
+                ranks = [screen.rank(c) for c in sorted(cards, reverse=True) if SUIT_OF[c] == suit]
+                name = f"{screen.suit(suit)}{GLUE}{SUIT_NAMES[suit]:<{width}}"
+                lines.append(f"  {name}  {' '.join(ranks) if ranks else '-'}")
+        shown = [(seat, mask) for seat, mask in enumerate(voids(view)) if mask]
+        if not shown:
+            lines.append("Nobody has shown a void this round.")
+        else:
+            known = screen.between.join(
+                f"{screen.names[seat]}{GLUE}"
+                + GLUE.join(screen.suit(s) for s in range(len(SUITS)) if mask >> s & 1)
+                for seat, mask in shown
+            )
+            lines.append(f"Known void (did not follow the led suit): {known}.")
+        return lines
 
     def _hint(self, view: View) -> str:
         """Return the search bot's choice for ``view``, with its chance of a trick."""

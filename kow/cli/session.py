@@ -3,8 +3,10 @@
 :class:`Terminal` is the screen and keyboard: lines wrapped to the width, entries read
 with line editing, a private clear between people. :class:`Sitting` plays a game with
 people and bots on it, keeps the log, shows the end-of-game summary, offers the search
-bot's analysis of the people's decisions (:mod:`kow.runs.analysis`) and another game. The
-command line (:func:`kow.cli.play`) only reads the options and the exit code.
+bot's analysis of the people's decisions (:mod:`kow.runs.analysis`) and another game, and
+keeps the running score of the sitting (games won by each player). A sitting may start by
+continuing an abandoned game (:class:`Resume`, from ``kow play --resume``). The command line
+(:func:`kow.cli.play`) only reads the options and the exit code.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import IO, Any, NamedTuple
 from .. import log
 from ..engine import State
 from ..entries import MAX_ENTRY, EntryError, parse_choice
-from ..events import HUMAN, Event, Knock, Phase, Play, RoundEnd, TrickWon, Vote
+from ..events import HUMAN, Deal, Event, Knock, Phase, Play, RoundEnd, TrickWon, Vote
 from ..game import bots_rng, drive, new_game
 from ..players import Player, make_bot
 from ..rulebook import rules_summary
@@ -33,7 +35,7 @@ from ..screen import GLUE, Screen, printable, strip_escapes, terminal_width, wra
 from ._io import Stopped, atomic_output, signals_ignored, silence_stdout
 from .human import HotSeat, HumanPlayer, Quit
 
-__all__ = ["PIPED_PATIENCE", "Ending", "LogWriteError", "Sitting", "Terminal"]
+__all__ = ["PIPED_PATIENCE", "Ending", "LogWriteError", "Resume", "Sitting", "Terminal"]
 
 PIPED_PATIENCE = 20
 """Entries read for one decision from piped input before the game is left (a script
@@ -67,6 +69,21 @@ class Ending(NamedTuple):
     reason: str
     seed: int
     finished: bool = False
+
+
+class Resume(NamedTuple):
+    """An abandoned game to continue, the first game of a sitting (``kow play --resume``).
+
+    ``state``: the game played again from its seed up to where its log stops
+    (:func:`kow.runs.provenance.play_again`), the next decision awaited; ``bots``: the
+    players of the bot seats, in seat order after the people's, each having made its
+    logged decisions (so the bots' generator stands where it stood); ``source``: the
+    file it came from, as shown (escaped).
+    """
+
+    state: State
+    bots: Sequence[Player]
+    source: str
 
 
 class LogWriteError(OSError):
@@ -156,6 +173,20 @@ class Terminal:
     def width(self) -> int:
         """The columns its lines are wrapped to: :func:`kow.screen.terminal_width`."""
         return terminal_width()
+
+    def page(self, lines: Sequence[str]) -> None:
+        """Show ``lines`` through a pager (:func:`click.echo_via_pager`: ``$PAGER``, else
+        ``less``) when a person reads this terminal; else write them as :meth:`write` does."""
+        if not (self.screen and self.interactive):
+            self.write("\n".join(lines))
+            return
+        import click
+
+        text = "\n".join(lines)
+        if not self.color:
+            text = strip_escapes(text)
+        os.environ.setdefault("LESS", "-R")  # let less show the colours, not their codes
+        click.echo_via_pager(text + "\n", color=self.color)
 
     def write(self, text: str) -> None:
         """Write ``text`` (one line or several), each line wrapped to the width."""
@@ -254,7 +285,10 @@ class Sitting:
     a game is abandoned); a device or a pipe there gets each game once, as it ends.
     ``delay`` seconds pass after each bot's card and each trick; none once every person
     is knocked out. ``symbols``: suits as ♣ ♦ ♥ ♠, else letters.
-    ``rulebook``: the lines that ``rules`` shows at a prompt.
+    ``rulebook``: the lines that ``rules`` shows at a prompt (in a pager on a terminal).
+    ``auto_forced``: each person's forced moves play themselves from the start (each
+    person's ``auto`` command turns it on or off for the rest of the sitting).
+    ``wins[seat]``: the games each player has won in this sitting, shown after each game.
     """
 
     rules: Rules
@@ -269,14 +303,21 @@ class Sitting:
     delay: float = 0.0
     symbols: bool = True
     rulebook: Callable[[], Sequence[str]] | None = None
+    auto_forced: bool = False
     # What the sitting keeps as it goes: not given to __init__.
     logs: list[str] = field(default_factory=list, init=False)
+    wins: list[int] = field(default_factory=list, init=False)
+    _auto: dict[str, bool] = field(default_factory=dict, init=False)
     _rewrite: bool = field(default=True, init=False)
     _games: int = field(default=0, init=False)
     _finished: log.GameLog | None = field(default=None, init=False)
 
-    def play(self, seed: int, new_seed: Callable[[], int]) -> Ending:
+    def play(
+        self, seed: int, new_seed: Callable[[], int], *, resume: Resume | None = None
+    ) -> Ending:
         """Play games from ``seed`` until the people stop; return how the last one ended.
+
+        ``resume``: the first game is that abandoned game of ``seed``, continued.
 
         After each finished game the people are asked whether to play again, with a seed
         from ``new_seed()`` and the same options. The :class:`Ending`'s code is 0 when the
@@ -289,7 +330,8 @@ class Sitting:
         """
         with self.terminal.hushed():
             while True:
-                ending = self.play_game(seed)
+                ending = self.play_game(seed, resume=resume)
+                resume = None
                 if ending.code:
                     return ending
                 try:
@@ -299,13 +341,18 @@ class Sitting:
                     return Ending(1, _QUIT_REASONS[str(err)], seed, finished=True)
                 seed = new_seed()
 
-    def play_game(self, seed: int) -> Ending:
-        """Play one game with ``seed``; return how it ended (see :meth:`play`)."""
+    def play_game(self, seed: int, *, resume: Resume | None = None) -> Ending:
+        """Play one game with ``seed``; return how it ended (see :meth:`play`).
+
+        ``resume``: continue that game of ``seed`` instead, from where its log stops: the
+        game so far is followed silently, then the current round so far is told.
+        """
         terminal = self.terminal
         self._games += 1
         self._finished = None
         names = [*self.humans, *self.bot_names]
-        screen = Screen(names, self.rules, symbols=self.symbols, color=terminal.color)
+        shown_names = [printable(name) for name in names]  # a resumed log's names too
+        screen = Screen(shown_names, self.rules, symbols=self.symbols, color=terminal.color)
         transcript: list[str] = []
         hot_seat = HotSeat(terminal.clear, transcript) if len(self.humans) > 1 else None
         players: list[Player] = [
@@ -314,17 +361,25 @@ class Sitting:
                 hint_rng=random.Random(f"kow-hint:{seed}:{i}"),
                 hint_iterations=self.search_iterations,
                 patience=None if terminal.interactive else PIPED_PATIENCE,
-                rulebook=self.rulebook,
+                rulebook=self.rulebook, page=terminal.page,
+                auto_forced=self._auto.get(name, self.auto_forced),
             )
             for i, name in enumerate(self.humans)
         ]  # fmt: skip
-        rng = bots_rng(seed)
-        players += [
-            make_bot(kind, name, rng, search_iterations=self.search_iterations)
-            for kind, name in zip(self.bots, self.bot_names, strict=True)
-        ]
+        if resume is None:
+            rng = bots_rng(seed)
+            players += [
+                make_bot(kind, name, rng, search_iterations=self.search_iterations)
+                for kind, name in zip(self.bots, self.bot_names, strict=True)
+            ]
+            state = new_game(self.rules, seed, self.dealer)
+        else:
+            players += resume.bots
+            state = resume.state
+        if not self.wins:
+            self.wins = [0] * len(players)
         seats = ", ".join(
-            f"{s}{GLUE}{p.name}" + ("" if p.kind == HUMAN else f"{GLUE}({p.kind})")
+            f"{s}{GLUE}{shown_names[s]}" + ("" if p.kind == HUMAN else f"{GLUE}({p.kind})")
             for s, p in enumerate(players)
         )
         opening = [
@@ -338,12 +393,31 @@ class Sitting:
                 "Warning: this screen cannot be erased (not a terminal, or TERM=dumb), so "
                 "each hand stays in its scrollback; hot seat needs a terminal to be private."
             )
+        if resume is not None:
+            opening.append(
+                f"Resuming the game left in {resume.source}, at round {state.round}"
+                + (f", trick {state.trick_number}." if state.phase is Phase.PLAY else ".")
+            )
         humans_in = set(range(len(self.humans)))
         delay = self.delay
+        past = len(state.events)  # a resumed game's events so far: followed, not told
+        told = 0
+        recap: list[str] = []
 
         def on_event(event: Event) -> None:
-            nonlocal delay
+            nonlocal delay, told, recap
             lines = screen.event(event)
+            told += 1
+            if told <= past:  # the game so far: only the current round is told, at its end
+                recap = list(lines) if isinstance(event, Deal) else recap + lines
+                if isinstance(event, RoundEnd):
+                    humans_in.difference_update(event.eliminated)
+                if told < past:
+                    return
+                lines = recap  # from the current round's deal on
+                if not humans_in and state.phase is not Phase.OVER:
+                    delay = 0.0
+                    lines.append(self._knocked_out_note())
             terminal.moved = True
             for line in lines:
                 terminal.write(line)
@@ -369,7 +443,6 @@ class Sitting:
                 path = self.log_path
                 self._rewrite = not os.path.exists(path) or os.path.isfile(path)
             stream = out.enter_context(atomic_output(self.log_path, "--log"))
-        state = new_game(self.rules, seed, self.dealer)
         ending = Ending(0, "", seed)
         try:
             with contextlib.ExitStack() as calm, out:  # calm ends after the log is saved
@@ -387,6 +460,9 @@ class Sitting:
                     stream.write("".join(self.logs if self._rewrite else self.logs[-1:]))
         except OSError as err:  # only the log is written here: the screen's faults are caught
             raise LogWriteError(self.log_path or "", err) from None
+        for i, player in enumerate(players[: len(self.humans)]):
+            if isinstance(player, HumanPlayer):  # auto on or off: kept for the next game
+                self._auto[self.humans[i]] = player.auto_forced
         with contextlib.suppress(OSError):
             terminal.discard_typed()  # nothing typed during the game reaches the shell
         if ending.code:
@@ -415,7 +491,7 @@ class Sitting:
             for line in opening:
                 terminal.write(line)
             drive(state, players, on_event)
-            for line in ["", *screen.summary()]:
+            for line in ["", *screen.summary(), self._score(state, screen)]:
                 terminal.write(line)
         except Quit as err:
             return Ending(1, _QUIT_REASONS.get(str(err), "end of input"), seed)
@@ -430,6 +506,16 @@ class Sitting:
         except Stopped as err:
             return Ending(err.code, f"ended by {err.name}", seed)
         return Ending(0, "", seed)
+
+    def _score(self, state: State, screen: Screen) -> str:
+        """Count the game just won (``state.outcome``, the engine's) in :attr:`wins`, and
+        return the sitting's running score: ``Games won so far (2 played): You 1 · Ada 1``."""
+        if state.outcome is not None:
+            self.wins[state.outcome.winner] += 1
+        games = sum(self.wins)
+        return f"Games won so far ({games} played): " + screen.between.join(
+            f"{screen.names[seat]}{GLUE}{won}" for seat, won in enumerate(self.wins)
+        )
 
     def _knocked_out_note(self) -> str:
         """Return what the people are told when the last of them is knocked out (the

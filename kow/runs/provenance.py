@@ -15,6 +15,9 @@ person is: kow cannot play it again, so its decisions are the log's, unchecked
 (:func:`agents_note` says so). So no rule is stated here: the engine deals and plays, the
 log and the bots decide.
 
+:func:`play_again` is that walk, returning where it stopped: the engine's state and the
+bots made again, which is what ``kow play --resume`` continues an abandoned game from.
+
 A log whose ``seed`` is null (its deals came from outside kow, such as OpenSpiel's chance
 nodes) has no seed to be checked against: :func:`check_against_seed` raises
 :class:`NoSeedError`, and ``kow verify --against-seed`` counts the game as faulty with
@@ -73,8 +76,10 @@ __all__ = [
     "NO_SEED",
     "Difference",
     "NoSeedError",
+    "PlayedAgain",
     "agents_note",
     "check_against_seed",
+    "play_again",
     "seed_check",
 ]
 
@@ -169,6 +174,36 @@ def check_against_seed(game: GameLog, *, search_iterations: int | None = None) -
     the log (a log that is not legal, or a fault in kow), and :class:`KeyError` or
     :class:`ValueError` for a log that is not one.
     """
+    return play_again(game, search_iterations=search_iterations).difference
+
+
+class PlayedAgain(NamedTuple):
+    """A logged game played again from its seed, as far as its log goes
+    (:func:`play_again`).
+
+    ``state``: the engine's game, dealt from the seed, stopped at the first decision
+    the log does not have (or at the first difference); ``bots[seat]``: the kow bot of
+    that seat made again from the seed, having made each of its logged decisions (so
+    its generator, :func:`kow.game.bots_rng`, shared by the game's bots, has drawn what
+    it had drawn at that point), or None for a seat whose decisions were the log's (a
+    person, an agent, a player of an unknown kind); ``difference``: the first place
+    where the log is not the game its seed gives (None: there is none).
+    """
+
+    state: State
+    bots: tuple[Player | None, ...]
+    difference: Difference | None
+
+
+def play_again(game: GameLog, *, search_iterations: int | None = None) -> PlayedAgain:
+    """Play a logged ``game`` again from its seed, up to where its log stops.
+
+    The walk of :func:`check_against_seed` (which returns its ``difference``), and what
+    ``kow play --resume`` continues from: the state and the bots as they stood when
+    the game was left, so that the rest of the game is the one its seed gives.
+    ``search_iterations``: the deals per decision of search bots (the log does not
+    record it). Raises as :func:`check_against_seed` does.
+    """
     if game["seed"] is None:
         raise NoSeedError
     seed: int = game["seed"]
@@ -186,6 +221,7 @@ def check_against_seed(game: GameLog, *, search_iterations: int | None = None) -
     bots_known = all(p["kind"] in BOT_KINDS or p["kind"] in NOT_BOTS for p in logged)
     rng = bots_rng(seed)
     players: list[Player] = []
+    bots: list[Player | None] = []
     for p in logged:
         kind = p["kind"]
         if bots_known and kind in BOT_KINDS:
@@ -195,8 +231,11 @@ def check_against_seed(game: GameLog, *, search_iterations: int | None = None) -
                 deals[0] += ", which logs do not record: give --search-iterations"
             source = f"its {kind} bot ({', '.join([f'seed {seed}', *deals, *other])})"
             players.append(_Checked(bot, course, source))
+            bots.append(bot)
         else:
             players.append(_FromLog(p["name"], kind, course))
+            bots.append(None)
+    difference = None
     try:
         course.catch_up()
         try:
@@ -206,8 +245,8 @@ def check_against_seed(game: GameLog, *, search_iterations: int | None = None) -
         course.catch_up()
         course.tie_cut_made()
     except _Found as found:
-        return found.difference
-    return None
+        difference = found.difference
+    return PlayedAgain(state, tuple(bots), difference)
 
 
 def seed_check(search_iterations: int | None = None) -> Callable[[GameLog], Fault | None]:

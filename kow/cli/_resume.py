@@ -1,0 +1,250 @@
+"""``kow play --resume FILE``: an abandoned game read back, checked, and set where it was left.
+
+:func:`resume_game` reads the log that ``kow play --log`` kept of a game left before its
+end, checks it, and plays it again from its seed up to where it stops
+(:func:`kow.runs.provenance.play_again`: the engine deals, the bots are made again from
+the seed and make their logged decisions, so their shared generator stands where it
+stood). The sitting (:class:`kow.cli.session.Sitting`) then goes on from there with the
+same seats, names, bots, rules and seed, and its log is the one that playing the game in
+one go with the same choices writes, byte for byte.
+
+What is refused, and how (the house's exit codes):
+
+- a FILE that can't be opened, ``-`` (stdin is the keyboard), a file that is not one
+  abandoned game of ``kow play`` (several games, none, a finished game, a game with no
+  seed or without a person, an agent's or an unknown bot's seat), or an option that
+  differs from the game's (``--seed``, ``--bots``, a rule...): a usage error, exit 2,
+  naming what is wrong and what is allowed;
+- a log that can't be read (its place named), that is not legal (:func:`kow.verify.verify_game`,
+  the first fault named) or that is not the game its seed gives (the first difference, as
+  ``kow verify --against-seed`` names it): exit 1.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import click
+
+from ..rules import PRESETS, Rules
+from ._logs import _games_in, _label
+from ._options import LEVELS, parse_bots
+
+if TYPE_CHECKING:
+    from ..log import GameLog
+    from .session import Resume
+
+__all__ = ["Resumed", "resume_game"]
+
+_OPTION = "'--resume'"
+
+_RULE_OPTIONS = {
+    "players": "--players",
+    "start_cards": "--start-cards",
+    "dogs_life": "--dogs-life",
+    "trump": "--fixed-trump",
+    "final_round_trump": "--final-round-trump",
+    "lead": "--lead",
+    "eliminated_vote": "--eliminated-vote",
+    "sweep_wins": "--sweep-wins",
+}
+"""Each :class:`~kow.rules.Rules` field and the option that sets it (its parameter is the
+option's name without dashes, but for ``trump``: ``fixed_trump``)."""
+
+
+class Resumed(NamedTuple):
+    """An abandoned game, checked and played again up to where its log stops.
+
+    ``seed``, ``rules``: the game's; ``humans``: the people's names (seats 0, 1, ...);
+    ``kinds`` and ``bot_names``: the bot seats' kinds and names, in seat order;
+    ``resume``: what the sitting continues from (:class:`kow.cli.session.Resume`);
+    ``log_path``: the file the continued game is written to (FILE itself unless
+    ``--log`` names another).
+    """
+
+    seed: int
+    rules: Rules
+    humans: tuple[str, ...]
+    kinds: tuple[str, ...]
+    bot_names: tuple[str, ...]
+    resume: Resume
+    log_path: str
+
+
+def resume_game(path: str, *, search_iterations: int | None, log_path: str | None) -> Resumed:
+    """Return the abandoned game of the file ``path``, checked, ready to continue.
+
+    ``search_iterations``: the deals per decision of its search bots (a log does not
+    record it: give the one it was played with). ``log_path``: the ``--log`` given (None:
+    the continued game is written back to ``path``, which must then be a regular file).
+    Must run inside the ``kow play`` command: the options given there are compared with
+    the game's (:func:`_check_options`). Raises :class:`click.BadParameter` (exit 2) and
+    :class:`click.ClickException` (exit 1) as the module says.
+    """
+    from ..game import PlayerError
+    from ..log import LoggedPlayer, build
+    from ..players import BOT_KINDS
+    from ..runs.provenance import play_again
+    from ..verify import verify_game
+    from .session import Resume
+
+    label = _label(path)
+    if path == "-":
+        raise click.BadParameter(
+            "give a file: stdin is the keyboard of the game", param_hint=_OPTION
+        )
+    if log_path is None and os.path.exists(path) and not os.path.isfile(path):
+        raise click.BadParameter(
+            f"{label} is not a regular file, so the game can't be written back to it:"
+            " give --log FILE too",
+            param_hint=_OPTION,
+        )
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - closed below
+    except OSError as err:
+        raise click.BadParameter(
+            f"cannot open {label}: {err.strerror or err}", param_hint=_OPTION
+        ) from None
+    games: list[GameLog] = []
+    with stream:
+        for count, _, game in _games_in(stream, label):
+            if count > 1:
+                raise click.BadParameter(
+                    f"{label} holds more than one game; --resume takes the log of one game"
+                    " (the abandoned one: jq -c 'select(.abandoned)' FILE > game.json)",
+                    param_hint=_OPTION,
+                )
+            games.append(game)
+    if not games:
+        raise click.ClickException(f"{label}: holds no game, so there is none to resume")
+    game = games[0]
+    fault = verify_game(game)
+    if fault is not None:
+        raise click.ClickException(f"{label}: not a legal game, so it can't be resumed: {fault}")
+    seed = game["seed"]
+    players = game["players"]
+    kinds = [p["kind"] for p in players]
+    humans = sum(1 for kind in kinds if kind == "human")
+    if not game.get("abandoned"):
+        winner = None if game["result"] is None else game["result"]["winner"]
+        won = "" if winner is None else f", won by {players[winner]['name']!r}"
+        raise click.BadParameter(
+            f"{label} holds a finished game{won}: only an abandoned game can be resumed",
+            param_hint=_OPTION,
+        )
+    if seed is None:
+        raise click.BadParameter(
+            f"{label} holds a game with no seed (dealt outside kow): only a game of kow"
+            " play can be resumed",
+            param_hint=_OPTION,
+        )
+    bots = kinds[humans:]
+    if not humans or kinds[:humans] != ["human"] * humans or not set(bots) <= set(BOT_KINDS):
+        raise click.BadParameter(
+            f"{label} is not a game of kow play (people in the first seats, then kow's"
+            f" bots: {', '.join(BOT_KINDS)}); its seats are {', '.join(kinds)}",
+            param_hint=_OPTION,
+        )
+    rules = Rules.from_dict(dict(game["rules"]))
+    names = tuple(p["name"] for p in players)
+    dealer = game["rounds"][0]["dealer"]
+    _check_options(label, seed=seed, rules=rules, names=names[:humans], kinds=bots, dealer=dealer)
+    try:
+        again = play_again(game, search_iterations=search_iterations)
+    except PlayerError as err:  # verify_game found it legal: a fault of kow's
+        raise click.ClickException(f"{label}: can't be played again: {err}") from None
+    if again.difference is not None:
+        raise click.ClickException(
+            f"{label}: not the game its seed gives, so it can't be resumed: {again.difference}"
+        )
+    logged = [LoggedPlayer(p["name"], p["kind"]) for p in players]
+    made = build(seed, rules, logged, events=again.state.events, abandoned=True)
+    made["kow_version"] = game["kow_version"]
+    if made != game:
+        raise click.ClickException(
+            f"{label}: the game played again from its seed is not the log's"
+            " (it holds more than the game's decisions), so it can't be resumed"
+        )
+    bot_players = [bot for bot in again.bots[humans:] if bot is not None]
+    return Resumed(
+        seed=seed,
+        rules=rules,
+        humans=names[:humans],
+        kinds=tuple(bots),
+        bot_names=names[humans:],
+        resume=Resume(again.state, bot_players, label),
+        log_path=path if log_path is None else log_path,
+    )
+
+
+def _given(ctx: click.Context, param: str) -> bool:
+    """Return whether the option of ``param`` was given (command line or environment)."""
+    source = ctx.get_parameter_source(param)
+    return source is not None and source is not click.ParameterSource.DEFAULT
+
+
+def _check_options(
+    label: str,
+    *,
+    seed: int,
+    rules: Rules,
+    names: Sequence[str],
+    kinds: Sequence[str],
+    dealer: int,
+) -> None:
+    """Refuse each option of ``kow play`` given with ``--resume`` that is not the game's:
+    ``--seed``, ``--humans``, ``--name``, ``--bots``, ``--level``, ``--dealer`` and the
+    rule options (``--preset`` as the fields it sets). Raises :class:`click.BadParameter`
+    (exit 2) naming the option, the value given and the game's."""
+    ctx = click.get_current_context()
+    params = ctx.params
+
+    def refuse(option: str, given: Any, game: Any) -> None:
+        raise click.BadParameter(
+            f"{given} is not the game's: {label} was played with {game}; a resumed game"
+            " keeps its own, so leave the option out",
+            param_hint=f"'{option}'",
+        )
+
+    if _given(ctx, "seed") and params["seed"] != seed:
+        refuse("--seed", params["seed"], seed)
+    if _given(ctx, "humans") and params["humans"] != len(names):
+        refuse("--humans", params["humans"], len(names))
+    given_names = tuple(params.get("names") or ())
+    if given_names and given_names != tuple(names[: len(given_names)]):
+        refuse("--name", ", ".join(map(repr, given_names)), ", ".join(map(repr, names)))
+    if _given(ctx, "level") and params["level"] is not None:
+        chosen = [LEVELS[params["level"]]] * len(kinds)
+        if chosen != list(kinds):
+            refuse("--level", params["level"], f"--bots {','.join(kinds)}")
+    if _given(ctx, "bots") and parse_bots(params["bots"], len(kinds)) != list(kinds):
+        refuse("--bots", params["bots"], ",".join(kinds))
+    if _given(ctx, "dealer") and params["dealer"] != dealer:
+        refuse("--dealer", params["dealer"], f"dealer {dealer}")
+    preset = params.get("preset") if _given(ctx, "preset") else None
+    chosen_rules = _rules_given(ctx)
+    for field in fields(Rules):
+        name = field.name
+        param = "fixed_trump" if name == "trump" else name
+        value = chosen_rules.get(name)
+        if _given(ctx, param):
+            option = _RULE_OPTIONS.get(name, "--" + name.replace("_", "-"))
+        elif preset is not None and name in PRESETS[preset]:
+            option, value = "--preset", PRESETS[preset][name]
+        else:
+            continue
+        if value != getattr(rules, name):
+            shown = preset if option == "--preset" else value
+            refuse(option, shown, f"{name.replace('_', ' ')} {getattr(rules, name)}")
+
+
+def _rules_given(ctx: click.Context) -> dict[str, Any]:
+    """Return the rule settings as their options give them (``Rules`` field names)."""
+    params = ctx.params
+    out = {name: params[name] for name in _RULE_OPTIONS if name in params}
+    if "fixed_trump" in params:
+        out["trump"] = "fixed" if params["fixed_trump"] else "winner-chooses"
+    return out
