@@ -439,7 +439,7 @@ choice and 2 plays."""
 @pytest.fixture(scope="module")
 def crafted() -> dict[str, Any]:
     game = play_stacked(RULES, 0, DECKS, SCRIPTS)
-    assert game["result"] == {"winner": 3, "rounds_played": 3}
+    assert game["result"] == {"winner": 3, "rounds_played": 3, "termination": "final-trick"}
     return game
 
 
