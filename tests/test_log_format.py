@@ -334,3 +334,28 @@ def test_load_and_loads_refuse_what_they_cannot_read_by_name() -> None:
         log.loads(5)  # type: ignore[arg-type]
     with pytest.raises(log.LogReadError, match="not UTF-8"):
         log.loads('{"a": "\udce9"}')  # a lone surrogate: no UnicodeEncodeError
+
+
+# ----------------------------------------------------------------------------- termination
+
+
+def test_termination_is_the_engines_and_the_documented_count_holds() -> None:
+    # docs/log-format.md counts how 1,000 games of seed 1 ended with jq; its output is
+    # written there. The same count, from the logs, and every value the engine's.
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "log-format.md").read_text()
+    section = doc[doc.index("How a run's games ended") :]
+    command = section.split("```sh\n", 1)[1].split("\n```", 1)[0]
+    shown = section.split("```text\n", 1)[1].split("\n```", 1)[0]
+    assert command.startswith("kow simulate --seed 1 --games 1000 -q | jq -n -c 'reduce")
+    result = CliRunner().invoke(main, ["simulate", "--seed", "1", "--games", "1000", "-q"])
+    assert result.exit_code == 0
+    counts: dict[str, int] = {}
+    for line in result.stdout.splitlines():
+        game = json.loads(line)
+        why = game["result"]["termination"]
+        counts[why] = counts.get(why, 0) + 1
+        *_, state = log.replay(game)
+        assert state.outcome is not None and why == state.outcome.termination.value
+    assert json.loads(shown) == counts == {"sweep": 653, "final-trick": 347}
