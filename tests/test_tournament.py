@@ -132,8 +132,8 @@ def test_the_table_counts_games_and_seats_and_shows_cheap_bots_times() -> None:
     rules = Rules(players=3, start_cards=3)
     result = play_tournament(rules, ("random", "heuristic", "heuristic"), 6, seed=1)
     head, random_row, heuristic_row, last = table_lines(result)
-    assert head.split() == ["kind", "seats", "games", "wins", "win", "rate", "95%", "interval",
-                            "round", "ms/decision"]  # fmt: skip
+    assert head.split() == ["entrant", "seats", "games", "wins", "win", "rate", "95%",
+                            "interval", "round", "ms/decision"]  # fmt: skip
     random_, heuristic = result.results()
     assert random_row.split()[:4] == ["random", "1", "6", str(random_.wins)]
     assert heuristic_row.split()[:4] == ["heuristic", "2", "6", str(heuristic.wins)]
@@ -147,7 +147,7 @@ def test_the_table_counts_games_and_seats_and_shows_cheap_bots_times() -> None:
         assert kind.mean_decision_ms is not None and 0 < kind.mean_decision_ms < 1
         assert float(ms) > 0 and len(ms.lstrip("0.")) == 3, ms
     assert result.to_dict()["results"][1] | {"mean_decision_ms": 0} == {
-        "kind": "heuristic", "seats": 2, "games": 6, "wins": heuristic.wins,
+        "entrant": "heuristic", "kind": "heuristic", "settings": {}, "seats": 2, "games": 6, "wins": heuristic.wins,
         "win_rate": heuristic.win_rate, "ci95": [heuristic.low, heuristic.high],
         "mean_round": heuristic.mean_round, "decisions": heuristic.decisions,
         "mean_decision_ms": 0,
@@ -369,7 +369,8 @@ def test_no_game_played_gives_no_rates_nor_means() -> None:
     data = json.loads(json.dumps(result.to_dict()))
     assert data["search_iterations"] == DEFAULT_ITERATIONS == 100
     assert data["results"][0] == {
-        "kind": "search", "seats": 1, "games": 0, "wins": 0, "win_rate": None, "ci95": None,
+        "entrant": "search", "kind": "search", "settings": {"iterations": 100}, "seats": 1,
+        "games": 0, "wins": 0, "win_rate": None, "ci95": None,
         "mean_round": None, "decisions": 0, "mean_decision_ms": None,
     }  # fmt: skip
     assert Tally(Rules(), ["search"] * 4, 7, search_iterations=5).tournament().to_dict()["search_iterations"] == 5
