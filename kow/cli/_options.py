@@ -426,12 +426,13 @@ ENTRANTS_HELP = (
 """The help of ``kow tournament --bots``: entrants, bot kinds at their settings."""
 
 
-def bots_option(default: str, help: str = BOTS_HELP) -> Callable[[F], F]:
-    """Return the ``--bots KIND[,KIND...]`` option (read by :func:`parse_bots`), with its
+def bots_option(
+    default: str, help: str = BOTS_HELP, metavar: str = "KIND[,KIND...]"
+) -> Callable[[F], F]:
+    """Return the ``--bots KIND[,KIND...]`` option (read by :func:`parse_bots`, or by
+    :func:`parse_entrants` where its ``metavar`` is ``ENTRANT[,ENTRANT...]``), with its
     ``default`` kinds and ``help``."""
-    return click.option(
-        "--bots", default=default, show_default=True, metavar="KIND[,KIND...]", help=help
-    )
+    return click.option("--bots", default=default, show_default=True, metavar=metavar, help=help)
 
 
 def output_option(what: str) -> Callable[[F], F]:

@@ -371,7 +371,7 @@ def rules_command(rules: Rules, as_json: bool) -> None:
 
 
 @main.command()
-@bots_option("search,heuristic,heuristic,heuristic", ENTRANTS_HELP)
+@bots_option("search,heuristic,heuristic,heuristic", ENTRANTS_HELP, "ENTRANT[,ENTRANT...]")
 @click.option(
     "--games", type=Count.of(GAMES), default=400, show_default=True,
     help="Games to play; a multiple of --players gives every bot every seat equally.",
