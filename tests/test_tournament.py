@@ -588,3 +588,41 @@ def test_an_entrant_reads_and_writes_its_notation() -> None:
         check_entrants("random", 3)
     with pytest.raises(ValueError, match="random takes no setting"):
         play_tournament(Rules(players=2), ["random", "random:x=1"], 2, seed=1)
+
+
+def test_a_setting_outside_a_tournament_says_where_it_belongs() -> None:
+    done = CliRunner().invoke(main, ["simulate", "--bots", "search:iterations=5", "--seed", "1"])
+    assert (done.exit_code, done.stdout) == (2, "")
+    assert "'search:iterations=5' is not a bot kind" in done.stderr
+    assert "KIND:NAME=VALUE is for kow tournament; here use --search-iterations" in " ".join(
+        done.stderr.split()
+    )
+
+
+def test_a_stop_before_any_game_prints_n_a_by_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    def nothing(*args: object, **kwargs: object) -> Generator[list[GameResult], None, None]:
+        raise KeyboardInterrupt
+        yield []
+
+    monkeypatch.setattr(tournament, "game_results", nothing)
+    args = ["tournament", "--bots", "random:iterations=2,random", "--players", "2"]
+    assert "random takes no setting" in CliRunner().invoke(main, args).stderr
+    args = ["tournament", "--bots", "ismcts:iterations=9,random", "--players", "2", "--games",
+            "4", "--seed", "5", "--by-seat"]  # fmt: skip
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 130
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Partial: 0 of 4 games played, seed 5, bots ismcts:iterations=9,random"
+    by_seat = lines[lines.index("") + 3 :]
+    assert [line.split() for line in by_seat] == [
+        ["ismcts:iterations=9", "0", "0", "0", "n/a", "n/a", "n/a", "n/a"],
+        ["ismcts:iterations=9", "1", "0", "0", "n/a", "n/a", "n/a", "n/a"],
+        ["random", "0", "0", "0", "n/a", "n/a", "n/a", "n/a"],
+        ["random", "1", "0", "0", "n/a", "n/a", "n/a", "n/a"],
+    ]
+    data = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)
+    assert data["partial"] is True and data["bots"] == ["ismcts:iterations=9", "random"]
+    assert data["results"][0]["by_seat"][1] == {
+        "seat": 1, "seat_games": 0, "wins": 0, "win_rate": None, "ci95": None,
+        "mean_round": None, "decisions": 0, "mean_decision_ms": None,
+    }  # fmt: skip

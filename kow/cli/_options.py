@@ -294,7 +294,10 @@ def parse_bots(text: str, seats: int, option: str = "--bots") -> list[str]:
     try:
         return check_kinds([k.strip() for k in text.split(",")], seats, text)
     except ValueError as err:
-        raise click.BadParameter(str(err), param_hint=f"'{option}'") from None
+        why = str(err)
+        if ":" in text:  # an entrant's setting, which only a tournament takes
+            why += " (KIND:NAME=VALUE is for kow tournament; here use --search-iterations)"
+        raise click.BadParameter(why, param_hint=f"'{option}'") from None
 
 
 def parse_entrants(text: str, seats: int, option: str = "--bots") -> list[str]:
