@@ -162,7 +162,7 @@ def test_final_round_trick_wins_the_game(full: dict[str, Any]) -> None:
     assert plays(r3["tricks"][0]) == [(3, "2d"), (2, "Ac")]
     assert r3["tricks_won"] == [None, None, 0, 1]
     assert r3["eliminated"] == [2]
-    assert full["result"] == {"winner": 3, "rounds_played": 3}
+    assert full["result"] == {"winner": 3, "rounds_played": 3, "termination": "final-trick"}
 
 
 # Three players, 3 cards, dealer 0, spades turned up: each takes one trick in round 1.
@@ -367,7 +367,7 @@ def test_dogs_life_knock_win_and_left_leads() -> None:
     assert (r2["revived"], r2["eliminated"], r2["dogs_life_granted"]) == ([0], [1], [])
     assert r3["dogs_life"] == []
     assert r3["hands"] == [["Ac", "Ad"], None, ["Kc", "3d"]]
-    assert log["result"] == {"winner": 0, "rounds_played": 3}
+    assert log["result"] == {"winner": 0, "rounds_played": 3, "termination": "sweep"}
 
 
 def test_view_fields_are_in_the_documented_order_and_hold_their_facts() -> None:
@@ -506,7 +506,7 @@ def test_dogs_life_once_per_player() -> None:
     assert (r3["revived"], r3["eliminated"], r3["dogs_life_granted"]) == ([1], [0], [])
     assert (r4["dealer"], r4["dogs_life"], r4["leader"]) == (1, [], 2)
     assert r4["tie_cut"] == [[{"seat": 2, "card": "Ah"}, {"seat": 1, "card": "Kh"}]]
-    assert log["result"] == {"winner": 1, "rounds_played": 4}
+    assert log["result"] == {"winner": 1, "rounds_played": 4, "termination": "final-trick"}
 
 
 def _round_facts(rules: Rules, decks: list[list[int]], scripts: list[str]) -> dict[int, Any]:

@@ -473,9 +473,12 @@ def termination(game: dict[str, Any]) -> str:
     """Return why a finished game ended, from its log alone (the engine's order of reasons)."""
     last = game["rounds"][-1]
     if last["hand_size"] == 1:
-        return "final-trick"
-    swept = max(t or 0 for t in last["tricks_won"]) == len(last["tricks"])
-    return "sweep" if game["rules"]["sweep_wins"] and swept else "last-standing"
+        why = "final-trick"
+    else:
+        swept = max(t or 0 for t in last["tricks_won"]) == len(last["tricks"])
+        why = "sweep" if game["rules"]["sweep_wins"] and swept else "last-standing"
+    assert why == game["result"]["termination"]  # the log says so too (the engine's word)
+    return why
 
 
 def card_plays(games: list[dict[str, Any]]) -> list[tuple[str, bool, bool]]:

@@ -414,6 +414,7 @@ def expected(file: str, games: list[dict[str, Any]]) -> dict[str, list[dict[str,
             termination = "sweep"
         else:
             termination = "last-standing"
+        assert termination == g["result"]["termination"]  # the test's rule agrees with the log
         out["games"].append({
             **key, "kow_version": g["kow_version"],
             **{f"rules_{k}": text(v) for k, v in g["rules"].items()},

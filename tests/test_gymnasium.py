@@ -115,6 +115,7 @@ def test_an_episode_ends_with_the_games_result(settings: dict[str, Any], tmp_pat
         winner = logged["result"]["winner"]
         assert winner == game.outcome.winner == info["winner"]
         assert info["termination"] == game.outcome.termination.value
+        assert logged["result"].get("termination") == info["termination"]  # the log says it
         assert reward == (1.0 if winner == 1 else 0.0)
         rewards[reward] += 1
         assert all(table.observation_space.contains(obs) for obs in seen)

@@ -65,7 +65,7 @@ def test_build_gives_the_documented_keys_in_order(crafted: dict[str, Any]) -> No
     assert crafted["seed"] == 17
     assert crafted["rules"] == RULES.to_dict()
     assert crafted["players"][1] == {"seat": 1, "name": "p1", "kind": "human"}
-    assert crafted["result"] == {"winner": 3, "rounds_played": 3}
+    assert crafted["result"] == {"winner": 3, "rounds_played": 3, "termination": "final-trick"}
     r3 = crafted["rounds"][2]
     assert r3["tie_cut"] == [
         [{"seat": 2, "card": "9c"}, {"seat": 3, "card": "9d"}],
@@ -80,7 +80,7 @@ def test_build_of_a_game_cut_short_in_a_trick() -> None:
     state = apply_all(new_state(RULES, 0, DECKS), "3c Ac Qc 7c Kd 3h 8d 5d 4s 9s 4c As h Kh")
     game = log.build(5, RULES, PLAYERS, events=state.events, abandoned=True)
     assert list(game)[-1] == "abandoned" and game["abandoned"] is True
-    assert game["result"] == {"winner": None, "rounds_played": 2}
+    assert game["result"] == {"winner": None, "rounds_played": 2, "termination": None}
     r2 = game["rounds"][1]
     assert r2["tricks"] == [
         {"number": 1, "leader": 2, "plays": [{"seat": 2, "card": "Kh"}], "winner": None}
@@ -89,12 +89,13 @@ def test_build_of_a_game_cut_short_in_a_trick() -> None:
     assert (r2["eliminated"], r2["dogs_life_granted"], r2["revived"]) == ([], [], [])
     not_marked = log.build(5, RULES, PLAYERS, events=state.events)
     assert "abandoned" not in not_marked
-    assert not_marked["result"] == {"winner": None, "rounds_played": 2}
+    assert not_marked["result"] == {"winner": None, "rounds_played": 2, "termination": None}
 
 
 def test_build_of_no_events_has_no_rounds() -> None:
     game = log.build(0, RULES, PLAYERS, events=[], abandoned=True)
-    assert game["rounds"] == [] and game["result"] == {"winner": None, "rounds_played": 0}
+    assert game["rounds"] == []
+    assert game["result"] == {"winner": None, "rounds_played": 0, "termination": None}
 
 
 def test_build_lists_votes_only_under_the_eliminated_vote(crafted: dict[str, Any]) -> None:
@@ -108,7 +109,7 @@ def test_build_lists_votes_only_under_the_eliminated_vote(crafted: dict[str, Any
     assert r1["eliminated"] == [0]
     assert r2["votes"] == [{"seat": 0, "suit": "s"}]
     assert (r2["trump"], r2["trump_method"], r2["trump_chosen_by"]) == ("s", "vote", None)
-    assert game["result"] == {"winner": 1, "rounds_played": 2}
+    assert game["result"] == {"winner": 1, "rounds_played": 2, "termination": "final-trick"}
     assert all(rnd["votes"] is None for rnd in crafted["rounds"])
 
 
@@ -133,7 +134,7 @@ def test_compact_text_is_one_line_without_spaces(crafted: dict[str, Any]) -> Non
     assert text == json.dumps(crafted, separators=(",", ":"))
     assert "\n" not in text and ": " not in text and ", " not in text
     assert text.startswith('{"format":"kow-log","version":1,"kow_version":')
-    assert text.endswith(',"result":{"winner":3,"rounds_played":3}}')
+    assert text.endswith(',"result":{"winner":3,"rounds_played":3,"termination":"final-trick"}}')
 
 
 def test_pretty_text_keeps_short_lists_on_one_line(crafted: dict[str, Any]) -> None:
@@ -148,7 +149,7 @@ def test_pretty_text_keeps_short_lists_on_one_line(crafted: dict[str, Any]) -> N
         '            {"seat": 1, "card": "3c"},',  # a trick of four plays is too long
         '          "plays": [{"seat": 2, "card": "Kh"}, {"seat": 3, "card": "Ah"}],',
         '        [{"seat": 2, "card": "9c"}, {"seat": 3, "card": "9d"}],',
-        '  "result": {"winner": 3, "rounds_played": 3}',
+        '  "result": {"winner": 3, "rounds_played": 3, "termination": "final-trick"}',
     ):
         assert expected in lines, expected
     assert lines[-1] == "}"
@@ -333,3 +334,28 @@ def test_load_and_loads_refuse_what_they_cannot_read_by_name() -> None:
         log.loads(5)  # type: ignore[arg-type]
     with pytest.raises(log.LogReadError, match="not UTF-8"):
         log.loads('{"a": "\udce9"}')  # a lone surrogate: no UnicodeEncodeError
+
+
+# ----------------------------------------------------------------------------- termination
+
+
+def test_termination_is_the_engines_and_the_documented_count_holds() -> None:
+    # docs/log-format.md counts how 1,000 games of seed 1 ended with jq; its output is
+    # written there. The same count, from the logs, and every value the engine's.
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "log-format.md").read_text()
+    section = doc[doc.index("How a run's games ended") :]
+    command = section.split("```sh\n", 1)[1].split("\n```", 1)[0]
+    shown = section.split("```text\n", 1)[1].split("\n```", 1)[0]
+    assert command.startswith("kow simulate --seed 1 --games 1000 -q | jq -n -c 'reduce")
+    result = CliRunner().invoke(main, ["simulate", "--seed", "1", "--games", "1000", "-q"])
+    assert result.exit_code == 0
+    counts: dict[str, int] = {}
+    for line in result.stdout.splitlines():
+        game = json.loads(line)
+        why = game["result"]["termination"]
+        counts[why] = counts.get(why, 0) + 1
+        *_, state = log.replay(game)
+        assert state.outcome is not None and why == state.outcome.termination.value
+    assert json.loads(shown) == counts == {"sweep": 653, "final-trick": 347}

@@ -24,3 +24,31 @@ def test_the_library_example_runs() -> None:
     # The replay's states: the last is the game's end, phase "over".
     assert lines[-1].endswith(" over")
     assert sum(line.endswith((" play", " trump", " vote", " over")) for line in lines) > 50
+
+
+def test_the_quick_start_is_two_commands_and_the_first_tells_a_game() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Quick start") : readme.index("## What it is")]
+    (block,) = re.findall(r"```sh\n(.*?)```", section, re.S)
+    first, second = block.splitlines()  # exactly two commands
+    install = "python3 -m venv .venv && . .venv/bin/activate && "
+    assert second == install + "pip install '.[test]' && python -m pytest"  # .ci/run runs it
+    assert first == install + "pip install . && kow simulate --seed 7 | kow replay -"
+    # The part after the install, run with this checkout's kow: a game a person can read.
+    kow = f"{sys.executable} -m kow"
+    pipeline = first.rsplit(" && ", 1)[1].replace("kow ", f"{kow} ")
+    told = subprocess.run(
+        ["sh", "-c", pipeline], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert (told.returncode, told.stderr) == (0, "")
+    lines = told.stdout.splitlines()
+    assert lines[0] == "Game 1 of stdin, seed 7"
+    assert "=== Round 1: 7 cards each ===" in lines
+    assert lines[-1] == "*** Ben wins the game by taking the only trick of the last round (round 7). ***"
+    # The JSON it names is the golden log of seed 7.
+    assert "`kow simulate --seed 7 --pretty` prints it indented" in " ".join(section.split())
+    pretty = subprocess.run(
+        [sys.executable, "-m", "kow", "simulate", "--seed", "7", "--pretty"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert pretty.stdout == (ROOT / "tests" / "golden" / "seed7.json").read_text()

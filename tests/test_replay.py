@@ -439,7 +439,7 @@ choice and 2 plays."""
 @pytest.fixture(scope="module")
 def crafted() -> dict[str, Any]:
     game = play_stacked(RULES, 0, DECKS, SCRIPTS)
-    assert game["result"] == {"winner": 3, "rounds_played": 3}
+    assert game["result"] == {"winner": 3, "rounds_played": 3, "termination": "final-trick"}
     return game
 
 
@@ -669,3 +669,17 @@ def test_logged_action_fields_are_in_the_documented_order() -> None:
     from kow.log._replay import LoggedAction
 
     assert LoggedAction._fields == ("action", "seat", "where", "trick")
+
+
+def test_a_log_without_termination_replays(crafted: dict[str, Any]) -> None:
+    # A log of kow 0.5.0 has no result.termination: it replays to the same game, whose
+    # outcome still says why it ended.
+    old = copy.deepcopy(crafted)
+    del old["result"]["termination"]
+    *_, state = replay(old)
+    assert state.outcome is not None and state.outcome.termination.value == "final-trick"
+    wrong = copy.deepcopy(crafted)
+    wrong["result"]["termination"] = "sweep"
+    with pytest.raises(ReplayError, match="result.termination: the log says 'sweep'"):
+        for _ in replay(wrong):
+            pass

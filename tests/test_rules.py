@@ -189,7 +189,7 @@ def test_final_round_without_trump() -> None:
     # The tie is still cut, for the lead; Ah does not follow clubs and, with no trump, loses.
     assert r2["tie_cut"] == [[{"seat": 2, "card": "Kc"}, {"seat": 1, "card": "3d"}]]
     assert plays(r2["tricks"][0]) == [(2, "5c"), (1, "Ah")]
-    assert log["result"] == {"winner": 2, "rounds_played": 2}
+    assert log["result"] == {"winner": 2, "rounds_played": 2, "termination": "final-trick"}
 
 
 def test_final_round_with_trump() -> None:
@@ -197,7 +197,7 @@ def test_final_round_with_trump() -> None:
                        ["3c Kd", "Ac Kc Ah", "2c 3h h 5c"])
     r2 = log["rounds"][1]
     assert (r2["trump"], r2["trump_method"], r2["trump_chosen_by"]) == ("h", "chosen", 2)
-    assert log["result"] == {"winner": 1, "rounds_played": 2}
+    assert log["result"] == {"winner": 1, "rounds_played": 2, "termination": "final-trick"}
 
 
 def test_one_card_game_without_trump() -> None:
@@ -207,7 +207,7 @@ def test_one_card_game_without_trump() -> None:
     r1 = log["rounds"][0]
     assert (r1["turned_up"], r1["trump"], r1["trump_method"]) == (None, None, "none")
     assert (r1["leader"], r1["tricks"][0]["winner"]) == (1, 1)
-    assert log["result"] == {"winner": 1, "rounds_played": 1}
+    assert log["result"] == {"winner": 1, "rounds_played": 1, "termination": "final-trick"}
 
 
 def test_one_card_game_with_trump() -> None:
@@ -215,7 +215,7 @@ def test_one_card_game_with_trump() -> None:
     log = play_stacked(rules, 0, [deal(0, ["Ah", "2c"], "5h")], ["Ah", "2c"])
     r1 = log["rounds"][0]
     assert (r1["turned_up"], r1["trump"], r1["trump_method"]) == ("5h", "h", "turned-up")
-    assert log["result"] == {"winner": 0, "rounds_played": 1}
+    assert log["result"] == {"winner": 0, "rounds_played": 1, "termination": "final-trick"}
 
 
 # --------------------------------------------------------------------------- eliminated_vote
@@ -338,7 +338,7 @@ def test_sweep_wins_at_once(dogs_life: str) -> None:
     r1 = log_of(state)["rounds"][0]
     assert [t["winner"] for t in r1["tricks"]] == [1, 1, 1]
     assert (r1["eliminated"], r1["dogs_life_granted"]) == ([0, 2], [])
-    assert log_of(state)["result"] == {"winner": 1, "rounds_played": 1}
+    assert log_of(state)["result"] == {"winner": 1, "rounds_played": 1, "termination": "sweep"}
 
 
 @pytest.mark.parametrize("dogs_life", ["once-per-game", "once-per-player"])
@@ -360,8 +360,11 @@ def test_sweep_wins_off_without_dogs_life_changes_nothing_here() -> None:
                       ["5s 6d 7d", "As Ks Qs", "3s 4c 5c"])
     off = play_stacked(Rules(players=3, start_cards=3, sweep_wins=False), 0, SWEEP_DECKS,
                        ["5s 6d 7d", "As Ks Qs", "3s 4c 5c"])
-    assert off["result"] == on["result"] == {"winner": 1, "rounds_played": 1}
-    assert {**off, "rules": None} == {**on, "rules": None}
+    # The same game, ended by a sweep under the rule and by knock-outs without it.
+    assert on["result"] == {"winner": 1, "rounds_played": 1, "termination": "sweep"}
+    assert off["result"] == {"winner": 1, "rounds_played": 1, "termination": "last-standing"}
+    same = {"rules": None, "result": None}
+    assert {**off, **same} == {**on, **same}
 
 
 def _bot_game(rules: Rules, seed: int, kinds: tuple[str, ...] = ("random", "heuristic")) -> Any:
@@ -387,7 +390,13 @@ def test_sweep_wins_off_without_dogs_life_changes_nothing() -> None:
         on = _bot_game(base, seed)
         off = _bot_game(dataclasses.replace(base, sweep_wins=False), seed)
         assert off["rules"]["sweep_wins"] is False
-        assert {**off, "rules": None} == {**on, "rules": None}
+        same = {"rules": None, "result": None}
+        assert {**off, **same} == {**on, **same}
+        assert off["result"]["winner"] == on["result"]["winner"]
+        if on["result"]["termination"] == "sweep":  # without the rule, the others are out
+            assert off["result"]["termination"] == "last-standing"
+        else:
+            assert off["result"] == on["result"]
         ended_early += on["result"]["rounds_played"] < base.start_cards
     assert ended_early >= 40
 

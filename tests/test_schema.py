@@ -393,7 +393,8 @@ def test_quit_at_the_first_prompt_saves_a_valid_abandoned_log(entry: str, tmp_pa
     result = CliRunner().invoke(main, ["play", "--seed", "3", "--log", str(path)], input=entry)
     assert result.exit_code == 1
     game = json.loads(path.read_text(encoding="utf-8"))
-    assert game["abandoned"] is True and game["result"] == {"winner": None, "rounds_played": 1}
+    assert game["abandoned"] is True
+    assert game["result"] == {"winner": None, "rounds_played": 1, "termination": None}
     last = game["rounds"][-1]
     assert last["tricks_won"] is None and last["tricks"][-1]["winner"] is None
     check(game)
@@ -565,7 +566,19 @@ def test_finished_game_must_be_complete(base: dict[str, Any]) -> None:
 def test_abandoned_game_has_no_winner(base: dict[str, Any]) -> None:
     game = put(base, ["abandoned"], True)
     assert ("result", "winner") in fault_paths(game)
-    check(put(game, ["result", "winner"], None))
+    assert ("result", "termination") in fault_paths(game)
+    check(put(put(game, ["result", "winner"], None), ["result", "termination"], None))
+
+
+def test_termination_is_one_of_three_and_optional(base: dict[str, Any]) -> None:
+    assert base["result"]["termination"] in ("last-standing", "sweep", "final-trick")
+    assert fault_paths(put(base, ["result", "termination"], "knock-out")) == {
+        ("result", "termination")
+    }
+    assert fault_paths(put(base, ["result", "termination"], None)) == {("result", "termination")}
+    old = put(base, ["result"], {k: v for k, v in base["result"].items() if k != "termination"})
+    check(old)  # a log of kow 0.5.0, with no termination, is still valid
+    check(put(abandoned(old), ["result"], {"winner": None, "rounds_played": 4}))
 
 
 def test_round_before_trump_has_no_tricks(base: dict[str, Any]) -> None:
@@ -582,7 +595,8 @@ def test_round_before_trump_has_no_tricks(base: dict[str, Any]) -> None:
 
 def abandoned(game: dict[str, Any]) -> dict[str, Any]:
     """Return a copy of ``game`` marked abandoned (so any round may be cut short)."""
-    return put(put(game, ["abandoned"], True), ["result", "winner"], None)
+    game = put(put(game, ["abandoned"], True), ["result", "winner"], None)
+    return put(game, ["result", "termination"], None)
 
 
 def round_with(game: dict[str, Any], number: int, **change: Any) -> dict[str, Any]:

@@ -24,8 +24,10 @@ from kow.rules import Rules
 from kow.runs import tournament
 from kow.runs.stats import wilson
 from kow.runs.tournament import (
+    CSV_COLUMNS,
     GameResult,
     Tally,
+    csv_rows,
     game_results,
     play_tournament,
     table_lines,
@@ -132,8 +134,8 @@ def test_the_table_counts_games_and_seats_and_shows_cheap_bots_times() -> None:
     rules = Rules(players=3, start_cards=3)
     result = play_tournament(rules, ("random", "heuristic", "heuristic"), 6, seed=1)
     head, random_row, heuristic_row, last = table_lines(result)
-    assert head.split() == ["kind", "seats", "games", "wins", "win", "rate", "95%", "interval",
-                            "round", "ms/decision"]  # fmt: skip
+    assert head.split() == ["entrant", "seats", "games", "wins", "win", "rate", "95%",
+                            "interval", "round", "ms/decision"]  # fmt: skip
     random_, heuristic = result.results()
     assert random_row.split()[:4] == ["random", "1", "6", str(random_.wins)]
     assert heuristic_row.split()[:4] == ["heuristic", "2", "6", str(heuristic.wins)]
@@ -147,7 +149,7 @@ def test_the_table_counts_games_and_seats_and_shows_cheap_bots_times() -> None:
         assert kind.mean_decision_ms is not None and 0 < kind.mean_decision_ms < 1
         assert float(ms) > 0 and len(ms.lstrip("0.")) == 3, ms
     assert result.to_dict()["results"][1] | {"mean_decision_ms": 0} == {
-        "kind": "heuristic", "seats": 2, "games": 6, "wins": heuristic.wins,
+        "entrant": "heuristic", "kind": "heuristic", "settings": {}, "seats": 2, "games": 6, "wins": heuristic.wins,
         "win_rate": heuristic.win_rate, "ci95": [heuristic.low, heuristic.high],
         "mean_round": heuristic.mean_round, "decisions": heuristic.decisions,
         "mean_decision_ms": 0,
@@ -216,9 +218,9 @@ def test_an_interrupt_anywhere_in_add_counts_all_of_its_games_or_none() -> None:
     bots = ("heuristic", "random", "heuristic")
     games = [tournament_game(rules, bots, 2, index=i) for i in range(6)]
 
-    def counted(tally: Tally) -> tuple[int, tuple[tuple[int, int, int, int, float], ...], int]:
-        result = tally.tournament()
-        return result.played, result.totals, len(result.games)
+    def counted(tally: Tally) -> tuple[object, ...]:
+        result = tally.tournament()  # the totals by seat are counted in the same assignment
+        return result.played, result.totals, result.seat_totals, len(result.games)
 
     before = Tally(rules, bots, 2, search_iterations=None)
     before.add(games[:3])
@@ -369,7 +371,8 @@ def test_no_game_played_gives_no_rates_nor_means() -> None:
     data = json.loads(json.dumps(result.to_dict()))
     assert data["search_iterations"] == DEFAULT_ITERATIONS == 100
     assert data["results"][0] == {
-        "kind": "search", "seats": 1, "games": 0, "wins": 0, "win_rate": None, "ci95": None,
+        "entrant": "search", "kind": "search", "settings": {"iterations": 100}, "seats": 1,
+        "games": 0, "wins": 0, "win_rate": None, "ci95": None,
         "mean_round": None, "decisions": 0, "mean_decision_ms": None,
     }  # fmt: skip
     assert Tally(Rules(), ["search"] * 4, 7, search_iterations=5).tournament().to_dict()["search_iterations"] == 5
@@ -396,3 +399,230 @@ def test_no_game_played_prints_n_a(monkeypatch: pytest.MonkeyPatch) -> None:
     data = json.loads(result.stdout)
     assert data["search_iterations"] == 100 and data["games"] == 0
     assert {r["win_rate"] for r in data["results"]} == {None}
+
+
+# ----------------------------------------------------------------------------- entrants
+
+ENTRANTS = "search:iterations=2,search:iterations=6,heuristic,heuristic"
+SMALL = ["--start-cards", "4", "--games", "8", "--seed", "3"]
+
+
+def test_one_kind_at_two_settings_is_two_entrants() -> None:
+    rules = Rules(players=4, start_cards=4)
+    bots = ENTRANTS.split(",")
+    result = play_tournament(rules, bots, 8, seed=3)
+    assert [(r.entrant, r.kind, r.settings, r.seats) for r in result.results()] == [
+        ("search:iterations=2", "search", (("iterations", 2),), 1),
+        ("search:iterations=6", "search", (("iterations", 6),), 1),
+        ("heuristic", "heuristic", (), 2),
+    ]
+    assert sum(r.wins for r in result.results()) == 8
+    # The setting is the bots' own: every seat at iterations=2 plays the games that
+    # --search-iterations 2 gives plain search bots, and iterations=6 other games.
+    same = [tournament_game(rules, ["search:iterations=2"] * 4, 3, index=i) for i in range(4)]
+    plain = [
+        tournament_game(rules, ["search"] * 4, 3, index=i, search_iterations=2) for i in range(4)
+    ]
+    other = [tournament_game(rules, ["search:iterations=6"] * 4, 3, index=i) for i in range(4)]
+    assert [(g.winner, g.rounds, g.decisions) for g in same] == [
+        (g.winner, g.rounds, g.decisions) for g in plain
+    ]
+    assert [(g.winner, g.rounds) for g in same] != [(g.winner, g.rounds) for g in other]
+
+
+def test_entrants_results_do_not_depend_on_jobs() -> None:
+    args = ["tournament", "--bots", ENTRANTS, *SMALL, "--json", "--by-seat"]
+    one, two = (CliRunner().invoke(main, [*args, "-j", jobs]) for jobs in ("1", "2"))
+    assert one.exit_code == two.exit_code == 0, one.output + two.output
+    a, b = json.loads(one.stdout), json.loads(two.stdout)
+
+    def stable(data: dict[str, object]) -> dict[str, object]:
+        out = _stable(data)
+        for r in out["results"]:  # type: ignore[attr-defined]
+            r["by_seat"] = [
+                {k: v for k, v in s.items() if k != "mean_decision_ms"} for s in r["by_seat"]
+            ]
+        return out
+
+    assert stable(a) == stable(b)
+    assert a["bots"] == ENTRANTS.split(",")
+    assert [(r["entrant"], r["kind"], r["settings"]) for r in a["results"]] == [
+        ("search:iterations=2", "search", {"iterations": 2}),
+        ("search:iterations=6", "search", {"iterations": 6}),
+        ("heuristic", "heuristic", {}),
+    ]
+
+
+def test_by_seat_adds_up_to_each_entrant() -> None:
+    rules = Rules(players=4, start_cards=4)
+    result = play_tournament(rules, ENTRANTS.split(","), 8, seed=3, keep_games=False)
+    seats = result.seat_results()
+    assert [(s.entrant, s.seat) for s in seats] == [
+        (e, seat) for e in result.entrants() for seat in range(4)
+    ]
+    for r in result.results():
+        mine = [s for s in seats if s.entrant == r.entrant]
+        # 8 games rotate each bot through the 4 seats twice.
+        assert [s.seat_games for s in mine] == [2 * r.seats] * 4
+        assert sum(s.seat_games for s in mine) == r.seat_games
+        assert sum(s.wins for s in mine) == r.wins
+        assert sum(s.decisions for s in mine) == r.decisions
+    # Each game has one winner, from one seat.
+    assert sum(s.wins for s in seats) == 8
+    data = result.to_dict(by_seat=True)["results"][2]
+    assert [s["seat"] for s in data["by_seat"]] == [0, 1, 2, 3]
+    assert "by_seat" not in result.to_dict()["results"][2]
+
+
+def test_by_seat_table_and_csv() -> None:
+    base = ["tournament", "--bots", ENTRANTS, *SMALL, "-j", "1"]
+    table = CliRunner().invoke(main, [*base, "--by-seat"])
+    assert table.exit_code == 0, table.output
+    lines = table.stdout.splitlines()
+    at = lines.index("By seat (0-based, clockwise; the first dealer is drawn from each game's seed):")
+    assert lines[at + 1].split()[:4] == ["entrant", "seat", "games", "wins"]
+    rows = [line.split() for line in lines[at + 2 :]]
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        (e, str(seat), "4" if e == "heuristic" else "2")
+        for e in ("search:iterations=2", "search:iterations=6", "heuristic")
+        for seat in range(4)
+    ]
+    assert lines[2].split()[:4] == ["search:iterations=2", "1", "8", lines[2].split()[3]]
+
+    import csv
+    import io
+
+    done = CliRunner().invoke(main, [*base, "--csv", "--by-seat"])
+    assert done.exit_code == 0 and done.stderr == "", done.output
+    got = list(csv.DictReader(io.StringIO(done.stdout)))
+    assert list(got[0]) == list(CSV_COLUMNS)
+    data = json.loads(CliRunner().invoke(main, [*base, "--json", "--by-seat"]).stdout)
+    totals, by_seat = got[:3], got[3:]
+    for row, r in zip(totals, data["results"], strict=True):
+        assert (row["entrant"], row["kind"], row["seat"]) == (r["entrant"], r["kind"], "")
+        assert row["iterations"] == str(r["settings"].get("iterations", ""))
+        assert (int(row["seats"]), int(row["games"]), int(row["wins"])) == (
+            r["seats"], r["games"], r["wins"]
+        )
+        assert int(row["seat_games"]) == r["games"] * r["seats"]
+        assert float(row["win_rate"]) == r["win_rate"]
+        assert [float(row["ci95_low"]), float(row["ci95_high"])] == r["ci95"]
+    assert len(by_seat) == 12
+    for row in by_seat:
+        r = next(r for r in data["results"] if r["entrant"] == row["entrant"])
+        s = r["by_seat"][int(row["seat"])]
+        assert (int(row["seat_games"]), int(row["wins"])) == (s["seat_games"], s["wins"])
+    plain = CliRunner().invoke(main, [*base, "--csv"])
+    assert plain.stdout.splitlines() == [
+        ",".join(CSV_COLUMNS), *[line for line in plain.stdout.splitlines()[1:4]]
+    ]
+    assert [line.split(",")[:4] for line in plain.stdout.splitlines()[1:]] == [
+        ["search:iterations=2", "search", "2", ""],
+        ["search:iterations=6", "search", "6", ""],
+        ["heuristic", "heuristic", "", ""],
+    ]
+    assert csv_rows(Tally(Rules(), ["random"] * 4, 1, search_iterations=None).tournament()) == [
+        list(CSV_COLUMNS),
+        ["random", "random", None, None, 4, 0, 0, 0, None, None, None, None, 0, None],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("bots", "message"),
+    [
+        ("search:depth=3", "'depth' is not a setting of search: allowed iterations (1 to 100000)"),
+        ("ismcts:iteration=3", "'iteration' is not a setting of ismcts: allowed iterations"),
+        ("heuristic:iterations=5", "heuristic takes no setting, so 'heuristic:iterations=5' is "
+         "not an entrant: settings are for search, ismcts (e.g. search:iterations=1000)"),
+        ("search:iterations=0", "search:iterations: '0' is not a number of deals: allowed 1 to "
+         "100000"),
+        ("ismcts:iterations=100001", "ismcts:iterations: '100001' is not a number of "
+         "iterations: allowed 1 to 100000"),
+        ("search:iterations=1e3", "'1e3' is not a number of deals: allowed 1 to 100000, in the "
+         "digits 0-9"),
+        ("search:iterations", "'iterations' in 'search:iterations' is not a setting: write "
+         "NAME=VALUE"),
+        ("search:iterations=5:iterations=6", "iterations is given twice"),
+        ("clever:iterations=5", "'clever' is not a bot kind: choose from random, heuristic, "
+         "search, ismcts"),
+    ],
+)  # fmt: skip
+def test_a_bad_entrant_is_a_usage_error_naming_it(bots: str, message: str) -> None:
+    done = CliRunner().invoke(main, ["tournament", "--bots", f"{bots},heuristic", "--players", "2"])
+    assert done.exit_code == 2 and done.stdout == ""
+    assert "Invalid value for '--bots'" in done.stderr
+    assert message in " ".join(done.stderr.split()), done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_json_and_csv_together_is_a_usage_error() -> None:
+    done = CliRunner().invoke(main, ["tournament", "--json", "--csv"])
+    assert (done.exit_code, done.stdout) == (2, "")
+    assert "give --json or --csv, not both" in done.stderr
+
+
+def test_search_iterations_is_the_default_of_a_search_entrant_without_its_own() -> None:
+    args = ["tournament", "--bots", "search,search:iterations=3", "--players", "2",
+            "--start-cards", "3", "--games", "2", "--seed", "1", "--json", "-j", "1"]  # fmt: skip
+    data = json.loads(CliRunner().invoke(main, [*args, "--search-iterations", "5"]).stdout)
+    assert data["search_iterations"] == 5
+    assert [(r["entrant"], r["settings"]) for r in data["results"]] == [
+        ("search", {"iterations": 5}), ("search:iterations=3", {"iterations": 3})]  # fmt: skip
+    data = json.loads(CliRunner().invoke(main, args).stdout)
+    assert data["results"][0]["settings"] == {"iterations": 100}
+
+
+def test_an_entrant_reads_and_writes_its_notation() -> None:
+    from kow.players import Entrant, check_entrants
+
+    assert Entrant.from_text("search") == Entrant("search")
+    assert Entrant.from_text(" ismcts : iterations = 0500 ").text() == "ismcts:iterations=500"
+    assert Entrant.from_text("search:iterations=7").iterations() == 7
+    assert Entrant.from_text("search").iterations(40) == 40
+    assert Entrant.from_text("ismcts").iterations() == 1200
+    assert Entrant.from_text("random").iterations() is None
+    assert check_entrants(["search:iterations=7"], 3) == ["search:iterations=7"] * 3
+    with pytest.raises(ValueError, match="gives 2 kinds for 3 seats"):
+        check_entrants(["random", "search:iterations=7"], 3)
+    with pytest.raises(TypeError):
+        check_entrants("random", 3)
+    with pytest.raises(ValueError, match="random takes no setting"):
+        play_tournament(Rules(players=2), ["random", "random:x=1"], 2, seed=1)
+
+
+def test_a_setting_outside_a_tournament_says_where_it_belongs() -> None:
+    done = CliRunner().invoke(main, ["simulate", "--bots", "search:iterations=5", "--seed", "1"])
+    assert (done.exit_code, done.stdout) == (2, "")
+    assert "'search:iterations=5' is not a bot kind" in done.stderr
+    assert "KIND:NAME=VALUE is for kow tournament; here use --search-iterations" in " ".join(
+        done.stderr.split()
+    )
+
+
+def test_a_stop_before_any_game_prints_n_a_by_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    def nothing(*args: object, **kwargs: object) -> Generator[list[GameResult], None, None]:
+        raise KeyboardInterrupt
+        yield []
+
+    monkeypatch.setattr(tournament, "game_results", nothing)
+    args = ["tournament", "--bots", "random:iterations=2,random", "--players", "2"]
+    assert "random takes no setting" in CliRunner().invoke(main, args).stderr
+    args = ["tournament", "--bots", "ismcts:iterations=9,random", "--players", "2", "--games",
+            "4", "--seed", "5", "--by-seat"]  # fmt: skip
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 130
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Partial: 0 of 4 games played, seed 5, bots ismcts:iterations=9,random"
+    by_seat = lines[lines.index("") + 3 :]
+    assert [line.split() for line in by_seat] == [
+        ["ismcts:iterations=9", "0", "0", "0", "n/a", "n/a", "n/a", "n/a"],
+        ["ismcts:iterations=9", "1", "0", "0", "n/a", "n/a", "n/a", "n/a"],
+        ["random", "0", "0", "0", "n/a", "n/a", "n/a", "n/a"],
+        ["random", "1", "0", "0", "n/a", "n/a", "n/a", "n/a"],
+    ]
+    data = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)
+    assert data["partial"] is True and data["bots"] == ["ismcts:iterations=9", "random"]
+    assert data["results"][0]["by_seat"][1] == {
+        "seat": 1, "seat_games": 0, "wins": 0, "win_rate": None, "ci95": None,
+        "mean_round": None, "decisions": 0, "mean_decision_ms": None,
+    }  # fmt: skip

@@ -450,6 +450,45 @@ def test_plant_result_winner_changed() -> None:
     check(lg, None, None, (winner + 1) % 4, f"but seat {winner} won the game")
 
 
+def test_a_log_without_termination_is_legal_and_one_with_the_right_one_too() -> None:
+    lg = tiny_game()  # written as kow 0.5.0 wrote logs: no result.termination
+    assert "termination" not in lg["result"]
+    assert verify_game(lg) is None
+    # The 1-card round's only trick ends the game, before any sweep (the engine's order).
+    lg["result"]["termination"] = "final-trick"
+    assert verify_game(lg) is None
+    lg["result"]["termination"] = "sweep"
+    assert verify_game(lg) == Fault(
+        None, None, 0,
+        message="result.termination is 'sweep' but the game ended 'final-trick': seat 0 took "
+        "the only trick of the 1-card round in round 2",
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("ended", "planted"),
+    [("sweep", "last-standing"), ("last-standing", "final-trick"), ("final-trick", "sweep")],
+)
+def test_plant_result_termination_changed(ended: str, planted: str) -> None:
+    lg, _, _, _ = find(
+        lambda lg, i, rnd: i == 0 and lg["result"]["termination"] == ended
+    )
+    assert lg["result"]["termination"] == ended  # the engine's, and the oracle agrees
+    winner = lg["result"]["winner"]
+    lg["result"]["termination"] = planted
+    check(lg, None, None, winner, f"result.termination is {planted!r} but the game ended {ended!r}")
+
+
+def test_a_game_cut_short_has_no_termination() -> None:
+    lg = make_log(4, 1)
+    lg["abandoned"] = True
+    lg["result"]["winner"] = None
+    assert lg["result"]["termination"] is not None
+    check(lg, None, None, None, "result.termination is ")
+    lg["result"]["termination"] = None
+    assert verify_game(lg) is None
+
+
 def test_plant_trick_winner_changed() -> None:
     lg = make_log(4, 1)
     trick = lg["rounds"][0]["tricks"][2]
@@ -819,6 +858,11 @@ HOSTILE = [
     (("result",), [], "result: expected an object, got an array"),
     (("result", "rounds_played"), True, "result.rounds_played: expected an int, got true"),
     (("result", "winner"), "0", "result.winner: expected a seat (an int), got '0'"),
+    (("result", "termination"), "won", "result.termination: expected one of 'last-standing', "
+     "'sweep', 'final-trick', got 'won'"),
+    (("result", "termination"), None, "result.termination: expected one of 'last-standing', "
+     "'sweep', 'final-trick', got null"),
+    (("result", "termination"), ["sweep"], "result.termination: expected one of"),
 ]
 
 

@@ -37,6 +37,7 @@ from ..verify._shape import name_fault
 
 __all__ = [
     "BOTS_HELP",
+    "ENTRANTS_HELP",
     "BOT_NAMES",
     "Count",
     "LEVELS",
@@ -53,6 +54,7 @@ __all__ = [
     "no_color_option",
     "output_option",
     "parse_bots",
+    "parse_entrants",
     "people",
     "quiet_option",
     "rule_options",
@@ -292,6 +294,24 @@ def parse_bots(text: str, seats: int, option: str = "--bots") -> list[str]:
     try:
         return check_kinds([k.strip() for k in text.split(",")], seats, text)
     except ValueError as err:
+        why = str(err)
+        if ":" in text:  # an entrant's setting, which only a tournament takes
+            why += " (KIND:NAME=VALUE is for kow tournament; here use --search-iterations)"
+        raise click.BadParameter(why, param_hint=f"'{option}'") from None
+
+
+def parse_entrants(text: str, seats: int, option: str = "--bots") -> list[str]:
+    """Return one entrant per seat from ``ENTRANT`` or ``ENTRANT,ENTRANT,...`` (one per
+    seat), each ``KIND`` or ``KIND:NAME=VALUE`` (``kow tournament --bots``), as its
+    canonical text. Raises :class:`click.BadParameter` (exit 2) naming an unknown kind, a
+    bad setting with the allowed ones (:meth:`kow.players.Entrant.from_text`), or a wrong
+    count.
+    """
+    from ..players import check_entrants
+
+    try:
+        return check_entrants(text.split(","), seats, text)
+    except ValueError as err:
         raise click.BadParameter(str(err), param_hint=f"'{option}'") from None
 
 
@@ -402,14 +422,20 @@ quiet_option = click.option("--quiet", "-q", is_flag=True, help="Show no progres
 
 BOTS_HELP = "Bot kind for every seat, or one per seat: random, heuristic, search, ismcts."
 """The help of ``--bots`` where the bots take every seat (``simulate``, ``tournament``)."""
+ENTRANTS_HELP = (
+    "Entrant for every seat, or one per seat: a bot kind (random, heuristic, search, ismcts),"
+    " with settings as KIND:NAME=VALUE (search:iterations=1000, ismcts:iterations=500)."
+)
+"""The help of ``kow tournament --bots``: entrants, bot kinds at their settings."""
 
 
-def bots_option(default: str, help: str = BOTS_HELP) -> Callable[[F], F]:
-    """Return the ``--bots KIND[,KIND...]`` option (read by :func:`parse_bots`), with its
+def bots_option(
+    default: str, help: str = BOTS_HELP, metavar: str = "KIND[,KIND...]"
+) -> Callable[[F], F]:
+    """Return the ``--bots KIND[,KIND...]`` option (read by :func:`parse_bots`, or by
+    :func:`parse_entrants` where its ``metavar`` is ``ENTRANT[,ENTRANT...]``), with its
     ``default`` kinds and ``help``."""
-    return click.option(
-        "--bots", default=default, show_default=True, metavar="KIND[,KIND...]", help=help
-    )
+    return click.option("--bots", default=default, show_default=True, metavar=metavar, help=help)
 
 
 def output_option(what: str) -> Callable[[F], F]:

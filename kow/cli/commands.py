@@ -39,6 +39,7 @@ from ._io import (
 from ._logs import analyze, export, replay, verify
 from ._options import (
     BOT_NAMES,
+    ENTRANTS_HELP,
     LEVELS,
     Count,
     Seconds,
@@ -52,6 +53,7 @@ from ._options import (
     no_color_option,
     output_option,
     parse_bots,
+    parse_entrants,
     people,
     quiet_option,
     rule_options,
@@ -465,7 +467,7 @@ def rules_command(rules: Rules, as_json: bool) -> None:
 
 
 @main.command()
-@bots_option("search,heuristic,heuristic,heuristic")
+@bots_option("search,heuristic,heuristic,heuristic", ENTRANTS_HELP, "ENTRANT[,ENTRANT...]")
 @click.option(
     "--games", type=Count.of(GAMES), default=400, show_default=True,
     help="Games to play; a multiple of --players gives every bot every seat equally.",
@@ -474,7 +476,12 @@ def rules_command(rules: Rules, as_json: bool) -> None:
 @rule_options
 @search_iterations_option
 @jobs_option
+@click.option(
+    "--by-seat", is_flag=True,
+    help="Also give each entrant's results from each seat (0-based, clockwise).",
+)  # fmt: skip
 @json_option("Print the results as one JSON object.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print the results as CSV, a row per entrant.")
 def tournament(
     *,
     bots: str,
@@ -483,14 +490,18 @@ def tournament(
     rules: Rules,
     search_iterations: int | None,
     jobs: int | None,
+    by_seat: bool,
     as_json: bool,
+    as_csv: bool,
 ) -> None:
     """Measure bots against each other over many seeded games.
 
     The bots rotate through the seats over the same seeds, so each bot plays each
-    seat's cards. Prints, per bot kind: the seats it holds in each game, the games, its
-    wins, its win rate per seat (wins / (games x seats)) with its 95% Wilson interval,
-    mean round reached, and mean time per decision. Stopped early (Ctrl-C,
+    seat's cards. An entrant is a bot kind at its settings (search:iterations=1000), so
+    one kind at two settings is two entrants. Prints, per entrant: the seats it holds in
+    each game, the games, its wins, its win rate per seat (wins / (games x seats)) with
+    its 95% Wilson interval, mean round reached, and mean time per decision; --by-seat
+    adds the same from each seat. Stopped early (Ctrl-C,
     SIGTERM, SIGHUP), it prints the results of the games finished, marked partial (the
     same as a whole tournament of that many games), and exits 130, 143 or 129.
     """
@@ -499,9 +510,11 @@ def tournament(
     from ..game import PlayerError
     from ..players import game_seconds
     from ..runs.batch import WorkerError, auto_jobs
-    from ..runs.tournament import Tally, game_results, table_lines
+    from ..runs.tournament import Tally, csv_rows, game_results, seat_table_lines, table_lines
 
-    kinds = parse_bots(bots, rules.players)
+    if as_json and as_csv:
+        raise click.UsageError("give --json or --csv, not both: each is the whole output")
+    kinds = parse_entrants(bots, rules.players)
     jobs = jobs or auto_jobs(games, game_seconds(kinds, rules.start_cards, search_iterations))
     counted = f"{games} game{'s' if games != 1 else ''}"
     if games % rules.players and len(set(kinds)) > 1:
@@ -533,11 +546,20 @@ def tournament(
     result = tally.tournament()
     with reader_may_leave():
         if as_json:
-            write_out(json.dumps(result.to_dict(), indent=2))
+            write_out(json.dumps(result.to_dict(by_seat=by_seat), indent=2))
+        elif as_csv:
+            import csv
+            import io
+
+            text = io.StringIO()
+            csv.writer(text, lineterminator="\n").writerows(csv_rows(result, by_seat=by_seat))
+            write_out(text.getvalue(), end="")
         else:
             played = f"Partial: {result.played} of {counted} played" if result.partial else counted
             click.echo(f"{played}, seed {seed}, bots {','.join(kinds)}")
             click.echo("\n".join(table_lines(result)))
+            if by_seat:
+                click.echo("\n".join(["", *seat_table_lines(result)]))
     if stop is not None:
         said = "Interrupted" if isinstance(stop, KeyboardInterrupt) else f"Stopped by {stop.name}"
         whole = "partial" if result.partial else "whole"

@@ -47,6 +47,7 @@ from ._types import (
     ResultLog,
     RoundLog,
     RulesLog,
+    TerminationValue,
     TrickLog,
     VoteLog,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "ResultLog",
     "RoundLog",
     "RulesLog",
+    "TerminationValue",
     "TrickLog",
     "VoteLog",
     "build",

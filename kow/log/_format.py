@@ -109,9 +109,11 @@ def build(
     from outside kow, such as an OpenSpiel game's chance nodes: the log's hands, cuts and
     tie cuts still replay it. ``players[seat]`` gives each seat's ``name`` and ``kind``
     (``"agent"`` for a program playing through a framework adapter); ``events`` are the
-    game's (:attr:`State.events <kow.engine.State.events>`). A game cut short (``abandoned``)
-    has ``result.winner`` null and ``abandoned: true``; a trick cut short has ``winner``
-    null.
+    game's (:attr:`State.events <kow.engine.State.events>`). ``result.termination`` says
+    why the game ended, as the engine's :class:`~kow.events.Outcome` does (its value:
+    ``"last-standing"``, ``"sweep"`` or ``"final-trick"``). A game cut short
+    (``abandoned``) has ``result.winner`` and ``result.termination`` null and
+    ``abandoned: true``; a trick cut short has ``winner`` null.
 
     Raises :class:`ValueError` (naming the value) for a seed that is not an int 0 to
     2^53-1 (:func:`kow.rules.check_seed`) or a player's name that is not one (see
@@ -168,7 +170,7 @@ class _Builder(EventVisitor):
         self.rules = rules
         self.rounds: list[RoundLog] = []
         self.plays: list[PlayLog] = []
-        self.result: ResultLog = {"winner": None, "rounds_played": 0}
+        self.result: ResultLog = {"winner": None, "rounds_played": 0, "termination": None}
 
     def on_deal(self, event: Deal) -> None:
         self.round = {
@@ -242,6 +244,7 @@ class _Builder(EventVisitor):
         self.result = {
             "winner": event.outcome.winner,
             "rounds_played": event.outcome.rounds_played,
+            "termination": event.outcome.termination.value,
         }
 
 

@@ -123,6 +123,9 @@ def replay(game: GameLog) -> Iterator[State]:
         raise ReplayError("the log ends before the game does", len(rounds) or None)
     rebuilt = build(game["seed"], rules, players, events=state.events, abandoned=abandoned)
     rebuilt["kow_version"] = game["kow_version"]
+    result = game.get("result")
+    if isinstance(result, dict) and "termination" not in result:
+        del rebuilt["result"]["termination"]  # a log of kow 0.5.0 or before: none written
     where = _difference(rebuilt, game)
     if where is not None:
         raise ReplayError(where)

@@ -40,6 +40,7 @@ __all__ = [
     "ResultLog",
     "RoundLog",
     "RulesLog",
+    "TerminationValue",
     "TrickLog",
     "VoteLog",
 ]
@@ -144,12 +145,25 @@ class RoundLog(TypedDict):
     revived: list[Seat]
 
 
-class ResultLog(TypedDict):
-    """The game's result: the ``winner`` (None in a game cut short) and the number of
-    rounds played."""
+TerminationValue = Literal["last-standing", "sweep", "final-trick"]
+"""Why a game ended, as the log writes it: the values of :class:`kow.events.Termination`."""
 
+
+class _ResultKeys(TypedDict):
     winner: Seat | None
     rounds_played: int
+
+
+class ResultLog(_ResultKeys, total=False):
+    """The game's result: the ``winner`` (None in a game cut short), why the game ended
+    (``termination``; None in a game cut short) and the number of rounds played.
+
+    ``termination`` is the engine's :attr:`Outcome.termination
+    <kow.events.Outcome.termination>`; kow writes it since the release after 0.5.0, and a
+    log without it is still a log: read it with ``result.get("termination")``.
+    """
+
+    termination: TerminationValue | None
 
 
 class _GameKeys(TypedDict):

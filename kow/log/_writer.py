@@ -27,6 +27,7 @@ from ..events import (
     Lead,
     Play,
     RoundEnd,
+    Termination,
     TieCut,
     TrickWon,
     TrumpSet,
@@ -62,6 +63,7 @@ def game_text(
     plays: list[str] = []
     current = _RoundText()  # the round being written; none open yet
     winner = None
+    termination = _NULL
     rounds_played = 0
     play_text = _PLAY_TEXT
     trick_head = _TRICK_HEAD
@@ -107,6 +109,7 @@ def game_text(
             current.votes.append(f'{{"seat":{ev.seat},"suit":{_QUOTED_SUITS[ev.suit]}}}')
         elif isinstance(ev, GameEnd):
             winner = ev.outcome.winner
+            termination = _TERMINATIONS[ev.outcome.termination]
             rounds_played = ev.outcome.rounds_played
     if plays:
         tricks.append(
@@ -120,7 +123,7 @@ def game_text(
     out.append(",".join(rounds))
     out.append(
         f'],"result":{{"winner":{"null" if winner is None else winner},'
-        f'"rounds_played":{rounds_played}}}'
+        f'"rounds_played":{rounds_played},"termination":{termination}}}'
     )
     out.append(',"abandoned":true}' if abandoned else "}")
     return "".join(out)
@@ -130,6 +133,8 @@ _NULL = "null"
 _HEAD = f'{{"format":"{FORMAT}","version":{VERSION},"kow_version":{json.dumps(__version__)},"seed":'
 _QUOTED_NAMES = tuple(f'"{name}"' for name in NAMES)
 _QUOTED_SUITS = tuple(f'"{suit}"' for suit in SUITS)
+_TERMINATIONS = {why: f'"{why.value}"' for why in Termination}
+"""``_TERMINATIONS[termination]``: the text of a game's ``result.termination``."""
 _PLAY_TEXT = tuple(
     tuple(f'{{"seat":{seat},"card":"{name}"}}' for name in NAMES) for seat in range(7)
 )

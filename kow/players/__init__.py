@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
+from ..entries import EntryError, parse_number, shown
 from ..events import Seat, seat_name
-from ..rules import check_iterations
+from ..rules import MAX_ITERATIONS, IntSetting, check_iterations
 from .base import Player
 from .heuristic import HeuristicBot
 from .ismcts import ISMCTS_ITERATIONS, IsmctsBot
@@ -15,11 +18,14 @@ from .search import DEFAULT_ITERATIONS, SearchBot
 
 __all__ = [
     "BOT_KINDS",
+    "BOT_SETTINGS",
+    "Entrant",
     "HeuristicBot",
     "IsmctsBot",
     "Player",
     "RandomBot",
     "SearchBot",
+    "check_entrants",
     "check_kind",
     "check_kinds",
     "game_seconds",
@@ -78,6 +84,144 @@ def check_kinds(kinds: Sequence[str], seats: int, given: object = None) -> list[
     return kinds
 
 
+BOT_SETTINGS: dict[str, dict[str, IntSetting]] = {
+    "search": {"iterations": IntSetting("iterations", 1, MAX_ITERATIONS, "a number of deals")},
+    "ismcts": {"iterations": IntSetting("iterations", 1, MAX_ITERATIONS, "a number of iterations")},
+}
+"""The settings an entrant of each kind may give (``search:iterations=1000``), by name,
+with their bounds: a ``search`` bot's deals per decision (default
+:data:`~kow.players.search.DEFAULT_ITERATIONS`, or ``--search-iterations``) and an
+``ismcts`` bot's iterations per decision (default
+:data:`~kow.players.ismcts.ISMCTS_ITERATIONS`). The other kinds take none."""
+
+
+class Entrant(NamedTuple):
+    """A bot kind at its settings: one entrant of a tournament (``kow tournament --bots``).
+
+    ``kind``: a key of :data:`BOT_KINDS`; ``settings``: the ``(name, value)`` pairs given,
+    sorted by name (empty: the kind's defaults). Two entrants are the same entrant when
+    their kind and settings are equal, so ``search`` and ``search:iterations=100`` are
+    two entrants, even at the same deals. The notation comes in a pair,
+    :meth:`from_text` and :meth:`text`.
+
+    >>> Entrant.from_text(" search : iterations = 0100 ")
+    Entrant(kind='search', settings=(('iterations', 100),))
+    >>> Entrant("ismcts", (("iterations", 50),)).text()
+    'ismcts:iterations=50'
+    """
+
+    kind: str
+    settings: tuple[tuple[str, int], ...] = ()
+
+    @classmethod
+    def from_text(cls, text: str) -> Entrant:
+        """Return the entrant that ``text`` writes: ``KIND`` or ``KIND:NAME=VALUE[:...]``.
+
+        Spaces around each part are ignored; a value is written in the digits 0-9.
+        Raises :class:`ValueError` naming the part at fault and what is allowed: an
+        unknown kind (:func:`check_kind`), a setting the kind does not have (with the
+        kind's settings and their bounds), a setting given twice, a part that is not
+        ``NAME=VALUE``, or a value out of bounds (:data:`BOT_SETTINGS`).
+
+        >>> Entrant.from_text("search:depth=3")
+        Traceback (most recent call last):
+        ...
+        ValueError: 'depth' is not a setting of search: allowed iterations (1 to 100000)
+        """
+        return _entrant(text)
+
+    def text(self) -> str:
+        """Return the entrant's notation: the kind, then ``:NAME=VALUE`` per setting."""
+        return self.kind + "".join(f":{name}={value}" for name, value in self.settings)
+
+    def iterations(self, search_iterations: int | None = None) -> int | None:
+        """Return the deals (``search``) or iterations (``ismcts``) per decision that the
+        entrant's bot uses, or None for a kind with no such setting.
+
+        ``search_iterations``: a ``search`` entrant's deals when it gives none
+        (``--search-iterations``; None: the bot's default).
+        """
+        given = dict(self.settings).get("iterations")
+        if given is not None:
+            return given
+        if self.kind == "search":
+            return DEFAULT_ITERATIONS if search_iterations is None else search_iterations
+        if self.kind == "ismcts":
+            return ISMCTS_ITERATIONS
+        return None
+
+    def bot(self, name: str, rng: random.Random, *, search_iterations: int | None = None) -> Player:
+        """Return a new bot of the entrant named ``name`` drawing chance from ``rng``.
+
+        ``search_iterations``: as for :meth:`iterations`. Raises what :func:`make_bot`
+        raises.
+        """
+        iterations = self.iterations(search_iterations)
+        return make_bot(
+            self.kind,
+            name,
+            rng,
+            search_iterations=iterations if self.kind == "search" else None,
+            ismcts_iterations=iterations if self.kind == "ismcts" else None,
+        )
+
+
+@functools.lru_cache(maxsize=256)
+def _entrant(text: str) -> Entrant:
+    """Read an entrant's text (see :meth:`Entrant.from_text`); cached, as a tournament
+    reads the same few for every game."""
+    if not isinstance(text, str):
+        raise TypeError(
+            f"an entrant is written as text, e.g. 'search:iterations=1000', not {text!r}"
+        )
+    kind, *parts = [part.strip() for part in text.split(":")]
+    kind = check_kind(kind)
+    allowed = BOT_SETTINGS.get(kind, {})
+    if parts and not allowed:
+        having = ", ".join(BOT_SETTINGS)
+        raise ValueError(
+            f"{kind} takes no setting, so {shown(text.strip())} is not an entrant: "
+            f"settings are for {having} (e.g. search:iterations=1000)"
+        )
+    words = ", ".join(f"{n} ({s.lo} to {s.hi})" for n, s in allowed.items())
+    settings: dict[str, int] = {}
+    for part in parts:
+        name, equals, value = (p.strip() for p in part.partition("="))
+        if not equals:
+            raise ValueError(
+                f"{shown(part)} in {shown(text.strip())} is not a setting: write NAME=VALUE, "
+                f"e.g. {kind}:iterations=1000; allowed {words}"
+            )
+        setting = allowed.get(name)
+        if setting is None:
+            raise ValueError(f"{shown(name)} is not a setting of {kind}: allowed {words}")
+        if name in settings:
+            raise ValueError(f"{name} is given twice in {shown(text.strip())}: give it once")
+        try:
+            settings[name] = parse_number(value, setting.lo, setting.hi, what=setting.what)
+        except EntryError as err:
+            raise ValueError(f"{kind}:{name}: {err}") from None
+    return Entrant(kind, tuple(sorted(settings.items())))
+
+
+def check_entrants(entrants: Sequence[str], seats: int, given: object = None) -> list[str]:
+    """Return one entrant per seat, each as its canonical text (:meth:`Entrant.text`).
+
+    ``entrants``: entrant texts (``"search:iterations=100"``, ``"heuristic"``), one for
+    every seat or one per seat, as :func:`check_kinds` takes kinds; ``given`` is shown in
+    the message for a wrong count. Raises :class:`ValueError` naming a bad entrant (see
+    :meth:`Entrant.from_text`) or a wrong count, and :class:`TypeError` for a string.
+    """
+    if isinstance(entrants, str):
+        raise TypeError(f"entrants must be a sequence, e.g. ({entrants!r},), not {entrants!r}")
+    texts = [Entrant.from_text(entrant).text() for entrant in entrants]
+    kinds = [text.partition(":")[0] for text in texts]
+    check_kinds(kinds, seats, tuple(entrants) if given is None else given)
+    if len(texts) == 1:
+        return texts * seats
+    return texts
+
+
 def make_bot(
     kind: str,
     name: str,
@@ -128,8 +272,9 @@ def game_seconds(
 ) -> float:
     """Return a rough estimate of the seconds one game of these bots takes in one process.
 
-    ``kinds``: one bot kind per seat; ``start_cards``: the hand size of round 1;
-    ``search_iterations``: a ``search`` bot's deals per decision (None: its default).
+    ``kinds``: one bot kind per seat, or an entrant's text (``search:iterations=1000``,
+    :class:`Entrant`); ``start_cards``: the hand size of round 1; ``search_iterations``:
+    the deals per decision of a ``search`` bot that gives none (None: its default).
     Every seat costs :data:`SEAT_SECONDS` times ``start_cards`` squared (about the cards
     it plays); an ``ismcts`` seat adds :data:`ISMCTS_SECONDS` times its iterations, the
     players and ``start_cards`` cubed; a ``search`` seat adds :data:`SEARCH_SECONDS`
@@ -145,16 +290,19 @@ def game_seconds(
     0.29
     >>> round(game_seconds(["search", "heuristic", "heuristic", "heuristic"], 7), 2)
     0.38
+    >>> round(game_seconds(["search:iterations=1000", "heuristic", "heuristic", "heuristic"], 7), 2)
+    3.84
     """
     players = len(kinds)
-    iterations = DEFAULT_ITERATIONS if search_iterations is None else search_iterations
-    searches = sum(kind == "search" for kind in kinds)
-    trees = sum(kind == "ismcts" for kind in kinds)
-    return (
-        players * SEAT_SECONDS * start_cards**2
-        + searches * SEARCH_SECONDS * iterations * players * start_cards**4
-        + trees * ISMCTS_SECONDS * ISMCTS_ITERATIONS * players * start_cards**3
-    )
+    seconds = players * SEAT_SECONDS * start_cards**2
+    for kind in kinds:
+        entrant = Entrant.from_text(kind)
+        if entrant.kind == "search":
+            deals = entrant.iterations(search_iterations) or 0
+            seconds += SEARCH_SECONDS * deals * players * start_cards**4
+        elif entrant.kind == "ismcts":
+            seconds += ISMCTS_SECONDS * (entrant.iterations() or 0) * players * start_cards**3
+    return seconds
 
 
 def seat_bots(

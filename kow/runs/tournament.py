@@ -1,6 +1,8 @@
 """Tournaments: bots against each other over many seeded games, with honest error bars.
 
-A tournament of ``games`` games between ``bots`` (one kind per seat) plays each seed of
+A tournament of ``games`` games between ``bots`` (one entrant per seat: a bot kind at
+its settings, written ``search:iterations=1000`` or just ``heuristic``, see
+:class:`kow.players.Entrant`) plays each seed of
 the run once per rotation of the bots through the seats: game ``i`` uses seed
 ``game_seed(seed, i // players)`` with the bots turned ``i % players`` seats clockwise,
 so every bot plays every seat's cards of a seed (with ``games`` a multiple of the
@@ -24,21 +26,25 @@ from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from ..engine.view import View
-from ..events import Action, Deal, EventVisitor, RoundEnd
+from ..events import Action, Deal, EventVisitor, RoundEnd, seat_name
 from ..game import bots_rng, game_seed, play_game
-from ..players import Player, make_bot, seat_bots
+from ..players import Entrant, Player, check_entrants
 from ..players.search import DEFAULT_ITERATIONS
 from ..rules import Rules
 from ._pool import ordered_map
 from .stats import wilson
 
 __all__ = [
+    "CSV_COLUMNS",
     "GameResult",
     "KindResult",
+    "SeatResult",
     "Tally",
     "Tournament",
+    "csv_rows",
     "game_results",
     "play_tournament",
+    "seat_table_lines",
     "table_lines",
     "tournament_game",
 ]
@@ -112,8 +118,10 @@ def tournament_game(
 ) -> GameResult:
     """Play game ``index`` of the tournament with run seed ``seed`` and return its result.
 
-    See the module docstring for the seed and the rotation of ``bots`` (one kind per
-    seat). Raises :class:`ValueError` for an unknown kind or a wrong count, and
+    See the module docstring for the seed and the rotation of ``bots`` (one entrant per
+    seat, as text: ``"search:iterations=100"``; ``search_iterations``: the deals of a
+    ``search`` entrant that gives none). Raises :class:`ValueError` for an unknown kind,
+    a bad setting or a wrong count, and
     :class:`kow.game.PlayerError` when a bot plays an illegal action.
     """
     n = rules.players
@@ -126,8 +134,11 @@ def tournament_game(
     for b, s in enumerate(seat_of):
         bot_at[s] = b
     rng = bots_rng(gseed)
-    kinds = [bots[bot_at[s]] for s in range(n)]
-    players = [_Timed(bot) for bot in seat_bots(kinds, rng, search_iterations=search_iterations)]
+    entrants = [Entrant.from_text(bots[bot_at[s]]) for s in range(n)]
+    players = [
+        _Timed(e.bot(seat_name(e.kind, s), rng, search_iterations=search_iterations))
+        for s, e in enumerate(entrants)
+    ]  # in seat order, as kow.players.seat_bots seats them
     state = play_game(rules, players, gseed)
     rounds = _RoundsReached(n)
     rounds.visit(state.events)
@@ -162,15 +173,29 @@ def _play_chunk(
     ]
 
 
+Totals = tuple[int, int, int, int, float]
+"""One bot's (or one bot's at one seat) running totals: games, wins, rounds reached,
+decisions, and seconds deciding."""
+
+
+def _settings(entrant: str, search_iterations: int | None) -> tuple[tuple[str, int], ...]:
+    """Return the settings the bots of ``entrant`` play with, defaults included."""
+    iterations = Entrant.from_text(entrant).iterations(search_iterations)
+    return () if iterations is None else (("iterations", iterations),)
+
+
 @dataclass(frozen=True)
 class KindResult:
-    """The results of one bot kind, over all the seats it held in every game.
+    """The results of one entrant, over all the seats it held in every game.
 
+    ``entrant``: its text (``search:iterations=1000``; a kind alone when it gives no
+    setting), ``kind`` its bot kind and ``settings`` the ``(name, value)`` settings its
+    bots played with, defaults included (``iterations`` for ``search`` and ``ismcts``);
     ``seats``: the seats it holds in each game; ``games``: the games played;
-    ``wins``: the games it won (a seat of that kind won them); ``win_rate``: the wins per
-    seat, ``wins / seat_games`` (a fair share is one over the number of players), and its
-    95% Wilson interval ``low``..``high``; ``mean_round``: mean round reached by its
-    seats; ``mean_decision_ms``: mean wall-clock milliseconds per decision
+    ``wins``: the games it won (a seat of that entrant won them); ``win_rate``: the wins
+    per seat, ``wins / seat_games`` (a fair share is one over the number of players),
+    and its 95% Wilson interval ``low``..``high``; ``mean_round``: mean round reached by
+    its seats; ``mean_decision_ms``: mean wall-clock milliseconds per decision
     (``decisions`` in all). With no game played (a tournament stopped before its first
     game ended) the rates, the interval and the means are None, not 0: there is nothing
     to measure; likewise ``mean_decision_ms`` with no decision.
@@ -187,6 +212,8 @@ class KindResult:
     mean_round: float | None
     decisions: int
     mean_decision_ms: float | None
+    entrant: str = ""
+    settings: tuple[tuple[str, int], ...] = ()
 
     @property
     def seat_games(self) -> int:
@@ -196,7 +223,9 @@ class KindResult:
     def to_dict(self) -> dict[str, Any]:
         """Return the result as a JSON-ready dict."""
         return {
+            "entrant": self.entrant or self.kind,
             "kind": self.kind,
+            "settings": dict(self.settings),
             "seats": self.seats,
             "games": self.games,
             "wins": self.wins,
@@ -209,15 +238,69 @@ class KindResult:
 
 
 @dataclass(frozen=True)
+class SeatResult:
+    """The results of one entrant from one seat (``kow tournament --by-seat``).
+
+    ``seat``: 0-based, clockwise (the first dealer is drawn from each game's seed, so a
+    seat is not a place relative to the dealer); ``seat_games``: the times the entrant
+    held that seat (the win rate's base); ``wins``: the games it won from there;
+    ``win_rate`` and its 95% Wilson interval ``low``..``high``, ``mean_round``,
+    ``decisions`` and ``mean_decision_ms`` as in :class:`KindResult`, None where no game
+    was played from the seat.
+    """
+
+    entrant: str
+    seat: int
+    seat_games: int
+    _: KW_ONLY
+    wins: int
+    win_rate: float | None
+    low: float | None
+    high: float | None
+    mean_round: float | None
+    decisions: int
+    mean_decision_ms: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the result as a JSON-ready dict (without the entrant: it is listed under
+        its entrant's result)."""
+        return {
+            "seat": self.seat,
+            "seat_games": self.seat_games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "ci95": None if self.low is None else [self.low, self.high],
+            "mean_round": self.mean_round,
+            "decisions": self.decisions,
+            "mean_decision_ms": self.mean_decision_ms,
+        }
+
+
+def _summed(totals: Sequence[Totals]) -> tuple[int, int, int, int, float]:
+    """Return the sum of running totals, field by field."""
+    games = wins = rounds = decisions = 0
+    seconds = 0.0
+    for g, w, r, d, t in totals:
+        games += g
+        wins += w
+        rounds += r
+        decisions += d
+        seconds += t
+    return games, wins, rounds, decisions, seconds
+
+
+@dataclass(frozen=True)
 class Tournament:
     """A tournament's results: its settings, the totals of each bot, and maybe every game.
 
-    ``played`` is the number of games (games ``0..played-1``); ``totals[b]`` sums bot
-    ``b``'s (0-based, in the order of ``bots``) games, wins, rounds reached, decisions
-    and seconds deciding over them; ``games`` holds each game's :class:`GameResult` in
-    order, or nothing when the tournament was run with ``keep_games=False``;
-    ``planned``: the games asked for (None: ``played``). A tournament stopped early
-    has played fewer than planned: it is :attr:`partial`.
+    ``bots``: the entrants' texts in seat order of the first game (``search:iterations=100``
+    or a kind alone); ``played`` is the number of games (games ``0..played-1``);
+    ``totals[b]`` sums bot ``b``'s (0-based, in the order of ``bots``) games, wins,
+    rounds reached, decisions and seconds deciding over them, and ``seat_totals[b][s]``
+    the same over the games it played from seat ``s`` (empty: not kept); ``games`` holds
+    each game's :class:`GameResult` in order, or nothing when the tournament was run with
+    ``keep_games=False``; ``planned``: the games asked for (None: ``played``). A
+    tournament stopped early has played fewer than planned: it is :attr:`partial`.
     """
 
     rules: Rules
@@ -226,35 +309,34 @@ class Tournament:
     _: KW_ONLY
     search_iterations: int | None
     played: int
-    totals: tuple[tuple[int, int, int, int, float], ...]
+    totals: tuple[Totals, ...]
     games: tuple[GameResult, ...] = ()
     planned: int | None = None
+    seat_totals: tuple[tuple[Totals, ...], ...] = ()
 
     @property
     def partial(self) -> bool:
         """Whether the tournament stopped before playing every game planned."""
         return self.planned is not None and self.played < self.planned
 
+    def entrants(self) -> list[str]:
+        """Return the entrants, each once, in order of first appearance in ``bots``."""
+        return list(dict.fromkeys(self.bots))
+
     def results(self) -> list[KindResult]:
-        """Return one :class:`KindResult` per bot kind, in order of first appearance."""
-        kinds = list(dict.fromkeys(self.bots))
+        """Return one :class:`KindResult` per entrant, in order of first appearance.
+
+        Bots of the same entrant (the same kind at the same settings) are counted together.
+        """
         out = []
-        for kind in kinds:
-            seat_games = wins = rounds = decisions = 0
-            seconds = 0.0
-            for b, k in enumerate(self.bots):
-                if k == kind:
-                    g, w, r, d, t = self.totals[b]
-                    seat_games += g
-                    wins += w
-                    rounds += r
-                    decisions += d
-                    seconds += t
+        for entrant in self.entrants():
+            mine = [self.totals[b] for b, e in enumerate(self.bots) if e == entrant]
+            seat_games, wins, rounds, decisions, seconds = _summed(mine)
             low, high = wilson(wins, seat_games) if seat_games else (None, None)
             out.append(
                 KindResult(
-                    kind=kind,
-                    seats=self.bots.count(kind),
+                    kind=Entrant.from_text(entrant).kind,
+                    seats=self.bots.count(entrant),
                     games=self.played,
                     wins=wins,
                     win_rate=wins / seat_games if seat_games else None,
@@ -263,16 +345,53 @@ class Tournament:
                     mean_round=rounds / seat_games if seat_games else None,
                     decisions=decisions,
                     mean_decision_ms=1000 * seconds / decisions if decisions else None,
+                    entrant=entrant,
+                    settings=_settings(entrant, self.search_iterations),
                 )
             )
         return out
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return the settings and the results by kind as a JSON-ready dict.
+    def seat_results(self) -> list[SeatResult]:
+        """Return one :class:`SeatResult` per entrant and seat: by entrant in order of
+        first appearance, then by seat. Empty when the seat totals were not kept."""
+        out: list[SeatResult] = []
+        if not self.seat_totals:
+            return out
+        for entrant in self.entrants():
+            bots = [b for b, e in enumerate(self.bots) if e == entrant]
+            for seat in range(len(self.bots)):
+                seat_games, wins, rounds, decisions, seconds = _summed(
+                    [self.seat_totals[b][seat] for b in bots]
+                )
+                low, high = wilson(wins, seat_games) if seat_games else (None, None)
+                out.append(
+                    SeatResult(
+                        entrant,
+                        seat,
+                        seat_games,
+                        wins=wins,
+                        win_rate=wins / seat_games if seat_games else None,
+                        low=low,
+                        high=high,
+                        mean_round=rounds / seat_games if seat_games else None,
+                        decisions=decisions,
+                        mean_decision_ms=1000 * seconds / decisions if decisions else None,
+                    )
+                )
+        return out
+
+    def to_dict(self, *, by_seat: bool = False) -> dict[str, Any]:
+        """Return the settings and the results by entrant as a JSON-ready dict.
 
         ``games`` is the games played, ``games_planned`` those asked for, and
-        ``partial`` whether the tournament stopped before the end.
+        ``partial`` whether the tournament stopped before the end. With ``by_seat``, each
+        result has ``by_seat``: its results from each seat (:meth:`SeatResult.to_dict`).
         """
+        results = [r.to_dict() for r in self.results()]
+        if by_seat:
+            seats = self.seat_results()
+            for result in results:
+                result["by_seat"] = [s.to_dict() for s in seats if s.entrant == result["entrant"]]
         return {
             "seed": self.seed,
             "games": self.played,
@@ -283,30 +402,66 @@ class Tournament:
                 DEFAULT_ITERATIONS if self.search_iterations is None else self.search_iterations
             ),
             "rules": self.rules.to_dict(),
-            "results": [r.to_dict() for r in self.results()],
+            "results": results,
         }
 
 
-def table_lines(tournament: Tournament) -> list[str]:
-    """Return the results of ``tournament`` as a table for people, a line per bot kind.
+CSV_COLUMNS = (
+    "entrant", "kind", "iterations", "seat", "seats", "games", "seat_games", "wins",
+    "win_rate", "ci95_low", "ci95_high", "mean_round", "decisions", "mean_decision_ms",
+)  # fmt: skip
+"""The columns of ``kow tournament --csv``, in order: one row per entrant (``seat``
+empty), then with ``--by-seat`` one per entrant and seat. ``iterations``: the deals or
+iterations per decision of a ``search`` or ``ismcts`` entrant, empty for the other kinds;
+``seats`` and ``games`` are the entrant's in every row, ``seat_games`` the base of the win
+rate (``games * seats`` in an entrant's row, the times it held the seat in a seat's)."""
 
-    The columns: kind, seats (held in each game), games, wins, win rate (per seat) and
-    its 95% interval, mean round reached, milliseconds per decision (three significant
-    digits: a cheap bot's are a few thousandths). A last line says how a win rate is
-    counted and what a fair share is. ``n/a`` where there is nothing to measure.
+
+def csv_rows(tournament: Tournament, *, by_seat: bool = False) -> list[list[Any]]:
+    """Return the rows of ``tournament`` for ``kow tournament --csv``, the header first.
+
+    The cells are in the order of :data:`CSV_COLUMNS`; None is an empty cell. One row
+    per entrant, then with ``by_seat`` one per entrant and seat (:class:`SeatResult`).
     """
+    rows: list[list[Any]] = [list(CSV_COLUMNS)]
+    results = tournament.results()
+    for r in results:
+        rows.append([
+            r.entrant, r.kind, dict(r.settings).get("iterations"), None, r.seats, r.games,
+            r.seat_games, r.wins, r.win_rate, r.low, r.high, r.mean_round, r.decisions,
+            r.mean_decision_ms,
+        ])  # fmt: skip
+    if by_seat:
+        of = {r.entrant: r for r in results}
+        for s in tournament.seat_results():
+            r = of[s.entrant]
+            rows.append([
+                r.entrant, r.kind, dict(r.settings).get("iterations"), s.seat, r.seats, r.games,
+                s.seat_games, s.wins, s.win_rate, s.low, s.high, s.mean_round, s.decisions,
+                s.mean_decision_ms,
+            ])  # fmt: skip
+    return rows
+
+
+def table_lines(tournament: Tournament) -> list[str]:
+    """Return the results of ``tournament`` as a table for people, a line per entrant.
+
+    The columns: entrant (its kind and settings), seats (held in each game), games, wins,
+    win rate (per seat) and its 95% interval, mean round reached, milliseconds per
+    decision (three significant digits: a cheap bot's are a few thousandths). A last line
+    says how a win rate is counted and what a fair share is. ``n/a`` where there is
+    nothing to measure.
+    """
+    width = max([10, *map(len, tournament.bots)])
     lines = [
-        f"{'kind':<10} {'seats':>5} {'games':>6} {'wins':>6} {'win rate':>8}  "
+        f"{'entrant':<{width}} {'seats':>5} {'games':>6} {'wins':>6} {'win rate':>8}  "
         f"{'95% interval':<15} {'round':>5} {'ms/decision':>11}"
     ]
     for r in tournament.results():
-        interval = "n/a"
-        if r.low is not None and r.high is not None:
-            interval = f"{r.low:>6.1%} - {r.high:<6.1%}"
-        ms = "n/a" if r.mean_decision_ms is None else _significant(r.mean_decision_ms)
         lines.append(
-            f"{r.kind:<10} {r.seats:>5} {r.games:>6} {r.wins:>6} {_figure(r.win_rate, '.1%'):>8}  "
-            f"{interval:<15} {_figure(r.mean_round, '.2f'):>5} {ms:>11}"
+            f"{r.entrant:<{width}} {r.seats:>5} {r.games:>6} {r.wins:>6} "
+            f"{_figure(r.win_rate, '.1%'):>8}  {_interval(r.low, r.high):<15} "
+            f"{_figure(r.mean_round, '.2f'):>5} {_ms(r.mean_decision_ms):>11}"
         )
     players = tournament.rules.players
     lines.append(
@@ -314,6 +469,41 @@ def table_lines(tournament: Tournament) -> list[str]:
         f" = {1 / players:.1%}."
     )
     return lines
+
+
+def seat_table_lines(tournament: Tournament) -> list[str]:
+    """Return the results of each entrant from each seat as a table for people
+    (``kow tournament --by-seat``): a title, then a line per entrant and seat.
+
+    The columns: entrant, seat (0-based, clockwise), the games it played from that seat,
+    its wins from there, the win rate and its 95% interval, mean round reached,
+    milliseconds per decision.
+    """
+    width = max([10, *map(len, tournament.bots)])
+    lines = [
+        "By seat (0-based, clockwise; the first dealer is drawn from each game's seed):",
+        f"{'entrant':<{width}} {'seat':>5} {'games':>6} {'wins':>6} {'win rate':>8}  "
+        f"{'95% interval':<15} {'round':>5} {'ms/decision':>11}",
+    ]
+    for s in tournament.seat_results():
+        lines.append(
+            f"{s.entrant:<{width}} {s.seat:>5} {s.seat_games:>6} {s.wins:>6} "
+            f"{_figure(s.win_rate, '.1%'):>8}  {_interval(s.low, s.high):<15} "
+            f"{_figure(s.mean_round, '.2f'):>5} {_ms(s.mean_decision_ms):>11}"
+        )
+    return lines
+
+
+def _interval(low: float | None, high: float | None) -> str:
+    """Return a 95% interval as the tables show it, or ``n/a``."""
+    if low is None or high is None:
+        return "n/a"
+    return f"{low:>6.1%} - {high:<6.1%}"
+
+
+def _ms(value: float | None) -> str:
+    """Return milliseconds per decision as the tables show them, or ``n/a``."""
+    return "n/a" if value is None else _significant(value)
 
 
 def _figure(value: float | None, spec: str) -> str:
@@ -344,7 +534,8 @@ class Tally:
     far, at any time. Each :meth:`add` replaces the totals by one assignment, so an
     exception raised from a signal handler (Ctrl-C) anywhere in it leaves them counting
     every game of the calls before, and of this one either all or none: always games
-    ``0..played-1`` when the games are added in order.
+    ``0..played-1`` when the games are added in order. It keeps each bot's totals by
+    seat too (``n * n`` of them), for :meth:`Tournament.seat_results`.
     """
 
     def __init__(
@@ -358,15 +549,18 @@ class Tally:
         keep_games: bool = True,
     ) -> None:
         self.rules = rules
-        self.bots = tuple(bots)
+        self.bots = tuple(check_entrants(bots, len(bots)) if bots else ())
         self.seed = seed
         self.search_iterations = search_iterations
         self.planned = planned
         self.keep_games = keep_games
         self._games: list[GameResult] = []
-        self._counted: tuple[int, tuple[tuple[int, int, int, int, float], ...]] = (
+        zero: Totals = (0, 0, 0, 0, 0.0)
+        n = len(self.bots)
+        self._counted: tuple[int, tuple[Totals, ...], tuple[tuple[Totals, ...], ...]] = (
             0,
-            tuple((0, 0, 0, 0, 0.0) for _ in self.bots),
+            tuple(zero for _ in self.bots),
+            tuple(tuple(zero for _ in range(n)) for _ in range(n)),
         )
 
     @property
@@ -376,26 +570,30 @@ class Tally:
 
     def add(self, done: Sequence[GameResult]) -> None:
         """Count the games ``done``: the next ones in order after those counted."""
-        played, totals = self._counted
+        played, totals, seat_totals = self._counted
         new = [list(total) for total in totals]
+        by_seat = [[list(total) for total in seats] for seats in seat_totals]
         for game in done:
             for b, total in enumerate(new):
-                total[0] += 1
-                total[1] += game.winner == b
-                total[2] += game.rounds[b]
-                total[3] += game.decisions[b]
-                total[4] += game.seconds[b]
+                at = by_seat[b][game.seats[b]]
+                for counts in (total, at):
+                    counts[0] += 1
+                    counts[1] += game.winner == b
+                    counts[2] += game.rounds[b]
+                    counts[3] += game.decisions[b]
+                    counts[4] += game.seconds[b]
         if self.keep_games:
             del self._games[played:]  # any left by an add cut short
             self._games.extend(done)
         self._counted = (
             played + len(done),
-            tuple((int(g), int(w), int(r), int(d), float(t)) for g, w, r, d, t in new),
+            tuple(_totals(total) for total in new),
+            tuple(tuple(_totals(total) for total in seats) for seats in by_seat),
         )  # the one assignment that counts them
 
     def tournament(self) -> Tournament:
         """Return the results of the games counted so far."""
-        played, totals = self._counted
+        played, totals, seat_totals = self._counted
         return Tournament(
             self.rules,
             self.bots,
@@ -405,7 +603,14 @@ class Tally:
             totals=totals,
             games=tuple(self._games[:played]),
             planned=self.planned,
+            seat_totals=seat_totals,
         )
+
+
+def _totals(counts: list[Any]) -> Totals:
+    """Return a bot's running totals, from a list of them, with their types."""
+    g, w, r, d, t = counts
+    return (int(g), int(w), int(r), int(d), float(t))
 
 
 def game_results(
@@ -422,17 +627,17 @@ def game_results(
     ``jobs`` processes play the games (1: this process); the results are the same for
     any ``jobs``. Close the iterator (or let an exception pass through it) to stop: the
     worker processes are killed at once (see :func:`kow.runs._pool.ordered_map`). Raises
-    :class:`ValueError` for a wrong number of bots, an unknown kind, or ``games`` or
-    ``jobs`` below 1; the iterator raises :class:`kow.game.PlayerError` for a bot that
-    breaks the rules, and :class:`kow.runs._pool.WorkerError` for a worker that died.
+    :class:`ValueError` for a wrong number of bots, an unknown kind or a bad setting
+    (:meth:`kow.players.Entrant.from_text`), or ``games`` or ``jobs`` below 1; the
+    iterator raises :class:`kow.game.PlayerError` for a bot that breaks the rules, and
+    :class:`kow.runs._pool.WorkerError` for a worker that died.
     """
     bots = tuple(bots)
     if len(bots) != rules.players:
         raise ValueError(f"{len(bots)} bots given for {rules.players} seats")
     if games < 1 or jobs < 1:
         raise ValueError("games and jobs must be at least 1")
-    for kind in dict.fromkeys(bots):
-        make_bot(kind, "check", bots_rng(0))  # raises ValueError for an unknown kind
+    bots = tuple(check_entrants(bots, len(bots)))  # raises ValueError for a bad entrant
     size = max(1, min(rules.players, games // (jobs * 8) or 1))
     chunks = range(-(-games // size))  # made as needed, not listed up front
     play = functools.partial(
@@ -453,15 +658,16 @@ def play_tournament(
     on_progress: Callable[[int], None] | None = None,
     keep_games: bool = True,
 ) -> Tournament:
-    """Play ``games`` games between ``bots`` (one kind per seat) and return the tournament.
+    """Play ``games`` games between ``bots`` (one entrant per seat: ``"heuristic"``,
+    ``"search:iterations=1000"``) and return the tournament.
 
     ``jobs`` processes play the games (1: this process); the results are the same for
-    any ``jobs``. ``search_iterations`` is passed to every ``search`` bot (None: its
-    default). ``on_progress(k)`` is called as each batch of ``k`` games ends. With
-    ``keep_games=False`` only the totals are kept, so memory stays flat in ``games``
-    (each kept :class:`GameResult` takes about 1 KB). Raises what :func:`game_results`
-    raises. To keep the results so far when it is stopped, use :func:`game_results`
-    and a :class:`Tally` as ``kow tournament`` does.
+    any ``jobs``. ``search_iterations`` is passed to every ``search`` entrant that gives
+    no ``iterations`` of its own (None: its default). ``on_progress(k)`` is called as
+    each batch of ``k`` games ends. With ``keep_games=False`` only the totals are kept,
+    so memory stays flat in ``games`` (each kept :class:`GameResult` takes about 1 KB).
+    Raises what :func:`game_results` raises. To keep the results so far when it is
+    stopped, use :func:`game_results` and a :class:`Tally` as ``kow tournament`` does.
     """
     tally = Tally(
         rules, bots, seed=seed, search_iterations=search_iterations, planned=games,

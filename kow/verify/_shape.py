@@ -29,6 +29,7 @@ __all__ = [
     "ROUND_KEYS",
     "RULE_KEYS",
     "SUITS",
+    "TERMINATIONS",
     "TOP_KEYS",
     "TRICK_KEYS",
     "TRUMPS",
@@ -57,6 +58,7 @@ MAX_KOW_VERSION = 64  # kow_version: 1 to 64 printable ASCII characters, as the 
 DOGS_LIFE = ("off", "once-per-game", "once-per-player")
 TRUMPS = ("winner-chooses", "fixed")
 LEADS = ("most-tricks", "dealer-left")
+TERMINATIONS = ("last-standing", "sweep", "final-trick")  # result.termination: after 0.5.0
 KINDS = ("random", "heuristic", "search", "ismcts", "agent", "human")  # agent: since 0.5.0
 TRUMP_METHODS = ("turned-up", "chosen", "fixed", "vote", "none")
 

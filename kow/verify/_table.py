@@ -41,6 +41,8 @@ class Game:
         self.first_trump: str | None = None
         self.over = False
         self.winner: int | None = None
+        self.termination: str | None = None
+        """Why the game ended, once it is over: one of ``_shape.TERMINATIONS``."""
 
 
 def after(seat: int, in_game: list[bool]) -> int:

@@ -30,6 +30,7 @@ from ._shape import (
     MIN_PLAYERS,
     ROUND_KEYS,
     RULE_KEYS,
+    TERMINATIONS,
     TOP_KEYS,
     TRICK_KEYS,
     TRUMPS,
@@ -83,10 +84,13 @@ class Checker(Shape):
             if top["abandoned"] is not True:
                 self.fail(f"abandoned: expected true or no key, got {show(top['abandoned'])}")
             abandoned = True
-        winner = self.rounds(top["rounds"], rules, abandoned)
+        game = self.rounds(top["rounds"], rules, abandoned)
+        winner = game.winner
         self.round = self.trick = None
         rounds_played = len(self.list_(top["rounds"], "rounds"))
-        result = self.obj(top["result"], "result", ("winner", "rounds_played"))
+        result = self.obj(
+            top["result"], "result", ("winner", "rounds_played"), optional=("termination",)
+        )
         got = self.opt_seat(result["winner"], "result.winner")
         if abandoned:
             if got is not None:
@@ -98,6 +102,38 @@ class Checker(Shape):
         if played != rounds_played:
             self.fail(
                 f"result.rounds_played is {played} but the log has {_count(rounds_played, 'round')}"
+            )
+        if "termination" in result:  # optional: kow 0.5.0 and before did not write it
+            self.termination(result["termination"], game, rounds_played, abandoned=abandoned)
+
+    def termination(
+        self, value: object, game: Game, rounds_played: int, *, abandoned: bool
+    ) -> None:
+        """Check ``result.termination``: why the game ended, as the walk found it.
+
+        Null in a game cut short; else ``"final-trick"`` when the game ended with the
+        1-card round (rules text, 'Victoire'), ``"sweep"`` when a player took every trick
+        of a round under ``rules.sweep_wins`` ('Déroulement du jeu' 6), and
+        ``"last-standing"`` when every other player was knocked out ('Victoire').
+        """
+        path = "result.termination"
+        if abandoned:
+            if value is not None:
+                self.fail(f"{path} is {show(value)} but a game cut short has none (null)")
+            return
+        if value is None:
+            self.fail(f"{path}: expected one of {', '.join(map(repr, TERMINATIONS))}, got null")
+        got = self.choice(value, path, TERMINATIONS)
+        if got != game.termination:
+            why = {
+                "final-trick": "took the only trick of the 1-card round",
+                "sweep": "took every trick of the round (rules.sweep_wins)",
+                "last-standing": "was the last one left in",
+            }[str(game.termination)]
+            self.fail(
+                f"{path} is {got!r} but the game ended {game.termination!r}: seat "
+                f"{game.winner} {why} in round {rounds_played}",
+                game.winner,
             )
 
     def rules(self, value: object) -> Rules:
@@ -132,8 +168,9 @@ class Checker(Shape):
                 self.fail(f"{path}.name: {fault}")
             self.choice(player["kind"], f"{path}.kind", KINDS)
 
-    def rounds(self, value: object, rules: Rules, abandoned: bool) -> int | None:
-        """Walk the rounds; return the winning seat, or ``None`` if the game is unfinished."""
+    def rounds(self, value: object, rules: Rules, abandoned: bool) -> Game:
+        """Walk the rounds; return the game as they leave it (``winner`` None if the game is
+        unfinished)."""
         items = self.list_(value, "rounds")
         game = Game(rules, self.n)
         for index, item in enumerate(items):
@@ -155,7 +192,7 @@ class Checker(Shape):
                 f"the log ends after round {len(items)} but the game is not over: "
                 f"seats {show_seats(still)} are still in"
             )
-        return game.winner
+        return game
 
 
 class Round:
@@ -511,6 +548,10 @@ class Round:
             g.over, g.winner = True, remaining[0]
         elif hand_size == 1:
             g.over = True
+        if g.over:  # the 1-card round ends the game whoever is left; then a sweep
+            g.termination = (
+                "final-trick" if hand_size == 1 else "sweep" if sweep else "last-standing"
+            )
 
     def tricks_won(
         self, value: object, won: list[int], dealt: list[int], *, allow_null: bool
