@@ -22,8 +22,6 @@ from typing import IO, Any, NoReturn
 
 import click
 
-from ..cards import SUIT_SYMBOLS, SUITS, encodes_suits
-
 __all__ = [
     "BROKEN_PIPE",
     "FALLBACK",
@@ -60,7 +58,9 @@ and a surrogate pair such as ``\\ud83d\\ude00`` beyond U+FFFF. Within a JSON str
 such an escape is the same character, so JSON stays valid and means the same (kow's
 JSON is all ASCII anyway); in prose it reads as backslashreplace would.
 """
-_LETTERS = dict(zip(SUIT_SYMBOLS + "♧♢♡♤", SUITS * 2, strict=True))
+_LETTERS: dict[str, str] = {}
+"""Each suit symbol (solid and outline) to its letter, made by the first :func:`_fallback`:
+kow.cards builds its tables as it is imported, which ``kow --help`` need not pay for."""
 _ASCII = "kow_ascii"
 """ASCII under another name: Click takes a stream named ``ascii`` for a misconfigured
 locale and writes UTF-8 around it, which would bypass :data:`FALLBACK`."""
@@ -70,6 +70,10 @@ def _fallback(err: UnicodeError) -> tuple[str, int]:
     """Return what to write for the characters ``err`` could not encode: see :data:`FALLBACK`."""
     if not isinstance(err, UnicodeEncodeError):
         raise err
+    if not _LETTERS:
+        from ..cards import SUIT_SYMBOLS, SUITS
+
+        _LETTERS.update(zip(SUIT_SYMBOLS + "♧♢♡♤", SUITS * 2, strict=True))
     out = []
     for char in err.object[err.start : err.end]:
         code = ord(char)
@@ -105,11 +109,24 @@ codecs.register(_find_ascii)
 
 def _shows_suits(encoding: str) -> bool:
     """Return whether ``encoding`` encodes the four suit symbols (True for one Python
-    does not know: a stream in it is left alone)."""
+    does not know: a stream in it is left alone).
+
+    A UTF encoding encodes every character, so it is answered without importing
+    :mod:`kow.cards`, which builds its tables as it loads: every command fits its streams,
+    ``kow --help`` included, and most streams are UTF-8.
+    """
     try:
+        if codecs.lookup(encoding).name in _UTF:
+            return True
+        from ..cards import encodes_suits
+
         return encodes_suits(encoding)
     except LookupError:
         return True
+
+
+_UTF = ("utf-8", "utf-16", "utf-32", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+"""The normalized names of the UTF codecs (``codecs.lookup(name).name``)."""
 
 
 def suits_fit(encoding: str | None, *, ascii_only: bool = False) -> bool:
