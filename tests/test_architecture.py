@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import os
 from pathlib import Path
 
 import kow
@@ -237,6 +238,26 @@ def test_import_kow_loads_nothing_else_and_offers_the_public_api() -> None:
     for name, module in kow.PUBLIC.items():
         assert getattr(kow, name) is getattr(importlib.import_module(module), name), name
     assert set(kow.PUBLIC) <= set(kow.__all__) and set(kow.PUBLIC) <= set(dir(kow))
+
+
+def test_kow_help_loads_neither_the_engine_nor_the_card_tables() -> None:
+    # `kow --help` loads the command line and what its options need, no more: kow.cards
+    # builds 32,768 tuples as it loads (40 M instructions, more than a tenth of --help).
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom kow.cli import main\ntry:\n    main(['--help'])\n"
+        "except SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('kow')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    ).stdout  # fmt: skip
+    loaded = eval(out.strip().splitlines()[-1])  # noqa: S307 (the list printed above)
+    assert "kow.cards" not in loaded and not any(m.startswith("kow.engine") for m in loaded)
+    assert "kow.cli.commands" in loaded
 
 
 def test_the_names_of_moved_modules_import_the_same_modules() -> None:
