@@ -209,6 +209,10 @@ def test_a_tournament_stopped_early_keeps_the_games_before_in_order(
         "partial": True,
     }
     assert (whole.partial, whole.to_dict()["games_planned"]) == (False, 8)
+    # A stopped tournament's CSV says so in every row, as its text and JSON do.
+    at = CSV_COLUMNS.index("games_planned")
+    assert {tuple(row[at:]) for row in csv_rows(stopped, by_seat=True)[1:]} == {(40, "true")}
+    assert {tuple(row[at:]) for row in csv_rows(whole)[1:]} == {(8, "false")}
 
 
 def test_an_interrupt_anywhere_in_add_counts_all_of_its_games_or_none() -> None:
@@ -363,7 +367,13 @@ def test_interrupted_tournament_table_is_marked_partial() -> None:
 def test_no_game_played_gives_no_rates_nor_means() -> None:
     from kow.players.search import DEFAULT_ITERATIONS
 
-    empty = Tally(Rules(), ["search", "heuristic", "heuristic", "heuristic"], 7, search_iterations=None, planned=8)
+    empty = Tally(
+        Rules(),
+        ["search", "heuristic", "heuristic", "heuristic"],
+        7,
+        search_iterations=None,
+        planned=8,
+    )
     result = empty.tournament()
     for r in result.results():
         assert (r.games, r.wins, r.decisions) == (0, 0, 0)
@@ -375,7 +385,12 @@ def test_no_game_played_gives_no_rates_nor_means() -> None:
         "games": 0, "wins": 0, "win_rate": None, "ci95": None,
         "mean_round": None, "decisions": 0, "mean_decision_ms": None,
     }  # fmt: skip
-    assert Tally(Rules(), ["search"] * 4, 7, search_iterations=5).tournament().to_dict()["search_iterations"] == 5
+    assert (
+        Tally(Rules(), ["search"] * 4, 7, search_iterations=5)
+        .tournament()
+        .to_dict()["search_iterations"]
+        == 5
+    )
 
 
 def test_no_game_played_prints_n_a(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -479,7 +494,9 @@ def test_by_seat_table_and_csv() -> None:
     table = CliRunner().invoke(main, [*base, "--by-seat"])
     assert table.exit_code == 0, table.output
     lines = table.stdout.splitlines()
-    at = lines.index("By seat (0-based, clockwise; the first dealer is drawn from each game's seed):")
+    at = lines.index(
+        "By seat (0-based, clockwise; the first dealer is drawn from each game's seed):"
+    )
     assert lines[at + 1].split()[:4] == ["entrant", "seat", "games", "wins"]
     rows = [line.split() for line in lines[at + 2 :]]
     assert [(r[0], r[1], r[2]) for r in rows] == [
@@ -502,7 +519,9 @@ def test_by_seat_table_and_csv() -> None:
         assert (row["entrant"], row["kind"], row["seat"]) == (r["entrant"], r["kind"], "")
         assert row["iterations"] == str(r["settings"].get("iterations", ""))
         assert (int(row["seats"]), int(row["games"]), int(row["wins"])) == (
-            r["seats"], r["games"], r["wins"]
+            r["seats"],
+            r["games"],
+            r["wins"],
         )
         assert int(row["seat_games"]) == r["games"] * r["seats"]
         assert float(row["win_rate"]) == r["win_rate"]
@@ -514,7 +533,8 @@ def test_by_seat_table_and_csv() -> None:
         assert (int(row["seat_games"]), int(row["wins"])) == (s["seat_games"], s["wins"])
     plain = CliRunner().invoke(main, [*base, "--csv"])
     assert plain.stdout.splitlines() == [
-        ",".join(CSV_COLUMNS), *[line for line in plain.stdout.splitlines()[1:4]]
+        ",".join(CSV_COLUMNS),
+        *[line for line in plain.stdout.splitlines()[1:4]],
     ]
     assert [line.split(",")[:4] for line in plain.stdout.splitlines()[1:]] == [
         ["search:iterations=2", "search", "2", ""],
@@ -523,7 +543,7 @@ def test_by_seat_table_and_csv() -> None:
     ]
     assert csv_rows(Tally(Rules(), ["random"] * 4, 1, search_iterations=None).tournament()) == [
         list(CSV_COLUMNS),
-        ["random", "random", None, None, 4, 0, 0, 0, None, None, None, None, 0, None],
+        ["random", "random", None, None, 4, 0, 0, 0, None, None, None, None, 0, None, 0, "false"],
     ]
 
 

@@ -409,12 +409,15 @@ class Tournament:
 CSV_COLUMNS = (
     "entrant", "kind", "iterations", "seat", "seats", "games", "seat_games", "wins",
     "win_rate", "ci95_low", "ci95_high", "mean_round", "decisions", "mean_decision_ms",
+    "games_planned", "partial",
 )  # fmt: skip
 """The columns of ``kow tournament --csv``, in order: one row per entrant (``seat``
 empty), then with ``--by-seat`` one per entrant and seat. ``iterations``: the deals or
 iterations per decision of a ``search`` or ``ismcts`` entrant, empty for the other kinds;
 ``seats`` and ``games`` are the entrant's in every row, ``seat_games`` the base of the win
-rate (``games * seats`` in an entrant's row, the times it held the seat in a seat's)."""
+rate (``games * seats`` in an entrant's row, the times it held the seat in a seat's);
+``games_planned`` and ``partial`` (``true`` or ``false``) say in every row whether the
+tournament stopped before its end, so that a saved CSV says it too."""
 
 
 def csv_rows(tournament: Tournament, *, by_seat: bool = False) -> list[list[Any]]:
@@ -425,11 +428,13 @@ def csv_rows(tournament: Tournament, *, by_seat: bool = False) -> list[list[Any]
     """
     rows: list[list[Any]] = [list(CSV_COLUMNS)]
     results = tournament.results()
+    planned = tournament.played if tournament.planned is None else tournament.planned
+    run = [planned, "true" if tournament.partial else "false"]
     for r in results:
         rows.append([
             r.entrant, r.kind, dict(r.settings).get("iterations"), None, r.seats, r.games,
             r.seat_games, r.wins, r.win_rate, r.low, r.high, r.mean_round, r.decisions,
-            r.mean_decision_ms,
+            r.mean_decision_ms, *run,
         ])  # fmt: skip
     if by_seat:
         of = {r.entrant: r for r in results}
@@ -438,7 +443,7 @@ def csv_rows(tournament: Tournament, *, by_seat: bool = False) -> list[list[Any]
             rows.append([
                 r.entrant, r.kind, dict(r.settings).get("iterations"), s.seat, r.seats, r.games,
                 s.seat_games, s.wins, s.win_rate, s.low, s.high, s.mean_round, s.decisions,
-                s.mean_decision_ms,
+                s.mean_decision_ms, *run,
             ])  # fmt: skip
     return rows
 
