@@ -23,7 +23,7 @@ import math
 import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import KW_ONLY, dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine.view import View
 from ..events import Action, Deal, EventVisitor, RoundEnd, seat_name
@@ -173,9 +173,16 @@ def _play_chunk(
     ]
 
 
-Totals = tuple[int, int, int, int, float]
-"""One bot's (or one bot's at one seat) running totals: games, wins, rounds reached,
-decisions, and seconds deciding."""
+class Totals(NamedTuple):
+    """One bot's (or one bot's at one seat) running totals over the games counted."""
+
+    games: int
+    wins: int
+    rounds: int
+    """The rounds reached, summed."""
+    decisions: int
+    seconds: float
+    """The wall-clock seconds its decisions took, summed."""
 
 
 def _settings(entrant: str, search_iterations: int | None) -> tuple[tuple[str, int], ...]:
@@ -276,17 +283,15 @@ class SeatResult:
         }
 
 
-def _summed(totals: Sequence[Totals]) -> tuple[int, int, int, int, float]:
+def _summed(totals: Sequence[Totals]) -> Totals:
     """Return the sum of running totals, field by field."""
-    games = wins = rounds = decisions = 0
-    seconds = 0.0
-    for g, w, r, d, t in totals:
-        games += g
-        wins += w
-        rounds += r
-        decisions += d
-        seconds += t
-    return games, wins, rounds, decisions, seconds
+    return Totals(
+        games=sum(t.games for t in totals),
+        wins=sum(t.wins for t in totals),
+        rounds=sum(t.rounds for t in totals),
+        decisions=sum(t.decisions for t in totals),
+        seconds=sum((t.seconds for t in totals), 0.0),
+    )
 
 
 @dataclass(frozen=True)
@@ -331,7 +336,9 @@ class Tournament:
         out = []
         for entrant in self.entrants():
             mine = [self.totals[b] for b, e in enumerate(self.bots) if e == entrant]
-            seat_games, wins, rounds, decisions, seconds = _summed(mine)
+            summed = _summed(mine)
+            seat_games, wins = summed.games, summed.wins
+            rounds, decisions, seconds = summed.rounds, summed.decisions, summed.seconds
             low, high = wilson(wins, seat_games) if seat_games else (None, None)
             out.append(
                 KindResult(
@@ -360,9 +367,9 @@ class Tournament:
         for entrant in self.entrants():
             bots = [b for b, e in enumerate(self.bots) if e == entrant]
             for seat in range(len(self.bots)):
-                seat_games, wins, rounds, decisions, seconds = _summed(
-                    [self.seat_totals[b][seat] for b in bots]
-                )
+                summed = _summed([self.seat_totals[b][seat] for b in bots])
+                seat_games, wins = summed.games, summed.wins
+                rounds, decisions, seconds = summed.rounds, summed.decisions, summed.seconds
                 low, high = wilson(wins, seat_games) if seat_games else (None, None)
                 out.append(
                     SeatResult(
@@ -560,7 +567,7 @@ class Tally:
         self.planned = planned
         self.keep_games = keep_games
         self._games: list[GameResult] = []
-        zero: Totals = (0, 0, 0, 0, 0.0)
+        zero = Totals(games=0, wins=0, rounds=0, decisions=0, seconds=0.0)
         n = len(self.bots)
         self._counted: tuple[int, tuple[Totals, ...], tuple[tuple[Totals, ...], ...]] = (
             0,
@@ -581,12 +588,12 @@ class Tally:
         for game in done:
             for b, total in enumerate(new):
                 at = by_seat[b][game.seats[b]]
-                for counts in (total, at):
-                    counts[0] += 1
-                    counts[1] += game.winner == b
-                    counts[2] += game.rounds[b]
-                    counts[3] += game.decisions[b]
-                    counts[4] += game.seconds[b]
+                for counts in (total, at):  # lists in the order of Totals._fields
+                    counts[_GAMES] += 1
+                    counts[_WINS] += game.winner == b
+                    counts[_ROUNDS] += game.rounds[b]
+                    counts[_DECISIONS] += game.decisions[b]
+                    counts[_SECONDS] += game.seconds[b]
         if self.keep_games:
             del self._games[played:]  # any left by an add cut short
             self._games.extend(done)
@@ -612,10 +619,20 @@ class Tally:
         )
 
 
+_GAMES, _WINS, _ROUNDS, _DECISIONS, _SECONDS = range(5)
+"""Where each of :class:`Totals`'s fields sits in the lists :meth:`Tally.add` counts in."""
+assert Totals._fields == ("games", "wins", "rounds", "decisions", "seconds")
+
+
 def _totals(counts: list[Any]) -> Totals:
-    """Return a bot's running totals, from a list of them, with their types."""
-    g, w, r, d, t = counts
-    return (int(g), int(w), int(r), int(d), float(t))
+    """Return a bot's running totals, from a list of them (see :data:`_GAMES`), typed."""
+    return Totals(
+        games=int(counts[_GAMES]),
+        wins=int(counts[_WINS]),
+        rounds=int(counts[_ROUNDS]),
+        decisions=int(counts[_DECISIONS]),
+        seconds=float(counts[_SECONDS]),
+    )
 
 
 def game_results(
