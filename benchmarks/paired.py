@@ -22,13 +22,16 @@ It prints each kow's win rate with its 95% Wilson interval, and the difference (
 old, in points) with a 95% interval from the paired differences (normal approximation,
 fine for hundreds of pairs): an interval that excludes 0 is a measured change. It also
 counts the pairs each kow alone won and the games both kows played identically (the
-same log). ``--json FILE`` writes the figures. Deterministic: the same options give the
+same log). ``--json FILE`` writes the figures. An installed commit's games are kept and
+read again by later runs with the same arguments (see :func:`play`), so measuring
+several changes against one commit plays its games once. Deterministic: the same options give the
 same figures on any machine and for any ``--jobs``.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import subprocess
@@ -38,7 +41,14 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from speed import CLEAN_ENV, VERSION_FIELD, Kow, install, working_tree  # noqa: E402
+from speed import (  # noqa: E402
+    CLEAN_ENV,
+    VERSION_FIELD,
+    Kow,
+    cache_root,
+    install,
+    working_tree,
+)
 
 from kow.entries import number_type  # noqa: E402
 from kow.rules import GAMES, JOBS, SEARCH_ITERATIONS, SEED, IntSetting  # noqa: E402
@@ -49,11 +59,26 @@ Z95 = 1.959963984540054
 
 
 def play(kow: Kow, bots: list[str], opts: argparse.Namespace, tmp: Path) -> list[bytes]:
-    """Return the logs (one line each) of ``kow simulate`` with ``bots``."""
+    """Return the logs (one line each) of ``kow simulate`` with ``bots``.
+
+    The logs of an installed commit are kept in its cached environment (its folder
+    ``paired/``, named by a hash of the arguments) and read from there the next time:
+    the same commit and arguments give the same games, whatever ``--jobs``. The working
+    tree's are never kept.
+    """
     args = ["simulate", "--seed", str(opts.seed), "--games", str(opts.games), "--bots",
-            ",".join(bots), "--jobs", str(opts.jobs), "--quiet", *opts.rules]  # fmt: skip
+            ",".join(bots), "--quiet", *opts.rules]  # fmt: skip
     if opts.search_iterations is not None:
         args += ["--search-iterations", str(opts.search_iterations)]
+    kept = None
+    if kow.home.resolve().is_relative_to(cache_root().resolve()):
+        key = hashlib.sha256("\0".join(args).encode()).hexdigest()[:20]
+        kept = kow.home / "paired" / f"{key}.jsonl"
+        if kept.exists():
+            print(f"paired.py: {kow.label}: the games kept in {kept}", file=sys.stderr)
+            with open(kept, "rb") as f:
+                return list(f)
+    args += ["--jobs", str(opts.jobs)]
     with tempfile.TemporaryFile(dir=tmp) as out:
         done = subprocess.run(kow.command(args), stdout=out, stderr=subprocess.PIPE,
                               cwd=kow.cwd, env=CLEAN_ENV)  # fmt: skip
@@ -62,7 +87,13 @@ def play(kow: Kow, bots: list[str], opts: argparse.Namespace, tmp: Path) -> list
             raise SystemExit(f"paired.py: {kow.label}: kow {' '.join(args)} failed "
                              f"(exit {done.returncode}):\n" + "\n".join(tail))  # fmt: skip
         out.seek(0)
-        return list(out)
+        lines = list(out)
+    if kept is not None:
+        kept.parent.mkdir(exist_ok=True)
+        part = kept.with_suffix(".part")
+        part.write_bytes(b"".join(lines))
+        part.replace(kept)
+    return lines
 
 
 def winner(line: bytes) -> int:
