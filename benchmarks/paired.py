@@ -37,8 +37,9 @@ import math
 import subprocess
 import sys
 import tempfile
+from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from speed import (  # noqa: E402
@@ -58,8 +59,25 @@ Z95 = 1.959963984540054
 """The two-sided 95% point of the normal distribution."""
 
 
-def play(kow: Kow, bots: list[str], opts: argparse.Namespace, tmp: Path) -> list[bytes]:
-    """Return the logs (one line each) of ``kow simulate`` with ``bots``.
+class Settings(NamedTuple):
+    """What decides a ``kow simulate`` run's games besides the bots.
+
+    ``seed``: the run's seed (game ``i`` has seed ``game_seed(seed, i)``); ``games``: how
+    many; ``rules``: ``kow simulate`` options (``--preset traditional``, ...);
+    ``search_iterations``: the search bots' deals per decision, None for their default;
+    ``jobs``: processes (no effect on the games). An :class:`argparse.Namespace` with
+    these attributes does as well.
+    """
+
+    seed: int
+    games: int
+    rules: Sequence[str]
+    search_iterations: int | None
+    jobs: int
+
+
+def play(kow: Kow, bots: Sequence[str], opts: Settings, tmp: Path) -> list[bytes]:
+    """Return the logs (one line each) of ``kow simulate`` with ``bots``, one per seat.
 
     The logs of an installed commit are kept in its cached environment (its folder
     ``paired/``, named by a hash of the arguments) and read from there the next time:
@@ -102,6 +120,101 @@ def winner(line: bytes) -> int:
     return won
 
 
+def side_won(line: bytes, seats: Collection[int]) -> int:
+    """Return 1 when the game's winner sits at one of ``seats`` (the side under test), else 0.
+
+    A side of two seats (two search bots against two ismcts bots, say) wins a game when
+    either of its seats wins it.
+
+    >>> side_won(b'{"result": {"winner": 2}}', (0, 2))
+    1
+    >>> side_won(b'{"result": {"winner": 1}}', (0, 2))
+    0
+    """
+    return int(winner(line) in seats)
+
+
+class Pair(NamedTuple):
+    """One deal and seating played by both kows: 1 if the side under test won, else 0."""
+
+    old: int
+    new: int
+
+
+def pair_games(
+    before: Sequence[bytes], after: Sequence[bytes], seats: Collection[int]
+) -> tuple[list[Pair], int]:
+    """Pair the old kow's logs ``before`` with the new kow's ``after``, game by game.
+
+    ``seats``: the seats of the side under test. Returns the pairs and how many games
+    both kows played identically (the same log but for ``"kow_version"``). Raises
+    :class:`ValueError` when the two runs have not the same number of games.
+    """
+    pairs = []
+    same = 0
+    for a, b in zip(before, after, strict=True):
+        pairs.append(Pair(side_won(a, seats), side_won(b, seats)))
+        same += VERSION_FIELD.sub(b"", a, 1) == VERSION_FIELD.sub(b"", b, 1)
+    return pairs, same
+
+
+class PairedFigures(NamedTuple):
+    """The figures of paired games: each kow's wins and rate, and the new - old difference.
+
+    Rates and differences are fractions (0.031 is 3.1 points); ``*_ci95`` are 95%
+    intervals ``(low, high)``: Wilson's for the rates, the normal approximation of the
+    mean of the paired differences for ``difference``. ``only_new_won`` and
+    ``only_old_won`` count the pairs that one kow alone won.
+    """
+
+    pairs: int
+    old_wins: int
+    new_wins: int
+    old_rate: float
+    new_rate: float
+    old_ci95: tuple[float, float]
+    new_ci95: tuple[float, float]
+    difference: float
+    difference_ci95: tuple[float, float]
+    only_new_won: int
+    only_old_won: int
+
+
+def paired_figures(pairs: Sequence[Pair]) -> PairedFigures:
+    """Return the figures of ``pairs`` (see :class:`PairedFigures`).
+
+    The difference's interval is the mean of the differences (new - old, each -1, 0 or
+    1) plus or minus 1.96 standard errors (sample variance, n - 1): fine for hundreds of
+    pairs, and of zero width for one pair. Raises :class:`ValueError` for no pairs.
+
+    >>> f = paired_figures([Pair(1, 1), Pair(0, 1), Pair(0, 0), Pair(0, 1)])
+    >>> f.old_wins, f.new_wins, f.difference, f.only_new_won, f.only_old_won
+    (1, 3, 0.5, 2, 0)
+    """
+    n = len(pairs)
+    if n == 0:
+        raise ValueError("no pairs of games")
+    old_wins = sum(p.old for p in pairs)
+    new_wins = sum(p.new for p in pairs)
+    diffs = [p.new - p.old for p in pairs]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    half = Z95 * math.sqrt(var / n)
+    return PairedFigures(
+        pairs=n,
+        old_wins=old_wins,
+        new_wins=new_wins,
+        old_rate=old_wins / n,
+        new_rate=new_wins / n,
+        old_ci95=wilson(old_wins, n),
+        new_ci95=wilson(new_wins, n),
+        difference=mean,
+        difference_ci95=(mean - half, mean + half),
+        only_new_won=sum(1 for p in pairs if p.new > p.old),
+        only_old_won=sum(1 for p in pairs if p.old > p.new),
+    )
+
+
 def typed(setting: IntSetting) -> object:
     """argparse's ``type`` for ``setting``: its bounds and words, as kow's options read it."""
     return number_type(setting.lo, setting.hi, setting.what)
@@ -135,28 +248,28 @@ def main() -> None:
     opts = parser.parse_args()
     kinds = opts.bots.split(",")
     players = len(kinds)
+    settings = Settings(opts.seed, opts.games, opts.rules, opts.search_iterations, opts.jobs)
     with tempfile.TemporaryDirectory(prefix="kow-paired-") as name:
         tmp = Path(name)
         old = install(opts.against, tmp, opts.timeout)
         new = install(opts.tree, tmp, opts.timeout) if opts.tree else working_tree(opts.timeout)
-        pairs: list[tuple[int, int]] = []
+        pairs: list[Pair] = []
         same = 0
         for seat in range(players):
             bots = kinds[1:]
             bots.insert(seat, kinds[0])
             print(f"paired.py: {kinds[0]} at seat {seat}: {','.join(bots)}", file=sys.stderr)
-            before = play(old, bots, opts, tmp)
-            after = play(new, bots, opts, tmp)
-            for a, b in zip(before, after, strict=True):
-                pairs.append((int(winner(a) == seat), int(winner(b) == seat)))
-                same += VERSION_FIELD.sub(b"", a, 1) == VERSION_FIELD.sub(b"", b, 1)
-    n = len(pairs)
-    old_wins = sum(a for a, _ in pairs)
-    new_wins = sum(b for _, b in pairs)
-    diffs = [b - a for a, b in pairs]
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-    half = Z95 * math.sqrt(var / n)
+            before = play(old, bots, settings, tmp)
+            after = play(new, bots, settings, tmp)
+            seat_pairs, seat_same = pair_games(before, after, (seat,))
+            pairs += seat_pairs
+            same += seat_same
+    figures = paired_figures(pairs)
+    n = figures.pairs
+    old_wins = figures.old_wins
+    new_wins = figures.new_wins
+    mean = figures.difference
+    dlo, dhi = figures.difference_ci95
     out: dict[str, Any] = {
         "old": old.label,
         "new": new.label,
@@ -165,17 +278,7 @@ def main() -> None:
         "seed": opts.seed,
         "games_per_seat": opts.games,
         "search_iterations": opts.search_iterations,
-        "pairs": n,
-        "old_wins": old_wins,
-        "new_wins": new_wins,
-        "old_rate": old_wins / n,
-        "new_rate": new_wins / n,
-        "old_ci95": list(wilson(old_wins, n)),
-        "new_ci95": list(wilson(new_wins, n)),
-        "difference": mean,
-        "difference_ci95": [mean - half, mean + half],
-        "only_new_won": sum(1 for a, b in pairs if b > a),
-        "only_old_won": sum(1 for a, b in pairs if a > b),
+        **figures._asdict(),
         "identical_games": same,
     }
     lo, hi = out["old_ci95"]
@@ -186,8 +289,8 @@ def main() -> None:
           f"[{100 * lo:.1f}, {100 * hi:.1f}]")  # fmt: skip
     print(f"  new {new.label}: {new_wins}/{n} = {100 * new_wins / n:.1f}% "
           f"[{100 * nlo:.1f}, {100 * nhi:.1f}]")  # fmt: skip
-    print(f"  new - old: {100 * mean:+.2f} points, 95% [{100 * (mean - half):+.2f}, "
-          f"{100 * (mean + half):+.2f}]; only new won {out['only_new_won']}, only old won "
+    print(f"  new - old: {100 * mean:+.2f} points, 95% [{100 * dlo:+.2f}, "
+          f"{100 * dhi:+.2f}]; only new won {out['only_new_won']}, only old won "
           f"{out['only_old_won']}; identical games {same}/{n}")  # fmt: skip
     if opts.json:
         Path(opts.json).write_text(json.dumps(out, indent=2) + "\n")
