@@ -15,17 +15,24 @@ It plays 4-player games with the default rules, the seer against three bots of
 ``--against``, rotating the seats over the same seeds as ``kow tournament --seed 1``
 does (game ``i`` has seed ``game_seed(1, i // 4)`` and the seer sits at seat ``i % 4``),
 and prints the seer's win rate with its 95% Wilson interval.
+
+:func:`seer_game` plays one game with a given seed and seating: ``benchmarks/strength.py
+--seer`` uses it to put the seer on exactly the deals and seats of a ``kow simulate``
+run.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+from collections.abc import Sequence
+from typing import NamedTuple
 
+from kow.cards import card_name
 from kow.engine import State
 from kow.engine.view import View
 from kow.entries import number_type
-from kow.events import Phase
+from kow.events import Deal, Phase, Seat, seat_name
 from kow.game import bots_rng, drive, game_seed, new_game
 from kow.players import Player, make_bot
 from kow.players.policy import heuristic_card
@@ -65,20 +72,56 @@ class Seer(Player):
         return best
 
 
-def seer_wins(against: str, index: int) -> bool:
-    """Play game ``index`` of the run and return whether the seer won it."""
-    rules = Rules()
+class SeerGame(NamedTuple):
+    """One game of the seer: the winning seat, and the first round's deal.
+
+    ``dealer``: round 1's dealer; ``hands``: round 1's hands by seat, the cards in the
+    order dealt and named as in a log (``"Ah"``): what a log's ``rounds[0]`` holds, to
+    check that a game is the one ``kow simulate`` played with the same seed.
+    """
+
+    winner: Seat
+    dealer: Seat
+    hands: tuple[tuple[str, ...], ...]
+
+
+def seer_game(
+    kinds: Sequence[str], seat: Seat, seed: int, *, rules: Rules | None = None
+) -> SeerGame:
+    """Play one game with the seer at ``seat`` and a bot of ``kinds[s]`` at each other seat.
+
+    ``kinds``: one bot kind per seat, as ``kow simulate --bots`` takes them (the kind at
+    ``seat`` is left out: the seer sits there); ``seed``: the game's own seed (that of
+    ``kow simulate --seed S``'s game ``i`` is ``game_seed(S, i)``); ``rules``: the
+    default rules when None. The game is dealt and its bots are made as ``kow simulate``
+    deals and makes them (``new_game(rules, seed)``, bots named ``KIND-SEAT`` drawing
+    from ``bots_rng(seed)``, at their default settings), so the seer gets the deals and
+    the seat of that game. Raises :class:`ValueError` for a kind that is no bot kind or
+    kinds that are not one per seat.
+    """
+    rules = rules or Rules()
     n = rules.players
-    seed = game_seed(SEED, index // n)
-    seat = index % n
+    if len(kinds) != n:
+        raise ValueError(f"{len(kinds)} kinds given for a {n}-player game")
     state = new_game(rules, seed)
     rng = bots_rng(seed)
     players = [
-        Seer("seer", state) if s == seat else make_bot(against, f"{against}-{s}", rng)
-        for s in range(n)
+        Seer("seer", state) if s == seat else make_bot(kind, seat_name(kind, s), rng)
+        for s, kind in enumerate(kinds)
     ]
+    deal = state.events[0]
+    assert isinstance(deal, Deal)
+    hands = tuple(tuple(card_name(c) for c in hand or ()) for hand in deal.hands)
     drive(state, players)
-    return state.winner == seat
+    assert state.winner is not None
+    return SeerGame(state.winner, deal.dealer, hands)
+
+
+def seer_wins(against: str, index: int) -> bool:
+    """Play game ``index`` of the run and return whether the seer won it."""
+    n = Rules().players
+    seat = index % n
+    return seer_game([against] * n, seat, game_seed(SEED, index // n)).winner == seat
 
 
 def main() -> None:
