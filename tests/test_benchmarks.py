@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
 import re
 import subprocess
 import sys
@@ -39,6 +41,7 @@ NEEDS = {"frameworks_openspiel.py": "pyspiel", "frameworks_pettingzoo.py": "pett
         ("signals.py", "--tries", "is not a number of tries: allowed 1 or more"),
         ("speed.py", "--repeat", "is not a number of runs: allowed 1 or more"),
         ("strength.py", "--games", "is not a number of games: allowed 1 to 1000000000000"),
+        ("strength.py", "--search-iterations", "is not a number of deals: allowed 1 to 100000"),
     ],
 )
 def test_a_benchmark_refuses_digits_of_another_script_as_a_usage_error(
@@ -54,3 +57,159 @@ def test_a_benchmark_refuses_digits_of_another_script_as_a_usage_error(
     assert done.stderr.splitlines()[-1] == (
         f"{script}: error: argument {option}: '٣' {message}, in the digits 0-9"
     )
+
+
+# --- benchmarks/strength.py --paired-against: paired figures, the seer's share ---------
+
+sys.path.insert(0, str(BENCHMARKS))
+import paired  # noqa: E402
+import strength  # noqa: E402
+from ceiling import seer_game  # noqa: E402
+
+from kow.game import game_seed  # noqa: E402
+
+Pair = paired.Pair
+Triple = strength.Triple
+
+
+def test_paired_figures_of_hand_made_pairs() -> None:
+    """Five pairs: old won 2, new 3; differences 0, -1, +1, +1, 0 (mean 0.2, variance 0.7)."""
+    pairs = [Pair(1, 1), Pair(1, 0), Pair(0, 1), Pair(0, 1), Pair(0, 0)]
+    f = paired.paired_figures(pairs)
+    assert (f.pairs, f.old_wins, f.new_wins, f.only_new_won, f.only_old_won) == (5, 2, 3, 2, 1)
+    assert (f.old_rate, f.new_rate) == (0.4, 0.6)
+    assert f.difference == pytest.approx(0.2)
+    # 0.2 -+ 1.959964 * sqrt(0.7 / 5) = 0.2 -+ 0.733351
+    assert f.difference_ci95 == pytest.approx((-0.533351, 0.933351), abs=1e-6)
+    assert f.old_ci95 == pytest.approx((0.117621, 0.769276), abs=1e-6)  # Wilson, 2 of 5
+    assert f.new_ci95 == pytest.approx((0.230724, 0.882379), abs=1e-6)  # Wilson, 3 of 5
+    same = paired.paired_figures([Pair(1, 1), Pair(0, 0), Pair(0, 0)])
+    assert (same.difference, same.difference_ci95) == (0.0, (0.0, 0.0))
+    with pytest.raises(ValueError, match="no pairs"):
+        paired.paired_figures([])
+
+
+def line(winner: int, version: str = "0.5.0") -> bytes:
+    return f'{{"kow_version":"{version}","result":{{"winner":{winner}}}}}\n'.encode()
+
+
+def test_a_side_of_two_seats_wins_when_either_seat_wins() -> None:
+    """The 2-against-2 table: the search pair at seats 0 and 2 wins when seat 0 or 2 wins."""
+    assert [paired.side_won(line(w), (0, 2)) for w in range(4)] == [1, 0, 1, 0]
+    assert [paired.side_won(line(w), (1,)) for w in range(4)] == [0, 1, 0, 0]
+    before = [line(0), line(1), line(2), line(3, "0.5.0")]
+    after = [line(2), line(2), line(1), line(3, "0.6.0")]
+    pairs, same = paired.pair_games(before, after, (0, 2))
+    assert pairs == [Pair(1, 1), Pair(0, 1), Pair(1, 0), Pair(0, 0)]
+    assert same == 1  # the last two logs differ only in "kow_version"
+    with pytest.raises(ValueError):
+        paired.pair_games(before, after[:3], (0, 2))
+
+
+def test_the_seatings_of_a_paired_run() -> None:
+    assert strength.seatings(("search", "ismcts", "search", "ismcts")) == [
+        strength.Seating(("search", "ismcts", "search", "ismcts"), (0, 2)),
+        strength.Seating(("ismcts", "search", "ismcts", "search"), (1, 3)),
+    ]
+    one = strength.seatings(("search", "heuristic", "heuristic", "heuristic"))
+    assert [s.seats for s in one] == [(0,), (1,), (2,), (3,)]
+    assert one[2].bots == ("heuristic", "heuristic", "search", "heuristic")
+    assert strength.PAIRED == (
+        "search-vs-random", "search-vs-heuristic", "search-vs-ismcts", "search-ismcts-2v2",
+        "search25-vs-heuristic", "search50-vs-heuristic", "search200-vs-heuristic",
+    )  # fmt: skip
+
+
+def test_the_share_of_the_seers_edge() -> None:
+    assert strength.edge_share(0.30, 0.35, 4) == pytest.approx(0.5)
+    assert strength.edge_share(0.25, 0.35, 4) == 0.0
+    assert strength.edge_share(0.20, 0.30, 5) == 0.0
+    assert strength.edge_share(0.15, 0.35, 4) == pytest.approx(-1.0)
+    assert strength.edge_share(0.30, 0.25, 4) is None  # the seer at chance: no edge
+    # 40 games: the seer wins 30 (75%), the new bot exactly those, the old bot 16 (40%):
+    # the old bot keeps (0.40 - 0.25) / (0.75 - 0.25) = 30% of the edge, the new one 100%.
+    games = [Triple(1, 1, 1)] * 15 + [Triple(0, 1, 1)] * 15 + [Triple(1, 0, 0)]
+    games += [Triple(0, 0, 0)] * 9
+    found = strength.share_intervals(games, 4)
+    assert found.new == (1.0, 1.0)  # the new bot keeps the whole edge in every resample
+    assert found.old == pytest.approx((0.0, 0.583333), abs=1e-6)  # random.Random(1)
+    assert strength.share_intervals(games[::-1], 4) == found  # the games' order is no matter
+    # The seer at chance in some resample: the ratio is unbounded, no interval.
+    assert strength.share_intervals([Triple(0, 0, 1)] + [Triple(0, 0, 0)] * 3, 4) == (None, None)
+    with pytest.raises(ValueError, match="no games"):
+        strength.share_intervals([], 4)
+
+
+def test_the_seer_is_dealt_the_game_kow_simulate_deals() -> None:
+    """The seer in the search bot's seat: game i of ``kow simulate --seed 1``, same deal."""
+    bots = ("heuristic", "search", "heuristic", "heuristic")
+    done = subprocess.run(
+        [sys.executable, "-m", "kow", "simulate", "--seed", "1", "--games", "2", "--bots",
+         ",".join(bots), "--search-iterations", "2", "--quiet", "--jobs", "1"],
+        capture_output=True, cwd=ROOT, timeout=120, check=True,
+    )  # fmt: skip
+    logs = done.stdout.splitlines()
+    game = seer_game(bots, 1, game_seed(1, 1))
+    assert strength.first_deal(logs[1]) == (game.dealer, game.hands)
+    assert strength.first_deal(logs[0]) != (game.dealer, game.hands)  # another game's deal
+    assert len(game.hands) == 4 and all(len(hand) == 7 for hand in game.hands)
+
+
+def kow_changed_since_head() -> bool:
+    done = subprocess.run(
+        ["git", "--no-optional-locks", "status", "--porcelain", "--", "kow", "pyproject.toml"],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )  # fmt: skip
+    return done.returncode != 0 or bool(done.stdout.strip())
+
+
+def test_strength_paired_against_head_is_no_change(tmp_path: Path) -> None:
+    """HEAD installed against the working tree (the same kow): the same games, difference 0."""
+    if kow_changed_since_head():
+        pytest.skip("kow/ differs from HEAD (or no git): HEAD is not the working tree's kow")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "KOW_PURE_PYTHON": "1"}
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "strength.py"), "--paired-against", "HEAD",
+         "--only", "search-vs-heuristic", "--games", "1", "--search-iterations", "2",
+         "--jobs", "1", "--seer", "--results", str(tmp_path / "out")],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "out" / "search-vs-heuristic.json").read_text())
+    assert data["run"] == "search-vs-heuristic"
+    assert data["old"].startswith("HEAD (") and data["new"].startswith("working tree")
+    assert (data["seed"], data["games_per_seating"], data["search_iterations"]) == (1, 1, 2)
+    assert data["pairs"] == data["identical_games"] == 4  # one game at each of 4 seats
+    assert data["old_wins"] == data["new_wins"]
+    assert (data["difference"], data["difference_ci95"]) == (0.0, [0.0, 0.0])
+    assert (data["only_new_won"], data["only_old_won"]) == (0, 0)
+    assert [s["seats"] for s in data["seatings"]] == [[0], [1], [2], [3]]
+    seer = data["seer"]
+    assert (seer["games"], seer["deals_checked"], seer["chance"]) == (4, 4, 0.25)
+    assert seer["wins"] == sum(s["seer_wins"] for s in data["seatings"])
+    assert set(seer) >= {"rate", "ci95", "old_share", "new_share", "old_share_ci95"}
+    table = done.stdout.splitlines()
+    assert len(table) == 3 and table[0].startswith("| run | pairs | old: HEAD (")
+    assert table[2].startswith("| search-vs-heuristic | 4 | ")
+    assert "| +0.0 [+0.0, +0.0] | 0 / 0 |" in table[2]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seer"], "--seer goes with --paired-against"),
+        (["--paired-against", "HEAD", "--only", "random-vs-search"],
+         "argument --only: 'random-vs-search' is not a run of the search bot; with "
+         "--paired-against allowed: search-vs-random, search-vs-heuristic, search-vs-ismcts, "
+         "search-ismcts-2v2, search25-vs-heuristic, search50-vs-heuristic, "
+         "search200-vs-heuristic"),
+    ],
+)  # fmt: skip
+def test_strength_refuses_options_that_do_not_go_together(args: list[str], message: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "strength.py"), *args],
+        capture_output=True, text=True, cwd=ROOT, timeout=120, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines()[-1] == f"strength.py: error: {message}"
