@@ -26,6 +26,9 @@ same log). ``--json FILE`` writes the figures. An installed commit's games are k
 read again by later runs with the same arguments (see :func:`play`), so measuring
 several changes against one commit plays its games once. Deterministic: the same options give the
 same figures on any machine and for any ``--jobs``.
+
+``benchmarks/strength.py --paired-against`` plays and pairs its runs with this module's
+functions (:func:`play`, :func:`pair_games`, :func:`paired_figures`).
 """
 
 from __future__ import annotations

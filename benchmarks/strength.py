@@ -55,6 +55,7 @@ import itertools
 import json
 import pathlib
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -271,7 +272,7 @@ def paired_run(
     name: str, old: Kow, new: Kow, *, opts: argparse.Namespace, tmp: pathlib.Path
 ) -> dict[str, Any]:
     """Play run ``name`` with both kows (and the seer if asked) and return its figures."""
-    bots, iterations, games = RUNS[name]
+    bots, iterations, _ = RUNS[name]
     table = seatings(bots)
     per = -(-(opts.games or PAIRED_GAMES[name]) // len(table))
     settings = Settings(SEED, per, (), opts.search_iterations or iterations, opts.jobs)
@@ -429,6 +430,16 @@ def main() -> None:
         if args.seer:
             parser.error("--seer goes with --paired-against")
     else:
+        ref = args.paired_against
+        found = subprocess.run(
+            ["git", "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"],
+            cwd=pathlib.Path(__file__).parent, capture_output=True, check=False,
+        )  # fmt: skip
+        if found.returncode != 0:
+            parser.error(
+                f"argument --paired-against: {ref!r} is no commit of this repository "
+                "(allowed: a tag, branch or commit)"
+            )
         for name in args.only or ():
             if name not in PAIRED:
                 parser.error(

@@ -199,6 +199,8 @@ def test_strength_paired_against_head_is_no_change(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["--seer"], "--seer goes with --paired-against"),
+        (["--paired-against", "no-such-ref-21"], "argument --paired-against: 'no-such-ref-21' "
+         "is no commit of this repository (allowed: a tag, branch or commit)"),
         (["--paired-against", "HEAD", "--only", "random-vs-search"],
          "argument --only: 'random-vs-search' is not a run of the search bot; with "
          "--paired-against allowed: search-vs-random, search-vs-heuristic, search-vs-ismcts, "
