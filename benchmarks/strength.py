@@ -1,12 +1,12 @@
 """Measure the bots' strength: every figure of docs/bots.md, as JSON files and a table.
 
 Usage: ``python benchmarks/strength.py [--games N] [--jobs J] [--only NAME ...]``,
-``--list`` to list the runs. Each run is a ``kow tournament`` with 4 players, the
-default rules and seed 1: the first kind named against the others, the kinds rotating
-through the seats over the same seeds. Its JSON result goes to
-``benchmarks/results/strength/NAME.json`` and a Markdown table row to stdout. The same
-command gives the same results on any machine and for any ``--jobs``, but for the
-milliseconds per decision, which are wall-clock time.
+``--list`` to list the runs (and the pairs of each paired run). Each run is a ``kow
+tournament`` with 4 players, the default rules and seed 1: the first kind named against
+the others, the kinds rotating through the seats over the same seeds. Its JSON result
+goes to ``benchmarks/results/strength/NAME.json`` and a Markdown table row to stdout.
+The same command gives the same results on any machine and for any ``--jobs``, but for
+the milliseconds per decision, which are wall-clock time.
 
 Without ``--games`` each run plays its own number of games (``--list``; see ``GAMES``):
 docs/bots.md's figures are those of ``python benchmarks/strength.py`` with no option,
@@ -64,17 +64,8 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from ceiling import SeerGame, seer_game  # noqa: E402
-from paired import (  # noqa: E402
-    Kow,
-    Pair,
-    PairedFigures,
-    Settings,
-    install,
-    pair_games,
-    paired_figures,
-    play,
-    working_tree,
-)
+from paired import Pair, PairedFigures, Settings, pair_games, paired_figures, play  # noqa: E402
+from speed import Kow, install, working_tree  # noqa: E402
 
 from kow.entries import number_type  # noqa: E402
 from kow.events import Seat  # noqa: E402
@@ -424,7 +415,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.list:
         for name, (bots, iterations, games) in RUNS.items():
-            print(f"{name}: {','.join(bots)}, iterations {iterations or 'default'}, {games} games")
+            pairs = f", {PAIRED_GAMES[name]} pairs paired" if name in PAIRED else ""
+            print(
+                f"{name}: {','.join(bots)}, iterations {iterations or 'default'}, "
+                f"{games} games{pairs}"
+            )
         return
     if args.paired_against is None:
         if args.seer:
