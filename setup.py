@@ -24,6 +24,7 @@ COMPILED = [
     "kow/players/policy.py",
     "kow/players/sampling.py",
     "kow/players/inference.py",
+    "kow/players/models.py",
     "kow/log/_writer.py",
 ]
 

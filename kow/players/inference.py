@@ -23,11 +23,19 @@ from ..cards import BIT, NO_CARD, NO_SUIT, SUIT_OF, Mask, Suit, cards_in
 from ..engine.trick import BEATEN_BY, knock_allowed, legal_cards
 from ..engine.view import TrickFacts, View, new_trick_facts
 from ..events import KNOCK, Action, Knock, Seat
+from .models import NOISE, heuristic_chance, searcher_chance
 from .policy import heuristic_card, heuristic_trump
 from .sampling import Sampler
 
 __all__ = [
     "CANDIDATES",
+    "HEURISTIC",
+    "MIXTURE",
+    "SEARCHER",
+    "UNIFORM",
+    "Mixture",
+    "Weighed",
+    "weighed_deals",
     "REPAIRS",
     "Decision",
     "Model",
@@ -309,3 +317,131 @@ def _repair(
             total += new_s - per[s]
         per[s] = new_s
     return total
+
+
+MIXTURE = (0.45, 0.45, 0.10)
+"""The prior weights of the card models mixed for each other seat: ``heuristic``,
+``searcher``, ``uniform`` (see :mod:`kow.players.models`)."""
+HEURISTIC, SEARCHER, UNIFORM = range(3)
+"""The indices of the card models in :data:`MIXTURE` and in :meth:`Mixture.chances`."""
+
+
+class Weighed(NamedTuple):
+    """A deal of the hidden cards, with how likely the models make the plays seen there.
+
+    ``hands``: the deal, masks by seat (see :class:`~kow.players.sampling.Sampler`);
+    ``times``: how many of the search's deals it stands for (it was drawn that many times
+    in resampling); ``models``: for each seat, the card model likeliest to have played its
+    plays this round in this deal (:data:`HEURISTIC` or :data:`SEARCHER`; a seat with
+    nothing to explain, the searching seat included, :data:`HEURISTIC`).
+    """
+
+    hands: list[int]
+    times: int
+    models: tuple[int, ...]
+
+
+class Mixture(Model):
+    """The decisions seen in one view, and how likely each card model makes them.
+
+    For each other seat the models of :data:`MIXTURE` are mixed: the chance of a seat's
+    plays given its hand is the prior-weighted sum, over the models, of the product of
+    the chances each model gives its decisions (and its trump choice, which the
+    ``heuristic`` and ``searcher`` models make as the heuristic bot does:
+    :func:`~kow.players.policy.heuristic_trump` with :data:`~kow.players.models.NOISE`).
+    A deal's chance is the product over seats. Built from ``view``.
+    """
+
+    def __init__(self, view: View) -> None:
+        super().__init__(view)
+        self._chances: dict[int, tuple[float, int]] = {}
+
+    def chances(self, seat: int, hand: int) -> tuple[float, int]:
+        """Return the chance of ``seat``'s plays holding ``hand`` (a mask, now), and its
+        likeliest model (:data:`HEURISTIC` or :data:`SEARCHER`)."""
+        key = hand | seat << 52
+        found = self._chances.get(key)
+        if found is None:
+            found = self._chances[key] = self._weigh(seat, hand)
+        return found
+
+    def _weigh(self, seat: int, hand: int) -> tuple[float, int]:
+        h = MIXTURE[HEURISTIC]
+        s = MIXTURE[SEARCHER]
+        u = MIXTURE[UNIFORM]
+        if seat == self.chooser:
+            hit = heuristic_trump(hand | self.played[seat], (0, 1, 2, 3)) == self.trump
+            p = NOISE / 4 + (1.0 - NOISE if hit else 0.0)
+            h *= p
+            s *= p
+            u *= 0.25
+        for d in self.by_seat[seat]:
+            facts = d.facts
+            now = hand | d.later
+            legal = legal_cards(now, facts.led)
+            if not facts.may_knock and not legal & (legal - 1):
+                continue  # a single legal card says nothing
+            then = new_trick_facts(
+                (facts.seat, now, legal, facts.may_knock, facts.seen, facts.winning,
+                 facts.led, facts.trump, facts.to_come, facts.won, facts.tricks_left)
+            )  # fmt: skip
+            action = d.action
+            h *= heuristic_chance(then, action)
+            s *= searcher_chance(then, action)
+            u /= legal.bit_count() + (1 if facts.may_knock else 0)
+        return h + s + u, SEARCHER if s > h else HEURISTIC
+
+
+def weighed_deals(
+    view: View, sampler: Sampler, rng: random.Random, *, iterations: int
+) -> list[Weighed]:
+    """Return deals from ``sampler`` standing for ``iterations`` deals drawn by likelihood.
+
+    Draws ``CANDIDATES * iterations`` deals that agree with ``view`` (uniformly among
+    them), weighs each by the chance that the models of the other seats make their plays
+    seen this round there (:class:`Mixture`), and draws ``iterations`` of them with
+    chances proportional to those weights (systematic resampling: one number from
+    ``rng``). A deal drawn several times is returned once, with ``times``; in the order
+    drawn. With nothing to explain, ``iterations`` deals as drawn. Uses only ``view`` and
+    ``rng``.
+    """
+    n = view.rules.players
+    plain = (HEURISTIC,) * n
+    model = Mixture(view)
+    seats = model.seats
+    if not seats:
+        return [Weighed(sampler.deal(rng), 1, plain) for _ in range(iterations)]
+    chances = model.chances
+    drawn: list[tuple[list[int], float, tuple[int, ...]]] = []
+    total = 0.0
+    for _ in range(iterations * CANDIDATES):
+        hands = sampler.deal(rng)
+        weight = 1.0
+        models = list(plain)
+        for s in seats:
+            p, best = chances(s, hands[s])
+            weight *= p
+            models[s] = best
+        total += weight
+        drawn.append((hands, weight, tuple(models)))
+    out: list[Weighed] = []
+    step = total / iterations
+    point = rng.random() * step
+    reached = 0.0
+    count = 0
+    for hands, weight, seat_models in drawn:
+        reached += weight
+        times = 0
+        while count < iterations and point < reached:
+            times += 1
+            count += 1
+            point += step
+        if times:
+            out.append(Weighed(hands, times, seat_models))
+    if count < iterations:  # rounding left the last point past the sum: the last deal
+        if out and out[-1].hands is drawn[-1][0]:
+            out[-1] = out[-1]._replace(times=out[-1].times + iterations - count)
+        else:
+            last, _, last_models = drawn[-1]
+            out.append(Weighed(last, iterations - count, last_models))
+    return out

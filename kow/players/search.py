@@ -27,14 +27,17 @@ from ..engine import State
 from ..engine.view import Policy, View
 from ..events import KNOCK, Action, Phase
 from .base import SearchingBot
-from .inference import likely_deals
+from .inference import HEURISTIC, SEARCHER, Weighed, likely_deals, weighed_deals
+from .models import searcher_card
 from .policy import heuristic_card
 from .sampling import Sampler
 from .value import mean, round_value
 
 __all__ = [
     "DEFAULT_ITERATIONS",
+    "METHOD",
     "ActionEstimate",
+    "Method",
     "Samples",
     "SearchBot",
     "estimate",
@@ -77,7 +80,31 @@ class Samples(NamedTuple):
     survived: list[list[bool]]
 
 
-def sample(view: View, rng: random.Random, iterations: int) -> Samples:
+class Method(NamedTuple):
+    """How the search reads the other seats and plays the round out (issue 21's variants).
+
+    - ``inference``: ``"misses"``, the deals that the ``heuristic`` bot's rules explain
+      best (:func:`~kow.players.inference.likely_deals`, kow 0.5.0), or ``"mixture"``,
+      deals drawn by how likely a mixture of card models makes the plays seen
+      (:func:`~kow.players.inference.weighed_deals`);
+    - ``others``: in the playouts, every other seat follows ``"heuristic"``, the heuristic
+      bot's rules, or with ``"models"`` the card model likeliest in that deal to have made
+      its plays (the heuristic's rules or the ``searcher`` model's likeliest card; only
+      with ``inference="mixture"``);
+    - ``own``: the searching seat's own later turns in the playouts: ``"heuristic"`` or
+      ``"searcher"`` (:func:`~kow.players.models.searcher_card`).
+    """
+
+    inference: str
+    others: str
+    own: str
+
+
+METHOD = Method("misses", "heuristic", "heuristic")
+"""The search bot's method: see docs/bots.md for what each was measured to be worth."""
+
+
+def sample(view: View, rng: random.Random, iterations: int, *, method: Method = METHOD) -> Samples:
     """Return the outcome of each legal action of ``view`` in ``iterations`` sampled deals.
 
     Samples deals of the hidden cards from ``rng`` (in the play phase, those that best
@@ -94,40 +121,57 @@ def sample(view: View, rng: random.Random, iterations: int) -> Samples:
         raise ValueError(f"no search in phase {view.phase.value!r}")
     seat = view.seat
     legal = view.legal
+    n = view.rules.players
     values: list[list[float]] = [[] for _ in legal]
     survived: list[list[bool]] = [[] for _ in legal]
     sampler = Sampler(view)
-    if view.phase is Phase.PLAY:
-        deals = likely_deals(view, sampler, rng, iterations=iterations)
-    else:
-        deals = [sampler.deal(rng) for _ in range(iterations)]
     playing = view.phase is Phase.PLAY
-    policies = [
-        [_rollout_policy(action if playing else KNOCK)] * view.rules.players for action in legal
-    ]
-    for hands in deals:
+    plain = (HEURISTIC,) * n
+    deals: list[Weighed]
+    if not playing:
+        deals = [Weighed(sampler.deal(rng), 1, plain) for _ in range(iterations)]
+    elif method.inference == "mixture":
+        deals = weighed_deals(view, sampler, rng, iterations=iterations)
+    else:
+        likely = likely_deals(view, sampler, rng, iterations=iterations)
+        deals = [Weighed(hands, 1, plain) for hands in likely]
+    own = searcher_card if method.own == "searcher" else None
+    policies: dict[tuple[int, tuple[int, ...]], list[Policy]] = {}
+    for hands, times, models in deals:
+        if method.others != "models":
+            models = plain
         root = State.from_view(view, hands)
         for i, action in enumerate(legal):
+            key = (i, models)
+            chosen = policies.get(key)
+            if chosen is None:
+                base = _rollout_policy(action if playing else KNOCK)
+                chosen = [searcher_card if m == SEARCHER else base for m in models]
+                chosen[seat] = own or base
+                policies[key] = chosen
             state = root.round_copy()
             if playing:
-                state.play_round(policies[i], first=action, ask_forced=False)
+                state.play_round(chosen, first=action, ask_forced=False)
             else:  # name trump, then play the round
                 state.apply(action)
-                state.play_round(policies[i], ask_forced=False)
+                state.play_round(chosen, ask_forced=False)
             won = state.tricks_won
-            values[i].append(round_value(won, seat, view))
-            survived[i].append(won[seat] > 0)
+            value = round_value(won, seat, view)
+            values[i].extend([value] * times)
+            survived[i].extend([won[seat] > 0] * times)
     return Samples(legal, values, survived)
 
 
-def estimate(view: View, rng: random.Random, iterations: int) -> list[ActionEstimate]:
+def estimate(
+    view: View, rng: random.Random, iterations: int, *, method: Method = METHOD
+) -> list[ActionEstimate]:
     """Return an estimate for each legal action of ``view`` (play or trump phase).
 
     The means of :func:`sample`'s outcomes, one :class:`ActionEstimate` per action in the
     order of ``view.legal``. Uses only ``view`` and ``rng``. Raises :class:`ValueError`
     in the vote phase, or for ``iterations < 1``.
     """
-    found = sample(view, rng, iterations)
+    found = sample(view, rng, iterations, method=method)
     return [
         ActionEstimate(a, mean(found.values[i]), sum(found.survived[i]) / iterations, iterations)
         for i, a in enumerate(found.actions)
@@ -173,10 +217,18 @@ class SearchBot(SearchingBot):
 
     kind = "search"
 
-    def __init__(self, name: str, rng: random.Random, iterations: int = DEFAULT_ITERATIONS) -> None:
+    def __init__(
+        self,
+        name: str,
+        rng: random.Random,
+        iterations: int = DEFAULT_ITERATIONS,
+        *,
+        method: Method = METHOD,
+    ) -> None:
         super().__init__(name, rng, iterations)
+        self.method = method
 
     def search(self, view: View) -> int:
         """Return the action with the best estimated score (see :func:`estimate`)."""
-        found = estimate(view, self.rng, self.iterations)
+        found = estimate(view, self.rng, self.iterations, method=self.method)
         return max(found, key=lambda e: e.value).action
