@@ -31,6 +31,7 @@ __all__ = [
     "CANDIDATES",
     "HEURISTIC",
     "MIXTURE",
+    "MOVES",
     "SEARCHER",
     "UNIFORM",
     "Mixture",
@@ -392,8 +393,13 @@ class Mixture(Model):
         return h + s + u, SEARCHER if s > h else HEURISTIC
 
 
+MOVES = 8
+"""Card swaps proposed (Metropolis-Hastings) to make each further copy of a deal that
+resampling drew several times: a new deal, as likely under the models, near it."""
+
+
 def weighed_deals(
-    view: View, sampler: Sampler, rng: random.Random, *, iterations: int
+    view: View, sampler: Sampler, rng: random.Random, *, iterations: int, moves: int = MOVES
 ) -> list[Weighed]:
     """Return deals from ``sampler`` standing for ``iterations`` deals drawn by likelihood.
 
@@ -401,7 +407,10 @@ def weighed_deals(
     them), weighs each by the chance that the models of the other seats make their plays
     seen this round there (:class:`Mixture`), and draws ``iterations`` of them with
     chances proportional to those weights (systematic resampling: one number from
-    ``rng``). A deal drawn several times is returned once, with ``times``; in the order
+    ``rng``). A deal drawn several times is returned once, with ``times``, when ``moves``
+    is 0; otherwise each further copy is replaced by a deal made from it by ``moves``
+    Metropolis-Hastings card swaps (:func:`_move`), so that late in a round, when few of
+    the drawn deals explain the plays, the search still sees many deals. In the order
     drawn. With nothing to explain, ``iterations`` deals as drawn. Uses only ``view`` and
     ``rng``.
     """
@@ -444,4 +453,68 @@ def weighed_deals(
         else:
             last, _, last_models = drawn[-1]
             out.append(Weighed(last, iterations - count, last_models))
-    return out
+    if not moves:
+        return out
+    spread: list[Weighed] = []
+    for w in out:
+        spread.append(w._replace(times=1))
+        hands = list(w.hands)
+        for _ in range(w.times - 1):
+            hands = _move(hands, moves=moves, sampler=sampler, model=model, rng=rng)
+            models = list(plain)
+            for s in seats:
+                models[s] = chances(s, hands[s])[1]
+            spread.append(Weighed(hands, 1, tuple(models)))
+    return spread
+
+
+def _move(
+    hands: list[int], *, moves: int, sampler: Sampler, model: Mixture, rng: random.Random
+) -> list[int]:
+    """Return a new deal made from ``hands`` by ``moves`` Metropolis-Hastings swap proposals.
+
+    Each proposal picks a seat holding hidden cards, one of its cards and a hidden card
+    (in another seat's hand or undealt); the swap is refused if it breaks a void, else
+    taken with chance ``min(1, new / old)`` of the seats' chances (:meth:`Mixture.chances`).
+    The proposal is symmetric, so the chain keeps the deals' distribution under the models.
+    """
+    hands = list(hands)
+    n = sampler.n
+    void = sampler.void
+    pool = sampler.pool
+    movable = [s for s in range(n) if sampler.need[s]]
+    if not movable:
+        return hands
+    chances = model.chances
+    explained = [False] * n
+    for s in model.seats:
+        explained[s] = True
+    for _ in range(moves):
+        s = movable[int(rng.random() * len(movable))]
+        mine = cards_in(hands[s])
+        a = mine[int(rng.random() * len(mine))]
+        b = pool[int(rng.random() * len(pool))]
+        if hands[s] & BIT[b]:
+            continue
+        t = n  # the undealt part of the deck
+        for u in range(n):
+            if hands[u] & BIT[b]:
+                t = u
+                break
+        if void[s] >> SUIT_OF[b] & 1 or void[t] >> SUIT_OF[a] & 1:
+            continue
+        swap = BIT[a] | BIT[b]
+        old = 1.0
+        new = 1.0
+        if explained[s]:
+            old *= chances(s, hands[s])[0]
+            new *= chances(s, hands[s] ^ swap)[0]
+        if t < n and explained[t]:
+            old *= chances(t, hands[t])[0]
+            new *= chances(t, hands[t] ^ swap)[0]
+        if new < old and rng.random() * old >= new:
+            continue
+        hands[s] ^= swap
+        if t < n:
+            hands[t] ^= swap
+    return hands
