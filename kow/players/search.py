@@ -92,12 +92,16 @@ class Method(NamedTuple):
       its plays (the heuristic's rules or the ``searcher`` model's likeliest card; only
       with ``inference="mixture"``);
     - ``own``: the searching seat's own later turns in the playouts: ``"heuristic"`` or
-      ``"searcher"`` (:func:`~kow.players.models.searcher_card`).
+      ``"searcher"`` (:func:`~kow.players.models.searcher_card`);
+    - ``style``: with ``own="heuristic"``, the switches of the heuristic's rules it plays
+      its own later turns with (:data:`~kow.players.policy.CASH`, ``GRAB``, ``SAVE``;
+      0: none).
     """
 
     inference: str
     others: str
     own: str
+    style: int = 0
 
 
 METHOD = Method("misses", "heuristic", "heuristic")
@@ -135,7 +139,9 @@ def sample(view: View, rng: random.Random, iterations: int, *, method: Method = 
     else:
         likely = likely_deals(view, sampler, rng, iterations=iterations)
         deals = [Weighed(hands, 1, plain) for hands in likely]
-    own = searcher_card if method.own == "searcher" else None
+    own: Policy | None = None
+    if method.own == "searcher":
+        own = searcher_card
     policies: dict[tuple[int, tuple[int, ...]], list[Policy]] = {}
     for hands, times, models in deals:
         if method.others != "models":
@@ -147,7 +153,7 @@ def sample(view: View, rng: random.Random, iterations: int, *, method: Method = 
             if chosen is None:
                 base = _rollout_policy(action if playing else KNOCK)
                 chosen = [searcher_card if m == SEARCHER else base for m in models]
-                chosen[seat] = own or base
+                chosen[seat] = own or _rollout_policy(action if playing else KNOCK, method.style)
                 policies[key] = chosen
             state = root.round_copy()
             if playing:
@@ -178,14 +184,19 @@ def estimate(
     ]
 
 
-def _rollout_policy(tried: Action) -> Policy:
+def _rollout_policy(tried: Action, style: int = 0) -> Policy:
     """Return the policy of every seat in a playout after the searching seat plays ``tried``.
 
     It is :func:`~kow.players.policy.heuristic_card`, forgetting the card ``tried``: the
     seats judge as if it were still unseen. kow 0.2.0's playouts did so, and keeping it
     keeps every seeded game of the search bot the same. A knock (or a trump choice,
-    given as :data:`~kow.events.KNOCK`) has nothing to forget.
+    given as :data:`~kow.events.KNOCK`) has nothing to forget. ``style``: the switches of
+    :func:`~kow.players.policy.heuristic_card` (0: none).
     """
+    if style:
+        return functools.partial(
+            heuristic_card, forget=0 if tried == KNOCK else BIT[tried], style=style
+        )
     if tried == KNOCK:
         return heuristic_card
     return functools.partial(heuristic_card, forget=BIT[tried])
