@@ -83,23 +83,28 @@ def play(kow: Kow, bots: Sequence[str], opts: Settings, tmp: Path) -> list[bytes
     """Return the logs (one line each) of ``kow simulate`` with ``bots``, one per seat.
 
     The logs of an installed commit are kept in its cached environment (its folder
-    ``paired/``, named by a hash of the arguments) and read from there the next time:
-    the same commit and arguments give the same games, whatever ``--jobs``. The working
-    tree's are never kept.
+    ``paired/``, named by a hash of the arguments but the number of games) and read from
+    there the next time: the same commit and arguments give the same games, whatever
+    ``--jobs``, and game ``i`` is the same in a run of any length, so a kept run serves
+    any run of as many games or fewer. The working tree's are never kept.
     """
-    args = ["simulate", "--seed", str(opts.seed), "--games", str(opts.games), "--bots",
-            ",".join(bots), "--quiet", *opts.rules]  # fmt: skip
+    args = ["simulate", "--seed", str(opts.seed), "--bots", ",".join(bots), "--quiet",
+            *opts.rules]  # fmt: skip
     if opts.search_iterations is not None:
         args += ["--search-iterations", str(opts.search_iterations)]
     kept = None
     if kow.home.resolve().is_relative_to(cache_root().resolve()):
+        # Game i of a run is the same whatever its number of games: a run kept of at
+        # least as many games serves a shorter one.
         key = hashlib.sha256("\0".join(args).encode()).hexdigest()[:20]
         kept = kow.home / "paired" / f"{key}.jsonl"
         if kept.exists():
-            print(f"paired.py: {kow.label}: the games kept in {kept}", file=sys.stderr)
             with open(kept, "rb") as f:
-                return list(f)
-    args += ["--jobs", str(opts.jobs)]
+                lines = list(f)
+            if len(lines) >= opts.games:
+                print(f"paired.py: {kow.label}: the games kept in {kept}", file=sys.stderr)
+                return lines[: opts.games]
+    args += ["--games", str(opts.games), "--jobs", str(opts.jobs)]
     with tempfile.TemporaryFile(dir=tmp) as out:
         done = subprocess.run(kow.command(args), stdout=out, stderr=subprocess.PIPE,
                               cwd=kow.cwd, env=CLEAN_ENV)  # fmt: skip
