@@ -86,25 +86,30 @@ def play(kow: Kow, bots: Sequence[str], opts: Settings, tmp: Path) -> list[bytes
     ``paired/``, named by a hash of the arguments but the number of games) and read from
     there the next time: the same commit and arguments give the same games, whatever
     ``--jobs``, and game ``i`` is the same in a run of any length, so a kept run serves
-    any run of as many games or fewer. The working tree's are never kept.
+    any run of as many games or fewer, and a longer run plays only the games it lacks
+    (``--first-game``). The working tree's are never kept.
     """
     args = ["simulate", "--seed", str(opts.seed), "--bots", ",".join(bots), "--quiet",
             *opts.rules]  # fmt: skip
     if opts.search_iterations is not None:
         args += ["--search-iterations", str(opts.search_iterations)]
     kept = None
+    have: list[bytes] = []
     if kow.home.resolve().is_relative_to(cache_root().resolve()):
         # Game i of a run is the same whatever its number of games: a run kept of at
-        # least as many games serves a shorter one.
+        # least as many games serves a shorter one, and a shorter one is played on.
         key = hashlib.sha256("\0".join(args).encode()).hexdigest()[:20]
         kept = kow.home / "paired" / f"{key}.jsonl"
         if kept.exists():
             with open(kept, "rb") as f:
-                lines = list(f)
-            if len(lines) >= opts.games:
-                print(f"paired.py: {kow.label}: the games kept in {kept}", file=sys.stderr)
-                return lines[: opts.games]
-    args += ["--games", str(opts.games), "--jobs", str(opts.jobs)]
+                have = list(f)
+            print(f"paired.py: {kow.label}: {min(len(have), opts.games)} games kept in {kept}",
+                  file=sys.stderr)  # fmt: skip
+            if len(have) >= opts.games:
+                return have[: opts.games]
+    args += ["--games", str(opts.games - len(have)), "--jobs", str(opts.jobs)]
+    if have:
+        args += ["--first-game", str(len(have))]
     with tempfile.TemporaryFile(dir=tmp) as out:
         done = subprocess.run(kow.command(args), stdout=out, stderr=subprocess.PIPE,
                               cwd=kow.cwd, env=CLEAN_ENV)  # fmt: skip
@@ -113,7 +118,7 @@ def play(kow: Kow, bots: Sequence[str], opts: Settings, tmp: Path) -> list[bytes
             raise SystemExit(f"paired.py: {kow.label}: kow {' '.join(args)} failed "
                              f"(exit {done.returncode}):\n" + "\n".join(tail))  # fmt: skip
         out.seek(0)
-        lines = list(out)
+        lines = have + list(out)
     if kept is not None:
         kept.parent.mkdir(exist_ok=True)
         part = kept.with_suffix(".part")
