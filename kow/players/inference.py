@@ -31,6 +31,7 @@ __all__ = [
     "CANDIDATES",
     "HEURISTIC",
     "MIXTURE",
+    "Evidence",
     "MOVES",
     "SEARCHER",
     "UNIFORM",
@@ -350,12 +351,14 @@ class Mixture(Model):
     the chances each model gives its decisions (and its trump choice, which the
     ``heuristic`` and ``searcher`` models make as the heuristic bot does:
     :func:`~kow.players.policy.heuristic_trump` with :data:`~kow.players.models.NOISE`).
-    A deal's chance is the product over seats. Built from ``view``.
+    A deal's chance is the product over seats. Built from ``view``; ``priors``, when
+    given, replaces :data:`MIXTURE` seat by seat (see :class:`Evidence`).
     """
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: View, priors: Sequence[tuple[float, float, float]] = ()) -> None:
         super().__init__(view)
         self._chances: dict[int, tuple[float, int]] = {}
+        self.priors = list(priors) or [MIXTURE] * view.rules.players
 
     def chances(self, seat: int, hand: int) -> tuple[float, int]:
         """Return the chance of ``seat``'s plays holding ``hand`` (a mask, now), and its
@@ -367,9 +370,7 @@ class Mixture(Model):
         return found
 
     def _weigh(self, seat: int, hand: int) -> tuple[float, int]:
-        h = MIXTURE[HEURISTIC]
-        s = MIXTURE[SEARCHER]
-        u = MIXTURE[UNIFORM]
+        h, s, u = self.priors[seat]
         if seat == self.chooser:
             hit = heuristic_trump(hand | self.played[seat], (0, 1, 2, 3)) == self.trump
             p = NOISE / 4 + (1.0 - NOISE if hit else 0.0)
@@ -399,7 +400,13 @@ resampling drew several times: a new deal, as likely under the models, near it."
 
 
 def weighed_deals(
-    view: View, sampler: Sampler, rng: random.Random, *, iterations: int, moves: int = MOVES
+    view: View,
+    sampler: Sampler,
+    rng: random.Random,
+    *,
+    iterations: int,
+    moves: int = MOVES,
+    priors: Sequence[tuple[float, float, float]] = (),
 ) -> list[Weighed]:
     """Return deals from ``sampler`` standing for ``iterations`` deals drawn by likelihood.
 
@@ -411,12 +418,13 @@ def weighed_deals(
     is 0; otherwise each further copy is replaced by a deal made from it by ``moves``
     Metropolis-Hastings card swaps (:func:`_move`), so that late in a round, when few of
     the drawn deals explain the plays, the search still sees many deals. In the order
-    drawn. With nothing to explain, ``iterations`` deals as drawn. Uses only ``view`` and
-    ``rng``.
+    drawn. With nothing to explain, ``iterations`` deals as drawn. ``priors``: each seat's
+    prior weights of the models (default :data:`MIXTURE`; see :class:`Evidence`). Uses
+    only ``view``, ``rng`` and ``priors``.
     """
     n = view.rules.players
     plain = (HEURISTIC,) * n
-    model = Mixture(view)
+    model = Mixture(view, priors)
     seats = model.seats
     if not seats:
         return [Weighed(sampler.deal(rng), 1, plain) for _ in range(iterations)]
@@ -518,3 +526,96 @@ def _move(
         if t < n:
             hands[t] ^= swap
     return hands
+
+
+class Evidence:
+    """What the plays of earlier rounds say of each seat's card model, round after round.
+
+    A bot that keeps one gives it each view it decides from (:meth:`see`). When a new
+    round begins, the last view of the round before shows that round's tricks; for each
+    seat that had played out its hand by then, its hand at each of its decisions is
+    known (the cards it played from there on), so the chance of each of its decisions
+    under each model is known exactly; for a seat still holding one card, the chances
+    are averaged over the unseen cards it may hold. ``priors()`` gives, for each seat,
+    :data:`MIXTURE` times those chances over the rounds seen, scaled to sum to 1: the weights
+    :class:`Mixture` starts from. Seats are 0-based; the bot's own seat keeps
+    :data:`MIXTURE`. Products are scaled after each round, so they never underflow.
+    """
+
+    def __init__(self, players: int) -> None:
+        self.weights: list[tuple[float, float, float]] = [MIXTURE] * players
+        self._last: View | None = None
+
+    def see(self, view: View) -> None:
+        """Take ``view``, the latest the bot decides from (any phase)."""
+        last = self._last
+        if last is not None and view.round != last.round:
+            self._absorb(last)
+        self._last = view
+
+    def priors(self) -> list[tuple[float, float, float]]:
+        """Return each seat's weights of the models (heuristic, searcher, uniform)."""
+        return list(self.weights)
+
+    def _absorb(self, view: View) -> None:
+        counts = view.hand_counts
+        n = len(counts)
+        chooser = trump_chooser(view)
+        found = decisions(view)
+        played = [0] * n
+        for d in found:
+            played[d.facts.seat] |= d.later
+        sampler = Sampler(view)
+        for seat in range(n):
+            if seat == view.seat or counts[seat] > 1:
+                continue
+            mine = [d for d in found if d.facts.seat == seat]
+            if not mine and seat != chooser:
+                continue
+            # Its hand then was the cards it played from there on, and the one it may
+            # still hold: any unseen card of a suit it is not void in, alike.
+            if counts[seat]:
+                held = [BIT[c] for c in sampler.pool if not sampler.void[seat] >> SUIT_OF[c] & 1]
+            else:
+                held = [0]
+            total = [0.0, 0.0, 0.0]
+            for extra in held:
+                f = self._chances(mine, extra, chooser=seat == chooser, view=view,
+                                  played=played[seat])  # fmt: skip
+                for i in range(3):
+                    total[i] += f[i] / len(held)
+            h, s, u = self.weights[seat]
+            h *= total[0]
+            s *= total[1]
+            u *= total[2]
+            whole = h + s + u
+            if whole > 0.0:
+                self.weights[seat] = (h / whole, s / whole, u / whole)
+
+    @staticmethod
+    def _chances(
+        mine: list[Decision], extra: Mask, *, chooser: bool, view: View, played: Mask
+    ) -> tuple[float, float, float]:
+        """Return the chance of a seat's decisions ``mine`` under each model, holding
+        ``extra`` (a mask) besides the cards it played from each decision on."""
+        h = s = u = 1.0
+        if chooser and view.trump is not None:
+            hit = heuristic_trump(played | extra, (0, 1, 2, 3)) == view.trump
+            p = NOISE / 4 + (1.0 - NOISE if hit else 0.0)
+            h *= p
+            s *= p
+            u *= 0.25
+        for d in mine:
+            facts = d.facts
+            hand = d.later | extra
+            legal = legal_cards(hand, facts.led)
+            if not facts.may_knock and not legal & (legal - 1):
+                continue
+            then = new_trick_facts(
+                (facts.seat, hand, legal, facts.may_knock, facts.seen, facts.winning,
+                 facts.led, facts.trump, facts.to_come, facts.won, facts.tricks_left)
+            )  # fmt: skip
+            h *= heuristic_chance(then, d.action)
+            s *= searcher_chance(then, d.action)
+            u /= legal.bit_count() + (1 if facts.may_knock else 0)
+        return h, s, u

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..cards import BIT
@@ -27,7 +28,7 @@ from ..engine import State
 from ..engine.view import Policy, View
 from ..events import KNOCK, Action, Phase
 from .base import SearchingBot
-from .inference import HEURISTIC, SEARCHER, Weighed, likely_deals, weighed_deals
+from .inference import HEURISTIC, SEARCHER, Evidence, Weighed, likely_deals, weighed_deals
 from .models import searcher_card
 from .policy import heuristic_card
 from .sampling import Sampler
@@ -108,7 +109,14 @@ METHOD = Method("misses", "heuristic", "heuristic")
 """The search bot's method: see docs/bots.md for what each was measured to be worth."""
 
 
-def sample(view: View, rng: random.Random, iterations: int, *, method: Method = METHOD) -> Samples:
+def sample(
+    view: View,
+    rng: random.Random,
+    iterations: int,
+    *,
+    method: Method = METHOD,
+    priors: Sequence[tuple[float, float, float]] = (),
+) -> Samples:
     """Return the outcome of each legal action of ``view`` in ``iterations`` sampled deals.
 
     Samples deals of the hidden cards from ``rng`` (in the play phase, those that best
@@ -135,7 +143,7 @@ def sample(view: View, rng: random.Random, iterations: int, *, method: Method = 
     if not playing:
         deals = [Weighed(sampler.deal(rng), 1, plain) for _ in range(iterations)]
     elif method.inference == "mixture":
-        deals = weighed_deals(view, sampler, rng, iterations=iterations)
+        deals = weighed_deals(view, sampler, rng, iterations=iterations, priors=priors)
     else:
         likely = likely_deals(view, sampler, rng, iterations=iterations)
         deals = [Weighed(hands, 1, plain) for hands in likely]
@@ -169,7 +177,12 @@ def sample(view: View, rng: random.Random, iterations: int, *, method: Method = 
 
 
 def estimate(
-    view: View, rng: random.Random, iterations: int, *, method: Method = METHOD
+    view: View,
+    rng: random.Random,
+    iterations: int,
+    *,
+    method: Method = METHOD,
+    priors: Sequence[tuple[float, float, float]] = (),
 ) -> list[ActionEstimate]:
     """Return an estimate for each legal action of ``view`` (play or trump phase).
 
@@ -177,7 +190,7 @@ def estimate(
     order of ``view.legal``. Uses only ``view`` and ``rng``. Raises :class:`ValueError`
     in the vote phase, or for ``iterations < 1``.
     """
-    found = sample(view, rng, iterations, method=method)
+    found = sample(view, rng, iterations, method=method, priors=priors)
     return [
         ActionEstimate(a, mean(found.values[i]), sum(found.survived[i]) / iterations, iterations)
         for i, a in enumerate(found.actions)
@@ -238,8 +251,19 @@ class SearchBot(SearchingBot):
     ) -> None:
         super().__init__(name, rng, iterations)
         self.method = method
+        self.evidence: Evidence | None = None
+        """What earlier rounds said of each seat's card model (``inference="mixture"``)."""
+
+    def act(self, view: View) -> Action:
+        """Note ``view`` in :attr:`evidence`, then decide as every searching bot does."""
+        if self.method.inference == "mixture":
+            if self.evidence is None:
+                self.evidence = Evidence(view.rules.players)
+            self.evidence.see(view)
+        return super().act(view)
 
     def search(self, view: View) -> int:
         """Return the action with the best estimated score (see :func:`estimate`)."""
-        found = estimate(view, self.rng, self.iterations, method=self.method)
+        priors = () if self.evidence is None else self.evidence.priors()
+        found = estimate(view, self.rng, self.iterations, method=self.method, priors=priors)
         return max(found, key=lambda e: e.value).action
