@@ -549,7 +549,9 @@ class Evidence:
     def see(self, view: View) -> None:
         """Take ``view``, the latest the bot decides from (any phase)."""
         last = self._last
-        if last is not None and view.round != last.round:
+        if last is not None and view.round < last.round:  # a new game: start again
+            self.weights = [MIXTURE] * len(self.weights)
+        elif last is not None and view.round != last.round:
             self._absorb(last)
         self._last = view
 
