@@ -252,3 +252,56 @@ def test_the_shipped_table_is_what_its_script_fits_on_the_shipped_games(tmp_path
     assert done.returncode == 0, done.stderr
     shipped = ROOT / "kow" / "players" / "searcher.json"
     assert out.read_bytes() == shipped.read_bytes()
+
+
+def _evidence_after(
+    kinds: tuple[str, ...], seed: int, rounds: int
+) -> list[tuple[float, float, float]]:
+    """Play ``rounds`` rounds of a game of ``kinds`` and return seat 0's Evidence weights."""
+    from kow.game import bots_rng, new_game
+    from kow.players import make_bot
+    from kow.players.inference import Evidence
+
+    state = new_game(Rules(), seed)
+    rng = bots_rng(seed)
+    bots = [make_bot(kind, f"b{s}", rng) for s, kind in enumerate(kinds)]
+    evidence = Evidence(len(kinds))
+    while state.outcome is None:
+        view = state.view()
+        if view.round > rounds:
+            break
+        if view.seat == 0:
+            evidence.see(view)
+        state.apply(bots[view.seat].act(view))
+    return evidence.priors()
+
+
+def test_evidence_finds_the_heuristic_players_after_a_round() -> None:
+    # Seat 0 watches three heuristic bots for two rounds: from the plays it saw of round 1
+    # (a seat that played out its hand exactly, one holding its last card averaged over
+    # what it may hold), the heuristic model explains them far better than the others.
+    weights = _evidence_after(("random", "heuristic", "heuristic", "heuristic"), 3, 2)
+    assert weights[0] == MIXTURE  # its own seat: nothing to learn
+    for seat in (1, 2, 3):
+        h, s, u = weights[seat]
+        assert h > 0.9 and h + s + u == pytest.approx(1.0), (seat, weights[seat])
+
+
+def test_evidence_finds_random_players_unlike_the_heuristic() -> None:
+    # Three rounds of random play: the heuristic model is all but ruled out for each seat
+    # (the searcher and uniform models share the rest: a few random plays can look like
+    # a searcher's).
+    weights = _evidence_after(("heuristic", "random", "random", "random"), 3, 3)
+    for seat in (1, 2, 3):
+        assert weights[seat][0] < 0.1, (seat, weights[seat])
+
+
+def test_evidence_starts_again_with_a_new_game() -> None:
+    from kow.players.inference import Evidence
+
+    first = _first_lead().view()
+    evidence = Evidence(4)
+    evidence.weights[2] = (0.0, 1.0, 0.0)
+    evidence.see(first._replace(round=3))
+    evidence.see(first)  # round 1 again: a new game
+    assert evidence.priors() == [MIXTURE] * 4
