@@ -71,6 +71,34 @@ RUNS = {
 game of each run that they play."""
 RUN_GAME = {"ismcts-vote-variant": 34, "ismcts-two-players": 0}
 
+MIXTURE_GAME = ("mixture-search-dogs-life", 4)
+"""A game (its rules, then the index of the game in seed 1's run) of two search bots with
+issue 21's mixture of card models and the game's Evidence (one with model playouts, one
+playing its own later turns by the searcher model and the GRAB style), a heuristic bot
+and a random one, with a dog's life: the float weights of the deals must not depend on
+the Python version or the build."""
+MIXTURE_RULES = Rules(dogs_life="once-per-player")
+
+
+def mixture_game() -> str:
+    """Return the log line of :data:`MIXTURE_GAME`."""
+    from kow.game import bots_rng, game_seed, play_game
+    from kow.log._writer import game_text
+    from kow.players import make_bot
+    from kow.players.search import Method, SearchBot
+
+    seed = game_seed(1, MIXTURE_GAME[1])
+    rng = bots_rng(seed)
+    players = [
+        SearchBot("a", rng, iterations=12, method=Method("mixture", "models", "heuristic")),
+        make_bot("heuristic", "b", rng),
+        SearchBot("c", rng, iterations=12, method=Method("mixture", "models", "searcher", 2)),
+        make_bot("random", "d", rng),
+    ]
+    state = play_game(MIXTURE_RULES, players, seed)
+    return game_text(seed, MIXTURE_RULES, players, events=state.events) + "\n"
+
+
 ANALYSES = {
     "analyze-heuristic-game": HEURISTIC_GAME,
     "analyze-search-variant": SEARCH_GAME,
@@ -78,7 +106,7 @@ ANALYSES = {
 """Cases of ``kow analyze - --json --iterations 12 --seed 5`` on the game of a command."""
 ANALYZE = ["analyze", "-", "--json", "--iterations", "12", "--seed", "5", "-j", "1", "-q"]
 
-CASES = sorted([*COMMANDS, *RUNS, *ANALYSES])
+CASES = sorted([*COMMANDS, *RUNS, *ANALYSES, MIXTURE_GAME[0]])
 
 
 def pinned() -> dict[str, str]:
@@ -99,6 +127,8 @@ def output(case: str) -> str:
     """Return the output of ``case``."""
     if case in COMMANDS:
         return kow(COMMANDS[case])
+    if case == MIXTURE_GAME[0]:
+        return mixture_game()
     if case in RUNS:
         index = RUN_GAME[case]
         return "".join(text for text, _ in run_text(RUNS[case], index, 1))

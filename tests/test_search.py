@@ -21,7 +21,7 @@ from kow.players import Player, RandomBot, SearchBot, make_bot
 from kow.players.inference import decisions, likely_deals, misses, trump_chooser
 from kow.players.policy import heuristic_card
 from kow.players.sampling import Sampler, seen_cards, voids
-from kow.players.search import estimate
+from kow.players.search import METHOD, Method, estimate
 from kow.players.value import CHOOSER, DOG, chooser_win, mean, round_value
 from kow.rules import Rules
 
@@ -50,10 +50,22 @@ VARIANTS = [
 ]
 
 
+METHODS = [
+    METHOD,
+    Method("mixture", "models", "heuristic"),
+    Method("mixture", "heuristic", "searcher"),
+    Method("misses", "heuristic", "heuristic", 7),
+]
+"""The shipped method and issue 21's variants: the mixture of card models with model
+playouts, with the searcher model for its own later turns, and every style switch."""
+
+
+@pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("rules", VARIANTS)
-def test_search_bot_only_plays_legal_actions(rules: Rules) -> None:
+def test_search_bot_only_plays_legal_actions(rules: Rules, method: Method) -> None:
     for seed in range(2):
-        players = [Checked(SearchBot("s", bots_rng(seed), iterations=4))] + [
+        bot = SearchBot("s", bots_rng(seed), iterations=4, method=method)
+        players = [Checked(bot)] + [
             Checked(make_bot("heuristic", f"h{s}", bots_rng(seed))) for s in range(1, rules.players)
         ]
         state = drive(new_game(rules, seed), players)
@@ -162,7 +174,8 @@ def test_the_search_bot_never_peeks() -> None:
     assert found_one == found_two
 
 
-def test_the_search_bot_never_peeks_after_seeing_plays() -> None:
+@pytest.mark.parametrize("method", METHODS)
+def test_the_search_bot_never_peeks_after_seeing_plays(method: Method) -> None:
     # Mid-trick, with the inference at work: seats 1-3 have each played a club, and
     # their other cards go round the table between the two games.
     mine = "As Kd 7h 2c 9c Tc 4s"
@@ -180,10 +193,11 @@ def test_the_search_bot_never_peeks_after_seeing_plays() -> None:
     assert one.hands != two.hands
     view_one, view_two = one.view(), two.view()
     assert view_one == view_two and view_one.seat == 0 and len(view_one.trick) == 3
-    choice_one = SearchBot("s", bots_rng(5), iterations=30).act(view_one)
-    choice_two = SearchBot("s", bots_rng(5), iterations=30).act(view_two)
+    choice_one = SearchBot("s", bots_rng(5), iterations=30, method=method).act(view_one)
+    choice_two = SearchBot("s", bots_rng(5), iterations=30, method=method).act(view_two)
     assert choice_one == choice_two
-    assert estimate(view_one, random.Random(9), 20) == estimate(view_two, random.Random(9), 20)
+    one_found = estimate(view_one, random.Random(9), 20, method=method)
+    assert one_found == estimate(view_two, random.Random(9), 20, method=method)
 
 
 def test_estimates_cover_each_legal_action_and_the_trump_choice() -> None:
