@@ -22,7 +22,7 @@ from typing import NamedTuple
 from ..cards import BIT, NO_CARD, NO_SUIT, SUIT_OF, Mask, Suit, cards_in
 from ..engine.trick import BEATEN_BY, knock_allowed, legal_cards
 from ..engine.view import TrickFacts, View, new_trick_facts
-from ..events import KNOCK, Action, Knock, Seat
+from ..events import KNOCK, Action, Knock, Phase, Seat
 from .models import NOISE, heuristic_chance, searcher_chance
 from .policy import heuristic_card, heuristic_trump
 from .sampling import Sampler
@@ -560,6 +560,8 @@ class Evidence:
         return list(self.weights)
 
     def _absorb(self, view: View) -> None:
+        if view.phase is not Phase.PLAY or not (view.tricks or view.trick):
+            return  # a vote or a trump choice: no trick of the round seen
         counts = view.hand_counts
         n = len(counts)
         chooser = trump_chooser(view)
@@ -567,7 +569,7 @@ class Evidence:
         played = [0] * n
         for d in found:
             played[d.facts.seat] |= d.later
-        sampler = Sampler(view)
+        sampler: Sampler | None = None
         for seat in range(n):
             if seat == view.seat or counts[seat] > 1:
                 continue
@@ -577,7 +579,10 @@ class Evidence:
             # Its hand then was the cards it played from there on, and the one it may
             # still hold: any unseen card of a suit it is not void in, alike.
             if counts[seat]:
-                held = [BIT[c] for c in sampler.pool if not sampler.void[seat] >> SUIT_OF[c] & 1]
+                if sampler is None:
+                    sampler = Sampler(view)
+                void = sampler.void[seat]
+                held = [BIT[c] for c in sampler.pool if not void >> SUIT_OF[c] & 1]
             else:
                 held = [0]
             total = [0.0, 0.0, 0.0]
