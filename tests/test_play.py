@@ -332,8 +332,15 @@ def test_screen_says_who_leads_after_a_dogs_life_card_wins() -> None:
         Play(1, c("2c")),
         Play(2, c("3c")),
         Play(0, c("Ac")),
-        TrickWon(number=1, leader=1, winner=0, next_leader=1, card=c("Ac"), led=0,
-                 why=WonBy.HIGHEST_OF_LED),
+        TrickWon(
+            number=1,
+            leader=1,
+            winner=0,
+            next_leader=1,
+            card=c("Ac"),
+            led=0,
+            why=WonBy.HIGHEST_OF_LED,
+        ),
     ]:
         lines += screen.event(ev)
     assert lines[-2].strip().startswith("You win trick 1 of 2 with Ac (highest club).")
@@ -825,3 +832,27 @@ def test_a_sitting_takes_no_state_in_init_and_its_options_by_keyword() -> None:
         "log_path", "delay", "symbols", "rulebook", "auto_forced",
     ]  # fmt: skip
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in list(params.values())[3:])
+
+
+def test_a_closed_terminal_when_typed_keys_are_dropped_is_no_fault(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A terminal closed under kow play (SIGHUP) makes tcflush fail with termios.error,
+    which is not an OSError: dropping the keys typed must still end quietly."""
+    import io
+
+    termios = pytest.importorskip("termios")
+    from kow.cli.session import Terminal
+
+    calls = []
+
+    def closed(fd: int, queue: int) -> None:
+        calls.append((fd, queue))
+        raise termios.error(5, "Input/output error")
+
+    monkeypatch.setattr(termios, "tcflush", closed)
+    stdin = io.StringIO("")
+    stdin.fileno = lambda: 0  # type: ignore[method-assign]
+    terminal = Terminal(stdin, io.StringIO(), interactive=True, screen=False, color=False)
+    terminal.discard_typed()
+    assert calls == [(0, termios.TCIFLUSH)]

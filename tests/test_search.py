@@ -345,3 +345,34 @@ def test_rollouts_replay_heuristic_bots_exactly(rules: Rules) -> None:
                 checked += len(pending)
                 pending = []
     assert checked > 200
+
+
+@pytest.mark.parametrize(
+    ("method", "error", "message"),
+    [
+        (("misses", "heuristic", "heuristic"), TypeError, "must be a kow.players.search.Method"),
+        (Method("mixtur", "models", "heuristic"), ValueError, "inference 'mixtur' is not one"),
+        (Method("mixture", "model", "heuristic"), ValueError, "others 'model' is not one"),
+        (Method("misses", "heuristic", "searchr"), ValueError, "own 'searchr' is not one"),
+        (Method("misses", "models", "heuristic"), ValueError, 'needs inference "mixture"'),
+        (Method("misses", "heuristic", "heuristic", 8), ValueError, "style 8 is not 0 to 7"),
+        (Method("misses", "heuristic", "searcher", 1), ValueError, 'for own "heuristic" only'),
+    ],
+)
+def test_an_unknown_method_is_refused_by_name(method: object, error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        SearchBot("s", bots_rng(1), method=method)  # type: ignore[arg-type]
+    view = new_game(Rules(), 3).view()
+    if isinstance(method, Method):
+        with pytest.raises(error, match=message):
+            estimate(view, random.Random(1), 4, method=method)
+
+
+def test_a_mixture_bot_plays_on_at_a_table_of_another_size() -> None:
+    # One bot kept from a 3-player game to a 5-player one starts its evidence afresh.
+    bot = SearchBot("s", bots_rng(1), iterations=6, method=Method("mixture", "models", "heuristic"))
+    for players, seed in ((3, 1), (5, 2)):
+        others = [make_bot("heuristic", f"h{s}", bots_rng(seed)) for s in range(1, players)]
+        state = drive(new_game(Rules(players=players), seed), [bot, *others])
+        assert state.phase == Phase.OVER
+        assert bot.evidence is not None and len(bot.evidence.weights) == players

@@ -253,7 +253,9 @@ class Terminal:
             else:
                 import termios
 
-                termios.tcflush(self.stdin.fileno(), termios.TCIFLUSH)
+                # A closed terminal (SIGHUP) fails with termios.error, not an OSError.
+                with contextlib.suppress(termios.error):
+                    termios.tcflush(self.stdin.fileno(), termios.TCIFLUSH)
 
     def clear(self) -> None:
         """Hide what is on screen from the next person: screen and scrollback erased, and

@@ -549,10 +549,13 @@ class Evidence:
     def see(self, view: View) -> None:
         """Take ``view``, the latest the bot decides from (any phase)."""
         last = self._last
-        if last is not None and view.round < last.round:  # a new game: start again
-            self.weights = [MIXTURE] * len(self.weights)
+        players = view.rules.players
+        if last is not None and (view.round < last.round or last.rules != view.rules):
+            self.weights = [MIXTURE] * players  # a new game: start again
         elif last is not None and view.round != last.round:
             self._absorb(last)
+        if len(self.weights) != players:
+            self.weights = [MIXTURE] * players
         self._last = view
 
     def priors(self) -> list[tuple[float, float, float]]:

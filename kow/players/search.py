@@ -39,6 +39,7 @@ __all__ = [
     "METHOD",
     "ActionEstimate",
     "Method",
+    "check_method",
     "Samples",
     "SearchBot",
     "estimate",
@@ -106,6 +107,40 @@ class Method(NamedTuple):
 
 
 METHOD = Method("misses", "heuristic", "heuristic")
+
+INFERENCES = ("misses", "mixture")
+"""The values of :attr:`Method.inference`."""
+OTHERS = ("heuristic", "models")
+"""The values of :attr:`Method.others`."""
+OWNS = ("heuristic", "searcher")
+"""The values of :attr:`Method.own`."""
+
+
+def check_method(method: object) -> Method:
+    """Return ``method`` if it is a :class:`Method` of known values, else raise.
+
+    Raises :class:`TypeError` when it is not a :class:`Method` (a plain tuple is not), and
+    :class:`ValueError` naming the field and its allowed values when one is unknown,
+    when ``others="models"`` comes without ``inference="mixture"`` (the models' choice
+    is made deal by deal by the mixture), or when ``style`` is not 0 to 7 or comes with
+    ``own="searcher"``.
+    """
+    if not isinstance(method, Method):
+        raise TypeError(f"method must be a kow.players.search.Method, not {method!r}")
+    for field, allowed in (("inference", INFERENCES), ("others", OTHERS), ("own", OWNS)):
+        value = getattr(method, field)
+        if value not in allowed:
+            raise ValueError(f"Method {field} {value!r} is not one of {', '.join(allowed)}")
+    if method.others == "models" and method.inference != "mixture":
+        raise ValueError('Method others "models" needs inference "mixture"')
+    style = method.style
+    if isinstance(style, bool) or not isinstance(style, int) or not 0 <= style <= 7:
+        raise ValueError(f"Method style {style!r} is not 0 to 7 (CASH | GRAB | SAVE)")
+    if style and method.own != "heuristic":
+        raise ValueError('Method style is for own "heuristic" only')
+    return method
+
+
 """The search bot's method: see docs/bots.md for what each was measured to be worth."""
 
 
@@ -129,6 +164,7 @@ def sample(
     """
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
+    check_method(method)
     if view.phase is not Phase.PLAY and view.phase is not Phase.TRUMP:
         raise ValueError(f"no search in phase {view.phase.value!r}")
     seat = view.seat
@@ -236,7 +272,10 @@ class SearchBot(SearchingBot):
     ``rng`` is the generator it draws from (in kow's games, the one the game's bots share:
     see :func:`kow.game.bots_rng`), its only source of chance; ``iterations`` (at least 1,
     default :data:`DEFAULT_ITERATIONS`) sets the effort, never the clock, so seeded games
-    stay reproducible. Raises :class:`ValueError` for ``iterations < 1``.
+    stay reproducible. ``method`` (default :data:`METHOD`) sets how it reads the other
+    seats and plays its own later turns (:class:`Method`). Raises :class:`ValueError`
+    for ``iterations < 1`` and, as :func:`check_method` does, for a method it does not
+    know.
     """
 
     kind = "search"
@@ -250,7 +289,7 @@ class SearchBot(SearchingBot):
         method: Method = METHOD,
     ) -> None:
         super().__init__(name, rng, iterations)
-        self.method = method
+        self.method = check_method(method)
         self.evidence: Evidence | None = None
         """What earlier rounds said of each seat's card model (``inference="mixture"``)."""
 
