@@ -74,7 +74,7 @@ RUN_GAME = {"ismcts-vote-variant": 34, "ismcts-two-players": 0}
 MIXTURE_GAME = ("mixture-search-dogs-life", 4)
 """A game (its rules, then the index of the game in seed 1's run) of two search bots with
 issue 21's mixture of card models and the game's Evidence (one with model playouts, one
-playing its own later turns by the searcher model and the GRAB style), a heuristic bot
+playing its own later turns by the searcher model), a heuristic bot
 and a random one, with a dog's life: the float weights of the deals must not depend on
 the Python version or the build."""
 MIXTURE_RULES = Rules(dogs_life="once-per-player")
@@ -92,7 +92,7 @@ def mixture_game() -> str:
     players = [
         SearchBot("a", rng, iterations=12, method=Method("mixture", "models", "heuristic")),
         make_bot("heuristic", "b", rng),
-        SearchBot("c", rng, iterations=12, method=Method("mixture", "models", "searcher", 2)),
+        SearchBot("c", rng, iterations=12, method=Method("mixture", "heuristic", "searcher")),
         make_bot("random", "d", rng),
     ]
     state = play_game(MIXTURE_RULES, players, seed)
