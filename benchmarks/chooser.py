@@ -4,7 +4,8 @@ Usage::
 
     python benchmarks/chooser.py LOG [LOG ...] [--json FILE]
 
-Reads logs of kow games (JSON lines, plain or gzip; ``-`` for stdin) and, for every round
+Reads logs of kow games (JSON lines, plain or gzip; ``-`` for stdin; abandoned games are
+skipped; a file that is not such a log ends the script, exit 1) and, for every round
 whose trump was named by a player (``trump_method`` "chosen": the player with the most
 tricks of the round before, rules text 'Mise en place' 5), counts whether that player
 went on to win the game, by the number of players in the round (``k``, those dealt in)
@@ -35,11 +36,16 @@ def count(
     """Add the chosen-trump rounds of the games in ``stream``; return the games read."""
     games = 0
     for _, game in iter_games(stream):
+        result = game.get("result")
+        if not isinstance(result, dict) or result.get("winner") is None:
+            continue  # abandoned, or not a game's log: no winner to count for
         games += 1
-        winner = game["result"]["winner"]
+        winner = result["winner"]
         for rnd in game["rounds"]:
-            chooser = rnd["trump_chosen_by"]
-            if rnd["trump_method"] != "chosen" or chooser is None:
+            chooser = rnd.get("trump_chosen_by")
+            if rnd.get("trump_method") != "chosen" or chooser is None:
+                continue
+            if rnd.get("tricks_won") is None:
                 continue
             k = sum(1 for t in rnd["tricks_won"] if t is not None)
             cell = (k, rnd["hand_size"])
@@ -66,6 +72,8 @@ def main() -> None:
                 games += count(stream, rounds, wins)
         except OSError as e:
             raise SystemExit(f"chooser.py: {name}: {e.strerror or e}") from None
+        except (ValueError, KeyError, TypeError) as e:  # LogReadError: not JSON lines
+            raise SystemExit(f"chooser.py: {name}: not a log of kow games ({e})") from None
     rows = []
     print(f"{games} games; the trump chooser's chance of winning the game")
     print("| players | cards | rounds | chooser won | 95% interval | CHOOSER |")
@@ -79,7 +87,10 @@ def main() -> None:
         shown = "-" if table is None else f"{table:.2f}"
         print(f"| {cell[0]} | {cell[1]} | {n} | {w / n:.2f} | {low:.2f} - {high:.2f} | {shown} |")
     if args.json:
-        Path(args.json).write_text(json.dumps({"games": games, "cells": rows}, indent=2) + "\n")
+        try:
+            Path(args.json).write_text(json.dumps({"games": games, "cells": rows}, indent=2) + "\n")
+        except OSError as e:
+            raise SystemExit(f"chooser.py: {args.json}: {e.strerror or e}") from None
 
 
 if __name__ == "__main__":

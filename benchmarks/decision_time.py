@@ -22,7 +22,7 @@ import time
 from kow.engine.view import View
 from kow.entries import number_type
 from kow.game import bots_rng, drive, new_game
-from kow.players import Player, make_bot
+from kow.players import BOT_KINDS, Player, make_bot
 from kow.rules import GAMES, SEARCH_ITERATIONS, Rules
 
 
@@ -46,7 +46,9 @@ class Timed(Player):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--kind", nargs="+", default=["search"], help="bot kinds to time")
+    parser.add_argument(
+        "--kind", nargs="+", default=["search"], choices=sorted(BOT_KINDS), help="bot kinds to time"
+    )
     parser.add_argument("--games", type=number_type(GAMES.lo, GAMES.hi, GAMES.what), default=10)
     parser.add_argument(
         "--iterations",

@@ -127,7 +127,15 @@ def main() -> None:
                                stdout=out, check=True)  # fmt: skip
             paths = [log]
             source = {"command": "kow " + " ".join(command)}
-        seen = choices(paths)
+        try:
+            seen = choices(paths)
+        except OSError as e:
+            raise SystemExit(f"fit_models.py: {e.filename}: {e.strerror or e}") from None
+        except (ValueError, KeyError, TypeError) as e:  # LogReadError, ReplayError
+            raise SystemExit(f"fit_models.py: not logs of kow games ({e})") from None
+    if not any(seen):
+        raise SystemExit("fit_models.py: no decision of an ismcts seat in the games: nothing "
+                         "to fit (the table is left as it was)")  # fmt: skip
     table = {
         "what": "the searcher card model of kow.players.models: weights[context][class]",
         "fitted_by": "python benchmarks/fit_models.py",
@@ -139,8 +147,11 @@ def main() -> None:
     }
     text = json.dumps(table, indent=1) + "\n"
     part = args.output.with_name(args.output.name + ".part")
-    part.write_text(text, encoding="utf-8")
-    part.replace(args.output)
+    try:
+        part.write_text(text, encoding="utf-8")
+        part.replace(args.output)
+    except OSError as e:
+        raise SystemExit(f"fit_models.py: {args.output}: {e.strerror or e}") from None
     print(f"fit_models.py: {sum(table['decisions'])} decisions; wrote {args.output}",
           file=sys.stderr)  # fmt: skip
 

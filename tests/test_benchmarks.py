@@ -215,3 +215,26 @@ def test_strength_refuses_options_that_do_not_go_together(args: list[str], messa
     )  # fmt: skip
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.splitlines()[-1] == f"strength.py: error: {message}"
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "message"),
+    [
+        ("chooser.py", ["NOTALOG"], "not a log of kow games (line 1, column 1: not JSON"),
+        ("chooser.py", ["MISSING"], "No such file or directory"),
+        ("fit_models.py", ["--logs", "NOTALOG", "-o", "OUT"], "not logs of kow games"),
+        ("fit_models.py", ["--logs", "EMPTY", "-o", "OUT"], "no decision of an ismcts seat"),
+    ],
+)
+def test_a_file_that_is_no_log_ends_the_script_with_its_name(
+    script: str, args: list[str], message: str, tmp_path: Path
+) -> None:
+    (tmp_path / "notalog").write_text("root:x:0:0\n")
+    (tmp_path / "empty").write_text("")
+    names = {"NOTALOG": "notalog", "MISSING": "missing", "EMPTY": "empty", "OUT": "out.json"}
+    argv = [str(tmp_path / names[a]) if a in names else a for a in args]
+    done = subprocess.run([sys.executable, str(BENCHMARKS / script), *argv],
+                          capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+    assert done.returncode == 1
+    assert message in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "out.json").exists()
