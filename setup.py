@@ -1,8 +1,8 @@
 """Build kow: its hot pure modules compiled by mypyc where a C compiler is at hand.
 
 The compiled modules are the rules of a trick and the deal (``kow/engine/trick.py``,
-``kow/engine/deal.py``), the bots' policy, deals and inference (``kow/players/policy.py``,
-``sampling.py``, ``inference.py``) and the log's fast writer (``kow/log/_writer.py``):
+``kow/engine/deal.py``), the bots' policy, deals, inference and card models (``kow/players/policy.py``,
+``sampling.py``, ``inference.py``, ``models.py``) and the log's fast writer (``kow/log/_writer.py``):
 the same source files, compiled, so there is still one statement of each rule. The
 engine itself stays Python, so bad input gets kow's own messages.
 
