@@ -107,6 +107,8 @@ class Method(NamedTuple):
 
 
 METHOD = Method("misses", "heuristic", "heuristic")
+"""The search bot's method, kow 0.5.0's: no variant of issue 21 measured stronger
+(docs/bots.md, "Reading other players", gives each one's paired figures)."""
 
 INFERENCES = ("misses", "mixture")
 """The values of :attr:`Method.inference`."""
@@ -141,9 +143,6 @@ def check_method(method: object) -> Method:
     return method
 
 
-"""The search bot's method: see docs/bots.md for what each was measured to be worth."""
-
-
 def sample(
     view: View,
     rng: random.Random,
@@ -158,9 +157,12 @@ def sample(
     explain the plays seen: :func:`~kow.players.inference.likely_deals`) and plays each
     legal action out in every deal to the end of the round, every seat then playing as
     the ``heuristic`` bot would (judging only from what it could see in that deal), and
-    scores the round by :func:`round_value`. Uses only ``view`` and ``rng``. For the
-    play and trump phases. Raises :class:`ValueError` in the vote phase, or for
-    ``iterations < 1``.
+    scores the round by :func:`round_value`. ``method`` changes how the deals are drawn
+    and the round played out (:class:`Method`); ``priors``, each seat's weights of the
+    card models from earlier rounds (:class:`~kow.players.inference.Evidence`), count only
+    with ``inference="mixture"``. Uses only ``view``, ``rng`` and ``priors``. For the
+    play and trump phases. Raises :class:`ValueError` in the vote phase, for
+    ``iterations < 1``, or for an unknown ``method`` (:func:`check_method`).
     """
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
