@@ -43,6 +43,7 @@ __all__ = [
     "Model",
     "decisions",
     "likely_deals",
+    "model_chances",
     "misses",
     "trump_chooser",
 ]
@@ -267,6 +268,36 @@ def likely_deals(
     return perfect + [hands for _, _, hands in repaired]
 
 
+def _proposed_swap(
+    hands: list[int], s: int, *, sampler: Sampler, rng: random.Random
+) -> tuple[int, int] | None:
+    """Draw one of seat ``s``'s cards and one hidden card, for a swap between them.
+
+    Returns the mask of the two cards and the seat holding the hidden one (``len(hands)``
+    when it is undealt), or None when ``s`` holds no card, already holds the hidden card,
+    or the swap would give a seat a card of a suit it is void in. Draws the seat's card,
+    then the hidden card, from ``rng``.
+    """
+    mine = cards_in(hands[s])
+    if not mine:
+        return None  # it has played all its cards: nothing to swap
+    a = mine[int(rng.random() * len(mine))]
+    pool = sampler.pool
+    b = pool[int(rng.random() * len(pool))]
+    if hands[s] & BIT[b]:
+        return None
+    n = len(hands)
+    t = n  # the undealt part of the deck
+    for u in range(n):
+        if hands[u] & BIT[b]:
+            t = u
+            break
+    void = sampler.void
+    if void[s] >> SUIT_OF[b] & 1 or void[t] >> SUIT_OF[a] & 1:
+        return None
+    return BIT[a] | BIT[b], t
+
+
 def _repair(
     hands: list[int],
     per: list[int],
@@ -281,29 +312,16 @@ def _repair(
     ``per``: misses by seat (changed in place). Returns the misses left.
     """
     n = len(hands)
-    void = sampler.void
-    pool = sampler.pool
     seat_misses = model.seat_misses
     for _ in range(REPAIRS):
         if not total:
             break
         missing = [s for s in model.seats if per[s]]
         s = missing[int(rng.random() * len(missing))]
-        mine = cards_in(hands[s])
-        if not mine:
-            continue  # it has played all its cards: nothing to swap
-        a = mine[int(rng.random() * len(mine))]
-        b = pool[int(rng.random() * len(pool))]
-        if hands[s] & BIT[b]:
+        proposed = _proposed_swap(hands, s, sampler=sampler, rng=rng)
+        if proposed is None:
             continue
-        t = n  # the undealt part of the deck
-        for u in range(n):
-            if hands[u] & BIT[b]:
-                t = u
-                break
-        if void[s] >> SUIT_OF[b] & 1 or void[t] >> SUIT_OF[a] & 1:
-            continue
-        swap = BIT[a] | BIT[b]
+        swap, t = proposed
         new_s = seat_misses(s, hands[s] ^ swap)
         new_t = 0
         if t < n:
@@ -370,28 +388,53 @@ class Mixture(Model):
         return found
 
     def _weigh(self, seat: int, hand: int) -> tuple[float, int]:
-        h, s, u = self.priors[seat]
-        if seat == self.chooser:
-            hit = heuristic_trump(hand | self.played[seat], (0, 1, 2, 3)) == self.trump
-            p = NOISE / 4 + (1.0 - NOISE if hit else 0.0)
-            h *= p
-            s *= p
-            u *= 0.25
-        for d in self.by_seat[seat]:
-            facts = d.facts
-            now = hand | d.later
-            legal = legal_cards(now, facts.led)
-            if not facts.may_knock and not legal & (legal - 1):
-                continue  # a single legal card says nothing
-            then = new_trick_facts(
-                (facts.seat, now, legal, facts.may_knock, facts.seen, facts.winning,
-                 facts.led, facts.trump, facts.to_come, facts.won, facts.tricks_left)
-            )  # fmt: skip
-            action = d.action
-            h *= heuristic_chance(then, action)
-            s *= searcher_chance(then, action)
-            u /= legal.bit_count() + (1 if facts.may_knock else 0)
+        h, s, u = model_chances(
+            self.by_seat[seat], hand, played=self.played[seat], chooser=seat == self.chooser,
+            trump=self.trump, start=self.priors[seat],
+        )  # fmt: skip
         return h + s + u, SEARCHER if s > h else HEURISTIC
+
+
+def model_chances(
+    mine: Sequence[Decision],
+    extra: Mask,
+    *,
+    played: Mask,
+    chooser: bool,
+    trump: Suit,
+    start: tuple[float, float, float] = (1.0, 1.0, 1.0),
+) -> tuple[float, float, float]:
+    """Return the chance of one seat's decisions ``mine`` under each card model.
+
+    The seat held, at each decision, ``extra`` (a mask: its hand now, or a card it may
+    still hold) and the cards it played from there on (``Decision.later``); ``chooser``
+    when it named the trump ``trump`` from its whole hand, ``extra | played`` (``played``:
+    the cards it played this round). Returns ``start`` (one weight per model) times the
+    chances given by the ``heuristic``, ``searcher`` and ``uniform`` models, in that
+    order; a decision with a single legal card says nothing and counts 1.
+    """
+    h, s, u = start
+    if chooser:
+        hit = heuristic_trump(extra | played, (0, 1, 2, 3)) == trump
+        p = NOISE / 4 + (1.0 - NOISE if hit else 0.0)
+        h *= p
+        s *= p
+        u *= 0.25
+    for d in mine:
+        facts = d.facts
+        now = extra | d.later
+        legal = legal_cards(now, facts.led)
+        if not facts.may_knock and not legal & (legal - 1):
+            continue  # a single legal card says nothing
+        then = new_trick_facts(
+            (facts.seat, now, legal, facts.may_knock, facts.seen, facts.winning,
+             facts.led, facts.trump, facts.to_come, facts.won, facts.tricks_left)
+        )  # fmt: skip
+        action = d.action
+        h *= heuristic_chance(then, action)
+        s *= searcher_chance(then, action)
+        u /= legal.bit_count() + (1 if facts.may_knock else 0)
+    return h, s, u
 
 
 MOVES = 8
@@ -488,8 +531,6 @@ def _move(
     """
     hands = list(hands)
     n = sampler.n
-    void = sampler.void
-    pool = sampler.pool
     movable = [s for s in range(n) if sampler.need[s]]
     if not movable:
         return hands
@@ -499,19 +540,10 @@ def _move(
         explained[s] = True
     for _ in range(moves):
         s = movable[int(rng.random() * len(movable))]
-        mine = cards_in(hands[s])
-        a = mine[int(rng.random() * len(mine))]
-        b = pool[int(rng.random() * len(pool))]
-        if hands[s] & BIT[b]:
+        proposed = _proposed_swap(hands, s, sampler=sampler, rng=rng)
+        if proposed is None:
             continue
-        t = n  # the undealt part of the deck
-        for u in range(n):
-            if hands[u] & BIT[b]:
-                t = u
-                break
-        if void[s] >> SUIT_OF[b] & 1 or void[t] >> SUIT_OF[a] & 1:
-            continue
-        swap = BIT[a] | BIT[b]
+        swap, t = proposed
         old = 1.0
         new = 1.0
         if explained[s]:
@@ -590,8 +622,8 @@ class Evidence:
                 held = [0]
             total = [0.0, 0.0, 0.0]
             for extra in held:
-                f = self._chances(mine, extra, chooser=seat == chooser, view=view,
-                                  played=played[seat])  # fmt: skip
+                f = model_chances(mine, extra, played=played[seat], chooser=seat == chooser,
+                                  trump=-1 if view.trump is None else view.trump)  # fmt: skip
                 for i in range(3):
                     total[i] += f[i] / len(held)
             h, s, u = self.weights[seat]
@@ -601,31 +633,3 @@ class Evidence:
             whole = h + s + u
             if whole > 0.0:
                 self.weights[seat] = (h / whole, s / whole, u / whole)
-
-    @staticmethod
-    def _chances(
-        mine: list[Decision], extra: Mask, *, chooser: bool, view: View, played: Mask
-    ) -> tuple[float, float, float]:
-        """Return the chance of a seat's decisions ``mine`` under each model, holding
-        ``extra`` (a mask) besides the cards it played from each decision on."""
-        h = s = u = 1.0
-        if chooser and view.trump is not None:
-            hit = heuristic_trump(played | extra, (0, 1, 2, 3)) == view.trump
-            p = NOISE / 4 + (1.0 - NOISE if hit else 0.0)
-            h *= p
-            s *= p
-            u *= 0.25
-        for d in mine:
-            facts = d.facts
-            hand = d.later | extra
-            legal = legal_cards(hand, facts.led)
-            if not facts.may_knock and not legal & (legal - 1):
-                continue
-            then = new_trick_facts(
-                (facts.seat, hand, legal, facts.may_knock, facts.seen, facts.winning,
-                 facts.led, facts.trump, facts.to_come, facts.won, facts.tricks_left)
-            )  # fmt: skip
-            h *= heuristic_chance(then, d.action)
-            s *= searcher_chance(then, d.action)
-            u /= legal.bit_count() + (1 if facts.may_knock else 0)
-        return h, s, u
