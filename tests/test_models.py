@@ -12,11 +12,9 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from conftest import deal
+from test_inference import _first_lead  # seat 0 leads the 9s, as the heuristic would
 
 from kow.cards import NO_CARD, NO_SUIT, mask_of, parse_card
-from kow.engine import State
-from kow.engine.deal import StackedDeck
 from kow.engine.view import TrickFacts
 from kow.events import KNOCK
 from kow.players import models
@@ -162,22 +160,6 @@ def test_a_bad_table_file_is_refused_with_its_fault(text: str | None, message: s
         text = json.dumps({"contexts": list(CONTEXTS), "classes": list(CLASSES), "weights": rows})
     with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")):
         read_table(text, name="t.json")
-
-
-def _first_lead() -> State:
-    # Hearts trump. Seat 0 leads the 9s, its only spade and the lowest card of its
-    # shortest side suit, as the heuristic bot would.
-    hands = [
-        "2c 8c 5d 7d 9s 3h 4h",
-        "Ac Kc Qc Jc Tc 9c 7c",
-        "As Ad 2d 3d 4d 6d 8d",
-        "Ks Qs Js Ts 8s 7s 6s",
-    ]
-    state = State(
-        Rules(), random.Random(0), dealer=3, deck=StackedDeck([deal(3, hands, turned_up="Jh")])
-    )
-    state.apply(parse_card("9s"))
-    return state
 
 
 def test_a_seats_chance_is_the_prior_weighted_sum_of_its_models_chances() -> None:
