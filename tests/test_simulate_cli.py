@@ -223,8 +223,10 @@ def stopped(args: list[str], signame: str, *, lines: int) -> tuple[int, str, byt
         try:
             deadline = time.monotonic() + 60
             while True:
-                out.seek(0)
-                if out.read().count(b"\n") >= lines:
+                # pread: the child writes at the file offset it shares with this process,
+                # so moving it here (seek, read) would make the child overwrite its output.
+                size = os.fstat(out.fileno()).st_size
+                if os.pread(out.fileno(), size, 0).count(b"\n") >= lines:
                     break
                 assert proc.poll() is None, "it ended before the signal"
                 assert time.monotonic() < deadline, "it never started"
