@@ -207,3 +207,54 @@ def documented_order(module: ModuleType, name: str) -> tuple[str, ...]:
             assert found, f"{name}'s docstring writes no order"
             return tuple(found.group(1).replace("\n", " ").replace(" ", "").split(","))
     raise AssertionError(f"no {name} in {module}")
+
+
+STOPS = [("SIGINT", 130, "Interrupted"), ("SIGTERM", 143, "Stopped by SIGTERM"),
+         ("SIGHUP", 129, "Stopped by SIGHUP")]  # fmt: skip
+"""The stop signals a long command must end cleanly on: name, exit code, what it says."""
+
+
+def stopped(args: list[str], signame: str, started: Any) -> tuple[int, str, bytes]:
+    """Run ``kow ARGS`` (stdout to a file) until ``started(stdout)`` holds, then send it
+    the signal ``signame``; return its exit code, its stderr and its stdout.
+
+    ``started`` must not move the file's offset (no seek or read): the child writes at
+    the offset it shares with this process. See :func:`lines_written`.
+    """
+    import signal
+    import subprocess
+    import sys
+    import tempfile
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen([sys.executable, "-m", "kow", *args], stdout=out,
+                                stderr=subprocess.PIPE, cwd=root)  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while not started(out):
+                assert proc.poll() is None, "it ended before the signal"
+                assert time.monotonic() < deadline, "it never started"
+                time.sleep(0.02)
+            proc.send_signal(getattr(signal, signame))
+            _, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        out.seek(0)
+        return proc.returncode, err.decode(), out.read()
+
+
+def lines_written(lines: int) -> Any:
+    """Return a test of a run's stdout for :func:`stopped`: ``lines`` lines written.
+
+    Read with ``pread``, which leaves the offset the child writes at where it is.
+    """
+    import os
+
+    def enough(out: Any) -> bool:
+        size = os.fstat(out.fileno()).st_size
+        return os.pread(out.fileno(), size, 0).count(b"\n") >= lines
+
+    return enough

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import agent_log, apply_all, cards, deal, new_state, play_stacked
+from conftest import STOPS, agent_log, apply_all, cards, deal, new_state, play_stacked, stopped
 
 from kow.cli import main
 from kow.cli._logs import EXPORT_TABLES
@@ -994,34 +994,6 @@ def test_progress_bar_on_a_terminal_and_quiet_silences_it(many: Path, tmp_path: 
         )
     finally:
         child.close(force=True)
-
-
-STOPS = [("SIGINT", 130, "Interrupted"), ("SIGTERM", 143, "Stopped by SIGTERM"),
-         ("SIGHUP", 129, "Stopped by SIGHUP")]  # fmt: skip
-
-
-def stopped(args: list[str], signame: str, started: Any) -> tuple[int, str, bytes]:
-    """Run ``kow ARGS`` (stdout to a file) until ``started(stdout_path)`` holds, then send it
-    the signal ``signame``; return its exit code, its stderr and its stdout."""
-    import signal
-    import tempfile
-    import time
-
-    with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen([sys.executable, "-m", "kow", *args], stdout=out,
-                                stderr=subprocess.PIPE, cwd=ROOT)  # fmt: skip
-        try:
-            deadline = time.monotonic() + 60
-            while not started(out):
-                assert proc.poll() is None, "it ended before the signal"
-                assert time.monotonic() < deadline, "it never started"
-                time.sleep(0.02)
-            proc.send_signal(getattr(signal, signame))
-            _, err = proc.communicate(timeout=60)
-        finally:
-            proc.kill()
-        out.seek(0)
-        return proc.returncode, err.decode(), out.read()
 
 
 def written(size: int) -> Any:

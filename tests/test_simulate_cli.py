@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import STOPS, lines_written, stopped
 
 from kow.cli import main
 from kow.cli._options import MAX_JOBS
@@ -204,39 +205,8 @@ def test_progress_bar_only_where_it_fits(
 
 # --------------------------------------------------------------------------- stopped runs
 
-STOPS = [("SIGINT", 130, "Interrupted"), ("SIGTERM", 143, "Stopped by SIGTERM"),
-         ("SIGHUP", 129, "Stopped by SIGHUP")]  # fmt: skip
 SHARD = ["simulate", "--seed", "8", "--bots", "random", "--first-game", "100", "--games", "4000"]
 """A run of cheap games, long enough that a signal lands mid-way (its games 100..4099)."""
-
-
-def stopped(args: list[str], signame: str, *, lines: int) -> tuple[int, str, bytes]:
-    """Run ``kow ARGS`` (stdout to a file) until it has written ``lines`` lines, then send it
-    the signal ``signame``; return its exit code, its stderr and its stdout."""
-    import signal
-    import tempfile
-    import time
-
-    with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen([sys.executable, "-m", "kow", *args], stdout=out,
-                                stderr=subprocess.PIPE, cwd=ROOT)  # fmt: skip
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                # pread: the child writes at the file offset it shares with this process,
-                # so moving it here (seek, read) would make the child overwrite its output.
-                size = os.fstat(out.fileno()).st_size
-                if os.pread(out.fileno(), size, 0).count(b"\n") >= lines:
-                    break
-                assert proc.poll() is None, "it ended before the signal"
-                assert time.monotonic() < deadline, "it never started"
-                time.sleep(0.02)
-            proc.send_signal(getattr(signal, signame))
-            _, err = proc.communicate(timeout=60)
-        finally:
-            proc.kill()
-        out.seek(0)
-        return proc.returncode, err.decode(), out.read()
 
 
 @pytest.mark.parametrize(("signame", "code", "said"), STOPS)
@@ -244,7 +214,7 @@ def stopped(args: list[str], signame: str, *, lines: int) -> tuple[int, str, byt
 def test_a_stopped_run_to_stdout_says_the_shard_that_completes_it(
     signame: str, code: int, said: str, jobs: str
 ) -> None:
-    got, err, out = stopped([*SHARD, "--jobs", jobs], signame, lines=10)
+    got, err, out = stopped([*SHARD, "--jobs", jobs], signame, lines_written(10))
     assert got == code, err
     found = re.fullmatch(
         rf"{said} after (\d+) of 4000 games: games 100 to (\d+) of the run are written whole"
@@ -301,8 +271,9 @@ def test_the_note_of_a_stopped_run_counts_one_game_as_one() -> None:
     assert said == "Interrupted after its one game: they are written whole to stdout."
     said = _stopped_run("Interrupted", 1, games=3, first_game=7, where="stdout", kept=True)
     assert said.startswith("Interrupted after 1 of 3 games: game 7 of the run is written whole")
-    assert said.endswith("--first-game 8 --games 2: its output, after this one, makes the whole"
-                         " run.")
+    assert said.endswith(
+        "--first-game 8 --games 2: its output, after this one, makes the whole run."
+    )
     said = _stopped_run("Interrupted", 0, games=3, first_game=7, where="stdout", kept=True)
     assert said.startswith("Interrupted after 0 of 3 games: no game was written. To play the rest")
     assert "--first-game 7 --games 3:" in said
