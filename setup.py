@@ -19,6 +19,11 @@ import os
 from setuptools import setup
 
 COMPILED = [
+    "kow/cards.py",
+    "kow/engine/view.py",
+    "kow/engine/_state.py",
+    "kow/engine/_round.py",
+    "kow/engine/_copies.py",
     "kow/engine/trick.py",
     "kow/engine/deal.py",
     "kow/players/policy.py",

@@ -17,7 +17,7 @@ Input is lenient (``10h``, ``TH``, ``10♥``, ``h10``, ``ten of hearts``): see
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 __all__ = [
     "ALL_CARDS",
@@ -57,9 +57,9 @@ Suit: TypeAlias = int
 Mask: TypeAlias = int
 """A set of cards as a 52-bit mask: bit ``card`` set for each card in it."""
 
-NO_CARD: Card = -1
+NO_CARD: Final[Card] = -1
 """Where a card may be missing on the hot path (nothing played yet): -1, never a card."""
-NO_SUIT: Suit = -1
+NO_SUIT: Final[Suit] = -1
 """Where a suit may be missing on the hot path (no trump, nothing led): -1, never a suit.
 
 Tables indexed by suit have a last entry for it, so ``TABLE[NO_SUIT]`` needs no test.
@@ -72,19 +72,19 @@ SUITS = "cdhs"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS = "♣♦♥♠"
 """The suit symbols, indexed by suit."""
-DECK_SIZE = 52
+DECK_SIZE: Final = 52
 
-ALL_CARDS: tuple[Card, ...] = tuple(range(DECK_SIZE))
-FULL_DECK: Mask = (1 << DECK_SIZE) - 1
+ALL_CARDS: Final[tuple[Card, ...]] = tuple(range(DECK_SIZE))
+FULL_DECK: Final[Mask] = (1 << DECK_SIZE) - 1
 """The mask holding all 52 cards."""
-SUIT_MASK: tuple[Mask, ...] = (*(0x1FFF << (13 * s) for s in range(4)), 0)
+SUIT_MASK: Final[tuple[Mask, ...]] = (*(0x1FFF << (13 * s) for s in range(4)), 0)
 """Mask of each suit's 13 cards, indexed by suit; ``SUIT_MASK[NO_SUIT]`` is empty."""
 
-SUIT_OF: tuple[Suit, ...] = tuple(c // 13 for c in ALL_CARDS)
-RANK_OF: tuple[int, ...] = tuple(c % 13 for c in ALL_CARDS)
-NAMES: tuple[str, ...] = tuple(RANKS[c % 13] + SUITS[c // 13] for c in ALL_CARDS)
+SUIT_OF: Final[tuple[Suit, ...]] = tuple(c // 13 for c in ALL_CARDS)
+RANK_OF: Final[tuple[int, ...]] = tuple(c % 13 for c in ALL_CARDS)
+NAMES: Final[tuple[str, ...]] = tuple(RANKS[c % 13] + SUITS[c // 13] for c in ALL_CARDS)
 """Canonical two-character name of each card, indexed by card."""
-BIT: tuple[Mask, ...] = tuple(1 << c for c in ALL_CARDS)
+BIT: Final[tuple[Mask, ...]] = tuple(1 << c for c in ALL_CARDS)
 """``1 << card``, indexed by card."""
 
 _RANK_SHORT = {r.lower(): i for i, r in enumerate(RANKS)}
@@ -316,9 +316,12 @@ def _suit_table(suit: Suit) -> list[tuple[Card, ...]]:
     return table
 
 
-SUIT_CARDS: tuple[list[tuple[Card, ...]], ...] = tuple(_suit_table(s) for s in range(4))
+SUIT_CARDS: Final[tuple[list[tuple[Card, ...]], ...]] = tuple(_suit_table(s) for s in range(4))
 """Per suit, the cards of each 13-bit suit mask (bit ``r`` for rank ``r``), lowest first.
 
 Filled at import (about 2 MB, a few ms) so that listing a hand is four list lookups.
 """
-_C0, _C1, _C2, _C3 = SUIT_CARDS
+_C0: Final = SUIT_CARDS[0]
+_C1: Final = SUIT_CARDS[1]
+_C2: Final = SUIT_CARDS[2]
+_C3: Final = SUIT_CARDS[3]

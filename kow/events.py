@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Callable
-from typing import Any, Literal, NamedTuple, TypeAlias
+from typing import Any, Final, Literal, NamedTuple, TypeAlias
 
 from .cards import NAMES, SUITS, Card, Suit
 
@@ -70,7 +70,7 @@ Action: TypeAlias = int
 """A decision: a card 0..51 or :data:`KNOCK` in the play phase; a suit 0..3 in the vote and
 trump phases."""
 
-KNOCK: Action = 52
+KNOCK: Final[Action] = 52
 """The action of a player on a dog's life who passes this trick (seed 002: "frapper")."""
 
 HUMAN = "human"
@@ -109,7 +109,7 @@ def clockwise(first: Seat, players: int) -> tuple[Seat, ...]:
     return _CLOCKWISE[players][first]
 
 
-_CLOCKWISE: tuple[tuple[tuple[Seat, ...], ...], ...] = tuple(
+_CLOCKWISE: Final[tuple[tuple[tuple[Seat, ...], ...], ...]] = tuple(
     tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(8)
 )
 

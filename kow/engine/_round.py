@@ -7,7 +7,7 @@ function takes the state it changes. Rules text, 'Mise en place et Distribution'
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..cards import BIT, NO_CARD, NO_SUIT, RANK_OF, SUIT_OF, Card, Suit
 from ..events import (
@@ -46,7 +46,7 @@ __all__ = [
     "start_round",
 ]
 
-ALL_SUITS: tuple[Suit, ...] = (0, 1, 2, 3)
+ALL_SUITS: Final[tuple[Suit, ...]] = (0, 1, 2, 3)
 
 
 def start_round(state: State) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from ..cards import BIT, NAMES, NO_SUIT, SUIT_OF, SUITS, Card, Mask, Suit
 from ..cards import cards_in as _cards_in
@@ -38,10 +38,10 @@ from .view import Policy, TrickFacts, View, legal_actions_of, new_trick_facts, n
 
 __all__ = ["IllegalActionError", "State", "action_name"]
 
-_PLAYS = tuple(tuple(Play(seat=seat, card=card) for card in range(52)) for seat in range(7))
+_PLAYS: Final = tuple(tuple(Play(seat=seat, card=card) for card in range(52)) for seat in range(7))
 """``_PLAYS[seat][card]``: the event of that play, made once and shared (it never changes)."""
-_KNOCKS = tuple(Knock(seat=seat) for seat in range(7))
-_VOTES = tuple(tuple(Vote(seat=seat, suit=suit) for suit in ALL_SUITS) for seat in range(7))
+_KNOCKS: Final = tuple(Knock(seat=seat) for seat in range(7))
+_VOTES: Final = tuple(tuple(Vote(seat=seat, suit=suit) for suit in ALL_SUITS) for seat in range(7))
 
 
 class IllegalActionError(ValueError):

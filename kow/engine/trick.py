@@ -17,6 +17,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from ..cards import ALL_CARDS, BIT, NO_SUIT, SUIT_MASK, SUIT_OF, Card, Mask, Suit, mask_of
 from ..events import _CLOCKWISE, Seat, WonBy
@@ -37,7 +38,7 @@ def beats(card: Card, winning: Card, trump: Suit) -> bool:
     return (suit == other and card > winning) or (suit == trump and other != trump)
 
 
-BEATEN_BY: tuple[tuple[Mask, ...], ...] = tuple(
+BEATEN_BY: Final[tuple[tuple[Mask, ...], ...]] = tuple(
     tuple(mask_of(c for c in ALL_CARDS if beats(c, winning, trump)) for winning in ALL_CARDS)
     for trump in (0, 1, 2, 3, NO_SUIT)
 )
@@ -70,14 +71,14 @@ def won_by(card: Card, led: Suit, trump: Suit, cards: Mask) -> WonBy:
     return _ONLY_OF_LED if SUIT_OF[card] == led else _ONLY_TRUMP
 
 
-_FELLOWS: tuple[Mask, ...] = tuple(SUIT_MASK[SUIT_OF[c]] & ~BIT[c] for c in ALL_CARDS)
+_FELLOWS: Final[tuple[Mask, ...]] = tuple(SUIT_MASK[SUIT_OF[c]] & ~BIT[c] for c in ALL_CARDS)
 """``_FELLOWS[card]``: the mask of the other cards of ``card``'s suit."""
 # WonBy's members as plain names: the trick loop calls won_by at every trick's end.
-_HIGHEST_TRUMP = WonBy.HIGHEST_TRUMP
-_HIGHEST_OF_LED = WonBy.HIGHEST_OF_LED
-_ONLY_CARD = WonBy.ONLY_CARD
-_ONLY_OF_LED = WonBy.ONLY_OF_LED
-_ONLY_TRUMP = WonBy.ONLY_TRUMP
+_HIGHEST_TRUMP: Final = WonBy.HIGHEST_TRUMP
+_HIGHEST_OF_LED: Final = WonBy.HIGHEST_OF_LED
+_ONLY_CARD: Final = WonBy.ONLY_CARD
+_ONLY_OF_LED: Final = WonBy.ONLY_OF_LED
+_ONLY_TRUMP: Final = WonBy.ONLY_TRUMP
 
 
 def legal_cards(hand: Mask, led: Suit) -> Mask:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, NamedTuple, TypeAlias
+from typing import Any, Final, NamedTuple, TypeAlias
 
 from ..cards import Card, Mask, Suit, cards_in
 from ..events import KNOCK, Action, Knock, Phase, Play, Seat, Trick, TrumpMethod, Vote
@@ -90,7 +90,7 @@ search builds one); elsewhere ``TrickFacts(seat=..., ...)`` reads better.
 """
 
 
-_KNOCK = (KNOCK,)
+_KNOCK: Final = (KNOCK,)
 
 
 def legal_actions_of(facts: TrickFacts) -> tuple[Action, ...]:

@@ -53,10 +53,9 @@ def game_text(
     Takes the arguments of :func:`kow.log.build` and checks them as it does (see there):
     the seed and the players' names before anything is written.
     """
-    check_players(players)
+    seats = _checked_seats(players)
     if abandoned is not False and abandoned is not True:
         abandoned = check_bool("abandoned", abandoned)
-    seats = tuple([(p.name, p.kind) for p in players])
     out = [_HEAD, str(check_seed(seed)), _rules_players(rules, seats)]
     rounds: list[str] = []
     tricks: list[str] = []
@@ -68,15 +67,16 @@ def game_text(
     play_text = _PLAY_TEXT
     trick_head = _TRICK_HEAD
     trick_tail = _TRICK_TAIL
+    play, trick_won, knock = Play, TrickWon, Knock  # local names: read at every event
     for ev in events:
-        if type(ev) is Play:
+        if type(ev) is play:
             plays.append(play_text[ev.seat][ev.card])
-        elif type(ev) is TrickWon:
+        elif type(ev) is trick_won:
             tricks.append(
                 trick_head[ev.number][ev.leader] + ",".join(plays) + trick_tail[ev.winner]
             )
             plays = []
-        elif type(ev) is Knock:
+        elif type(ev) is knock:
             plays.append(_KNOCK_TEXT[ev.seat])
         elif isinstance(ev, Deal):
             if current.head:
@@ -128,6 +128,27 @@ def game_text(
     out.append(',"abandoned":true}' if abandoned else "}")
     return "".join(out)
 
+
+def _checked_seats(players: Sequence[PlayerInfo]) -> tuple[tuple[str, str], ...]:
+    """Return each seat's ``(name, kind)``, checked by :func:`check_players`.
+
+    A run writes the same players game after game, so the seats checked last are kept
+    (in :data:`_CHECKED`) and the check is made again only for others.
+    """
+    global _CHECKED
+    try:
+        seats = tuple([(p.name, p.kind) for p in players])
+    except AttributeError:
+        seats = None
+    if seats is None or seats != _CHECKED:
+        check_players(players)  # raises for a missing name or kind, or a bad value
+        seats = tuple([(p.name, p.kind) for p in players])
+        _CHECKED = seats
+    return seats
+
+
+_CHECKED: tuple[tuple[str, str], ...] | None = None
+"""The seats that :func:`_checked_seats` checked last."""
 
 _NULL = "null"
 _HEAD = f'{{"format":"{FORMAT}","version":{VERSION},"kow_version":{json.dumps(__version__)},"seed":'

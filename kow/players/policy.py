@@ -1,4 +1,5 @@
-"""The ``heuristic`` bot's decisions as pure functions of masks: its policy.
+"""The bots' card decisions as pure functions of masks: the ``heuristic`` bot's policy,
+and the ``random`` bot's draw (:func:`uniform_action`).
 
 :func:`heuristic_card` plays a card from a :class:`~kow.engine.view.TrickFacts` (a
 :data:`~kow.engine.view.Policy`) and :func:`heuristic_trump` names trump from a hand mask (see
@@ -12,12 +13,23 @@ weighs its sampled deals by how well they explain the plays seen so far.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_OF, Card, Mask, Suit
 from ..engine.trick import BEATEN_BY
-from ..engine.view import TrickFacts
+from ..engine.view import TrickFacts, legal_actions_of
 from ..events import KNOCK, Action
 
-__all__ = ["CASH", "GRAB", "SAVE", "heuristic_card", "heuristic_trump", "lowest", "strongest"]
+__all__ = [
+    "CASH",
+    "GRAB",
+    "SAVE",
+    "heuristic_card",
+    "heuristic_trump",
+    "lowest",
+    "strongest",
+    "uniform_action",
+]
 
 _ABOVE = tuple(SUIT_MASK[SUIT_OF[c]] & ~((BIT[c] << 1) - 1) for c in range(52))
 """``_ABOVE[card]``: the cards of its suit above it."""
@@ -219,3 +231,17 @@ def heuristic_trump(hand: Mask, allowed: tuple[Suit, ...]) -> Suit:
             key = k
             best = suit
     return best
+
+
+def uniform_action(draw: Callable[[], float], facts: TrickFacts) -> Action:
+    """Return one of the legal actions of ``facts``, each with equal chance: the ``random`` bot.
+
+    ``draw`` returns a float in [0, 1) (``random.Random.random`` of the bot's generator);
+    it is called once, and the action is ``legal[int(draw() * len(legal))]`` over
+    :func:`~kow.engine.view.legal_actions_of` (cards lowest first, then the knock). Here,
+    in a compiled module, so that the engine's trick loop asks it at compiled speed
+    (:class:`~kow.players.random_bot.RandomBot` binds its generator with
+    :func:`functools.partial`).
+    """
+    legal = legal_actions_of(facts)
+    return legal[int(draw() * len(legal))]

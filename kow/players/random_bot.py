@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 from ..cards import Mask, Suit
-from ..engine.view import TrickFacts, View, legal_actions_of
+from ..engine.view import View
 from ..events import Action
 from .base import Player, check_rng
+from .policy import uniform_action
 
 __all__ = ["RandomBot"]
 
@@ -27,15 +29,12 @@ class RandomBot(Player):
         super().__init__(name)
         self.rng = check_rng(rng)
         self._random = rng.random
+        # The engine's trick loop asks this one for each card (kow simulate): compiled.
+        self.card_policy = functools.partial(uniform_action, rng.random)
 
     def act(self, view: View) -> Action:
         """Return a legal action of ``view``, each with equal chance."""
         legal = view.legal
-        return legal[int(self._random() * len(legal))]
-
-    def card_policy(self, facts: TrickFacts) -> Action:
-        """Return a legal card or the knock of ``facts``, each with equal chance, as :meth:`act`."""
-        legal = legal_actions_of(facts)
         return legal[int(self._random() * len(legal))]
 
     def trump_policy(self, allowed: tuple[Suit, ...], hand: Mask) -> Suit:
