@@ -36,7 +36,7 @@ def copy_state(state: State) -> State:
     """
     # One line per slot: several times faster than a loop over the slots, and copying
     # is paid once per simulated deal. test_engine checks that no slot is left out.
-    other: State = object.__new__(type(state))
+    other: State = type(state).__new__(type(state))
     other.rules = state.rules
     other.players = state.players
     other.events = []
@@ -103,7 +103,7 @@ def state_from_view(cls: type[State], view: View, hands: Sequence[Mask]) -> Stat
             raise ValueError(
                 f"seat {seat} holds {view.hand_counts[seat]} cards, not {hands[seat].bit_count()}"
             )
-    state: State = object.__new__(cls)
+    state: State = cls.__new__(cls)
     state.rules = rules
     state.players = players
     state.events = []
