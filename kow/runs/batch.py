@@ -73,8 +73,9 @@ class Run:
     ``pretty`` a bool, and each bot option a keyword of ``make_bot`` with a value it
     takes. Raises :class:`~kow.rules.SettingError` (a :class:`ValueError`) or
     :class:`ValueError` naming the value, :class:`TypeError` for rules that are not a
-    :class:`Rules` or kinds given as one string. A checked ``Run`` holds plain ints, so
-    the pure and the compiled builds write the same bytes.
+    :class:`Rules`, kinds given as one string or as no sequence, and bot options that are
+    not ``(name, value)`` pairs. A checked ``Run`` holds plain ints, so the pure and the
+    compiled builds write the same bytes.
     """
 
     seed: int
