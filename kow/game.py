@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from .engine import IllegalActionError, State, action_name
 from .engine.deal import Deck
 from .events import Action, Event, Phase, Seat
-from .rules import MAX_GAMES, MAX_SEED, Rules, check_int, check_seed
+from .rules import MAX_GAMES, MAX_SEED, Rules, check_int, check_rules, check_seed
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -53,7 +53,7 @@ class PlayerError(RuntimeError):
         )
 
 
-def game_seed(run_seed: int, index: int) -> int:
+def game_seed(run_seed: object, index: object) -> int:
     """Return the seed of game ``index`` (0-based) of a run with seed ``run_seed``.
 
     Game 0 keeps the run's seed; later games hash ``(run_seed, index)`` with SHA-256 into
@@ -77,7 +77,7 @@ def game_seed(run_seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 11
 
 
-def bots_rng(seed: int) -> random.Random:
+def bots_rng(seed: object) -> random.Random:
     """Return the generator that the bots of the game with ``seed`` share.
 
     Each bot draws from it in turn as it acts, so a game's draws come in the order of the
@@ -98,7 +98,7 @@ _BOTS = 1 << 53
 
 
 def new_game(
-    rules: Rules, seed: int, dealer: Seat | None = None, *, deck: Deck | None = None
+    rules: Rules, seed: object, dealer: object = None, *, deck: Deck | None = None
 ) -> State:
     """Return a new game under ``rules`` with ``seed``, round 1 dealt.
 
@@ -106,11 +106,11 @@ def new_game(
     tests and replays, replaces the shuffle (see :class:`~kow.engine.deal.StackedDeck`). Raises
     :class:`~kow.rules.RulesError` for a dealer that is not a seat,
     :class:`~kow.rules.SettingError` for a seed that is not an int 0 to 2^53-1
-    (:func:`check_seed`) and :class:`TypeError` for rules that are not a :class:`Rules`.
+    (:func:`check_seed`) and :class:`TypeError` for rules that are not a :class:`Rules`
+    (:func:`~kow.rules.check_rules`) or a deck that is not a
+    :class:`~kow.engine.deal.Deck`.
     """
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a kow.rules.Rules, not {rules!r}")
-    return State(rules, random.Random(check_seed(seed)), dealer, deck=deck)
+    return State(check_rules(rules), random.Random(check_seed(seed)), dealer, deck=deck)
 
 
 def drive(
@@ -171,9 +171,9 @@ def drive(
 def play_game(
     rules: Rules,
     players: Sequence[Player],
-    seed: int,
+    seed: object,
     *,
-    dealer: Seat | None = None,
+    dealer: object = None,
     on_event: Callable[[Event], None] | None = None,
     deck: Deck | None = None,
 ) -> State:

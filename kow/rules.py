@@ -46,6 +46,7 @@ __all__ = [
     "check_int",
     "check_iterations",
     "check_jobs",
+    "check_rules",
     "check_seed",
     "preset_of",
 ]
@@ -319,6 +320,23 @@ class Rules:
         if missing:
             raise RulesError(missing[0], None, None, message=f"missing rule setting {missing[0]!r}")
         return cls(**data)
+
+
+def check_rules(rules: object) -> Rules:
+    """Return ``rules`` if it is a :class:`Rules`, else raise :class:`TypeError` naming it.
+
+    Every entry point that takes a game's rules (:class:`kow.engine.State`,
+    :func:`kow.game.new_game`, :class:`kow.runs.batch.Run`) checks them so, with these
+    words.
+
+    >>> check_rules({"players": 3})
+    Traceback (most recent call last):
+    ...
+    TypeError: rules must be a kow.rules.Rules, not {'players': 3}
+    """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a kow.rules.Rules, not {rules!r}")
+    return rules
 
 
 PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType(

@@ -29,7 +29,8 @@ from ..events import (
     action_name,
     new_trick_won,
 )
-from ..rules import Rules
+from ..rules import Rules, check_bool
+from ._checks import check_deck, check_hands, check_policies, check_start, check_view
 from ._copies import copy_state, fork_state, state_from_view
 from ._round import ALL_SUITS, end_round, next_vote, set_trump, start_round
 from .deal import Deck, ShuffledDeck
@@ -174,10 +175,11 @@ class State:
         self,
         rules: Rules,
         rng: random.Random,
-        dealer: Seat | None = None,
+        dealer: object = None,
         *,
         deck: Deck | None = None,
     ) -> None:
+        check_start(rules, rng, deck)  # TypeError naming rules, an rng or a deck of a wrong kind
         players = rules.players
         drawn = int(rng.random() * players)  # drawn even when given, so --dealer keeps the deal
         if dealer is not None:
@@ -275,11 +277,17 @@ class State:
              self.tricks_won[seat], self.hand_size - self.trick_number + 1)
         )  # fmt: skip
 
-    def view(self, seat: Seat | None = None) -> View:
-        """Return what ``seat`` (default: the seat to act) may know now, as a :class:`View`."""
+    def view(self, seat: object = None) -> View:
+        """Return what ``seat`` (default: the seat to act) may know now, as a :class:`View`.
+
+        Raises :class:`~kow.rules.RulesError` when ``seat`` is not a seat of the game (a
+        numpy integer counts as its int; a bool does not).
+        """
         turn = self.turn
         if seat is None:
             seat = turn
+        elif type(seat) is not int or not 0 <= seat < self.players:
+            seat = self.rules.check_seat(seat)
         phase = self.phase
         facts = None
         if seat != turn or phase is Phase.OVER or phase is Phase.ROUND_OVER:
@@ -325,16 +333,19 @@ class State:
 
     # ----------------------------------------------------------------- actions
 
-    def apply(self, action: Action) -> Event:
+    def apply(self, action: object) -> Event:
         """Check ``action`` for the seat to act, apply it, and return its event.
 
         The event is the :class:`~kow.events.Play`, :class:`~kow.events.Knock`,
         :class:`~kow.events.Vote` or :class:`~kow.events.TrumpSet` it made; the game then
         advances to the next decision (ending tricks, rounds and the game as the rules
-        say). Raises :class:`IllegalActionError` (and changes nothing) when it is not legal.
+        say). Raises :class:`IllegalActionError` (and changes nothing) when it is not legal,
+        a value that is not an int included.
         """
+        if type(action) is not int:  # a bool, a numpy integer or a str is no action
+            raise IllegalActionError(self._why_illegal(action), self.turn, action)
         phase = self.phase
-        if phase is Phase.PLAY and action is not None:
+        if phase is Phase.PLAY:
             seat = self.turn
             self._play_cards(None, action)
             return _PLAYS[seat][action] if action != KNOCK else _KNOCKS[seat]
@@ -349,7 +360,7 @@ class State:
         return set_trump(self, action, self._pending_method, chosen_by=self.turn)
 
     def play_round(
-        self, policies: Sequence[Policy], first: Action | None = None, ask_forced: bool = True
+        self, policies: Sequence[Policy], first: object = None, ask_forced: object = True
     ) -> None:
         """Play the round's cards to its end, asking ``policies[seat]`` for each play.
 
@@ -364,10 +375,18 @@ class State:
 
         Raises :class:`ValueError` outside the play phase, and
         :class:`IllegalActionError` for an illegal action, with the game as it was just
-        before it (:attr:`turn` the seat that chose it).
+        before it (:attr:`turn` the seat that chose it). Raises before any play
+        :class:`TypeError` or :class:`ValueError` for ``policies`` that are not one
+        callable per seat, :class:`IllegalActionError` for a ``first`` that is not an int,
+        and :class:`~kow.rules.SettingError` for an ``ask_forced`` that is not a bool.
         """
         if self.phase is not Phase.PLAY:
             raise ValueError(f"no card to play in phase {self.phase.value!r}")
+        policies = check_policies(policies, self.players)
+        if first is not None and type(first) is not int:
+            raise IllegalActionError(self._why_illegal(first), self.turn, first)
+        if ask_forced is not True and ask_forced is not False:
+            ask_forced = check_bool("ask_forced", ask_forced)
         self._play_cards(policies, first, ask_forced)
 
     def _play_cards(
@@ -567,9 +586,15 @@ class State:
         already played, in order, then its new hand; a seat whose hand is unchanged keeps
         its deal as it was). ``copy.deepcopy`` of a state forks it.
 
-        Raises :class:`ValueError` when a hand in ``hands`` has the wrong size, or holds a
-        card twice or one the table has seen.
+        Raises :class:`ValueError` when ``hands`` are not one mask per seat
+        (:func:`~kow.engine._checks.check_hands`), or a hand has the wrong size, or holds a
+        card twice or one the table has seen; :class:`TypeError` for a ``deck`` that is
+        not a :class:`~kow.engine.deal.Deck`.
         """
+        if deck is not None:
+            deck = check_deck(deck)
+        if hands is not None:
+            hands = check_hands(hands, self.players)
         return fork_state(self, deck, hands)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
@@ -577,7 +602,7 @@ class State:
         return fork_state(self)
 
     @classmethod
-    def from_view(cls, view: View, hands: Sequence[Mask]) -> State:
+    def from_view(cls, view: object, hands: Sequence[Mask]) -> State:
         """Return the decision of ``view`` with ``hands`` (masks by seat) filled in, for search.
 
         ``hands[view.seat]`` must be the view's own hand; the other hands are a guess at
@@ -585,6 +610,9 @@ class State:
         ``view.hand_counts`` says. The state is like :meth:`round_copy`'s: no history, and it
         stops at the end of the round. For the play and trump phases.
 
-        Raises :class:`ValueError` when a hand has the wrong size, or in another phase.
+        Raises :class:`ValueError` when ``hands`` are not one mask per seat
+        (:func:`~kow.engine._checks.check_hands`), a hand has the wrong size, or in another
+        phase; :class:`TypeError` when ``view`` is not a :class:`View`.
         """
-        return state_from_view(cls, view, hands)
+        view = check_view(view)
+        return state_from_view(cls, view, check_hands(hands, view.rules.players))

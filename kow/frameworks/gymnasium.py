@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 try:
@@ -110,7 +110,8 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
 
     Raises :class:`ValueError` for an unknown bot kind (naming the kinds), a wrong number
     of kinds, a seat not at the table (:class:`~kow.rules.RulesError`), a setting out of
-    range or an unknown render mode; :class:`TypeError` for an unknown setting.
+    range or an unknown render mode; :class:`TypeError` for an unknown setting or ``bots``
+    that are neither a kind nor a sequence of kinds.
     """
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}
@@ -126,6 +127,8 @@ class KnockOutWhistEnv(gymnasium.Env[Observation, np.int64]):
         self.rules = Rules(**settings)
         """The rules of every game this environment deals."""
         self.rules.check_seat(seat, "seat")
+        if not isinstance(bots, (str, Iterable)):
+            raise TypeError(f"bots must be a bot kind or a sequence of kinds, not {bots!r}")
         kinds = (bots,) if isinstance(bots, str) else tuple(bots)
         others = self.rules.players - 1
         if len(kinds) == 1:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from ..entries import EntryError, parse_number, shown
@@ -63,10 +63,13 @@ def check_kinds(kinds: Sequence[str], seats: int, given: object = None) -> list[
     checked and none is returned); ``given`` is shown in the message for a wrong count
     (default ``kinds``). ``kow simulate --bots`` and :class:`kow.runs.batch.Run` check so.
     Raises :class:`ValueError` naming an unknown kind (:func:`check_kind`) or a wrong count,
-    and :class:`TypeError` for a string (give a sequence of kinds).
+    and :class:`TypeError` for a string (give a sequence of kinds) or a value that is not a
+    sequence.
     """
     if isinstance(kinds, str):
         raise TypeError(f"kinds must be a sequence of bot kinds, e.g. ({kinds!r},), not {kinds!r}")
+    if not isinstance(kinds, Iterable):
+        raise TypeError(f"kinds must be a sequence of bot kinds, e.g. ('random',), not {kinds!r}")
     kinds = [check_kind(kind) for kind in kinds]
     if len(kinds) == 1 or not seats:
         return kinds * seats if len(kinds) == 1 else []

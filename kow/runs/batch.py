@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import math
 import os
-from collections.abc import Generator
+from collections.abc import Generator, Iterable, Mapping
 from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
@@ -30,6 +30,7 @@ from ..rules import (
     check_games,
     check_int,
     check_jobs,
+    check_rules,
     check_seed,
 )
 from ._pool import WorkerError, ordered_map, start_seconds
@@ -72,8 +73,9 @@ class Run:
     ``pretty`` a bool, and each bot option a keyword of ``make_bot`` with a value it
     takes. Raises :class:`~kow.rules.SettingError` (a :class:`ValueError`) or
     :class:`ValueError` naming the value, :class:`TypeError` for rules that are not a
-    :class:`Rules` or kinds given as one string. A checked ``Run`` holds plain ints, so
-    the pure and the compiled builds write the same bytes.
+    :class:`Rules`, kinds given as one string or as no sequence, and bot options that are
+    not ``(name, value)`` pairs. A checked ``Run`` holds plain ints, so the pure and the
+    compiled builds write the same bytes.
     """
 
     seed: int
@@ -85,17 +87,36 @@ class Run:
     bot_options: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.rules, Rules):
-            raise TypeError(f"rules must be a kow.rules.Rules, not {self.rules!r}")
+        check_rules(self.rules)
         set_ = functools.partial(object.__setattr__, self)
         set_("seed", check_seed(self.seed))
         set_("kinds", tuple(check_kinds(self.kinds, self.rules.players)))
         if self.dealer is not None:
             set_("dealer", self.rules.check_seat(self.dealer, "dealer"))
         set_("pretty", check_bool("pretty", self.pretty))
-        options = tuple((name, value) for name, value in self.bot_options)
+        options = _bot_options(self.bot_options)
         set_("bot_options", options)
         make_bot(self.kinds[0], "check", bots_rng(0), **dict(options))  # checks the options
+
+
+def _bot_options(options: object) -> tuple[tuple[str, Any], ...]:
+    """Return ``options`` as a tuple of ``(name, value)`` pairs, each name a string.
+
+    Raises :class:`TypeError` naming ``options`` when they are not such pairs (a dict
+    included: give ``tuple(options.items())``); :func:`~kow.players.make_bot` then checks
+    the names and values.
+    """
+    if not isinstance(options, (str, bytes, Mapping)) and isinstance(options, Iterable):
+        pairs = tuple(options)
+        if all(
+            isinstance(pair, (tuple, list)) and len(pair) == 2 and isinstance(pair[0], str)
+            for pair in pairs
+        ):
+            return tuple((name, value) for name, value in pairs)
+    raise TypeError(
+        f"bot_options must be (name, value) pairs, e.g. (('search_iterations', 200),), "
+        f"not {options!r}"
+    )
 
 
 def _games_text(run: Run, first: int, count: int) -> str:

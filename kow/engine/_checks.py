@@ -1,0 +1,130 @@
+"""The checks of what :class:`~kow.engine.State`'s public methods are given.
+
+The engine's core may be compiled (mypyc), and compiled code refuses an argument of the
+wrong type with its own :class:`TypeError` ("int object expected; got str"), or takes
+``True`` as the int 1. So each public method of the state takes ``object`` where a caller
+may pass anything, and checks it here (or in a line at its top) before the core sees it,
+with kow's own words: the core then sees plain ints, lists and callables only.
+``tests/test_entry_types.py`` pins each message, for both builds.
+
+Each check returns the value as the core wants it (a numpy integer as its int, say) or
+raises, naming the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Iterable, Sequence
+from typing import cast
+
+from ..cards import FULL_DECK, Mask
+from ..rules import check_rules
+from .deal import Deck
+from .view import Policy, View
+
+__all__ = ["check_deck", "check_hands", "check_policies", "check_start", "check_view"]
+
+
+def check_start(rules: object, rng: object, deck: object) -> None:
+    """Check the arguments of ``State(rules, rng, dealer, deck=deck)`` but the dealer
+    (which :meth:`Rules.check_seat <kow.rules.Rules.check_seat>` checks).
+
+    Raises :class:`TypeError` naming ``rules`` that are not a :class:`~kow.rules.Rules`,
+    an ``rng`` that is not a :class:`random.Random`, or a ``deck`` (when not None) that
+    is not a :class:`~kow.engine.deal.Deck`.
+    """
+    check_rules(rules)
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, not {rng!r}")
+    if deck is not None:
+        check_deck(deck)
+
+
+def check_deck(deck: object) -> Deck:
+    """Return ``deck`` if it is a :class:`~kow.engine.deal.Deck` (it has ``cut()`` and
+    ``draw(count)``), else raise :class:`TypeError` naming it.
+
+    >>> check_deck([3, 7])
+    Traceback (most recent call last):
+    ...
+    TypeError: deck must be a kow.engine.deal.Deck (with cut() and draw(count)), not [3, 7]
+    """
+    if not (callable(getattr(deck, "cut", None)) and callable(getattr(deck, "draw", None))):
+        raise TypeError(
+            f"deck must be a kow.engine.deal.Deck (with cut() and draw(count)), not {deck!r}"
+        )
+    return cast("Deck", deck)
+
+
+def check_hands(hands: object, players: int) -> list[Mask]:
+    """Return ``hands`` as a new list of ``players`` masks (plain ints), one per seat.
+
+    A hand is a mask of cards: an int 0 to 2^52-1 (bit ``c`` set for card ``c``), or any
+    integer type holding one (a numpy integer, say), but not a bool. ``hands`` is any
+    sequence of them but a string. Raises :class:`ValueError` naming the hands or the
+    seat's hand at fault; whether the cards fit the game is the caller's to check.
+
+    >>> check_hands((3, 12), 2)
+    [3, 12]
+    >>> check_hands([3, -1], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: seat 1's hand must be a mask of cards (an int 0 to 2^52-1), not -1
+    """
+    if (type(hands) is list or type(hands) is tuple) and len(hands) == players:
+        for hand in hands:  # the common case, made cheap: a search fills many views
+            if type(hand) is not int or not 0 <= hand <= FULL_DECK:
+                break
+        else:
+            return list(hands)
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, Iterable):
+        raise ValueError(f"hands must be {players} masks of cards, one per seat, not {hands!r}")
+    given = list(hands)
+    if len(given) != players:
+        raise ValueError(f"{len(given)} hands given for {players} seats")
+    checked = []
+    for seat, hand in enumerate(given):
+        mask = hand
+        if not isinstance(hand, (bool, int, float, str)) and hasattr(type(hand), "__index__"):
+            try:
+                mask = operator.index(hand)  # a numpy integer, as its int
+            except TypeError:  # a numpy bool, say
+                pass
+        if type(mask) is not int or not 0 <= mask <= FULL_DECK:
+            raise ValueError(
+                f"seat {seat}'s hand must be a mask of cards (an int 0 to 2^52-1), not {hand!r}"
+            )
+        checked.append(mask)
+    return checked
+
+
+def check_policies(policies: object, players: int) -> Sequence[Policy]:
+    """Return ``policies`` if it is a sequence of ``players`` callables, one per seat.
+
+    Raises :class:`TypeError` naming ``policies`` when it is not a sequence (or is a
+    string) or naming the seat whose policy cannot be called, and :class:`ValueError` for
+    a wrong count.
+    """
+    if type(policies) is list and len(policies) == players and all(map(callable, policies)):
+        return policies  # the common case, made cheap: every playout of a search passes here
+    if isinstance(policies, (str, bytes)) or not isinstance(policies, Sequence):
+        raise TypeError(
+            f"policies must be a sequence of {players} policies, one per seat, not {policies!r}"
+        )
+    if len(policies) != players:
+        raise ValueError(f"{len(policies)} policies given for {players} seats")
+    for seat, policy in enumerate(policies):
+        if not callable(policy):
+            raise TypeError(
+                f"seat {seat}'s policy must be a callable given TrickFacts, not {policy!r}"
+            )
+    return policies
+
+
+def check_view(view: object) -> View:
+    """Return ``view`` if it is a :class:`~kow.engine.view.View`, else raise
+    :class:`TypeError` naming it."""
+    if not isinstance(view, View):
+        raise TypeError(f"view must be a kow.engine.view.View, not {view!r}")
+    return view
