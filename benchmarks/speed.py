@@ -17,22 +17,43 @@ to tell whether a change made kow faster or slower:
 - REF is exported with ``git archive`` and ``pip install``-ed (with the Click version
   this Python has) into a virtual environment made by the Python running this script.
   The environment is kept in ``~/.cache/kow-bench/<commit>/<python>`` (or under
-  ``$XDG_CACHE_HOME``) and reused by later runs; stderr says where it is.
-- For random, heuristic and search bots (4 players, the default rules, ``--seed 1
-  --quiet --jobs 1``: one process), it first runs each kow once to a file and checks
-  that both wrote the same bytes but for the ``"kow_version"`` field: the working tree
-  must play the same games as the release. Then it times ``python -m kow simulate ...
-  > /dev/null`` for each, the old kow from a folder outside the checkout and the working
-  tree from the checkout's root, interleaved (old, new, new, old, old, new, ...) so
-  that other work on the machine slows both alike, ``--repeat`` times each (default 5,
-  3 with ``--quick``, which also plays fewer games).
-- It prints the median seconds and games/s of each and their ratio ("new/old": above 1
-  the working tree is faster), with the lowest and highest ratio of the runs taken side
-  by side as a guide to the noise. It exits with status 1 if the games differ.
+  ``$XDG_CACHE_HOME``) and reused by later runs; stderr says where it is. For the
+  ``pettingzoo`` row, this Python's PettingZoo, Gymnasium and numpy releases are added
+  to it (once); the working tree's Python must have them.
+- It runs these rows, in this order (``--only ROW ...`` runs some of them), 4 players
+  and the default rules throughout:
+
+  - ``random``, ``heuristic``, ``search``: ``python -m kow simulate --bots KIND --seed 1
+    --quiet --jobs 1 > /dev/null`` (one process), 10,000, 8,000 and 5 games;
+  - ``verify``, ``export``: ``python -m kow verify LOG`` and ``python -m kow export
+    --table plays LOG > /dev/null``, where LOG is 2,000 games of random bots (``simulate
+    --seed 2``) written once by the old kow, the same file for both kows;
+  - ``pettingzoo``, ``apply``, ``decision``: a loop of ``benchmarks/speed_loops.py``, run
+    with each kow's own Python (``python -c``) and timed inside it (imports and start-up
+    not counted): PettingZoo's ``raw_env`` with random legal actions (800 games), the
+    engine's ``new_game`` + ``State.apply`` with random legal actions (6,000 games), and
+    each decision of a ``search`` bot with more than one legal action, against three
+    ``heuristic`` bots (10 games; the median seconds of a decision, as
+    ``benchmarks/decision_time.py`` times it).
+
+  ``--quick`` plays fewer games (``AGAINST_GAMES_QUICK``) and runs each 3 times, not 5.
+- Each whole-process row first runs each kow once to a file and compares the files:
+  simulate's games must be the same bytes but for the ``"kow_version"`` field, and so
+  must verify's and export's stdout. Each loop prints a digest of every action chosen,
+  and every run of both kows must print the same. Then each kow runs ``--repeat`` times
+  (default 5, 3 with ``--quick``), interleaved (old, new, new, old, old, new, ...) so
+  that other work on the machine slows both alike: the old kow from a folder outside the
+  checkout, the working tree from the checkout's root.
+- It prints two tables, the whole processes and the loops: the median seconds and rate
+  (games/s, steps/s, or seconds per searched decision) of each kow and their ratio
+  ("new/old speed": old seconds / new seconds, above 1 the working tree is faster), with
+  the lowest and highest ratio of the runs taken side by side as a guide to the noise.
+  ``--json FILE`` keeps every figure and run. It exits with status 1 if any row's
+  outputs differ (after printing the tables).
 - ``--tree REF2`` times REF2, installed the same way, instead of the working tree: it
   compares two commits, and ``--against v0.2.0 --tree v0.2.0`` shows the noise.
 - A kow that fails or runs past ``--timeout`` seconds ends the script with the command
-  and the end of its stderr. There is no engine-core figure in this mode.
+  and the end of its stderr. There is no engine-core or memory figure in this mode.
 """
 
 from __future__ import annotations

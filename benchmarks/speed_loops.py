@@ -169,8 +169,9 @@ def main(argv: list[str]) -> None:
         named = repr(argv[0]) if argv else "nothing"
         usage_error(f"the loop is one of {', '.join(LOOPS)}, not {named}")
     if len(argv) not in ARITY[argv[0]]:
-        usage_error(f"{argv[0]} takes {' or '.join(str(n - 1) for n in ARITY[argv[0]])} "
-                    f"arguments, not {len(argv) - 1}")  # fmt: skip
+        allowed = " or ".join(str(n - 1) for n in ARITY[argv[0]])
+        usage_error(f"{argv[0]} takes {allowed} argument{'s' if allowed != '1' else ''}, "
+                    f"not {len(argv) - 1}")  # fmt: skip
     games = count(argv[1], "a number of games")
     if argv[0] == "apply":
         found = apply_loop(games)
