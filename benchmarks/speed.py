@@ -77,7 +77,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -443,19 +443,93 @@ def working_tree(timeout: float) -> Kow:
     return kow
 
 
-def first_difference(old: Path, new: Path, unit: str = "game") -> str | None:
-    """Compare two outputs line by line, ignoring ``"kow_version"``; None if the same.
+class Comparison(NamedTuple):
+    """How two kows' outputs compare.
 
-    ``unit`` names a line in the answer (``"game"``: one game a line, as simulate writes).
+    ``first``: the first difference, said in words (None: the same). ``added``: the
+    fields that the new kow's games have and the old kow's lack, every other byte being
+    the same (a field added to the log since the old kow, as ``result.termination``), as
+    paths (``rounds[].tricks[].won_by``) in the order first met.
     """
+
+    first: str | None
+    added: tuple[str, ...] = ()
+
+
+def first_difference(old: Path, new: Path, unit: str = "game") -> Comparison:
+    """Compare two outputs line by line, ignoring ``"kow_version"``.
+
+    ``unit`` names a line in the answer. ``"game"``: one game of JSON a line, as simulate
+    writes; two games that differ only by fields the new one adds (:func:`added_fields`)
+    are the same game, and the comparison lists those fields. Other outputs must be the
+    same bytes.
+    """
+    added: dict[str, None] = {}  # an ordered set
     with open(old, "rb") as a, open(new, "rb") as b:
         for n, (x, y) in enumerate(zip_longest(a, b), 1):
             if x is None or y is None:
                 longer = "old" if y is None else "new"
-                return f"the {longer} kow wrote more {unit}s ({unit} {n} on)"
-            if VERSION_FIELD.sub(b"", x, 1) != VERSION_FIELD.sub(b"", y, 1):
-                return f"{unit} {n} differs"
-    return None
+                return Comparison(f"the {longer} kow wrote more {unit}s ({unit} {n} on)")
+            if VERSION_FIELD.sub(b"", x, 1) == VERSION_FIELD.sub(b"", y, 1):
+                continue
+            fields = game_fields_added(x, y) if unit == "game" else None
+            if fields is None:
+                return Comparison(f"{unit} {n} differs")
+            added.update(dict.fromkeys(fields))
+    return Comparison(None, tuple(added))
+
+
+def game_fields_added(old: bytes, new: bytes) -> list[str] | None:
+    """Return the fields that game ``new`` adds to game ``old`` (JSON texts), or None when
+    it is not ``old`` plus fields (``"kow_version"`` aside)."""
+    try:
+        a, b = json.loads(old), json.loads(new)
+    except ValueError:
+        return None
+    if not (isinstance(a, dict) and isinstance(b, dict)):
+        return None
+    a.pop("kow_version", None)
+    b.pop("kow_version", None)
+    return added_fields(a, b)
+
+
+def added_fields(old: Any, new: Any, path: str = "") -> list[str] | None:
+    """Return the paths of the keys that JSON value ``new`` adds to ``old``, or None when
+    ``new`` is not ``old`` plus keys.
+
+    Plus keys: every key of ``old`` is in ``new``, in the same order and with a value
+    that is the old one plus keys; lists have the same length; other values are equal
+    and of the same type (``1`` is not ``true``). A path joins keys with ``.``, with
+    ``[]`` for a list's items: ``rounds[].tricks[].won_by``. ``path`` is the prefix of
+    ``new``'s keys (``""`` at the top, else ending in ``.``).
+
+    >>> added_fields({"a": [{"b": 1}, {"b": 2}]}, {"a": [{"b": 1, "c": 0}, {"b": 2}], "d": 3})
+    ['d', 'a[].c']
+    >>> added_fields({"a": 1, "b": 2}, {"b": 2, "a": 1}) is None  # the order changed
+    True
+    """
+    if isinstance(old, dict) and isinstance(new, dict):
+        if [key for key in new if key in old] != list(old):
+            return None
+        found = [path + key for key in new if key not in old]
+        for key, value in old.items():
+            more = added_fields(value, new[key], f"{path}{key}.")
+            if more is None:
+                return None
+            found += [p for p in more if p not in found]
+        return found
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) != len(new):
+            return None
+        found = []
+        items = f"{path[:-1]}[]." if path else "[]."
+        for x, y in zip(old, new, strict=True):
+            more = added_fields(x, y, items)
+            if more is None:
+                return None
+            found += [p for p in more if p not in found]
+        return found
+    return [] if type(old) is type(new) and old == new else None
 
 
 def interleaved(repeat: int, run: Callable[[str], T]) -> dict[str, list[T]]:
@@ -517,7 +591,8 @@ def bench_process(
 
     ``python -m kow ARGS`` runs once for each kow with stdout to a file (which also
     compiles and caches what each imports), the two files are compared by
-    :func:`first_difference` (``unit`` names a line), then each runs ``sides.repeat``
+    :func:`first_difference` (``unit`` names a line: ``"game"`` lets the new kow's log
+    add fields, which the row's ``added_fields`` lists), then each runs ``sides.repeat``
     times with stdout to /dev/null, interleaved. ``games``: the games it plays or reads.
     """
     say(f"{row}: kow {shlex.join(args)}: one run each to compare the output, "
@@ -525,13 +600,14 @@ def bench_process(
     outputs = {side: sides.tmp / f"{side}.out" for side in ("old", "new")}
     for side, path in outputs.items():
         time_kow(sides[side], args, sides.timeout, str(path))
-    difference = first_difference(outputs["old"], outputs["new"], unit)
+    compared = first_difference(outputs["old"], outputs["new"], unit)
     runs = interleaved(sides.repeat, lambda side: time_kow(sides[side], args, sides.timeout))
     return {
         "row": row, "games": games, "unit": "games/s",
         "what": "kow " + shlex.join("LOG" if a == str(sides.log) else a for a in args),
         **figures(runs, {"old": games, "new": games}),
-        "same": difference is None, "difference": difference,
+        "same": compared.first is None, "difference": compared.first,
+        "added_fields": list(compared.added),
     }  # fmt: skip
 
 
@@ -681,13 +757,20 @@ def print_tables(rows: list[dict[str, Any]], repeat: int, log_games: int) -> Non
                          "written once by the old kow.")  # fmt: skip
         print(" ".join(notes) + "\n")
         shown = [{**r, "command": command_shown(r), "old": rate(r["old_rate"]),
-                  "new": rate(r["new_rate"]), "same_output": "yes" if r["same"] else "NO"}
+                  "new": rate(r["new_rate"]), "same_output": same_output(r)}
                  for r in processes]  # fmt: skip
         print(table(shown, [("row", "row", ""), ("command", "command", ""),
                             ("games", "games", ",d"), ("old s", "old_seconds", ".2f"),
                             ("new s", "new_seconds", ".2f"), ("old games/s", "old", "s"),
                             ("new games/s", "new", "s"), *ratios,
                             ("same output", "same_output", "")]))  # fmt: skip
+        added: dict[tuple[str, ...], list[str]] = {}
+        for r in processes:
+            if r["same"] and r["added_fields"]:
+                added.setdefault(tuple(r["added_fields"]), []).append(r["row"])
+        for fields, names in added.items():
+            print(f"\n+ fields ({', '.join(names)}): the same games, but the new kow's log adds "
+                  f"{', '.join(fields)}.")  # fmt: skip
     loops = [r for r in rows if r["row"] in LOOP_ROWS]
     if loops:
         print(f"\n## In one process: the loop alone, timed inside (not start-up), {runs}\n")
@@ -701,6 +784,13 @@ def print_tables(rows: list[dict[str, Any]], repeat: int, log_games: int) -> Non
                             ("same choices", "same_choices", "")]))  # fmt: skip
     print("\nnew/old speed above 1: the new kow is faster. 'Lowest/highest pair': the ratio of")
     print("the runs taken side by side, a guide to the noise.")
+
+
+def same_output(row: dict[str, Any]) -> str:
+    """Return a whole-process row's cell "same output": yes, yes + fields, or NO."""
+    if not row["same"]:
+        return "NO"
+    return "yes + fields" if row["added_fields"] else "yes"
 
 
 def command_shown(row: dict[str, Any]) -> str:
@@ -756,10 +846,9 @@ def main_against(opts: argparse.Namespace) -> None:
             print(f"\nThe outputs differ on the {r['row']} row: {r['difference']} "
                   "(the kow_version field aside).")  # fmt: skip
         raise SystemExit(1)
-    print(
-        "\nBoth kows gave the same output on every row: the same bytes but for the "
-        "kow_version field\n(simulate, verify, export), the same actions (the loops)."
-    )
+    print("\nBoth kows gave the same output on every row: the same bytes but for the "
+          "kow_version field\n(simulate, verify, export; simulate's games may gain fields), "
+          "the same actions (the loops).")  # fmt: skip
 
 
 def main() -> None:

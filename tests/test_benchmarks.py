@@ -347,11 +347,34 @@ def test_outputs_compared_but_for_the_kow_version(tmp_path: Path) -> None:
     old, new = tmp_path / "old", tmp_path / "new"
     old.write_bytes(line(0, "0.5.0") + line(1, "0.5.0"))
     new.write_bytes(line(0, "0.6.0") + line(1, "0.6.0"))
-    assert speed.first_difference(old, new) is None
+    assert speed.first_difference(old, new) == (None, ())
     new.write_bytes(line(0, "0.6.0") + line(2, "0.6.0"))
-    assert speed.first_difference(old, new) == "game 2 differs"
+    assert speed.first_difference(old, new) == ("game 2 differs", ())
     new.write_bytes(line(0) + line(1) + b"x\n")
-    assert speed.first_difference(old, new, "line") == "the new kow wrote more lines (line 3 on)"
+    assert speed.first_difference(old, new, "line") == (
+        "the new kow wrote more lines (line 3 on)",
+        (),
+    )
+
+
+def test_a_new_kow_may_add_fields_to_the_games_not_change_them(tmp_path: Path) -> None:
+    """0.5.0's games against a later kow's: ``result.termination`` added, nothing else."""
+    old, new = tmp_path / "old", tmp_path / "new"
+    game = '{"kow_version":"V","rounds":[{"n":1},{"n":2}],"result":{"winner":W}}\n'
+    old.write_text(game.replace("V", "0.5.0").replace("W", "0") + game.replace("W", "1"))
+    added = game.replace('"winner":W', '"winner":W,"termination":"sweep"')
+    new.write_text(added.replace("V", "0.6.0").replace("W", "0") + added.replace("W", "1"))
+    assert speed.first_difference(old, new) == (None, ("result.termination",))
+    assert speed.first_difference(old, new, "line") == ("line 1 differs", ())  # bytes only
+    new.write_text(added.replace("W", "0") + added.replace("W", "1").replace('"n":2', '"n":3'))
+    assert speed.first_difference(old, new) == ("game 2 differs", ())
+    assert speed.added_fields({"a": [{"b": 1}]}, {"a": [{"b": 1, "c": 0}], "d": 3}) == [
+        "d", "a[].c"
+    ]  # fmt: skip
+    assert speed.added_fields({"a": 1, "b": 2}, {"b": 2, "a": 1}) is None  # reordered
+    assert speed.added_fields({"a": 1}, {"b": 1}) is None  # a field gone
+    assert speed.added_fields({"a": [1, 2]}, {"a": [1, 2, 3]}) is None
+    assert speed.added_fields({"a": 1}, {"a": True}) is None  # equal in Python, not in JSON
 
 
 def test_the_loops_compared_by_their_choices() -> None:
@@ -418,6 +441,7 @@ def test_against_times_every_row_asked_and_checks_both_agree(
     assert "| verify | verify LOG | 3 |" in printed
     assert "| apply | new_game + State.apply, random legal actions | 2 |" in printed
     assert printed.rstrip().endswith("the same actions (the loops).")
+    assert [r["added_fields"] for r in rows[:2]] == [[], []]
 
 
 def test_against_refuses_outputs_that_differ(
