@@ -38,8 +38,10 @@ to tell whether a change made kow faster or slower:
 
   ``--quick`` plays fewer games (``AGAINST_GAMES_QUICK``) and runs each 3 times, not 5.
 - Each whole-process row first runs each kow once to a file and compares the files:
-  simulate's games must be the same bytes but for the ``"kow_version"`` field, and so
-  must verify's and export's stdout. Each loop prints a digest of every action chosen,
+  simulate's games must be the same bytes but for the ``"kow_version"`` field (or the
+  same games with fields that the log gained since the old kow, such as 0.5.0's lack of
+  ``result.termination``: the row says ``yes + fields`` and names them), and verify's
+  and export's stdout the same bytes. Each loop prints a digest of every action chosen,
   and every run of both kows must print the same. Then each kow runs ``--repeat`` times
   (default 5, 3 with ``--quick``), interleaved (old, new, new, old, old, new, ...) so
   that other work on the machine slows both alike: the old kow from a folder outside the
@@ -248,10 +250,10 @@ LOOP_ROWS = ("pettingzoo", "apply", "decision")
 AGAINST_GAMES = {"random": 10_000, "heuristic": 8_000, "search": 5, "log": 2_000,
                  "pettingzoo": 800, "apply": 6_000, "decision": 10}  # fmt: skip
 """Games per run of each row (``"log"``: the games in the log that ``verify`` and
-``export`` read): two to six seconds a run for kow 0.5.0 on the machine of
-docs/performance.md (a ``search`` game takes about a second; ``export --table plays``
-reads about 350 games a second; ``decision``: one ``search`` bot against three
-``heuristic`` bots)."""
+``export`` read): two to four seconds a run for kow 0.5.0 on the machine of
+docs/performance.md, but nine for ``export --table plays``, which reads about 220 games a
+second (a ``search`` game takes about a second; ``decision``: one ``search`` bot against
+three ``heuristic`` bots). A full run takes about six minutes there."""
 AGAINST_GAMES_QUICK = {"random": 4_000, "heuristic": 4_000, "search": 2, "log": 600,
                        "pettingzoo": 200, "apply": 1_500, "decision": 3}  # fmt: skip
 LOG_SEED = 2
@@ -640,6 +642,7 @@ def bench_loop(sides: Sides, row: str, games: int) -> dict[str, Any]:
     ``apply`` and ``pettingzoo``: the seconds of the whole loop, and steps per second;
     ``decision``: the median seconds of a searched decision (the rate: decisions per
     second of that median). Every run must choose the same actions (compared by digest).
+    The row keeps what each run printed (``old_printed``, ``new_printed``).
     """
     what = LOOP_WHAT[row]
     say(f"{row}: {what}, {games:,} games, {sides.repeat} x 2 timed runs")
@@ -658,6 +661,7 @@ def bench_loop(sides: Sides, row: str, games: int) -> dict[str, Any]:
         "unit": "s per decision" if row == "decision" else "steps/s",
         "old_steps": results["old"][0]["work"], "new_steps": results["new"][0]["work"],
         **figures(runs, work), "same": difference is None, "difference": difference,
+        "old_printed": results["old"], "new_printed": results["new"],
     }  # fmt: skip
 
 
