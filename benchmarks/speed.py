@@ -17,22 +17,45 @@ to tell whether a change made kow faster or slower:
 - REF is exported with ``git archive`` and ``pip install``-ed (with the Click version
   this Python has) into a virtual environment made by the Python running this script.
   The environment is kept in ``~/.cache/kow-bench/<commit>/<python>`` (or under
-  ``$XDG_CACHE_HOME``) and reused by later runs; stderr says where it is.
-- For random, heuristic and search bots (4 players, the default rules, ``--seed 1
-  --quiet --jobs 1``: one process), it first runs each kow once to a file and checks
-  that both wrote the same bytes but for the ``"kow_version"`` field: the working tree
-  must play the same games as the release. Then it times ``python -m kow simulate ...
-  > /dev/null`` for each, the old kow from a folder outside the checkout and the working
-  tree from the checkout's root, interleaved (old, new, new, old, old, new, ...) so
-  that other work on the machine slows both alike, ``--repeat`` times each (default 5,
-  3 with ``--quick``, which also plays fewer games).
-- It prints the median seconds and games/s of each and their ratio ("new/old": above 1
-  the working tree is faster), with the lowest and highest ratio of the runs taken side
-  by side as a guide to the noise. It exits with status 1 if the games differ.
+  ``$XDG_CACHE_HOME``) and reused by later runs; stderr says where it is. For the
+  ``pettingzoo`` row, this Python's PettingZoo, Gymnasium and numpy releases are added
+  to it (once); the working tree's Python must have them.
+- It runs these rows, in this order (``--only ROW ...`` runs some of them), 4 players
+  and the default rules throughout:
+
+  - ``random``, ``heuristic``, ``search``: ``python -m kow simulate --bots KIND --seed 1
+    --quiet --jobs 1 > /dev/null`` (one process), 10,000, 8,000 and 5 games;
+  - ``verify``, ``export``: ``python -m kow verify LOG`` and ``python -m kow export
+    --table plays LOG > /dev/null``, where LOG is 2,000 games of random bots (``simulate
+    --seed 2``) written once by the old kow, the same file for both kows;
+  - ``pettingzoo``, ``apply``, ``decision``: a loop of ``benchmarks/speed_loops.py``, run
+    with each kow's own Python (``python -c``) and timed inside it (imports and start-up
+    not counted): PettingZoo's ``raw_env`` with random legal actions (800 games), the
+    engine's ``new_game`` + ``State.apply`` with random legal actions (6,000 games), and
+    each decision of a ``search`` bot with more than one legal action, against three
+    ``heuristic`` bots (10 games; the median seconds of a decision, as
+    ``benchmarks/decision_time.py`` times it).
+
+  ``--quick`` plays fewer games (``AGAINST_GAMES_QUICK``) and runs each 3 times, not 5.
+- Each whole-process row first runs each kow once to a file and compares the files:
+  simulate's games must be the same bytes but for the ``"kow_version"`` field (or the
+  same games with fields that the log gained since the old kow, such as 0.5.0's lack of
+  ``result.termination``: the row says ``yes + fields`` and names them), and verify's
+  and export's stdout the same bytes. Each loop prints a digest of every action chosen,
+  and every run of both kows must print the same. Then each kow runs ``--repeat`` times
+  (default 5, 3 with ``--quick``), interleaved (old, new, new, old, old, new, ...) so
+  that other work on the machine slows both alike: the old kow from a folder outside the
+  checkout, the working tree from the checkout's root.
+- It prints two tables, the whole processes and the loops: the median seconds and rate
+  (games/s, steps/s, or seconds per searched decision) of each kow and their ratio
+  ("new/old speed": old seconds / new seconds, above 1 the working tree is faster), with
+  the lowest and highest ratio of the runs taken side by side as a guide to the noise.
+  ``--json FILE`` keeps every figure and run. It exits with status 1 if any row's
+  outputs differ (after printing the tables).
 - ``--tree REF2`` times REF2, installed the same way, instead of the working tree: it
   compares two commits, and ``--against v0.2.0 --tree v0.2.0`` shows the noise.
 - A kow that fails or runs past ``--timeout`` seconds ends the script with the command
-  and the end of its stderr. There is no engine-core figure in this mode.
+  and the end of its stderr. There is no engine-core or memory figure in this mode.
 """
 
 from __future__ import annotations
@@ -52,15 +75,18 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kow.entries import number_type  # noqa: E402  (this checkout's kow: the path above)
+
+T = TypeVar("T")
 
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 """The environment of the timed processes: with compiled modules cached, as in an install."""
@@ -212,10 +238,30 @@ def table(rows: list[dict[str, Any]], columns: list[tuple[str, str, str]]) -> st
 
 # --- --against REF: an older kow and the working tree, side by side -------------------
 
-AGAINST_GAMES = {"random": 10_000, "heuristic": 8_000, "search": 5}
-"""Games per ``simulate`` run of each bot kind: two to six seconds each on the machine of
-docs/performance.md (a search game takes about a second)."""
-AGAINST_GAMES_QUICK = {"random": 4_000, "heuristic": 4_000, "search": 2}
+ROWS = ("random", "heuristic", "search", "verify", "export", "pettingzoo", "apply", "decision")
+"""The rows of ``--against``, in the order they run and print; ``--only`` names some."""
+SIMULATE_ROWS = ("random", "heuristic", "search")
+"""``kow simulate`` with 4 bots of the row's kind."""
+LOG_ROWS = {"verify": ["verify"], "export": ["export", "--table", "plays"]}
+"""The commands that read the log, before its file name."""
+LOOP_ROWS = ("pettingzoo", "apply", "decision")
+"""The loops of ``benchmarks/speed_loops.py``, timed inside the process."""
+
+AGAINST_GAMES = {"random": 10_000, "heuristic": 8_000, "search": 5, "log": 2_000,
+                 "pettingzoo": 800, "apply": 6_000, "decision": 10}  # fmt: skip
+"""Games per run of each row (``"log"``: the games in the log that ``verify`` and
+``export`` read): two to four seconds a run for kow 0.5.0 on the machine of
+docs/performance.md, but nine for ``export --table plays``, which reads about 220 games a
+second (a ``search`` game takes about a second; ``decision``: one ``search`` bot against
+three ``heuristic`` bots). A full run takes about six minutes there."""
+AGAINST_GAMES_QUICK = {"random": 4_000, "heuristic": 4_000, "search": 2, "log": 600,
+                       "pettingzoo": 200, "apply": 1_500, "decision": 3}  # fmt: skip
+LOG_SEED = 2
+"""The ``--seed`` of the log that ``verify`` and ``export`` read (the simulate rows use 1)."""
+FRAMEWORK = ("pettingzoo", "gymnasium", "numpy")
+"""What the ``pettingzoo`` row imports besides kow (kow's ``[pettingzoo]`` extra)."""
+LOOPS = Path(__file__).resolve().with_name("speed_loops.py")
+"""The loops' script, run as ``python -c TEXT`` so that each kow's Python imports its kow."""
 CLEAN_ENV = {k: v for k, v in ENV.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
 """The environment of both kows in --against mode: nothing on the path but their own."""
 VERSION_FIELD = re.compile(rb'"kow_version":"[^"]*"')
@@ -259,8 +305,19 @@ def fail(what: str, cmd: list[str], cwd: Path, why: str, stderr: str) -> NoRetur
     )
 
 
-def run_checked(what: str, cmd: list[str], cwd: Path, timeout: float, stdout: Any) -> float:
-    """Run ``cmd`` with stdout to ``stdout``; return its wall seconds, or :func:`fail`."""
+def run_checked(
+    what: str,
+    cmd: list[str],
+    cwd: Path,
+    timeout: float,
+    stdout: Any,
+    *,
+    shown: list[str] | None = None,
+) -> float:
+    """Run ``cmd`` with stdout to ``stdout``; return its wall seconds, or :func:`fail`.
+
+    ``shown``: the command as a failure names it, when ``cmd`` is too long to read.
+    """
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         try:
@@ -270,14 +327,14 @@ def run_checked(what: str, cmd: list[str], cwd: Path, timeout: float, stdout: An
         except subprocess.TimeoutExpired:
             proc = None
         except OSError as e:
-            fail(what, cmd, cwd, str(e), "")
+            fail(what, shown or cmd, cwd, str(e), "")
         seconds = time.perf_counter() - start
         if proc is None or proc.returncode != 0:
             err.seek(0)
             text = err.read().decode(errors="replace")
             why = f"still running after {timeout:g} s, killed" if proc is None else (
                 f"exit code {proc.returncode}")  # fmt: skip
-            fail(what, cmd, cwd, why, text)
+            fail(what, shown or cmd, cwd, why, text)
     return seconds
 
 
@@ -382,45 +439,285 @@ def working_tree(timeout: float) -> Kow:
     # --no-optional-locks: status must not write the index, which others are using.
     changed = git("--no-optional-locks", "status", "--porcelain", "--untracked-files=no")
     n = len(changed.splitlines())
-    kow.label = f"working tree (HEAD {head}" + (f", {n} files changed)" if n else ")")
+    kow.label = f"working tree (HEAD {head}" + (
+        f", {n} file{'s' if n > 1 else ''} changed)" if n else ")"
+    )
     return kow
 
 
-def first_difference(old: Path, new: Path) -> str | None:
-    """Compare two runs' logs line by line, ignoring ``"kow_version"``; None if the same."""
+class Comparison(NamedTuple):
+    """How two kows' outputs compare.
+
+    ``first``: the first difference, said in words (None: the same). ``added``: the
+    fields that the new kow's games have and the old kow's lack, every other byte being
+    the same (a field added to the log since the old kow, as ``result.termination``), as
+    paths (``rounds[].tricks[].won_by``) in the order first met.
+    """
+
+    first: str | None
+    added: tuple[str, ...] = ()
+
+
+def first_difference(old: Path, new: Path, unit: str = "game") -> Comparison:
+    """Compare two outputs line by line, ignoring ``"kow_version"``.
+
+    ``unit`` names a line in the answer. ``"game"``: one game of JSON a line, as simulate
+    writes; two games that differ only by fields the new one adds (:func:`added_fields`)
+    are the same game, and the comparison lists those fields. Other outputs must be the
+    same bytes.
+    """
+    added: dict[str, None] = {}  # an ordered set
     with open(old, "rb") as a, open(new, "rb") as b:
         for n, (x, y) in enumerate(zip_longest(a, b), 1):
             if x is None or y is None:
                 longer = "old" if y is None else "new"
-                return f"the {longer} kow wrote more games (game {n} on)"
-            if VERSION_FIELD.sub(b"", x, 1) != VERSION_FIELD.sub(b"", y, 1):
-                return f"game {n} differs"
+                return Comparison(f"the {longer} kow wrote more {unit}s ({unit} {n} on)")
+            if VERSION_FIELD.sub(b"", x, 1) == VERSION_FIELD.sub(b"", y, 1):
+                continue
+            fields = game_fields_added(x, y) if unit == "game" else None
+            if fields is None:
+                return Comparison(f"{unit} {n} differs")
+            added.update(dict.fromkeys(fields))
+    return Comparison(None, tuple(added))
+
+
+def game_fields_added(old: bytes, new: bytes) -> list[str] | None:
+    """Return the fields that game ``new`` adds to game ``old`` (JSON texts), or None when
+    it is not ``old`` plus fields (``"kow_version"`` aside)."""
+    try:
+        a, b = json.loads(old), json.loads(new)
+    except ValueError:
+        return None
+    if not (isinstance(a, dict) and isinstance(b, dict)):
+        return None
+    a.pop("kow_version", None)
+    b.pop("kow_version", None)
+    return added_fields(a, b)
+
+
+def added_fields(old: Any, new: Any, path: str = "") -> list[str] | None:
+    """Return the paths of the keys that JSON value ``new`` adds to ``old``, or None when
+    ``new`` is not ``old`` plus keys.
+
+    Plus keys: every key of ``old`` is in ``new``, in the same order and with a value
+    that is the old one plus keys; lists have the same length; other values are equal
+    and of the same type (``1`` is not ``true``). A path joins keys with ``.``, with
+    ``[]`` for a list's items: ``rounds[].tricks[].won_by``. ``path`` is the prefix of
+    ``new``'s keys (``""`` at the top, else ending in ``.``).
+
+    >>> added_fields({"a": [{"b": 1}, {"b": 2}]}, {"a": [{"b": 1, "c": 0}, {"b": 2}], "d": 3})
+    ['d', 'a[].c']
+    >>> added_fields({"a": 1, "b": 2}, {"b": 2, "a": 1}) is None  # the order changed
+    True
+    """
+    if isinstance(old, dict) and isinstance(new, dict):
+        if [key for key in new if key in old] != list(old):
+            return None
+        found = [path + key for key in new if key not in old]
+        for key, value in old.items():
+            more = added_fields(value, new[key], f"{path}{key}.")
+            if more is None:
+                return None
+            found += [p for p in more if p not in found]
+        return found
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) != len(new):
+            return None
+        found = []
+        items = f"{path[:-1]}[]." if path else "[]."
+        for x, y in zip(old, new, strict=True):
+            more = added_fields(x, y, items)
+            if more is None:
+                return None
+            found += [p for p in more if p not in found]
+        return found
+    return [] if type(old) is type(new) and old == new else None
+
+
+def interleaved(repeat: int, run: Callable[[str], T]) -> dict[str, list[T]]:
+    """Return ``run(side)`` of ``repeat`` runs of each side, ``"old"`` and ``"new"``.
+
+    The runs alternate which side goes first (old, new, new, old, old, new, ...), so that
+    other work on the machine slows both alike and neither always leads.
+    """
+    runs: dict[str, list[T]] = {"old": [], "new": []}
+    for i in range(repeat):
+        for side in ("old", "new") if i % 2 == 0 else ("new", "old"):
+            runs[side].append(run(side))
+    return runs
+
+
+def figures(runs: dict[str, list[float]], work: dict[str, int]) -> dict[str, Any]:
+    """Return a row's figures from each side's seconds per run (lower is faster).
+
+    ``work``: each side's work per run (games, steps or decisions). Keys: ``old_seconds``
+    and ``new_seconds`` (the medians), ``old_rate`` and ``new_rate`` (work per median
+    second), ``speed_ratio`` (old seconds / new seconds: above 1 the new kow is faster),
+    ``pair_ratio_min`` and ``pair_ratio_max`` (of the runs taken side by side), and the
+    runs themselves.
+    """
+    old_s, new_s = statistics.median(runs["old"]), statistics.median(runs["new"])
+    pairs = [o / n for o, n in zip(runs["old"], runs["new"], strict=True)]
+    return {
+        "old_work": work["old"], "new_work": work["new"],
+        "old_seconds": old_s, "new_seconds": new_s,
+        "old_rate": work["old"] / old_s, "new_rate": work["new"] / new_s,
+        "speed_ratio": old_s / new_s, "pair_ratio_min": min(pairs), "pair_ratio_max": max(pairs),
+        "old_runs": runs["old"], "new_runs": runs["new"],
+    }  # fmt: skip
+
+
+@dataclass
+class Sides:
+    """The two kows of an --against run, and what every row shares."""
+
+    old: Kow
+    new: Kow
+    repeat: int  # timed runs of each kow per row
+    timeout: float  # seconds one command may take
+    tmp: Path  # a folder outside the checkout, for the outputs compared
+
+    def __getitem__(self, side: str) -> Kow:
+        return self.old if side == "old" else self.new
+
+    @property
+    def log(self) -> Path:
+        """The log that ``verify`` and ``export`` read, written by the old kow."""
+        return self.tmp / "log.jsonl"
+
+
+def bench_process(
+    sides: Sides, row: str, args: list[str], *, games: int, unit: str = "game"
+) -> dict[str, Any]:
+    """Check that both kows write the same bytes with ``args``, then time both; return the row.
+
+    ``python -m kow ARGS`` runs once for each kow with stdout to a file (which also
+    compiles and caches what each imports), the two files are compared by
+    :func:`first_difference` (``unit`` names a line: ``"game"`` lets the new kow's log
+    add fields, which the row's ``added_fields`` lists), then each runs ``sides.repeat``
+    times with stdout to /dev/null, interleaved. ``games``: the games it plays or reads.
+    """
+    say(f"{row}: kow {shlex.join(args)}: one run each to compare the output, "
+        f"then {sides.repeat} x 2 timed")  # fmt: skip
+    outputs = {side: sides.tmp / f"{side}.out" for side in ("old", "new")}
+    for side, path in outputs.items():
+        time_kow(sides[side], args, sides.timeout, str(path))
+    compared = first_difference(outputs["old"], outputs["new"], unit)
+    runs = interleaved(sides.repeat, lambda side: time_kow(sides[side], args, sides.timeout))
+    return {
+        "row": row, "games": games, "unit": "games/s",
+        "what": "kow " + shlex.join("LOG" if a == str(sides.log) else a for a in args),
+        **figures(runs, {"old": games, "new": games}),
+        "same": compared.first is None, "difference": compared.first,
+        "added_fields": list(compared.added),
+    }  # fmt: skip
+
+
+def run_loop(kow: Kow, args: list[str], timeout: float) -> dict[str, Any]:
+    """Return what ``benchmarks/speed_loops.py ARGS`` printed, run by ``kow``'s Python."""
+    with tempfile.TemporaryFile() as out:
+        cmd = [kow.python, "-c", LOOPS.read_text(encoding="utf-8"), *args]
+        shown = [kow.python, "-c", f"$(cat {LOOPS})", *args]
+        run_checked(kow.label, cmd, kow.cwd, timeout, out, shown=shown)
+        out.seek(0)
+        found: dict[str, Any] = json.loads(out.read())
+    return found
+
+
+def loop_difference(results: dict[str, list[dict[str, Any]]]) -> str | None:
+    """Say how the loops' runs chose different actions, or None when every run chose alike."""
+    for side in ("old", "new"):
+        if len({r["digest"] for r in results[side]}) > 1:
+            return f"the {side} kow's runs chose different actions from one another"
+    old, new = results["old"][0], results["new"][0]
+    if old["digest"] != new["digest"]:
+        return (f"the kows chose different actions ({old['work']:,} old, {new['work']:,} new; "
+                f"SHA-256 {old['digest'][:12]}... and {new['digest'][:12]}...)")  # fmt: skip
     return None
 
 
-def bench_against(
-    old: Kow, new: Kow, bots: str, games: int, repeat: int, timeout: float, tmp: Path
-) -> dict[str, Any]:
-    """Check that ``old`` and ``new`` play the same games, and time both; return the row."""
-    args = simulate_args(bots, 4, games) + ["--jobs", "1"]
-    say(f"{bots}, {games:,} games: one run each to compare the games, then {repeat} x 2 timed")
-    # The runs to files also compile and cache what each kow imports.
-    time_kow(old, args, timeout, str(tmp / "old.jsonl"))
-    time_kow(new, args, timeout, str(tmp / "new.jsonl"))
-    difference = first_difference(tmp / "old.jsonl", tmp / "new.jsonl")
-    times: dict[str, list[float]] = {"old": [], "new": []}
-    for i in range(repeat):  # old first, then new first, so that neither always leads
-        for side in ("old", "new") if i % 2 == 0 else ("new", "old"):
-            times[side].append(time_kow(old if side == "old" else new, args, timeout))
-    old_s, new_s = statistics.median(times["old"]), statistics.median(times["new"])
-    pairs = [o / n for o, n in zip(times["old"], times["new"], strict=True)]
+def bench_loop(sides: Sides, row: str, games: int) -> dict[str, Any]:
+    """Time a loop of ``benchmarks/speed_loops.py`` in each kow, interleaved; return the row.
+
+    ``apply`` and ``pettingzoo``: the seconds of the whole loop, and steps per second;
+    ``decision``: the median seconds of a searched decision (the rate: decisions per
+    second of that median). Every run must choose the same actions (compared by digest).
+    The row keeps what each run printed (``old_printed``, ``new_printed``).
+    """
+    what = LOOP_WHAT[row]
+    say(f"{row}: {what}, {games:,} games, {sides.repeat} x 2 timed runs")
+    results = interleaved(sides.repeat, lambda side: run_loop(sides[side], [row, str(games)],
+                                                              sides.timeout))  # fmt: skip
+    key = "median_decision" if row == "decision" else "seconds"
+    for side, found in results.items():
+        if any(r[key] is None for r in found):
+            raise SystemExit(f"speed.py: {sides[side].label}: the search bot had no decision "
+                             f"to time in {games} games")  # fmt: skip
+    runs = {side: [r[key] for r in found] for side, found in results.items()}
+    work = {side: 1 if row == "decision" else found[0]["work"] for side, found in results.items()}
+    difference = loop_difference(results)
     return {
-        "bots": bots, "games": games, "old_seconds": old_s, "new_seconds": new_s,
-        "old_games_per_s": games / old_s, "new_games_per_s": games / new_s,
-        "speed_ratio": old_s / new_s, "pair_ratio_min": min(pairs), "pair_ratio_max": max(pairs),
-        "old_runs": times["old"], "new_runs": times["new"],
-        "same_games": difference is None, "difference": difference,
+        "row": row, "what": what, "games": games,
+        "unit": "s per decision" if row == "decision" else "steps/s",
+        "old_steps": results["old"][0]["work"], "new_steps": results["new"][0]["work"],
+        **figures(runs, work), "same": difference is None, "difference": difference,
+        "old_printed": results["old"], "new_printed": results["new"],
     }  # fmt: skip
+
+
+LOOP_WHAT = {
+    "pettingzoo": "PettingZoo raw_env, random legal actions",
+    "apply": "new_game + State.apply, random legal actions",
+    "decision": "a search bot's decisions against 3 heuristic bots",
+}
+"""Each loop's row, as the table names it."""
+
+
+def add_framework(kow: Kow, timeout: float) -> None:
+    """Give ``kow``'s Python the PettingZoo, Gymnasium and numpy of this Python.
+
+    An installed kow's environment gets this Python's releases with pip, once (they stay
+    in the cached environment); the working tree runs with this Python, which must have
+    them. Ends the script when this Python lacks one, or pip fails.
+    """
+    wanted = package_versions(sys.executable, ROOT, timeout)
+    missing = [name for name, version in wanted.items() if version is None]
+    if missing:
+        raise SystemExit(
+            f"speed.py: the pettingzoo row needs {', '.join(missing)} for this Python "
+            f"({sys.executable}): pip install '.[pettingzoo]', or leave the row out with --only"
+        )
+    if kow.home.resolve() == (ROOT / "kow").resolve():
+        return
+    if package_versions(kow.python, kow.cwd, timeout) == wanted:
+        return
+    pins = [f"{name}=={version}" for name, version in wanted.items()]
+    say(f"{kow.label}: installing {' '.join(pins)} into {kow.home}")
+    pip = [kow.python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *pins]
+    run_checked(f"installing {' '.join(pins)} for {kow.label}", pip, kow.cwd, timeout,
+                subprocess.DEVNULL)  # fmt: skip
+
+
+VERSIONS = """\
+import importlib.metadata, json, sys
+def version(name):
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+print(json.dumps({name: version(name) for name in sys.argv[1:]}))
+"""
+"""Run by a Python to say which release of each package named it has (None: none)."""
+
+
+def package_versions(python: str, cwd: Path, timeout: float) -> dict[str, str | None]:
+    """Return the release of each of :data:`FRAMEWORK` that ``python`` has (None: none)."""
+    with tempfile.TemporaryFile() as out:
+        run_checked(f"asking {python} for its packages", [python, "-c", VERSIONS, *FRAMEWORK],
+                    cwd, timeout, out)  # fmt: skip
+        out.seek(0)
+        found: dict[str, str | None] = json.loads(out.read())
+    return found
 
 
 def rate(games_per_s: float) -> str:
@@ -428,53 +725,134 @@ def rate(games_per_s: float) -> str:
     return format(games_per_s, ",.0f" if games_per_s >= 100 else ".2f")
 
 
+def run_rows(sides: Sides, rows: list[str], plan: dict[str, int]) -> list[dict[str, Any]]:
+    """Run ``rows`` (names of :data:`ROWS`, in that order) with the games of ``plan``."""
+    done = []
+    log = sides.log
+    if any(row in LOG_ROWS for row in rows):
+        args = simulate_args("random", 4, plan["log"], LOG_SEED) + ["--jobs", "1"]
+        say(f"the log: kow {shlex.join(args)}, by the old kow, to {log}")
+        time_kow(sides.old, args, sides.timeout, str(log))
+    for row in rows:
+        if row in SIMULATE_ROWS:
+            args = simulate_args(row, 4, plan[row]) + ["--jobs", "1"]
+            done.append({"bots": row, **bench_process(sides, row, args, games=plan[row])})
+        elif row in LOG_ROWS:
+            args = [*LOG_ROWS[row], str(log)]
+            done.append(bench_process(sides, row, args, games=plan["log"], unit="line"))
+        else:
+            done.append(bench_loop(sides, row, plan[row]))
+    return done
+
+
+def print_tables(rows: list[dict[str, Any]], repeat: int, log_games: int) -> None:
+    """Print the rows of the whole processes and of the loops as two Markdown tables."""
+    runs = f"median of {repeat} runs" if repeat > 1 else "one run"
+    ratios = [("new/old speed", "speed_ratio", ".3f"), ("lowest pair", "pair_ratio_min", ".3f"),
+              ("highest pair", "pair_ratio_max", ".3f")]  # fmt: skip
+    processes = [r for r in rows if r["row"] not in LOOP_ROWS]
+    if processes:
+        print(f"\n## Whole process (python -m kow ... > /dev/null), {runs}\n")
+        notes = []
+        if any(r["row"] in SIMULATE_ROWS for r in processes):
+            notes.append("simulate: 4 players, --seed 1 --jobs 1.")
+        if any(r["row"] in LOG_ROWS for r in processes):
+            notes.append(f"LOG: {log_games:,} games of random bots (simulate --seed {LOG_SEED}), "
+                         "written once by the old kow.")  # fmt: skip
+        print(" ".join(notes) + "\n")
+        shown = [{**r, "command": command_shown(r), "old": rate(r["old_rate"]),
+                  "new": rate(r["new_rate"]), "same_output": same_output(r)}
+                 for r in processes]  # fmt: skip
+        print(table(shown, [("row", "row", ""), ("command", "command", ""),
+                            ("games", "games", ",d"), ("old s", "old_seconds", ".2f"),
+                            ("new s", "new_seconds", ".2f"), ("old games/s", "old", "s"),
+                            ("new games/s", "new", "s"), *ratios,
+                            ("same output", "same_output", "")]))  # fmt: skip
+        added: dict[tuple[str, ...], list[str]] = {}
+        for r in processes:
+            if r["same"] and r["added_fields"]:
+                added.setdefault(tuple(r["added_fields"]), []).append(r["row"])
+        for fields, names in added.items():
+            print(f"\n+ fields ({', '.join(names)}): the same games, but the new kow's log adds "
+                  f"{', '.join(fields)}.")  # fmt: skip
+    loops = [r for r in rows if r["row"] in LOOP_ROWS]
+    if loops:
+        print(f"\n## In one process: the loop alone, timed inside (not start-up), {runs}\n")
+        print("4 players, default rules, seeded (benchmarks/speed_loops.py); a step is an "
+              "action.\n")  # fmt: skip
+        shown = [{**r, **loop_cells(r), "same_choices": "yes" if r["same"] else "NO"}
+                 for r in loops]  # fmt: skip
+        print(table(shown, [("row", "row", ""), ("loop", "what", ""), ("games", "games", ",d"),
+                            ("work", "work", "s"), ("old", "old", "s"), ("new", "new", "s"),
+                            ("unit", "unit", ""), *ratios,
+                            ("same choices", "same_choices", "")]))  # fmt: skip
+    print("\nnew/old speed above 1: the new kow is faster. 'Lowest/highest pair': the ratio of")
+    print("the runs taken side by side, a guide to the noise.")
+
+
+def same_output(row: dict[str, Any]) -> str:
+    """Return a whole-process row's cell "same output": yes, yes + fields, or NO."""
+    if not row["same"]:
+        return "NO"
+    return "yes + fields" if row["added_fields"] else "yes"
+
+
+def command_shown(row: dict[str, Any]) -> str:
+    """Return a whole-process row's command, short: without the options every row shares."""
+    if row["row"] in SIMULATE_ROWS:
+        return f"simulate --bots {row['row']}"
+    return shlex.join([*LOG_ROWS[row["row"]], "LOG"])
+
+
+def loop_cells(row: dict[str, Any]) -> dict[str, str]:
+    """Return a loop row's cells: its work, and each side's figure."""
+    if row["row"] == "decision":
+        return {"work": f"{row['new_steps']:,} decisions", "old": f"{row['old_seconds']:.4f}",
+                "new": f"{row['new_seconds']:.4f}"}  # fmt: skip
+    return {"work": f"{row['new_steps']:,} steps", "old": f"{row['old_rate']:,.0f}",
+            "new": f"{row['new_rate']:,.0f}"}  # fmt: skip
+
+
 def main_against(opts: argparse.Namespace) -> None:
     """The --against mode: see the module's docstring."""
     repeat = opts.repeat or (3 if opts.quick else 5)
     plan = AGAINST_GAMES_QUICK if opts.quick else AGAINST_GAMES
+    rows = [row for row in ROWS if row in (opts.only or ROWS)]
     out: dict[str, Any] = {"machine": machine()}
     with tempfile.TemporaryDirectory(prefix="kow-bench-") as name:
         tmp = Path(name)  # outside the checkout: the installed kows run from here
         old = install(opts.against, tmp, opts.timeout)
         new = install(opts.tree, tmp, opts.timeout) if opts.tree else working_tree(opts.timeout)
+        if "pettingzoo" in rows:
+            for kow in (old, new):
+                add_framework(kow, opts.timeout)
         m = out["machine"]
         load = "" if m["load"] is None else f", load {m['load']:.2f} at the start"
         print(f"kow speed, {m['date']}: {m['cpu']}, {m['cores']} cores, {m['python']}{load}\n")
         for side, kow in (("old", old), ("new", new)):
             assert kow.info is not None
-            print(f"- {side}: kow {kow.info['kow']}, {kow.label}, Click {kow.info['click']}")
-        rows = [
-            bench_against(old, new, bots, games, repeat, opts.timeout, tmp)
-            for bots, games in plan.items()
-        ]
+            print(f"- {side}: kow {kow.info['kow']}, {kow.label}, Click {kow.info['click']}",
+                  flush=True)  # fmt: skip
+        done = run_rows(Sides(old, new, repeat, opts.timeout, tmp), rows, plan)
     out["against"] = {
         "repeat": repeat,
         "old": {"label": old.label, **(old.info or {})},
         "new": {"label": new.label, **(new.info or {})},
-        "simulate": rows,
+        "log": {"games": plan["log"], "seed": LOG_SEED, "bots": "random", "players": 4},
+        "rows": done,
     }
-    runs = f"median of {repeat} runs" if repeat > 1 else "one run"
-    print(f"\n## kow simulate --players 4 --seed 1 --jobs 1, {runs} (stdout to /dev/null)\n")
-    shown = [{**r, "old_rate": rate(r["old_games_per_s"]), "new_rate": rate(r["new_games_per_s"]),
-              "same": "yes" if r["same_games"] else "NO"} for r in rows]  # fmt: skip
-    print(table(shown, [("bots", "bots", ""), ("games", "games", ",d"),
-                        ("old s", "old_seconds", ".2f"), ("new s", "new_seconds", ".2f"),
-                        ("old games/s", "old_rate", "s"), ("new games/s", "new_rate", "s"),
-                        ("new/old speed", "speed_ratio", ".3f"),
-                        ("lowest pair", "pair_ratio_min", ".3f"),
-                        ("highest pair", "pair_ratio_max", ".3f"),
-                        ("same games", "same", "")]))  # fmt: skip
-    print("\nnew/old above 1: the new kow is faster. 'Lowest/highest pair': the ratio of the")
-    print("runs taken side by side, a guide to the noise.")
+    print_tables(done, repeat, plan["log"])
     if opts.json:
         Path(opts.json).write_text(json.dumps(out, indent=2) + "\n")
-    differ = [r for r in rows if not r["same_games"]]
+    differ = [r for r in done if not r["same"]]
     if differ:
         for r in differ:
-            print(f"\nThe games differ with {r['bots']} bots: {r['difference']} "
+            print(f"\nThe outputs differ on the {r['row']} row: {r['difference']} "
                   "(the kow_version field aside).")  # fmt: skip
         raise SystemExit(1)
-    print("\nBoth kows played the same games (the same bytes but for the kow_version field).")
+    print("\nBoth kows gave the same output on every row: the same bytes but for the "
+          "kow_version field\n(simulate, verify, export; simulate's games may gain fields), "
+          "the same actions (the loops).")  # fmt: skip
 
 
 def main() -> None:
@@ -497,6 +875,13 @@ def main() -> None:
         help="with --against: runs of each (default 5, 3 with --quick)",
     )
     parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=ROWS,
+        metavar="ROW",
+        help=f"with --against: only these rows ({', '.join(ROWS)}; default all)",
+    )
+    parser.add_argument(
         "--timeout",
         metavar="SECONDS",
         type=float,
@@ -505,8 +890,8 @@ def main() -> None:
     )
     opts = parser.parse_args()
     if opts.against is None:
-        if opts.tree is not None or opts.repeat is not None:
-            parser.error("--tree and --repeat go with --against")
+        if opts.tree is not None or opts.repeat is not None or opts.only is not None:
+            parser.error("--tree, --repeat and --only go with --against")
     elif opts.million:
         parser.error("--million does not go with --against")
     if opts.against is not None:

@@ -238,3 +238,231 @@ def test_a_file_that_is_no_log_ends_the_script_with_its_name(
     assert done.returncode == 1
     assert message in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "out.json").exists()
+
+
+# --- benchmarks/speed.py --against: its rows, and the check that both kows agree -------
+
+import speed  # noqa: E402
+
+LOOP_ARGS = {"apply": ["3"], "pettingzoo": ["2"], "decision": ["1", "2"]}
+"""Tiny runs of each loop of benchmarks/speed_loops.py: games (and the search's deals)."""
+OLD = "f8a4a8d"
+"""kow 0.5.0, the oldest kow whose API the loops must work with."""
+
+
+def run_loop_text(loop: str, cwd: Path) -> dict[str, object]:
+    """Run speed_loops.py's text as --against does (``python -c``) in ``cwd``."""
+    if loop == "pettingzoo" and importlib.util.find_spec("pettingzoo") is None:
+        pytest.skip("pettingzoo is not installed")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(
+        [sys.executable, "-c", speed.LOOPS.read_text(encoding="utf-8"), loop, *LOOP_ARGS[loop]],
+        capture_output=True, text=True, cwd=cwd, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    found: dict[str, object] = json.loads(done.stdout)
+    return found
+
+
+@pytest.mark.parametrize("loop", list(LOOP_ARGS))
+def test_a_loop_runs_on_the_working_tree_and_chooses_as_kow_050(loop: str, tmp_path: Path) -> None:
+    """Each loop runs on the working tree and on kow 0.5.0's source (pure Python), and
+    both choose the same actions: the seeded games are the same."""
+    new = run_loop_text(loop, ROOT)
+    assert set(new) == {"loop", "work", "seconds", "digest"} | (
+        {"median_decision"} if loop == "decision" else set()
+    )
+    assert new["loop"] == loop and isinstance(new["work"], int) and new["work"] > 0
+    assert re.fullmatch("[0-9a-f]{64}", str(new["digest"]))
+    assert run_loop_text(loop, ROOT)["digest"] == new["digest"]  # seeded: the same again
+    have = subprocess.run(["git", "cat-file", "-e", f"{OLD}^{{commit}}"], cwd=ROOT, check=False)
+    if have.returncode != 0:
+        pytest.skip(f"{OLD} is not in this clone")
+    with subprocess.Popen(["git", "archive", OLD, "kow"], cwd=ROOT, stdout=subprocess.PIPE) as a:
+        subprocess.run(["tar", "-x", "-C", str(tmp_path)], stdin=a.stdout, check=True)
+    old = run_loop_text(loop, tmp_path)
+    assert (old["work"], old["digest"]) == (new["work"], new["digest"])
+
+
+def test_the_apply_loop_plays_the_games_of_its_seeds() -> None:
+    """``apply 3``: games with seeds 0, 1 and 2 to the end, 237 actions in all."""
+    assert run_loop_text("apply", ROOT)["work"] == 237
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "the loop is one of apply, pettingzoo, decision, not nothing"),
+        (["simulate", "3"], "the loop is one of apply, pettingzoo, decision, not 'simulate'"),
+        (["apply"], "apply takes 1 argument, not 0"),
+        (["decision", "1", "2", "3"], "decision takes 1 or 2 arguments, not 3"),
+        (["apply", "٣"], "'٣' is not a number of games: allowed 1 or more, in the digits 0-9"),
+        (["decision", "1", "0"], "'0' is not a number of deals: allowed 1 or more, in the "
+         "digits 0-9"),
+    ],
+)  # fmt: skip
+def test_a_loop_refuses_bad_arguments_as_a_usage_error(args: list[str], message: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "speed_loops.py"), *args],
+        capture_output=True, text=True, cwd=ROOT, timeout=120, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines()[-1] == f"speed_loops.py: error: {message}"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--only", "apply"], "--tree, --repeat and --only go with --against"),
+        (["--against", "HEAD", "--only", "replay"], "argument --only: invalid choice: 'replay' "
+         "(choose from 'random', 'heuristic', 'search', 'verify', 'export', 'pettingzoo', "
+         "'apply', 'decision')"),
+        (["--against", "HEAD", "--million"], "--million does not go with --against"),
+    ],
+)  # fmt: skip
+def test_speed_refuses_options_that_do_not_go_together(args: list[str], message: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "speed.py"), *args],
+        capture_output=True, text=True, cwd=ROOT, timeout=120, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines()[-1] == f"speed.py: error: {message}"
+
+
+def test_the_runs_alternate_which_kow_goes_first() -> None:
+    order: list[str] = []
+    runs = speed.interleaved(4, lambda side: order.append(side) or len(order))
+    assert order == ["old", "new", "new", "old", "old", "new", "new", "old"]
+    assert runs == {"old": [1, 4, 5, 8], "new": [2, 3, 6, 7]}
+
+
+def test_the_figures_of_a_row() -> None:
+    """Seconds per run, old 2, 4, 3 and new 1, 1, 2: medians 3 and 1, pairs 2, 4, 1.5."""
+    f = speed.figures({"old": [2.0, 4.0, 3.0], "new": [1.0, 1.0, 2.0]}, {"old": 60, "new": 60})
+    assert (f["old_seconds"], f["new_seconds"], f["old_rate"], f["new_rate"]) == (3, 1, 20, 60)
+    assert (f["speed_ratio"], f["pair_ratio_min"], f["pair_ratio_max"]) == (3, 1.5, 4)
+
+
+def test_outputs_compared_but_for_the_kow_version(tmp_path: Path) -> None:
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.write_bytes(line(0, "0.5.0") + line(1, "0.5.0"))
+    new.write_bytes(line(0, "0.6.0") + line(1, "0.6.0"))
+    assert speed.first_difference(old, new) == (None, ())
+    new.write_bytes(line(0, "0.6.0") + line(2, "0.6.0"))
+    assert speed.first_difference(old, new) == ("game 2 differs", ())
+    new.write_bytes(line(0) + line(1) + b"x\n")
+    assert speed.first_difference(old, new, "line") == (
+        "the new kow wrote more lines (line 3 on)",
+        (),
+    )
+
+
+def test_a_new_kow_may_add_fields_to_the_games_not_change_them(tmp_path: Path) -> None:
+    """0.5.0's games against a later kow's: ``result.termination`` added, nothing else."""
+    old, new = tmp_path / "old", tmp_path / "new"
+    game = '{"kow_version":"V","rounds":[{"n":1},{"n":2}],"result":{"winner":W}}\n'
+    old.write_text(game.replace("V", "0.5.0").replace("W", "0") + game.replace("W", "1"))
+    added = game.replace('"winner":W', '"winner":W,"termination":"sweep"')
+    new.write_text(added.replace("V", "0.6.0").replace("W", "0") + added.replace("W", "1"))
+    assert speed.first_difference(old, new) == (None, ("result.termination",))
+    assert speed.first_difference(old, new, "line") == ("line 1 differs", ())  # bytes only
+    new.write_text(added.replace("W", "0") + added.replace("W", "1").replace('"n":2', '"n":3'))
+    assert speed.first_difference(old, new) == ("game 2 differs", ())
+    assert speed.added_fields({"a": [{"b": 1}]}, {"a": [{"b": 1, "c": 0}], "d": 3}) == [
+        "d", "a[].c"
+    ]  # fmt: skip
+    assert speed.added_fields({"a": 1, "b": 2}, {"b": 2, "a": 1}) is None  # reordered
+    assert speed.added_fields({"a": 1}, {"b": 1}) is None  # a field gone
+    assert speed.added_fields({"a": [1, 2]}, {"a": [1, 2, 3]}) is None
+    assert speed.added_fields({"a": 1}, {"a": True}) is None  # equal in Python, not in JSON
+
+
+def test_the_loops_compared_by_their_choices() -> None:
+    same = {"old": [{"work": 5, "digest": "a" * 64}] * 2, "new": [{"work": 5, "digest": "a" * 64}]}
+    assert speed.loop_difference(same) is None
+    other = {**same, "new": [{"work": 6, "digest": "b" * 64}]}
+    assert speed.loop_difference(other) == (
+        "the kows chose different actions (5 old, 6 new; SHA-256 aaaaaaaaaaaa... and "
+        "bbbbbbbbbbbb...)"
+    )
+    unsteady = {**same, "old": [{"work": 5, "digest": "a" * 64}, {"work": 5, "digest": "c" * 64}]}
+    assert speed.loop_difference(unsteady) == (
+        "the old kow's runs chose different actions from one another"
+    )
+
+
+TINY = {"random": 2, "heuristic": 2, "search": 1, "log": 3, "pettingzoo": 1, "apply": 2,
+        "decision": 1}  # fmt: skip
+
+
+def against(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, old_python: str, only: list[str]
+) -> dict[str, object]:
+    """Run --against in this process with the working tree on both sides, ``old_python``
+    running the old one; return what --json saved."""
+    home = ROOT / "kow"
+    old = speed.Kow("old tree", old_python, ROOT, home, {"kow": "?", "click": None})
+    new = speed.Kow("working tree", sys.executable, ROOT, home, {"kow": "?", "click": None})
+    monkeypatch.setattr(speed, "install", lambda ref, cwd, timeout: old)
+    monkeypatch.setattr(speed, "working_tree", lambda timeout: new)
+    monkeypatch.setattr(speed, "AGAINST_GAMES_QUICK", TINY)
+    monkeypatch.setattr(speed, "CLEAN_ENV", {k: v for k, v in speed.CLEAN_ENV.items()
+                                             if k != "PYTHONPATH"})  # fmt: skip
+    out = tmp_path / "figures.json"
+    opts = speed.argparse.Namespace(against="OLD", tree=None, quick=True, repeat=1, only=only,
+                                    timeout=120.0, json=str(out))  # fmt: skip
+    try:
+        speed.main_against(opts)
+    finally:
+        assert out.exists()
+    found: dict[str, object] = json.loads(out.read_text())
+    return found
+
+
+def test_against_times_every_row_asked_and_checks_both_agree(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    found = against(monkeypatch, tmp_path, sys.executable, ["apply", "random", "verify"])
+    rows = found["against"]["rows"]  # type: ignore[index]
+    assert [r["row"] for r in rows] == ["random", "verify", "apply"]  # in the order of ROWS
+    assert [r["same"] for r in rows] == [True, True, True]
+    assert [r["what"] for r in rows[:2]] == [
+        "kow simulate --bots random --players 4 --games 2 --seed 1 --quiet --jobs 1",
+        "kow verify LOG",
+    ]
+    assert [r["unit"] for r in rows] == ["games/s", "games/s", "steps/s"]
+    assert rows[2]["old_steps"] == rows[2]["new_steps"] > 0
+    assert all(len(r["old_runs"]) == len(r["new_runs"]) == 1 for r in rows)
+    assert found["against"]["log"] == {  # type: ignore[index]
+        "games": 3, "seed": 2, "bots": "random", "players": 4
+    }  # fmt: skip
+    printed = capsys.readouterr().out
+    assert "| random | simulate --bots random | 2 |" in printed
+    assert "| verify | verify LOG | 3 |" in printed
+    assert "| apply | new_game + State.apply, random legal actions | 2 |" in printed
+    assert printed.rstrip().endswith("the same actions (the loops).")
+    assert [r["added_fields"] for r in rows[:2]] == [[], []]
+
+
+def test_against_refuses_outputs_that_differ(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An old kow whose ``verify`` writes one more line: the row says NO, and exit 1."""
+    fake = tmp_path / "python"
+    fake.write_text(f'#!/bin/sh\n"{sys.executable}" "$@"\nstatus=$?\n'
+                    '[ "$3" = verify ] && echo "one more line"\nexit $status\n')  # fmt: skip
+    fake.chmod(0o755)
+    with pytest.raises(SystemExit) as stop:
+        against(monkeypatch, tmp_path, str(fake), ["verify", "export"])
+    assert stop.value.code == 1
+    rows = json.loads((tmp_path / "figures.json").read_text())["against"]["rows"]
+    assert [(r["row"], r["same"], r["difference"]) for r in rows] == [
+        ("verify", False, "the old kow wrote more lines (line 2 on)"),
+        ("export", True, None),
+    ]
+    printed = capsys.readouterr().out
+    assert "| verify | verify LOG | 3 |" in printed and printed.count("| NO |") == 1
+    assert printed.rstrip().endswith(
+        "The outputs differ on the verify row: the old kow wrote more lines (line 2 on) "
+        "(the kow_version field aside)."
+    )
