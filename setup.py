@@ -24,6 +24,7 @@ COMPILED = [
     "kow/engine/_state.py",
     "kow/engine/_round.py",
     "kow/engine/_copies.py",
+    "kow/engine/_checks.py",
     "kow/engine/trick.py",
     "kow/engine/deal.py",
     "kow/players/policy.py",

@@ -30,6 +30,7 @@ from conftest import (
 from kow.cards import BIT, cards_in, parse_card, parse_suit
 from kow.engine import IllegalActionError, State, action_name
 from kow.engine import view as view_module
+from kow.engine._state import FIELDS as STATE_FIELDS
 from kow.engine.deal import StackedDeck, deal_deck
 from kow.engine.view import TrickFacts, View
 from kow.events import KNOCK, Deal, Phase, Play, TrickWon, WonBy
@@ -782,7 +783,7 @@ def _play_out_by_apply(state: State, rnd: Any) -> list[int]:
 def test_copy_sets_every_slot_and_shares_no_changing_list() -> None:
     state = _play_states(SEARCH_RULES[1], range(1))[5]
     other = state.round_copy()
-    for name in State.__slots__:
+    for name in STATE_FIELDS:
         assert hasattr(other, name), name
         if name not in ("events", "recording", "_first_play", "_trick_start", "_view_parts"):
             assert getattr(other, name) == getattr(state, name), name
@@ -879,7 +880,7 @@ def test_a_round_stopped_by_a_policy_is_left_at_that_decision(rules: Rules, stop
                 slow.apply(action)
             assert fast.phase is Phase.PLAY
             assert (fast.turn, fast.facts()) == (given[0].seat, given[0])
-            for name in State.__slots__:
+            for name in STATE_FIELDS:
                 if name not in ("_deck", "_view_parts"):
                     assert getattr(fast, name) == getattr(slow, name), (seed, k, name)
             assert [fast.view(s) for s in range(rules.players)] == [
@@ -919,7 +920,7 @@ def test_fork_keeps_the_history_and_plays_on_as_the_game_would() -> None:
     for _ in range(9):
         state.apply(rng.choice(state.legal_actions()))
     fork = state.fork()
-    for name in State.__slots__:
+    for name in STATE_FIELDS:
         if name != "_deck":
             assert getattr(fork, name) == getattr(state, name), name
         if isinstance(getattr(state, name), list):

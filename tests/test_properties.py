@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from kow import log
 from kow.cards import NO_SUIT, SUIT_OF
-from kow.engine import State
+from kow.engine._state import FIELDS as STATE_FIELDS
 from kow.events import Event, Knock, Play, TrickWon, TrumpSet, WonBy
 from kow.game import bots_rng, drive, game_seed, new_game, play_game
 from kow.players import Player, make_bot
@@ -218,6 +218,6 @@ def test_fast_loop_plays_the_same_game_as_apply(variant: str) -> None:
             shown: list[Event] = []
             slow = drive(new_game(rules, seed), _bots(kinds, seed, players), on_event=shown.append)
             assert fast.events == slow.events == shown, (variant, players, seed)
-            for name in State.__slots__:
+            for name in STATE_FIELDS:
                 if name not in ("rng", "_deck", "_view_parts"):
                     assert getattr(fast, name) == getattr(slow, name), (name, players, seed)

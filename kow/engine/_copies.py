@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..cards import BIT, NAMES, NO_CARD, NO_SUIT, Mask, cards_in
 from ..events import Deal, Phase, Play
@@ -24,7 +24,14 @@ from .view import View
 if TYPE_CHECKING:
     from ._state import State
 
-__all__ = ["copy_state", "fork_state", "state_from_view"]
+__all__ = ["BLANK", "copy_state", "fork_state", "state_from_view"]
+
+BLANK: Final = random.Random(0)
+"""Given as ``rng``, makes ``State(rules, BLANK)`` a blank state for a copy to fill in.
+
+No draw is made from it: :class:`~kow.engine.State` returns at once, with no attribute
+set, and the functions here set every one. (``object.__new__(State)`` cannot do this once
+``State`` is compiled, and a compiled ``State.__new__`` runs ``__init__``.)"""
 
 
 def copy_state(state: State) -> State:
@@ -36,7 +43,7 @@ def copy_state(state: State) -> State:
     """
     # One line per slot: several times faster than a loop over the slots, and copying
     # is paid once per simulated deal. test_engine checks that no slot is left out.
-    other: State = type(state).__new__(type(state))
+    other: State = type(state)(state.rules, BLANK)
     other.rules = state.rules
     other.players = state.players
     other.events = []
@@ -103,7 +110,7 @@ def state_from_view(cls: type[State], view: View, hands: Sequence[Mask]) -> Stat
             raise ValueError(
                 f"seat {seat} holds {view.hand_counts[seat]} cards, not {hands[seat].bit_count()}"
             )
-    state: State = cls.__new__(cls)
+    state: State = cls(view.rules, BLANK)
     state.rules = rules
     state.players = players
     state.events = []

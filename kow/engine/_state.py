@@ -31,18 +31,31 @@ from ..events import (
 )
 from ..rules import Rules, check_bool
 from ._checks import check_deck, check_hands, check_policies, check_start, check_view
-from ._copies import copy_state, fork_state, state_from_view
+from ._copies import BLANK, copy_state, fork_state, state_from_view
 from ._round import ALL_SUITS, end_round, next_vote, set_trump, start_round
 from .deal import Deck, ShuffledDeck
 from .trick import BEATEN_BY, knock_allowed, legal_cards, trick_order, won_by
 from .view import Policy, TrickFacts, View, legal_actions_of, new_trick_facts, new_view
 
-__all__ = ["IllegalActionError", "State", "action_name"]
+__all__ = ["FIELDS", "IllegalActionError", "State", "action_name"]
 
 _PLAYS: Final = tuple(tuple(Play(seat=seat, card=card) for card in range(52)) for seat in range(7))
 """``_PLAYS[seat][card]``: the event of that play, made once and shared (it never changes)."""
 _KNOCKS: Final = tuple(Knock(seat=seat) for seat in range(7))
 _VOTES: Final = tuple(tuple(Vote(seat=seat, suit=suit) for suit in ALL_SUITS) for seat in range(7))
+
+
+FIELDS: Final[tuple[str, ...]] = (
+    "rules", "players", "events", "recording", "phase", "turn", "outcome", "round",
+    "hand_size", "dealer", "trump", "trump_method", "trump_chosen_by", "turned_up",
+    "leader", "hands", "in_game", "in_round", "knocked_out", "dogs_life",
+    "dogs_life_used", "dogs_life_open", "tricks_won", "previous_tricks_won", "allowed", "votes",
+    "seen", "trick_number", "trick_leader", "trick_order", "trick_played", "led",
+    "winning_card", "winning_seat", "_first_play", "_trick_start", "_trick_seen",
+    "_deck", "_on_dogs_life", "_left", "_most_tricks", "_voters", "_fixed_suit",
+    "_pending_method", "_view_parts",
+    )  # fmt: skip
+"""The attributes of every :class:`State` (its ``__slots__``; a compiled ``State`` has none)."""
 
 
 class IllegalActionError(ValueError):
@@ -74,16 +87,7 @@ class State:
     Raises :class:`~kow.rules.RulesError` when ``dealer`` is not a seat of the game.
     """
 
-    __slots__ = (
-        "rules", "players", "events", "recording", "phase", "turn", "outcome", "round",
-        "hand_size", "dealer", "trump", "trump_method", "trump_chosen_by", "turned_up",
-        "leader", "hands", "in_game", "in_round", "knocked_out", "dogs_life",
-        "dogs_life_used", "dogs_life_open", "tricks_won", "previous_tricks_won", "allowed", "votes",
-        "seen", "trick_number", "trick_leader", "trick_order", "trick_played", "led",
-        "winning_card", "winning_seat", "_first_play", "_trick_start", "_trick_seen",
-        "_deck", "_on_dogs_life", "_left", "_most_tricks", "_voters", "_fixed_suit",
-        "_pending_method", "_view_parts",
-    )  # fmt: skip
+    __slots__ = FIELDS
 
     rules: Rules
     players: int
@@ -179,6 +183,8 @@ class State:
         *,
         deck: Deck | None = None,
     ) -> None:
+        if rng is BLANK:
+            return  # a copy fills it in (kow.engine._copies)
         check_start(rules, rng, deck)  # TypeError naming rules, an rng or a deck of a wrong kind
         players = rules.players
         drawn = int(rng.random() * players)  # drawn even when given, so --dealer keeps the deal
@@ -422,6 +428,7 @@ class State:
         new_trick = False
         round_over = False
         illegal = False
+        refused: object = None  # the action refused, when one is
         # Functions, tables and types as local names: the loop reads them at every play.
         legal_of = legal_cards
         bit_of = BIT
@@ -445,7 +452,12 @@ class State:
                          won[seat], hand_size - number + 1)
                     )  # fmt: skip
                     # A player that raises (one quits, say) leaves the game at this decision.
-                    action = policies[seat](facts)  # type: ignore[index]
+                    chosen: object = policies[seat](facts)  # type: ignore[index]
+                    if type(chosen) is not int:  # a str, a bool, a numpy integer: no action
+                        refused = chosen
+                        illegal = True
+                        break
+                    action = chosen
                 if type(action) is int and 0 <= action < 52 and legal >> action & 1:
                     bit = bit_of[action]
                     hands[seat] = hand ^ bit
@@ -464,6 +476,7 @@ class State:
                     if recording:
                         record(_KNOCKS[seat])
                 else:
+                    refused = action
                     illegal = True  # refused once the state is kept, so the message reads it
                     break
                 asking = policies is not None
@@ -522,7 +535,7 @@ class State:
             if new_trick:
                 self._view_parts = None
         if illegal:
-            raise IllegalActionError(self._why_illegal(action), seat, action)
+            raise IllegalActionError(self._why_illegal(refused), seat, refused)
         if round_over:
             end_round(self)
 
