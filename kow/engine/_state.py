@@ -614,6 +614,12 @@ class State:
         """Fork the game (see :meth:`fork`): ``copy.deepcopy(state)`` is ``state.fork()``."""
         return fork_state(self)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle the game as its attributes (:data:`FIELDS`), for frameworks that pickle
+        states (OpenSpiel's serialization): a compiled ``State`` has no default way."""
+        held = tuple([(name, getattr(self, name)) for name in FIELDS if hasattr(self, name)])
+        return (_unpickle, (type(self), held))
+
     @classmethod
     def from_view(cls, view: object, hands: Sequence[Mask]) -> State:
         """Return the decision of ``view`` with ``hands`` (masks by seat) filled in, for search.
@@ -629,3 +635,12 @@ class State:
         """
         view = check_view(view)
         return state_from_view(cls, view, check_hands(hands, view.rules.players))
+
+
+def _unpickle(cls: type[State], held: tuple[tuple[str, Any], ...]) -> State:
+    """Return the game that :meth:`State.__reduce__` pickled: ``held`` is its
+    ``(attribute, value)`` pairs."""
+    state = cls(dict(held)["rules"], BLANK)
+    for name, value in held:
+        setattr(state, name, value)
+    return state

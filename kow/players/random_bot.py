@@ -6,7 +6,7 @@ import functools
 import random
 
 from ..cards import Mask, Suit
-from ..engine.view import View
+from ..engine.view import TrickFacts, View
 from ..events import Action
 from .base import Player, check_rng
 from .policy import uniform_action
@@ -29,13 +29,20 @@ class RandomBot(Player):
         super().__init__(name)
         self.rng = check_rng(rng)
         self._random = rng.random
-        # The engine's trick loop asks this one for each card (kow simulate): compiled.
-        self.card_policy = functools.partial(uniform_action, rng.random)
+        if type(self).card_policy is RandomBot.card_policy:  # not a subclass's own
+            # The engine's trick loop asks this for each card (kow simulate): compiled,
+            # it costs less than a method.
+            self.card_policy = functools.partial(uniform_action, rng.random)  # type: ignore[method-assign]
 
     def act(self, view: View) -> Action:
         """Return a legal action of ``view``, each with equal chance."""
         legal = view.legal
         return legal[int(self._random() * len(legal))]
+
+    def card_policy(self, facts: TrickFacts) -> Action:
+        """Return a legal card or the knock of ``facts``, each with equal chance, as :meth:`act`
+        (:func:`~kow.players.policy.uniform_action`)."""
+        return uniform_action(self._random, facts)
 
     def trump_policy(self, allowed: tuple[Suit, ...], hand: Mask) -> Suit:
         """Return a suit of ``allowed``, each with equal chance, drawn as :meth:`act` does."""
