@@ -1,15 +1,19 @@
-"""Build kow: its hot pure modules compiled by mypyc where a C compiler is at hand.
+"""Build kow: the engine and its hot helpers compiled by mypyc where a C compiler is at hand.
 
-The compiled modules are the rules of a trick and the deal (``kow/engine/trick.py``,
-``kow/engine/deal.py``), the bots' policy, deals, inference and card models (``kow/players/policy.py``,
-``sampling.py``, ``inference.py``, ``models.py``) and the log's fast writer (``kow/log/_writer.py``):
-the same source files, compiled, so there is still one statement of each rule. The
-engine itself stays Python, so bad input gets kow's own messages.
+The compiled modules (``COMPILED``) are the engine (the state and its one trick loop, a
+round's set-up and end, the copies for search, the checks of its public methods, the
+views and facts, the rules of a trick and the deal: ``kow/engine/``), the cards
+(``kow/cards.py``), the bots' policies, deals, inference and card models
+(``kow/players/policy.py``, ``sampling.py``, ``inference.py``, ``models.py``) and the
+log's fast writer (``kow/log/_writer.py``): the same source files, compiled, so there is
+still one statement of each rule. Every public method of the engine checks its
+arguments itself (``kow/engine/_checks.py``), so bad input gets kow's own messages in
+both builds.
 
 Each module is compiled on its own and is optional: one that fails to build (no C
 compiler, say) stays pure Python, so ``pip install .`` works anywhere. Set
-``KOW_PURE_PYTHON=1`` to build pure Python only. ``python -c "import kow.engine.trick;
-print(kow.engine.trick.__file__)"`` tells which one is installed (``.so``: compiled).
+``KOW_PURE_PYTHON=1`` to build pure Python only. ``python -c "import kow.engine._state;
+print(kow.engine._state.__file__)"`` tells which one is installed (``.so``: compiled).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import inspect
 import random
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -194,10 +195,21 @@ def agent_log(seed: int | None) -> dict[str, Any]:
     return build(seed, rules, players, events=state.events)
 
 
+def source_of(module: ModuleType) -> str:
+    """Return the source of ``module``, also when it is compiled (its ``.py`` lies beside
+    the ``.so``, where inspect looks for none)."""
+    try:
+        return inspect.getsource(module)
+    except (OSError, TypeError):
+        assert module.__file__ is not None
+        source = Path(module.__file__).parent / (module.__name__.rpartition(".")[2] + ".py")
+        return source.read_text()
+
+
 def documented_order(module: ModuleType, name: str) -> tuple[str, ...]:
     """Return the field order that the docstring of ``module.name`` (a fast constructor of
     a record, see :data:`kow.engine.view.new_trick_facts`) writes as ``(a, b, ...)``."""
-    tree = ast.parse(inspect.getsource(module))
+    tree = ast.parse(source_of(module))
     body = tree.body
     for node, after in zip(body, body[1:], strict=False):
         target = node.target if isinstance(node, ast.AnnAssign) else None
