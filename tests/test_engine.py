@@ -7,6 +7,7 @@ Rule settings each get their own tests in ``test_rules.py``; the dog's life is h
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 import re
 from typing import Any
@@ -958,3 +959,22 @@ def test_fork_with_hands_deals_the_hidden_cards_anew_and_rewrites_the_deal() -> 
     twice = [sum(BIT[c] for c in cards(h)) for h in ("Jd Kd 2s", "5h 9h", "Qd 2s")]
     with pytest.raises(ValueError, match="2s is held twice"):
         state.fork(hands=twice)
+
+
+def test_a_pickled_game_plays_on_as_the_game_does() -> None:
+    # OpenSpiel serializes states by pickling; a compiled State pickles by its FIELDS.
+    state = State(Rules(players=3, dogs_life="once-per-game"), random.Random(8))
+    rng = random.Random(3)
+    for _ in range(9):
+        state.apply(rng.choice(state.legal_actions()))
+    again = pickle.loads(pickle.dumps(state))
+    assert type(again) is State and again is not state
+    for name in STATE_FIELDS:
+        if name != "_deck":
+            assert getattr(again, name) == getattr(state, name), name
+    assert again.hands is not state.hands and again.events is not state.events
+    while state.phase is not Phase.OVER:
+        action = rng.choice(state.legal_actions())
+        state.apply(action)
+        again.apply(action)
+    assert again.events == state.events and again.outcome == state.outcome

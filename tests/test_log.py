@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from kow import log
 from kow.game import bots_rng, play_game
 from kow.log import _reader
+from kow.log import LoggedPlayer
 from kow.log._writer import game_text
 from kow.players import Player, make_bot
 from kow.rules import MAX_SEED, Rules, max_start_cards
@@ -273,3 +274,18 @@ def test_bad_utf8_is_placed_on_its_own_line() -> None:
         list(log.iter_games(io.BytesIO(data)))
     assert err.value.line == 4
     assert "byte 28 of the file is 0xff" in str(err.value)
+
+
+def test_game_text_checks_players_that_differ_from_the_last_checked() -> None:
+    # game_text keeps the seats it checked last (a run writes the same players each
+    # game); a bad name or kind after good ones is still refused.
+    rules = Rules(players=2)
+    good = [LoggedPlayer("ada", "heuristic"), LoggedPlayer("bo", "random")]
+    state = play_game(rules, [make_bot("random", p.name, bots_rng(1)) for p in good], 1)
+    text = game_text(1, rules, good, events=state.events)
+    assert game_text(1, rules, good, events=state.events) == text
+    with pytest.raises(ValueError, match=r"players\[1\]\.kind: 'robot' is no kind"):
+        game_text(1, rules, [good[0], LoggedPlayer("bo", "robot")], events=state.events)
+    with pytest.raises(TypeError, match=r"players\[0\] is 7"):
+        game_text(1, rules, [7, good[1]], events=state.events)  # type: ignore[list-item]
+    assert game_text(1, rules, good, events=state.events) == text

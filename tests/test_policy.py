@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -11,7 +12,13 @@ from kow.engine.view import TrickFacts, View
 from kow.events import KNOCK, Knock, Phase
 from kow.game import bots_rng, new_game
 from kow.players import HeuristicBot, make_bot
-from kow.players.policy import heuristic_card, heuristic_trump, lowest, strongest
+from kow.players.policy import (
+    heuristic_card,
+    heuristic_trump,
+    lowest,
+    strongest,
+    uniform_action,
+)
 from kow.rules import Rules
 
 VARIANTS = [
@@ -193,3 +200,42 @@ def test_trump_is_the_longest_suit_ties_to_higher_ranks() -> None:
     assert heuristic_trump(m("2c 3c 4c Ad Kd"), (0, 1, 2, 3)) == 0
     assert heuristic_trump(m("2c 3c Ad Kd"), (0, 1, 2, 3)) == 1
     assert heuristic_trump(m("2c 3c Ad Kd"), (0, 2)) == 0
+
+
+def test_uniform_action_draws_once_over_the_cards_then_the_knock() -> None:
+    # The random bot's card: legal 3c and 6d with a knock allowed, so three actions in
+    # the order of legal_actions_of (cards lowest first, then the knock); the draw picks
+    # index int(draw * 3).
+    three, six = parse_card("3c"), parse_card("6d")
+    facts = TrickFacts(seat=1, hand=mask_of([three, six]), legal=mask_of([three, six]),
+                       may_knock=True, seen=0, winning=NO_CARD, led=NO_SUIT, trump=NO_SUIT,
+                       to_come=True, won=0, tricks_left=3)  # fmt: skip
+    drawn = []
+
+    def draw(value: float) -> Callable[[], float]:
+        def one() -> float:
+            drawn.append(value)
+            return value
+
+        return one
+
+    assert [uniform_action(draw(x), facts) for x in (0.0, 0.33, 0.34, 0.66, 0.67, 0.999)] == [
+        three, three, six, six, KNOCK, KNOCK,
+    ]  # fmt: skip
+    assert drawn == [0.0, 0.33, 0.34, 0.66, 0.67, 0.999]  # one draw a decision
+    no_knock = facts._replace(may_knock=False)
+    assert uniform_action(draw(0.5), no_knock) == six
+    assert uniform_action(draw(0.49), no_knock) == three
+
+
+def test_the_random_bot_asks_uniform_action_with_its_generator() -> None:
+    # Its card policy and its act over the same legal actions draw the same action.
+    facts = TrickFacts(seat=0, hand=0b1011, legal=0b1011, may_knock=True, seen=0,
+                       winning=NO_CARD, led=NO_SUIT, trump=NO_SUIT, to_come=True, won=0,
+                       tricks_left=4)  # fmt: skip
+    fast = make_bot("random", "r", random.Random(4))
+    other = random.Random(4)
+    picks = [fast.card_policy(facts) for _ in range(40)]  # type: ignore[misc]
+    legal = (0, 1, 3, KNOCK)
+    assert picks == [legal[int(other.random() * 4)] for _ in range(40)]
+    assert set(picks) == set(legal)
