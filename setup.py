@@ -4,8 +4,10 @@ The compiled modules (``COMPILED``) are the engine (the state and its one trick 
 round's set-up and end, the copies for search, the checks of its public methods, the
 views and facts, the rules of a trick and the deal: ``kow/engine/``), the cards
 (``kow/cards.py``), the bots' policies, deals, inference and card models
-(``kow/players/policy.py``, ``sampling.py``, ``inference.py``, ``models.py``) and the
-log's fast writer (``kow/log/_writer.py``): the same source files, compiled, so there is
+(``kow/players/policy.py``, ``sampling.py``, ``inference.py``, ``models.py``), the
+log's fast writer (``kow/log/_writer.py``) and ``kow verify``'s oracle (``kow/verify/``,
+still a second statement of the rules, by design, independent of the engine): the same
+source files, compiled, so there is
 still one statement of each rule. Every public method of the engine checks its
 arguments itself (``kow/engine/_checks.py``), so bad input gets kow's own messages in
 both builds.
@@ -29,6 +31,10 @@ COMPILED = [
     "kow/engine/_round.py",
     "kow/engine/_copies.py",
     "kow/engine/_checks.py",
+    "kow/verify/_shape.py",
+    "kow/verify/_walk.py",
+    "kow/verify/_trump.py",
+    "kow/verify/_table.py",
     "kow/engine/trick.py",
     "kow/engine/deal.py",
     "kow/players/policy.py",

@@ -278,10 +278,11 @@ class Shape:
             if key not in value:
                 self.fail(_at(path, f"missing key {key!r}"))
             out[key] = value[key]
-        for key in value:
-            if not isinstance(key, str) or (key not in keys and key not in optional):
-                self.fail(_at(path, f"unknown key {show(key)}"))
-            out[key] = value[key]
+        for other in value:  # any JSON key, maybe not a str (a name of its own: mypyc types
+            # a loop's name by its first use)
+            if not isinstance(other, str) or (other not in keys and other not in optional):
+                self.fail(_at(path, f"unknown key {show(other)}"))
+            out[other] = value[other]
         return out
 
     def list_(self, value: object, path: str) -> list[object]:
