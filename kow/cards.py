@@ -16,6 +16,7 @@ Input is lenient (``10h``, ``TH``, ``10♥``, ``h10``, ``ten of hearts``): see
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import Final, TypeAlias
 
@@ -41,6 +42,8 @@ __all__ = [
     "card",
     "card_name",
     "cards_in",
+    "check_card",
+    "check_suit",
     "mask_of",
     "parse_card",
     "parse_suit",
@@ -151,43 +154,97 @@ def card(rank: int, suit: Suit) -> Card:
     return suit * 13 + rank
 
 
-def suit_of(c: Card) -> Suit:
-    """Return the suit (0..3, ``cdhs``) of card ``c``.
+def check_card(c: object) -> Card:
+    """Return ``c`` as a card (an int 0 to 51, ``2c`` 0 to ``As`` 51), or raise naming it.
+
+    A numpy integer counts as its int, a bool does not. Raises :class:`TypeError` for a
+    value that is not an integer and :class:`CardError` for one out of range, each naming
+    the value (the same in the compiled and the pure build).
+
+    >>> check_card(51)
+    51
+    >>> check_card(52)
+    Traceback (most recent call last):
+    ...
+    kow.cards.CardError: 52 is not a card: an int 0 to 51 (0 is 2c, 51 is As)
+    """
+    if type(c) is int and 0 <= c < DECK_SIZE:
+        return c
+    if isinstance(c, bool):
+        raise TypeError(f"{c!r} is not a card: an int 0 to 51 (0 is 2c, 51 is As)")
+    try:
+        index = operator.index(c)  # type: ignore[arg-type]  # any __index__, or TypeError
+    except TypeError:
+        hint = f"; parse_card({c!r}) reads a card's name" if isinstance(c, str) else ""
+        raise TypeError(f"{c!r} is not a card: an int 0 to 51 (0 is 2c, 51 is As){hint}") from None
+    if not 0 <= index < DECK_SIZE:
+        raise CardError(f"{c!r} is not a card: an int 0 to 51 (0 is 2c, 51 is As)")
+    return index
+
+
+def check_suit(s: object) -> Suit:
+    """Return ``s`` as a suit (an int 0 to 3, ``cdhs``), or raise naming it, as
+    :func:`check_card` does for a card.
+
+    >>> check_suit(4)
+    Traceback (most recent call last):
+    ...
+    kow.cards.CardError: 4 is not a suit: an int 0 to 3 (c, d, h, s)
+    """
+    if type(s) is int and 0 <= s < 4:
+        return s
+    message = f"{s!r} is not a suit: an int 0 to 3 (c, d, h, s)"
+    if isinstance(s, bool):
+        raise TypeError(message)
+    try:
+        index = operator.index(s)  # type: ignore[arg-type]  # any __index__, or TypeError
+    except TypeError:
+        raise TypeError(message) from None
+    if not 0 <= index < 4:
+        raise CardError(message)
+    return index
+
+
+def suit_of(c: object) -> Suit:
+    """Return the suit (0..3, ``cdhs``) of card ``c`` (checked: :func:`check_card`).
 
     >>> suit_of(parse_card("Th"))
     2
     """
-    return SUIT_OF[c]
+    return SUIT_OF[check_card(c)]
 
 
-def rank_of(c: Card) -> int:
-    """Return the rank (0 = two .. 12 = ace) of card ``c``.
+def rank_of(c: object) -> int:
+    """Return the rank (0 = two .. 12 = ace) of card ``c`` (checked: :func:`check_card`).
 
     >>> rank_of(parse_card("Ac"))
     12
     """
-    return RANK_OF[c]
+    return RANK_OF[check_card(c)]
 
 
-def card_name(c: Card) -> str:
+def card_name(c: object) -> str:
     """Return the canonical two-character name of card ``c``: rank ``23456789TJQKA``, suit ``cdhs``.
+
+    Raises :class:`TypeError` or :class:`CardError` naming a value that is not a card
+    (:func:`check_card`).
 
     >>> card_name(parse_card("10♥"))
     'Th'
     """
-    return NAMES[c]
+    return NAMES[check_card(c)]
 
 
-def suit_name(s: Suit) -> str:
-    """Return the one-letter name (``c d h s``) of suit ``s``.
+def suit_name(s: object) -> str:
+    """Return the one-letter name (``c d h s``) of suit ``s`` (checked: :func:`check_suit`).
 
     >>> suit_name(2)
     'h'
     """
-    return SUITS[s]
+    return SUITS[check_suit(s)]
 
 
-def parse_card(text: str) -> Card:
+def parse_card(text: object) -> Card:
     """Parse a card written any common way and return it.
 
     Rank and suit, in either order (see :data:`CARD_FORMS`): a rank is ``2``-``10``,
@@ -204,8 +261,11 @@ def parse_card(text: str) -> Card:
 
     Suit letters and rank letters share no letter, so no entry reads as two cards. ``a``
     before a suit's name is refused: ``a heart`` reads as any heart as well as the ace.
-    Raises :class:`CardError` naming the text when it is not a card.
+    Raises :class:`CardError` naming the text when it is not a card, and
+    :class:`TypeError` when it is not a str.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"{text!r} is not a card's name: give a str, such as 'Th' or '10h'")
     low = text.strip().lower()
     if len(low) in (2, 3):  # the common case first: 10h, Th, Q♠
         rank = _RANK_SHORT.get(low[:-1])
@@ -258,7 +318,7 @@ def _read_card(words: list[str]) -> Card | None:
     return None if rank is None or suit is None else suit * 13 + rank
 
 
-def parse_suit(text: str) -> Suit:
+def parse_suit(text: object) -> Suit:
     """Parse a suit given as a letter, a name or a symbol and return it (0..3, ``cdhs``).
 
     >>> [parse_suit(t) for t in ("h", "Hearts", "♥", "heart", "S")]
@@ -266,6 +326,8 @@ def parse_suit(text: str) -> Suit:
 
     Raises :class:`CardError` naming the text when it is not a suit.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"{text!r} is not a suit's name: give a str, such as 'h' or 'hearts'")
     s = _SUIT_WORDS.get(text.strip().lower().translate(_SPACED_SYMBOLS).strip())
     if s is None:
         raise CardError(f"{text!r} is not a suit: use c, d, h or s (or clubs, ♣, ...)")

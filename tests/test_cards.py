@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -236,3 +237,36 @@ def test_masks() -> None:
     assert cards_in(FULL_DECK) == ALL_CARDS
     assert cards_in(SUIT_MASK[2]) == tuple(parse_card(r + "h") for r in "23456789TJQKA")
     assert cards_in(0) == ()
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: card_name("Th"), TypeError, "'Th' is not a card: an int 0 to 51 (0 is 2c, 51 is "
+         "As); parse_card('Th') reads a card's name"),
+        (lambda: card_name(52), CardError, "52 is not a card: an int 0 to 51"),
+        (lambda: card_name(-1), CardError, "-1 is not a card"),
+        (lambda: card_name(2**70), CardError, "1180591620717411303424 is not a card"),
+        (lambda: card_name(True), TypeError, "True is not a card"),
+        (lambda: card_name(None), TypeError, "None is not a card"),
+        (lambda: suit_of(7.0), TypeError, "7.0 is not a card"),
+        (lambda: rank_of(60), CardError, "60 is not a card"),
+        (lambda: suit_name(4), CardError, "4 is not a suit: an int 0 to 3 (c, d, h, s)"),
+        (lambda: suit_name("h"), TypeError, "'h' is not a suit"),
+        (lambda: parse_card(None), TypeError, "None is not a card's name: give a str"),
+        (lambda: parse_card(10), TypeError, "10 is not a card's name"),
+        (lambda: parse_suit(2), TypeError, "2 is not a suit's name: give a str"),
+    ],
+)
+def test_card_functions_name_a_value_that_is_no_card(call: Any, error: type, message: str) -> None:
+    # kow's own message in both builds (a compiled module would say "int object expected").
+    with pytest.raises(error) as raised:
+        call()
+    assert type(raised.value) is error
+    assert str(raised.value).startswith(message)
+
+
+def test_card_functions_take_numpy_integers_as_their_int() -> None:
+    numpy = pytest.importorskip("numpy")
+    assert (card_name(numpy.int64(51)), suit_name(numpy.int8(2))) == ("As", "h")
+    assert (suit_of(numpy.int32(13)), rank_of(numpy.uint8(12))) == (1, 12)

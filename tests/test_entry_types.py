@@ -490,3 +490,49 @@ def test_openspiel_apply_action_refuses_what_is_no_int(value: object) -> None:
     with pytest.raises(TypeError):
         state.apply_action(value)
     assert state.history() == history
+
+
+class _OddDeck:
+    """A deck of a user's own (not kow's): cuts and draws what it is given."""
+
+    def __init__(self, cut: object, drawn: object) -> None:
+        self._cut, self._drawn = cut, drawn
+
+    def cut(self) -> object:
+        return self._cut
+
+    def draw(self, count: int) -> object:
+        return self._drawn(count) if callable(self._drawn) else self._drawn
+
+
+@pytest.mark.parametrize(
+    ("cut", "drawn", "message"),
+    [
+        (0, lambda n: list(range(n)), "the deck's cut() returned 0: a cut lifts 1 to 51 cards"),
+        (2**70, lambda n: list(range(n)), "the deck's cut() returned 1180591620717411303424:"),
+        ("x", lambda n: list(range(n)), "the deck's cut() returned 'x':"),
+        (5.0, lambda n: list(range(n)), "the deck's cut() returned 5.0:"),
+        (True, lambda n: list(range(n)), "the deck's cut() returned True:"),
+        (5, lambda n: [0] * n, "the deck's draw(13) returned [0, 0, 0"),
+        (5, lambda n: list(range(n - 1)), "the deck's draw(13) returned [0, 1, 2"),
+        (5, lambda n: ["2c"] * n, "the deck's draw(13) returned ['2c', '2c'"),
+        (5, None, "the deck's draw(13) returned None: 13 different cards, each an int 0 to 51"),
+        (5, lambda n: [52, *range(n - 1)], "the deck's draw(13) returned [52, 0, 1"),
+        (5, lambda n: [True, *range(1, n)], "the deck's draw(13) returned [True, 1, 2"),
+    ],
+)
+def test_a_deck_of_ones_own_is_checked(cut: object, drawn: object, message: str) -> None:
+    # 4 players, 3 cards each and the turned-up card: 13 cards drawn for round 1.
+    rules = Rules(players=4, start_cards=3)
+    with pytest.raises(ValueError) as raised:
+        State(rules, random.Random(1), deck=_OddDeck(cut, drawn))  # type: ignore[arg-type]
+    assert str(raised.value).startswith(message)
+
+
+def test_a_deck_of_ones_own_that_is_right_deals_its_cards() -> None:
+    deck = _OddDeck(np.int64(7), lambda n: [np.int64(c) for c in range(51, 51 - n, -1)])
+    state = State(Rules(players=4, start_cards=3), random.Random(1), 0, deck=deck)  # type: ignore[arg-type]
+    dealt = state.events[0]
+    assert (dealt.cut_position, type(dealt.cut_position)) == (7, int)
+    assert sorted(c for hand in dealt.hands for c in hand) == list(range(40, 52))
+    assert state.turned_up == 39 and type(state.turned_up) is int

@@ -565,6 +565,9 @@ ERRORS: list[tuple[str, Callable[[dict[str, Any]], object], str, int | None, int
     ("tricks_won",
      lambda g: round_(g, 1)["tricks_won"].__setitem__(0, 1),
      "round 1: tricks_won[0]: the log says 1, the engine made 0", 1, None, 12),
+    ("tricks_won as a bool",  # equal by ==, but JSON's true is no count
+     lambda g: round_(g, 2)["tricks_won"].__setitem__(2, True),
+     "round 2: tricks_won[2]: the log says True, the engine made 1", 2, None, 17),
     ("eliminated",
      lambda g: round_(g, 1).update(eliminated=[0]),
      "round 1: eliminated: the log says [0], the engine made [0, 1]", 1, None, 12),

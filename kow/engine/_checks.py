@@ -18,12 +18,20 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import cast
 
-from ..cards import FULL_DECK, Mask
+from ..cards import FULL_DECK, Card, Mask
 from ..rules import check_rules
 from .deal import Deck
 from .view import Policy, View
 
-__all__ = ["check_deck", "check_hands", "check_policies", "check_start", "check_view"]
+__all__ = [
+    "check_cut",
+    "check_deck",
+    "check_drawn",
+    "check_hands",
+    "check_policies",
+    "check_start",
+    "check_view",
+]
 
 
 def check_start(rules: object, rng: object, deck: object) -> None:
@@ -128,3 +136,48 @@ def check_view(view: object) -> View:
     if not isinstance(view, View):
         raise TypeError(f"view must be a kow.engine.view.View, not {view!r}")
     return view
+
+
+def check_cut(position: object) -> int:
+    """Return a deck's cut ``position`` if it is an int 1 to 51 (a numpy integer taken as
+    its int), else raise :class:`ValueError` naming it: what
+    :meth:`Deck.cut <kow.engine.deal.Deck.cut>` must return. The engine checks a deck that
+    is not one of kow's own (:class:`~kow.engine.deal.ShuffledDeck`,
+    :class:`~kow.engine.deal.StackedDeck`).
+
+    >>> check_cut(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: the deck's cut() returned 0: a cut lifts 1 to 51 cards (an int)
+    """
+    if type(position) is not bool:
+        try:
+            index = operator.index(position)  # type: ignore[arg-type]
+        except TypeError:
+            index = 0
+        if 1 <= index <= 51:
+            return index
+    raise ValueError(f"the deck's cut() returned {position!r}: a cut lifts 1 to 51 cards (an int)")
+
+
+def check_drawn(cards: object, count: int) -> list[Card]:
+    """Return the ``count`` cards a deck's ``draw(count)`` returned, as a list of ints 0 to
+    51, none twice; else raise :class:`ValueError` naming what it returned.
+
+    >>> check_drawn([3, 3], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: the deck's draw(2) returned [3, 3]: 2 different cards, each an int 0 to 51
+    """
+    try:
+        items = list(cards)  # type: ignore[call-overload]
+        out = [-1 if type(c) is bool else operator.index(c) for c in items]
+    except TypeError:
+        out = []
+    if len(out) == count and all(0 <= c < 52 for c in out) and len(set(out)) == count:
+        return out
+    shown = repr(cards)
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    raise ValueError(
+        f"the deck's draw({count}) returned {shown}: {count} different cards, each an int 0 to 51"
+    )

@@ -7,6 +7,7 @@ function takes the state it changes. Rules text, 'Mise en place et Distribution'
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from ..cards import BIT, NO_CARD, NO_SUIT, RANK_OF, SUIT_OF, Card, Suit
@@ -28,7 +29,8 @@ from ..events import (
     new_trump_set,
     new_turned_up,
 )
-from .deal import left_of, round_seats
+from ._checks import check_cut, check_drawn
+from .deal import ShuffledDeck, StackedDeck, left_of, round_seats
 from .trick import trick_order
 
 if TYPE_CHECKING:
@@ -68,14 +70,17 @@ def start_round(state: State) -> None:
         state.dogs_life_open = dogs_life_open(state)
     # Rules text, 'Mise en place' 1-2: shuffle, the dealer's right cuts, then deal one
     # card at a time clockwise from the dealer's left. A dog's life gets one card.
-    cut_position = state._deck.cut()
+    deck_of = state._deck
+    trusted = type(deck_of) is ShuffledDeck or type(deck_of) is StackedDeck  # kow's own
+    cut: object = deck_of.cut()
+    cut_position = cut if trusted and type(cut) is int else check_cut(cut)
     no_trump = hand_size == 1 and not rules.final_round_trump
     turn_up = state.round == 1 and not no_trump
     dealt: list[tuple[Card, ...] | None] = [None] * state.players
     deal_order = seats.deal_order
     if state.dogs_life:
         sizes = [1 if on_dogs_life[s] else hand_size for s in range(state.players)]
-        deck = state._deck.draw(sum(sizes[s] for s in deal_order) + (1 if turn_up else 0))
+        deck = _draw(state, sum(sizes[s] for s in deal_order) + (1 if turn_up else 0), trusted)
         cards: list[list[Card]] = [[] for _ in range(state.players)]
         k = 0
         for p in range(hand_size):
@@ -87,7 +92,7 @@ def start_round(state: State) -> None:
             dealt[s] = tuple(cards[s])
     else:
         k = len(deal_order) * hand_size
-        deck = tuple(state._deck.draw(k + (1 if turn_up else 0)))
+        deck = tuple(_draw(state, k + (1 if turn_up else 0), trusted))
         for i, s in enumerate(deal_order):
             dealt[s] = deck[i : k : len(deal_order)]
     hands = [0] * state.players
@@ -138,6 +143,15 @@ def start_round(state: State) -> None:
         next_vote(state)
     else:
         ask_trump(state, ALL_SUITS, "chosen")
+
+
+def _draw(state: State, count: int, trusted: bool) -> Sequence[Card]:
+    """Return ``count`` cards of the game's deck: checked (:func:`check_drawn`) unless
+    ``trusted``, when the deck is kow's own."""
+    drawn: object = state._deck.draw(count)
+    if trusted:
+        return drawn  # type: ignore[return-value]
+    return check_drawn(drawn, count)
 
 
 def dogs_life_open(state: State) -> tuple[Seat, ...]:
@@ -243,7 +257,9 @@ def most_tricks_player(state: State) -> Seat:
     tied = [s for s in clockwise(state._left, state.players) if previous[s] == top]
     passes = []
     while len(tied) > 1:
-        drawn = state._deck.draw(len(tied))
+        deck_of = state._deck
+        trusted = type(deck_of) is ShuffledDeck or type(deck_of) is StackedDeck
+        drawn = _draw(state, len(tied), trusted)
         cut = [CutCard(seat=s, card=c) for s, c in zip(tied, drawn, strict=True)]
         passes.append(tuple(cut))
         high = max(RANK_OF[c.card] for c in cut)
