@@ -15,7 +15,11 @@ both builds.
 Each module is compiled on its own and is optional: one that fails to build (no C
 compiler, say) stays pure Python, so ``pip install .`` works anywhere. Set
 ``KOW_PURE_PYTHON=1`` to build pure Python only. ``python -c "import kow.engine._state;
-print(kow.engine._state.__file__)"`` tells which one is installed (``.so``: compiled).
+print(kow.engine._state.__file__)"``, run outside the checkout (inside it, Python finds the
+checkout's sources first), tells which one is installed (``.so``: compiled).
+
+A compiled class cannot be subclassed by Python code (``State``, the decks): mypyc makes
+them final. Give a deck of your own as any object with ``cut()`` and ``draw(count)``.
 """
 
 from __future__ import annotations

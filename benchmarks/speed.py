@@ -1,6 +1,7 @@
 """Measure kow's speed and memory, and print the figures as tables.
 
-Run from a kow checkout: ``python benchmarks/speed.py`` (about two minutes), ``--quick``
+Run from a kow checkout: ``python benchmarks/speed.py`` (the checkout's own kow, pure Python;
+about ten minutes on a 2-core machine), ``--quick``
 for a rough pass, ``--million`` to add the peak memory of a million-game run (a few
 minutes more), ``--json FILE`` to save the figures too.
 

@@ -856,3 +856,14 @@ def test_a_closed_terminal_when_typed_keys_are_dropped_is_no_fault(
     terminal = Terminal(stdin, io.StringIO(), interactive=True, screen=False, color=False)
     terminal.discard_typed()
     assert calls == [(0, termios.TCIFLUSH)]
+
+
+def test_help_at_play_again_says_what_it_takes() -> None:
+    # help works at every prompt, "Play again?" included (new-user trial F7).
+    first, _ = script(Rules(players=3), 21, humans=1)
+    code, out, err = play("--seed", "21", "--players", "3", entries=[*first, "help", "?", "n"])
+    assert code == 0, err
+    said = "Type y to play again, n to stop, a for the analysis of this game; quit or exit stops too."
+    assert out.replace("\n  ", " ").count(said) == 2
+    assert "is not an answer here" not in out
+    assert out.count("Play again, with a new seed? [y/n] ") == 3

@@ -53,6 +53,8 @@ _AGAIN_ANSWERS = {
 """The answers to "Play again?" (``quit`` and ``exit`` stop, as at every prompt)."""
 _ANALYSIS_ANSWERS = ("a", "analyse", "analyze", "analysis")
 """The answers to "Play again?" that show the analysis of the game just played."""
+_HELP_ANSWERS = ("help", "?")
+"""The answers to "Play again?" that say what it takes, as ``help`` does at every prompt."""
 
 PRIVATE_CLEAR = "\x1b[H\x1b[2J\x1b[3J"
 """Home, erase the screen, erase the scrollback: the hand shown before is gone from both
@@ -551,9 +553,11 @@ class Sitting:
             what = "y to play again, n to stop, a for the analysis of this game"
         for _ in range(PIPED_PATIENCE if not terminal.interactive else 1 << 62):
             try:
-                answer = parse_choice(
-                    terminal.read("Play again, with a new seed? [y/n] "), answers, what
-                )
+                text = terminal.read("Play again, with a new seed? [y/n] ")
+                if text.strip().lower() in _HELP_ANSWERS:  # help works at every prompt
+                    terminal.write(f"Type {what}; quit or exit stops too.")
+                    continue
+                answer = parse_choice(text, answers, what)
             except EOFError:
                 return False
             except EntryError as err:

@@ -84,7 +84,9 @@ class State:
     The attributes below are read-only outside the engine; players see a game only
     through :meth:`view`.
 
-    Raises :class:`~kow.rules.RulesError` when ``dealer`` is not a seat of the game.
+    Raises :class:`~kow.rules.RulesError` when ``dealer`` is not a seat of the game, and
+    :class:`TypeError` naming ``rules``, ``rng`` or ``deck`` of the wrong kind. In the
+    installed (compiled) build the class is final: Python code cannot subclass it.
     """
 
     __slots__ = FIELDS
@@ -572,11 +574,14 @@ class State:
     def round_copy(self) -> State:
         """Return a copy of this round's decision, for search: it keeps no history.
 
-        The copy has the same hands, trick and trick counts, records no events, and stops
-        when the round ends instead of dealing the next one (:attr:`phase`
-        :attr:`~kow.events.Phase.ROUND_OVER`, the game not being over). For the play and
-        trump phases. It shares no list that changes with this state. For a copy of the
-        whole game, see :meth:`copy`.
+        The copy has the same hands, the same state of the current trick (leader, order,
+        led suit, winning card) and trick counts, records no events, and stops when the
+        round ends instead of dealing the next one (:attr:`phase`
+        :attr:`~kow.events.Phase.ROUND_OVER`, the game not being over). Having no events,
+        its views show no plays (:attr:`View.trick` and :attr:`View.tricks` are empty):
+        a search reads the facts, not the history. For the play and trump phases. It
+        shares no list that changes with this state. For a copy of the whole game, see
+        :meth:`copy`.
         """
         return copy_state(self)
 
