@@ -85,7 +85,7 @@ from typing import Any, NamedTuple, NoReturn, TypeVar
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kow.entries import number_type  # noqa: E402  (this checkout's kow: the path above)
+from kow.entries import EntryError, number_type, parse_decimal  # noqa: E402  (this checkout's kow)
 
 T = TypeVar("T")
 
@@ -844,7 +844,7 @@ def main_against(opts: argparse.Namespace) -> None:
     }
     print_tables(done, repeat, plan["log"])
     if opts.json:
-        Path(opts.json).write_text(json.dumps(out, indent=2) + "\n")
+        write_json(opts.json, out)
     differ = [r for r in done if not r["same"]]
     if differ:
         for r in differ:
@@ -856,11 +856,66 @@ def main_against(opts: argparse.Namespace) -> None:
           "the same actions (the loops).")  # fmt: skip
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+MAX_TIMEOUT = 86_400
+"""The longest ``--timeout`` allowed, in seconds: a day."""
+
+
+def timeout_seconds(text: str) -> float:
+    """Return the seconds of ``--timeout``: 1 to :data:`MAX_TIMEOUT`, in the digits 0-9 and
+    one decimal point, as kow's own options read seconds.
+
+    Raises :class:`argparse.ArgumentTypeError` naming the value and what is allowed, which
+    argparse shows as a usage error (exit 2).
+    """
+    try:
+        return parse_decimal(text, 1, MAX_TIMEOUT, what="a number of seconds")
+    except EntryError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def check_output_file(parser: argparse.ArgumentParser, name: str) -> None:
+    """Refuse, as a usage error (exit 2), a ``--json`` file that could not be written:
+    a folder, or a file whose folder does not exist or is not writable. Checked at the
+    start, so that a long run does not end without its figures."""
+    path = Path(name)
+    folder = path.parent
+    if path.is_dir():
+        why = "it is a folder"
+    elif not folder.is_dir():
+        why = f"its folder {str(folder)!r} does not exist"
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        why = f"its folder {str(folder)!r} is not writable"
+    else:
+        return
+    parser.error(f"argument --json: cannot write {name!r}: {why}")
+
+
+def write_json(name: str, figures: dict[str, Any]) -> None:
+    """Write ``figures`` as indented JSON to the file ``name``, whole or not at all: to a
+    temporary file in the same folder, then renamed over ``name``."""
+    path = Path(name)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(json.dumps(figures, indent=2) + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
+    """Return the command line's options (``argv``, else ``sys.argv[1:]``) once checked.
+
+    A bad value or options that do not go together end the script as a usage error
+    (exit 2) naming them.
+    """
+    parser = argparse.ArgumentParser(prog="speed.py", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and runs")
     parser.add_argument("--million", action="store_true", help="add a 1,000,000-game run")
-    parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
+    parser.add_argument(
+        "--json", metavar="FILE", help="also write the figures to FILE (in a folder that exists)"
+    )
     parser.add_argument(
         "--against",
         metavar="REF",
@@ -885,16 +940,23 @@ def main() -> None:
     parser.add_argument(
         "--timeout",
         metavar="SECONDS",
-        type=float,
-        default=600,
-        help="with --against: longest time for one command (default 600)",
+        type=timeout_seconds,
+        default=600.0,
+        help=f"with --against: longest time for one command, 1 to {MAX_TIMEOUT} (default 600)",
     )
-    opts = parser.parse_args()
+    opts = parser.parse_args(argv)
     if opts.against is None:
         if opts.tree is not None or opts.repeat is not None or opts.only is not None:
             parser.error("--tree, --repeat and --only go with --against")
     elif opts.million:
         parser.error("--million does not go with --against")
+    if opts.json is not None:
+        check_output_file(parser, opts.json)
+    return opts
+
+
+def main() -> None:
+    opts = parse_options()
     if opts.against is not None:
         try:
             main_against(opts)
@@ -965,7 +1027,7 @@ def main() -> None:
     print(table(startup, [("command", "command", ""), ("ms", "ms", ".0f"),
                           ("over python", "over_python", ".0f")]))  # fmt: skip
     if opts.json:
-        Path(opts.json).write_text(json.dumps(out, indent=2) + "\n")
+        write_json(opts.json, out)
 
 
 if __name__ == "__main__":

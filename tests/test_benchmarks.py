@@ -329,6 +329,77 @@ def test_speed_refuses_options_that_do_not_go_together(args: list[str], message:
     assert done.stderr.splitlines()[-1] == f"speed.py: error: {message}"
 
 
+def refused(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Return the last line speed.py's options print when they refuse ``args`` (exit 2)."""
+    with pytest.raises(SystemExit) as stop:
+        speed.parse_options(args)
+    assert stop.value.code == 2
+    return capsys.readouterr().err.splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ("-1", "allowed 1 to 86400, in the digits 0-9 and one '.'"),
+        ("0", "allowed 1 to 86400"),
+        ("0.5", "allowed 1 to 86400"),
+        ("soon", "allowed 1 to 86400, in the digits 0-9 and one '.'"),
+        ("nan", "allowed 1 to 86400, in the digits 0-9 and one '.'"),
+        ("86401", "allowed 1 to 86400"),
+    ],
+)
+def test_speed_refuses_a_timeout_that_is_no_time_as_a_usage_error(
+    value: str, why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    message = refused(["--against", "HEAD", "--timeout", value], capsys)
+    assert message == (
+        f"speed.py: error: argument --timeout: '{value}' is not a number of seconds: {why}"
+    )
+
+
+def test_speed_reads_a_timeout_in_seconds() -> None:
+    assert speed.parse_options(["--against", "HEAD", "--timeout", "2.5"]).timeout == 2.5
+    assert speed.parse_options(["--against", "HEAD"]).timeout == 600.0
+
+
+@pytest.mark.parametrize("value", ["0", "-3"])
+def test_speed_refuses_a_repeat_below_one(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert refused(["--against", "HEAD", "--repeat", value], capsys).startswith(
+        f"speed.py: error: argument --repeat: '{value}' is not a number of runs: allowed 1 or more"
+    )
+
+
+def test_speed_refuses_at_the_start_a_json_file_it_could_not_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gone = tmp_path / "nowhere" / "x.json"
+    assert refused(["--against", "HEAD", "--json", str(gone)], capsys) == (
+        f"speed.py: error: argument --json: cannot write '{gone}': its folder "
+        f"'{gone.parent}' does not exist"
+    )
+    assert refused(["--quick", "--json", str(tmp_path)], capsys) == (
+        f"speed.py: error: argument --json: cannot write '{tmp_path}': it is a folder"
+    )
+    assert speed.parse_options(["--json", str(tmp_path / "x.json")]).json == str(
+        tmp_path / "x.json"
+    )
+    monkeypatch.setattr(speed.os, "access", lambda path, mode: False)  # as if read-only
+    assert refused(["--json", str(tmp_path / "x.json")], capsys) == (
+        f"speed.py: error: argument --json: cannot write '{tmp_path / 'x.json'}': its folder "
+        f"'{tmp_path}' is not writable"
+    )
+
+
+def test_the_figures_are_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    path = tmp_path / "figures.json"
+    speed.write_json(str(path), {"rows": [1, 2]})
+    assert json.loads(path.read_text()) == {"rows": [1, 2]}
+    with pytest.raises(TypeError):  # a figure JSON cannot write: the old file stays whole
+        speed.write_json(str(path), {"rows": [1, 2], "bad": object()})
+    assert json.loads(path.read_text()) == {"rows": [1, 2]}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["figures.json"]  # no temporary left
+
+
 def test_the_runs_alternate_which_kow_goes_first() -> None:
     order: list[str] = []
     runs = speed.interleaved(4, lambda side: order.append(side) or len(order))

@@ -81,6 +81,10 @@ def test_action_ids_are_cards_knock_and_suits_in_every_phase() -> None:
     for bad in (2.0, True, None, "3"):
         with pytest.raises(TypeError, match=f"{bad!r} is not an action id"):
             engine_action(bad, Phase.PLAY)
+    for array in (np.array([3]), np.array(3.0)):  # not one integer: numpy's own words no more
+        with pytest.raises(TypeError) as refused:
+            engine_action(array, Phase.PLAY)
+        assert str(refused.value) == f"{array!r} is not an action id"
 
 
 def test_legal_action_ids_are_the_engine_s_legal_actions() -> None:

@@ -21,6 +21,7 @@ from kow.frameworks.encoding import (
     KNOCK_ID,
     NUM_ACTIONS,
     SUIT_IDS,
+    action_text,
     legal_action_ids,
     observation,
     observation_fields,
@@ -424,6 +425,52 @@ def test_a_bool_is_no_action_and_a_finished_game_takes_no_step() -> None:
             table.step(int(np.flatnonzero(table.observe(agent)["action_mask"])[0]))
     with pytest.raises(ValueError, match="the game is over and every agent has stepped"):
         table.step(0)
+
+
+@pytest.mark.parametrize("call", ["step", "last", "observe", "render", "log"])
+def test_before_reset_each_call_says_to_reset_first(call: str) -> None:
+    table = raw_env(render_mode="ansi")
+    calls = {"step": lambda: table.step(0), "last": table.last,
+             "observe": lambda: table.observe("seat_0"), "render": table.render,
+             "log": table.log}  # fmt: skip
+    with pytest.raises(RuntimeError) as refused:
+        calls[call]()
+    assert str(refused.value) == f"no game yet: call reset() before {call}()"
+
+
+@pytest.mark.parametrize(
+    ("agent", "named"), [("seat_9", "'seat_9'"), ("seat_3", "'seat_3'"), (0, "0"), ([], "[]")]
+)
+def test_an_agent_that_is_none_of_the_games_is_refused_naming_the_agents(
+    agent: Any, named: str
+) -> None:
+    table = raw_env(players=3)
+    table.reset(seed=3)
+    message = f"{named} is no agent of this game: seat_0 to seat_2"
+    for call in (table.observe, table.observation_space, table.action_space):
+        with pytest.raises(ValueError) as refused:
+            call(agent)
+        assert str(refused.value) == message
+    with pytest.raises(ValueError) as refused:
+        raw_env().observation_space("seat_9")  # before reset too
+    assert str(refused.value) == "'seat_9' is no agent of this game: seat_0 to seat_3"
+
+
+@pytest.mark.parametrize("bad", [np.array([3]), np.array([[3]]), np.array(3.0)])
+def test_an_array_that_is_not_one_integer_is_no_action(bad: np.ndarray) -> None:
+    table = raw_env()
+    table.reset(seed=3)
+    agent = table.agent_selection
+    events = len(game_of(table).events)
+    with pytest.raises(ValueError) as refused:
+        table.step(bad)
+    legal = ", ".join(f"{i} ({action_text(i)})" for i in legal_action_ids(game_of(table)))
+    assert str(refused.value) == (
+        f"{agent} cannot take action {bad!r}: {bad!r} is not an action id; legal: {legal}"
+    )
+    assert len(game_of(table).events) == events and table.agent_selection == agent
+    table.step(np.array(legal_action_ids(game_of(table))[0]))  # one integer: taken
+    assert len(game_of(table).events) > events
 
 
 def test_numpy_integers_are_rule_values() -> None:

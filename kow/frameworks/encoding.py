@@ -116,7 +116,10 @@ def engine_action(action: object, phase: Phase) -> Action:
     """
     if isinstance(action, bool) or not isinstance(action, SupportsIndex):
         raise TypeError(f"{action!r} is not an action id")
-    value = operator.index(action)  # an int, from a numpy integer say
+    try:
+        value = operator.index(action)  # an int, from a numpy integer say
+    except TypeError:  # a numpy array of more than one number, or not of integers
+        raise TypeError(f"{action!r} is not an action id") from None
     if phase is Phase.PLAY:
         if 0 <= value <= KNOCK_ID:
             return value

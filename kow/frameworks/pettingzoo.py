@@ -38,7 +38,10 @@ which ``kow verify``, ``kow replay`` and ``kow analyze`` read.
 
 An illegal action: :func:`env`'s ``TerminateIllegalWrapper`` ends the game, -1 to the
 agent that took it and 0 to the others (PettingZoo's classic convention; the log then
-says the game was abandoned); :class:`raw_env` raises :class:`ValueError`.
+says the game was abandoned); :class:`raw_env` raises :class:`ValueError`, as it does for
+an agent that is none of the game's (``observe("seat_9")``). Before the first ``reset()``,
+:class:`raw_env`'s ``step``, ``last``, ``observe``, ``render`` and ``log`` raise
+:class:`RuntimeError` saying to call it.
 """
 
 from __future__ import annotations
@@ -58,7 +61,8 @@ except ImportError as err:  # the extra is not installed
     ) from err
 
 from ..engine import State
-from ..events import AGENT
+from ..entries import shown
+from ..events import AGENT, Seat
 from ..game import check_seed, new_game
 from ..log import GameLog, LoggedPlayer, build
 from ..rules import MAX_SEED, Rules
@@ -74,6 +78,9 @@ from .encoding import (
 )
 
 __all__ = ["ILLEGAL_REWARD", "env", "raw_env"]
+
+Last = tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]
+"""What :meth:`raw_env.last` returns: observation, reward, terminated, truncated, info."""
 
 ILLEGAL_REWARD = -1.0
 """The reward of an agent whose illegal action ends the game in :func:`env`."""
@@ -136,12 +143,24 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         """Draws the seeds of games reset without one; seeded by ``reset(seed=...)``."""
 
     def observation_space(self, agent: str) -> spaces.Dict:
-        """Return ``agent``'s observation space (the same object at every call)."""
-        return self.observation_spaces[agent]
+        """Return ``agent``'s observation space (the same object at every call).
+
+        Raises :class:`ValueError` for an agent that is none of :attr:`possible_agents`.
+        """
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):  # TypeError: a key that cannot be one (a list)
+            raise self._no_agent(agent) from None
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        """Return ``agent``'s action space, ``Discrete(57)`` (the same object at every call)."""
-        return self.action_spaces[agent]
+        """Return ``agent``'s action space, ``Discrete(57)`` (the same object at every call).
+
+        Raises :class:`ValueError` for an agent that is none of :attr:`possible_agents`.
+        """
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._no_agent(agent) from None
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game: ``kow.game.new_game(rules, seed)``, round 1 dealt.
@@ -178,10 +197,23 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         :func:`~kow.frameworks.encoding.observation_size`);
         ``action_mask`` (int8, 57) is 1 at the ids the seat may take now, all 0 unless it
         is the seat to act.
+
+        Raises :class:`ValueError` for an agent that is none of :attr:`possible_agents`,
+        and :class:`RuntimeError` before the first :meth:`reset`.
         """
-        game = self._game()
-        seat = self._seat_of[agent]
+        seat = self._seat(agent)
+        game = self._game("observe()")
         return observe(game, seat, self._size, acting=seat == game.turn)
+
+    def last(self, observe: bool = True) -> Last:
+        """Return PettingZoo's ``(observation, reward, terminated, truncated, info)`` of
+        :attr:`agent_selection` (the observation None if not ``observe``).
+
+        Raises :class:`RuntimeError` before the first :meth:`reset`.
+        """
+        self._game("last()")
+        found: Last = super().last(observe)
+        return found
 
     def step(self, action: int | None) -> None:
         """Apply ``action`` (an id 0..56) for :attr:`agent_selection`, the seat to act.
@@ -192,15 +224,16 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         API says.
 
         Raises :class:`ValueError` (changing nothing) for an action the rules do not allow
-        now, naming the agent, the action, why and the legal ids.
+        now, naming the agent, the action, why and the legal ids; :class:`RuntimeError`
+        before the first :meth:`reset`.
         """
+        game = self._game("step()")
         agent = self.agent_selection
         if not self.agents:
             raise ValueError("the game is over and every agent has stepped: call reset()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self._game()
         try:
             game.apply(engine_action(action, game.phase))
         except (TypeError, ValueError) as err:  # kow.engine.IllegalActionError among them
@@ -226,12 +259,15 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         """Show the :func:`~kow.frameworks.encoding.observation_text` of the seat to act, or
         the result once the game is over, in the render mode
         (:func:`kow.frameworks._gym.render`: ``"ansi"`` returns the text, ``"human"`` prints
-        it, None warns)."""
+        it, None warns).
+
+        Raises :class:`RuntimeError` before the first :meth:`reset` (but for None).
+        """
         return render(self.render_mode, self._text)
 
     def _text(self) -> str:
         """Return the text of the seat to act, or the result once the game is over."""
-        game = self._game()
+        game = self._game("render()")
         outcome = game.outcome
         return observation_text(game.view()) if outcome is None else result_text(outcome)
 
@@ -248,16 +284,31 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
 
         Raises :class:`RuntimeError` before the first :meth:`reset`.
         """
-        game = self._game()
+        game = self._game("log()")
         players = [LoggedPlayer(agent, AGENT) for agent in self.possible_agents]
         return build(
             self.seed, self.rules, players, events=game.events, abandoned=game.outcome is None
         )
 
-    def _game(self) -> State:
+    def _game(self, call: str) -> State:
+        """Return the game in play; raise :class:`RuntimeError` saying to call
+        :meth:`reset` before ``call`` (``"observe()"``) if there is none yet."""
         if self.game is None:
-            raise RuntimeError("no game yet: call reset() first")
+            raise RuntimeError(f"no game yet: call reset() before {call}")
         return self.game
+
+    def _seat(self, agent: str) -> Seat:
+        """Return ``agent``'s seat (``"seat_2"``: 2); raise :meth:`_no_agent` for any other."""
+        try:
+            return self._seat_of[agent]
+        except (KeyError, TypeError):
+            raise self._no_agent(agent) from None
+
+    def _no_agent(self, agent: object) -> ValueError:
+        """Return the error for ``agent``, none of this game's: it names the agents there are."""
+        name = shown(agent) if isinstance(agent, str) else repr(agent)
+        first, last = self.possible_agents[0], self.possible_agents[-1]
+        return ValueError(f"{name} is no agent of this game: {first} to {last}")
 
 
 def _shown(action: Any) -> str:
