@@ -29,6 +29,17 @@ def test_no_script_reads_a_number_with_int() -> None:
 NEEDS = {"frameworks_openspiel.py": "pyspiel", "frameworks_pettingzoo.py": "pettingzoo"}
 
 
+def usage_error(script: str, args: list[str]) -> str:
+    """Run ``benchmarks/SCRIPT ARGS``, check that it is a usage error (exit 2, nothing on
+    stdout), and return the last line of its stderr."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args],
+        capture_output=True, text=True, cwd=ROOT, timeout=120, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    return done.stderr.splitlines()[-1]
+
+
 @pytest.mark.parametrize(
     ("script", "option", "message"),
     [
@@ -49,12 +60,7 @@ def test_a_benchmark_refuses_digits_of_another_script_as_a_usage_error(
 ) -> None:
     if script in NEEDS and importlib.util.find_spec(NEEDS[script]) is None:
         pytest.skip(f"{NEEDS[script]} is not installed")
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / script), option, "٣"],
-        capture_output=True, text=True, cwd=ROOT, timeout=120, check=False,
-    )  # fmt: skip
-    assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr.splitlines()[-1] == (
+    assert usage_error(script, [option, "٣"]) == (
         f"{script}: error: argument {option}: '٣' {message}, in the digits 0-9"
     )
 
@@ -209,12 +215,7 @@ def test_strength_paired_against_head_is_no_change(tmp_path: Path) -> None:
     ],
 )  # fmt: skip
 def test_strength_refuses_options_that_do_not_go_together(args: list[str], message: str) -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "strength.py"), *args],
-        capture_output=True, text=True, cwd=ROOT, timeout=120, check=False,
-    )  # fmt: skip
-    assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr.splitlines()[-1] == f"strength.py: error: {message}"
+    assert usage_error("strength.py", args) == f"strength.py: error: {message}"
 
 
 @pytest.mark.parametrize(
@@ -302,12 +303,7 @@ def test_the_apply_loop_plays_the_games_of_its_seeds() -> None:
     ],
 )  # fmt: skip
 def test_a_loop_refuses_bad_arguments_as_a_usage_error(args: list[str], message: str) -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "speed_loops.py"), *args],
-        capture_output=True, text=True, cwd=ROOT, timeout=120, check=False,
-    )  # fmt: skip
-    assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr.splitlines()[-1] == f"speed_loops.py: error: {message}"
+    assert usage_error("speed_loops.py", args) == f"speed_loops.py: error: {message}"
 
 
 @pytest.mark.parametrize(
@@ -321,12 +317,7 @@ def test_a_loop_refuses_bad_arguments_as_a_usage_error(args: list[str], message:
     ],
 )  # fmt: skip
 def test_speed_refuses_options_that_do_not_go_together(args: list[str], message: str) -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "speed.py"), *args],
-        capture_output=True, text=True, cwd=ROOT, timeout=120, check=False,
-    )  # fmt: skip
-    assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr.splitlines()[-1] == f"speed.py: error: {message}"
+    assert usage_error("speed.py", args) == f"speed.py: error: {message}"
 
 
 def refused(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
