@@ -70,17 +70,14 @@ def start_round(state: State) -> None:
         state.dogs_life_open = dogs_life_open(state)
     # Rules text, 'Mise en place' 1-2: shuffle, the dealer's right cuts, then deal one
     # card at a time clockwise from the dealer's left. A dog's life gets one card.
-    deck_of = state._deck
-    trusted = type(deck_of) is ShuffledDeck or type(deck_of) is StackedDeck  # kow's own
-    cut: object = deck_of.cut()
-    cut_position = cut if trusted and type(cut) is int else check_cut(cut)
+    cut_position = _cut(state)
     no_trump = hand_size == 1 and not rules.final_round_trump
     turn_up = state.round == 1 and not no_trump
     dealt: list[tuple[Card, ...] | None] = [None] * state.players
     deal_order = seats.deal_order
     if state.dogs_life:
         sizes = [1 if on_dogs_life[s] else hand_size for s in range(state.players)]
-        deck = _draw(state, sum(sizes[s] for s in deal_order) + (1 if turn_up else 0), trusted)
+        deck = _draw(state, sum(sizes[s] for s in deal_order) + (1 if turn_up else 0))
         cards: list[list[Card]] = [[] for _ in range(state.players)]
         k = 0
         for p in range(hand_size):
@@ -92,7 +89,7 @@ def start_round(state: State) -> None:
             dealt[s] = tuple(cards[s])
     else:
         k = len(deal_order) * hand_size
-        deck = tuple(_draw(state, k + (1 if turn_up else 0), trusted))
+        deck = tuple(_draw(state, k + (1 if turn_up else 0)))
         for i, s in enumerate(deal_order):
             dealt[s] = deck[i : k : len(deal_order)]
     hands = [0] * state.players
@@ -145,11 +142,25 @@ def start_round(state: State) -> None:
         ask_trump(state, ALL_SUITS, "chosen")
 
 
-def _draw(state: State, count: int, trusted: bool) -> Sequence[Card]:
-    """Return ``count`` cards of the game's deck: checked (:func:`check_drawn`) unless
-    ``trusted``, when the deck is kow's own."""
+def _kows_own(deck: object) -> bool:
+    """Return whether ``deck`` is one of kow's own, whose cuts and cards need no check."""
+    return type(deck) is ShuffledDeck or type(deck) is StackedDeck
+
+
+def _cut(state: State) -> int:
+    """Return the game's deck's cut position: checked (:func:`check_cut`) unless the deck
+    is kow's own."""
+    cut: object = state._deck.cut()
+    if type(cut) is int and _kows_own(state._deck):
+        return cut
+    return check_cut(cut)
+
+
+def _draw(state: State, count: int) -> Sequence[Card]:
+    """Return ``count`` cards of the game's deck: checked (:func:`check_drawn`) unless the
+    deck is kow's own."""
     drawn: object = state._deck.draw(count)
-    if trusted:
+    if _kows_own(state._deck):
         return drawn  # type: ignore[return-value]
     return check_drawn(drawn, count)
 
@@ -257,9 +268,7 @@ def most_tricks_player(state: State) -> Seat:
     tied = [s for s in clockwise(state._left, state.players) if previous[s] == top]
     passes = []
     while len(tied) > 1:
-        deck_of = state._deck
-        trusted = type(deck_of) is ShuffledDeck or type(deck_of) is StackedDeck
-        drawn = _draw(state, len(tied), trusted)
+        drawn = _draw(state, len(tied))
         cut = [CutCard(seat=s, card=c) for s, c in zip(tied, drawn, strict=True)]
         passes.append(tuple(cut))
         high = max(RANK_OF[c.card] for c in cut)
