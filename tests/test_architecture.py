@@ -31,7 +31,8 @@ LAYERS: list[set[str]] = [
     # the engine
     {"kow.engine.trick", "kow.engine.deal"},
     {"kow.engine.view"},
-    {"kow.engine._round", "kow.engine._checks"},
+    {"kow.engine._checks"},
+    {"kow.engine._round"},
     {"kow.engine._copies"},
     {"kow.engine._state"},
     {"kow.engine"},
