@@ -8,7 +8,7 @@ function takes the state it changes. Rules text, 'Mise en place et Distribution'
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ..cards import BIT, NO_CARD, NO_SUIT, RANK_OF, SUIT_OF, Card, Suit
 from ..events import (
@@ -150,8 +150,9 @@ def _kows_own(deck: object) -> bool:
 def _cut(state: State) -> int:
     """Return the game's deck's cut position: checked (:func:`check_cut`) unless the deck
     is kow's own."""
-    cut: object = state._deck.cut()
-    if type(cut) is int and _kows_own(state._deck):
+    deck: Any = state._deck  # not typed Deck here: compiled code would check the int itself
+    cut: object = deck.cut()
+    if type(cut) is int and _kows_own(deck):
         return cut
     return check_cut(cut)
 
@@ -159,8 +160,9 @@ def _cut(state: State) -> int:
 def _draw(state: State, count: int) -> Sequence[Card]:
     """Return ``count`` cards of the game's deck: checked (:func:`check_drawn`) unless the
     deck is kow's own."""
-    drawn: object = state._deck.draw(count)
-    if _kows_own(state._deck):
+    deck: Any = state._deck  # as in _cut
+    drawn: object = deck.draw(count)
+    if _kows_own(deck):
         return drawn  # type: ignore[return-value]
     return check_drawn(drawn, count)
 
