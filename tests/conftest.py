@@ -233,29 +233,41 @@ def stopped(args: list[str], signame: str, started: Any) -> tuple[int, str, byte
     ``started`` must not move the file's offset (no seek or read): the child writes at
     the offset it shares with this process. See :func:`lines_written`.
     """
-    import signal
     import subprocess
     import sys
     import tempfile
-    import time
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen([sys.executable, "-m", "kow", *args], stdout=out,
                                 stderr=subprocess.PIPE, cwd=root)  # fmt: skip
-        try:
-            deadline = time.monotonic() + 60
-            while not started(out):
-                assert proc.poll() is None, "it ended before the signal"
-                assert time.monotonic() < deadline, "it never started"
-                time.sleep(0.02)
-            proc.send_signal(getattr(signal, signame))
-            _, err = proc.communicate(timeout=60)
-        finally:
-            proc.kill()
+        _, err = signal_when(proc, lambda: started(out), signame)
         out.seek(0)
         return proc.returncode, err.decode(), out.read()
+
+
+def signal_when(proc: Any, ready: Any, signame: str) -> tuple[bytes, bytes]:
+    """Wait (60 s at most) until ``ready()`` holds, then send ``proc`` (a
+    :class:`subprocess.Popen`) the signal ``signame``; return its stdout and stderr.
+
+    Fails if the process ends first or never gets ready; the process is killed however
+    this ends.
+    """
+    import signal
+    import time
+
+    try:
+        deadline = time.monotonic() + 60
+        while not ready():
+            assert proc.poll() is None, "it ended before the signal"
+            assert time.monotonic() < deadline, "it never got ready for the signal"
+            time.sleep(0.02)
+        proc.send_signal(getattr(signal, signame))
+        out, err = proc.communicate(timeout=60)
+        return out, err
+    finally:
+        proc.kill()
 
 
 def lines_written(lines: int) -> Any:

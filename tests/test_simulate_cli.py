@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import STOPS, lines_written, stopped
+from conftest import STOPS, lines_written, signal_when, stopped
 
 from kow.cli import main
 from kow.cli._options import MAX_JOBS
@@ -236,23 +236,16 @@ def test_a_stopped_run_to_stdout_says_the_shard_that_completes_it(
 def test_a_stopped_run_to_a_file_leaves_it_and_says_the_run_to_play(
     tmp_path: Path, signame: str, code: int, said: str
 ) -> None:
-    import signal
-    import time
-
     target = tmp_path / "games.jsonl"
     target.write_text("previous run\n")
     proc = subprocess.Popen([sys.executable, "-m", "kow", *SHARD, "-o", str(target)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)  # fmt: skip
-    try:
-        deadline = time.monotonic() + 60
-        while not any(p.name.startswith(".kow-") and p.stat().st_size > 20000
-                      for p in tmp_path.iterdir()):  # fmt: skip
-            assert time.monotonic() < deadline, "the run never started writing"
-            time.sleep(0.02)
-        proc.send_signal(getattr(signal, signame))
-        out, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
+    out, err = signal_when(
+        proc,
+        lambda: any(p.name.startswith(".kow-") and p.stat().st_size > 20000
+                    for p in tmp_path.iterdir()),  # fmt: skip
+        signame,
+    )
     assert (proc.returncode, out) == (code, b""), err
     assert re.fullmatch(
         rf"{said} after \d+ of 4000 games: {re.escape(repr(str(target)))} was left as it was"

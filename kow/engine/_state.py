@@ -54,7 +54,7 @@ FIELDS: Final[tuple[str, ...]] = (
     "winning_card", "winning_seat", "_first_play", "_trick_start", "_trick_seen",
     "_deck", "_on_dogs_life", "_left", "_most_tricks", "_voters", "_fixed_suit",
     "_pending_method", "_view_parts",
-    )  # fmt: skip
+)  # fmt: skip
 """The attributes of every :class:`State` (its ``__slots__``; a compiled ``State`` has none)."""
 
 

@@ -133,14 +133,19 @@ def _checked_seats(players: Sequence[PlayerInfo]) -> tuple[tuple[str, str], ...]
     """Return each seat's ``(name, kind)``, checked by :func:`check_players`.
 
     A run writes the same players game after game, so the seats checked last are kept
-    (in :data:`_CHECKED`) and the check is made again only for others.
+    (in :data:`_CHECKED`) and the check is made again only for others (or for a name or
+    kind that is not a plain str, which may compare equal to one).
     """
     global _CHECKED
     try:
         seats = tuple([(p.name, p.kind) for p in players])
     except AttributeError:
         seats = None
-    if seats is None or seats != _CHECKED:
+    if (
+        seats is None
+        or seats != _CHECKED
+        or not all(type(n) is str for seat in seats for n in seat)
+    ):
         check_players(players)  # raises for a missing name or kind, or a bad value
         seats = tuple([(p.name, p.kind) for p in players])
         _CHECKED = seats
