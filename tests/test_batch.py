@@ -108,17 +108,24 @@ def test_game_error_crosses_processes_intact() -> None:
     assert str(err) == "game 3 (seed 99): bad card"
 
 
-def test_a_long_run_lists_no_blocks_up_front(monkeypatch: pytest.MonkeyPatch) -> None:
+class _Capture:
+    """An executor of 2 workers that records the items it is given and plays none."""
+
+    workers = 2
+
+    def __init__(self) -> None:
+        self.seen: list[object] = []
+
+    def map(self, func, items):  # type: ignore[no-untyped-def]
+        self.seen.append(items)
+        yield "first block"
+
+
+def test_a_long_run_lists_no_blocks_up_front() -> None:
     # 10^12 games: the blocks are a range, made as they are played, so memory stays flat.
-    seen: list[object] = []
-
-    def capture(func, items, jobs):  # type: ignore[no-untyped-def]
-        seen.append(items)
-        return iter(["first block"])
-
-    monkeypatch.setattr(batch, "ordered_map", capture)
-    assert next(run_text(RUNS[0], 0, 10**12, jobs=2)) == ("first block", 200)
-    assert seen == [range(5 * 10**9)]  # blocks of 200 games
+    capture = _Capture()
+    assert next(run_text(RUNS[0], 0, 10**12, executor=capture)) == ("first block", 200)
+    assert capture.seen == [range(5 * 10**9)]  # blocks of 200 games
 
 
 def test_blocks_are_small_and_many() -> None:

@@ -40,6 +40,8 @@ from ._options import (
     BOT_NAMES,
     Count,
     ascii_option,
+    cluster_executor,
+    cluster_option,
     json_option,
     no_color_option,
     output_option,
@@ -805,6 +807,7 @@ def _seats_of(text: str, game: GameLog, label: str, *, index: int) -> frozenset[
     show_default="one per CPU, fewer for little work",
     help="Processes analysing decisions at once; the output does not depend on it.",
 )  # fmt: skip
+@cluster_option
 @ascii_option
 @no_color_option
 @quiet_option
@@ -818,6 +821,7 @@ def analyze(
     as_json: bool,
     output: str | None,
     jobs: int | None,
+    cluster: str | None,
     ascii_only: bool,
     no_color: bool,
     quiet: bool,
@@ -836,7 +840,7 @@ def analyze(
     those games are checked before any analysis. --seat analyses the games that have
     that seat or player and skips the others. Text for people,
     or --json for tools. Seeded: the same log, --seed and --iterations give the same
-    output whatever --jobs is. A progress bar shows on stderr when it is a terminal.
+    output whatever --jobs or --cluster is. A progress bar shows on stderr when it is a terminal.
     Exit 1 for input that can't be read or a game that is not legal (its place named),
     2 for a FILE that can't be opened or a --game or --seat the input does not have.
     """
@@ -845,6 +849,7 @@ def analyze(
     from ..log import ReplayError
     from ..runs.analysis import analyse_game, decisions, text_lines, to_dict
     from ..runs.batch import auto_jobs
+    from ..runs.executors import TaskError
     from ..screen import Screen, terminal_width, wrap
     from ..verify import GameFault, verify_game
 
@@ -891,7 +896,6 @@ def analyze(
         work.append((index, game, seats))
     if not work:  # no game has that seat: the first game's reason
         raise refused[0]
-    jobs = jobs or auto_jobs(total, iterations * SECONDS_PER_DEAL)
     to_stdout = output in (None, "-")
     screen_out = to_stdout and sys.stdout.isatty()
     color = to_stdout and color_fits(sys.stdout, no_color=no_color)
@@ -900,16 +904,26 @@ def analyze(
     width = terminal_width() if screen_out else None  # as kow play wraps; a file: none
     show = not quiet and sys.stderr.isatty()
     with (
+        cluster_executor(cluster, jobs) as executor,
         atomic_output(output) as out,
         Progress(total, show, "Analysing") as progress,
         reader_may_leave(out),
     ):
+        if executor is None:
+            jobs = jobs or auto_jobs(total, iterations * SECONDS_PER_DEAL)
         try:
             for number, (index, game, seats) in enumerate(work):
-                result = analyse_game(
-                    game, index=index, seed=seed, iterations=iterations, seats=seats,
-                    jobs=jobs, on_decision=lambda: progress.advance(1),
-                )  # fmt: skip
+                try:
+                    result = analyse_game(
+                        game, index=index, seed=seed, iterations=iterations, seats=seats,
+                        jobs=jobs or 1, on_decision=lambda: progress.advance(1),
+                        executor=executor,
+                    )  # fmt: skip
+                except TaskError as err:
+                    raise click.ClickException(
+                        f"{label}: game {index}, the decision at action {err.item}"
+                        f" (analysis seed {seed}): {err}"
+                    ) from None
                 if as_json:
                     text = json.dumps(to_dict(result, label), separators=(",", ":"))
                 else:

@@ -48,6 +48,8 @@ __all__ = [
     "bots_option",
     "dealer_option",
     "draw_seed",
+    "cluster_executor",
+    "cluster_option",
     "jobs_option",
     "json_option",
     "level_kinds",
@@ -409,6 +411,58 @@ jobs_option = click.option(
     show_default="one per CPU, fewer for runs of little work",
     help="Processes playing games at once; the results do not depend on it.",
 )  # fmt: skip
+
+
+def _cluster(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Check ``--cluster``'s value (:func:`kow.runs.executors.check_cluster`): a usage
+    error naming it and what is allowed."""
+    if value is None:
+        return None
+    from ..runs.executors import check_cluster
+
+    try:
+        return check_cluster(value)
+    except ValueError as err:
+        raise click.BadParameter(str(err), ctx, param) from None
+
+
+cluster_option = click.option(
+    "--cluster", metavar="local|ray|ray://HOST:PORT", default=None, callback=_cluster,
+    help="Play the blocks as Ray tasks: on a Ray runtime started here (local), on the"
+    " cluster RAY_ADDRESS names (ray), or at an address; the output does not depend on it."
+    " Needs pip install 'kow[ray]'; not with --jobs.",
+)  # fmt: skip
+"""``--cluster`` of the runs (``simulate``, ``tournament``, ``analyze``): see
+:func:`cluster_executor`."""
+
+
+@contextlib.contextmanager
+def cluster_executor(cluster: str | None, jobs: int | None) -> Iterator[Any]:
+    """Connect to ``--cluster``'s Ray cluster for the block and yield an executor of Ray
+    tasks (:func:`kow.runs.executors.on_ray`), or yield None when ``cluster`` is None.
+
+    ``--jobs`` with ``--cluster`` is a usage error (exit 2): ``--jobs`` counts this
+    machine's processes, and on a cluster Ray places the tasks, 2 in flight per cluster
+    CPU. A cluster that cannot be used (Ray not installed, no cluster at the address,
+    another kow on its workers) is an error of exit 1 saying why.
+    """
+    if cluster is None:
+        yield None
+        return
+    if jobs is not None:
+        raise click.UsageError(
+            f"give --jobs or --cluster, not both: --jobs {jobs} counts this machine's"
+            f" processes, and on the cluster {cluster!r} Ray places the tasks"
+        )
+    from ..runs.executors import ClusterError, on_ray, ray_connection
+
+    try:
+        with ray_connection(cluster):
+            yield on_ray()
+    except ClusterError as err:
+        raise click.ClickException(str(err)) from None
+
+
 ascii_option = click.option(
     "--ascii", "ascii_only", is_flag=True, help="Show suits as letters c d h s."
 )

@@ -45,6 +45,8 @@ from ._options import (
     Seconds,
     ascii_option,
     bots_option,
+    cluster_executor,
+    cluster_option,
     dealer_option,
     draw_seed,
     jobs_option,
@@ -155,6 +157,7 @@ for _command in (verify, replay, export, analyze):
     " Lines: verify, replay and jq read it (jq -c . makes it JSON Lines).",
 )  # fmt: skip
 @jobs_option
+@cluster_option
 @quiet_option
 def simulate(
     *,
@@ -168,12 +171,14 @@ def simulate(
     output: str | None,
     pretty: bool,
     jobs: int | None,
+    cluster: str | None,
     quiet: bool,
 ) -> None:
     """Play seeded bot games and print one JSON log per game.
 
     Each log records its game's own seed, which replays that game alone with the same
-    options. The same seed and options always give the same bytes, whatever --jobs is;
+    options. The same seed and options always give the same bytes, whatever --jobs or
+    --cluster is;
     --first-game K with --games M gives games K..K+M-1 of the run, so shards concatenate
     to the whole run. A progress bar shows on stderr when it is a terminal (and the games
     do not go to that same screen). Stopped (Ctrl-C, SIGTERM, SIGHUP), it ends between
@@ -181,7 +186,7 @@ def simulate(
     was) and the --first-game and --games that play the rest, and exits 130, 143 or 129.
     """
     from ..players import game_seconds
-    from ..runs.batch import GameError, Run, WorkerError, auto_jobs, run_text
+    from ..runs.batch import BlockError, GameError, Run, WorkerError, auto_jobs, run_text
 
     kinds = parse_bots(bots, rules.players)
     if seed is None:
@@ -199,20 +204,23 @@ def simulate(
     written = 0  # games whose logs are written whole
     try:
         with (
+            cluster_executor(cluster, jobs) as executor,
             atomic_output(output) as out,
             Progress(games, show, "Simulating") as progress,
             reader_may_leave(out),
         ):
             try:
-                cost = game_seconds(kinds, rules.start_cards, search_iterations)
-                texts = run_text(run, first_game, games, jobs=jobs or auto_jobs(games, cost))
+                if executor is None:
+                    cost = game_seconds(kinds, rules.start_cards, search_iterations)
+                    jobs = jobs or auto_jobs(games, cost)
+                texts = run_text(run, first_game, games, jobs=jobs or 1, executor=executor)
                 with contextlib.closing(texts):  # on an error, stop any workers at once
                     for text, count in texts:
                         with stops_held():  # a stop ends the run between games, not in one
                             write_out(text, out, end="")  # a reader gone (| head): 141
                             written += count
                         progress.advance(count)
-            except (GameError, WorkerError) as err:
+            except (GameError, WorkerError, BlockError) as err:
                 raise click.ClickException(str(err)) from None
     except (KeyboardInterrupt, Stopped) as stop:  # stop_signals ignores any more now
         where = "stdout" if output in (None, "-") else repr(output)
@@ -476,6 +484,7 @@ def rules_command(rules: Rules, as_json: bool) -> None:
 @rule_options
 @search_iterations_option
 @jobs_option
+@cluster_option
 @click.option(
     "--by-seat", is_flag=True,
     help="Also give each entrant's results from each seat (0-based, clockwise).",
@@ -490,6 +499,7 @@ def tournament(
     rules: Rules,
     search_iterations: int | None,
     jobs: int | None,
+    cluster: str | None,
     by_seat: bool,
     as_json: bool,
     as_csv: bool,
@@ -501,21 +511,21 @@ def tournament(
     one kind at two settings is two entrants. Prints, per entrant: the seats it holds in
     each game, the games, its wins, its win rate per seat (wins / (games x seats)) with
     its 95% Wilson interval, mean round reached, and mean time per decision; --by-seat
-    adds the same from each seat. Stopped early (Ctrl-C,
-    SIGTERM, SIGHUP), it prints the results of the games finished, marked partial (the
-    same as a whole tournament of that many games), and exits 130, 143 or 129.
+    adds the same from each seat. The results are the same whatever --jobs or --cluster
+    is (but for the time per decision). Stopped early (Ctrl-C, SIGTERM, SIGHUP), it
+    prints the results of the games finished, marked partial (the same as a whole
+    tournament of that many games), and exits 130, 143 or 129.
     """
     import json
 
     from ..game import PlayerError
     from ..players import game_seconds
-    from ..runs.batch import WorkerError, auto_jobs
+    from ..runs.batch import BlockError, WorkerError, auto_jobs
     from ..runs.tournament import Tally, csv_rows, game_results, seat_table_lines, table_lines
 
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both: each is the whole output")
     kinds = parse_entrants(bots, rules.players)
-    jobs = jobs or auto_jobs(games, game_seconds(kinds, rules.start_cards, search_iterations))
     counted = f"{games} game{'s' if games != 1 else ''}"
     if games % rules.players and len(set(kinds)) > 1:
         click.echo(
@@ -530,19 +540,26 @@ def tournament(
         keep_games=False,
     )  # fmt: skip
     stop: KeyboardInterrupt | Stopped | None = None
-    with Progress(games, sys.stderr.isatty(), "Playing") as progress:
-        try:
+    try:
+        with (
+            cluster_executor(cluster, jobs) as executor,
+            Progress(games, sys.stderr.isatty(), "Playing") as progress,
+        ):
+            if executor is None:
+                cost = game_seconds(kinds, rules.start_cards, search_iterations)
+                jobs = jobs or auto_jobs(games, cost)
             results = game_results(
-                rules, kinds, games, seed=seed, jobs=jobs, search_iterations=search_iterations
-            )
+                rules, kinds, games, seed=seed, jobs=jobs or 1,
+                search_iterations=search_iterations, executor=executor,
+            )  # fmt: skip
             with contextlib.closing(results):  # on a stop or an error, end the workers at once
                 for done in results:
                     tally.add(done)
                     progress.advance(len(done))
-        except (PlayerError, WorkerError) as err:
-            raise click.ClickException(str(err)) from None
-        except (KeyboardInterrupt, Stopped) as err:  # stop_signals ignores any more now
-            stop = err
+    except (PlayerError, WorkerError, BlockError) as err:
+        raise click.ClickException(str(err)) from None
+    except (KeyboardInterrupt, Stopped) as err:  # stop_signals ignores any more now
+        stop = err
     result = tally.tournament()
     with reader_may_leave():
         if as_json:

@@ -40,7 +40,7 @@ from ..players.search import sample
 from ..players.value import mean
 from ..rules import check_analysis_iterations, check_jobs, check_seed
 from ..screen import GLUE, Screen, sorted_hand
-from ._pool import ordered_map
+from .executors import Executor, TaskError, check_executor
 from .stats import Z95, wilson
 
 __all__ = [
@@ -339,6 +339,7 @@ def analyse_game(
     threshold: float = BLUNDER,
     jobs: int = 1,
     on_decision: Callable[[], None] | None = None,
+    executor: Executor | None = None,
 ) -> GameAnalysis:
     """Return the analysis of a logged game: each decision of ``seats`` (None: all).
 
@@ -346,8 +347,12 @@ def analyse_game(
     :func:`kow.verify.verify_game`); ``index``: its place in its file, from 1; ``seed``:
     the analysis seed; ``iterations``: deals per decision (at least 2); ``jobs``:
     processes (the result is the same for any); ``on_decision`` is called as each
-    decision's analysis is done, in order. See :func:`decisions` and :func:`evaluate`.
-    Raises :class:`kow.log.ReplayError` for a log the engine does not replay, and
+    decision's analysis is done, in order; ``executor`` analyses the decisions
+    elsewhere instead, on a Ray cluster say (:func:`kow.runs.executors.on_ray`), with
+    the same result (give it or ``jobs``, not both). See :func:`decisions` and
+    :func:`evaluate`. Raises :class:`kow.log.ReplayError` for a log the engine does not
+    replay, :class:`~kow.runs.executors.TaskError` for a decision whose Ray task failed
+    (its ``item`` is then the decision's ``number``), and
     :class:`~kow.rules.SettingError` (a :class:`ValueError`) as ``kow analyze`` does for
     its options, with the same message: ``seed`` not an int 0 to 2^53-1, ``iterations``
     not 2 to 100000, ``jobs`` not 1 to :data:`~kow.rules.MAX_JOBS` (a numpy integer counts
@@ -355,7 +360,7 @@ def analyse_game(
     """
     seed = check_seed(seed)
     iterations = check_analysis_iterations(iterations)
-    jobs = check_jobs(jobs)
+    mapper = check_executor(executor, check_jobs(jobs))
     players = tuple((p["name"], p["kind"]) for p in game["players"])
     chosen_seats = tuple(range(len(players))) if seats is None else tuple(sorted(set(seats)))
     todo = decisions(game, chosen_seats)
@@ -363,10 +368,13 @@ def analyse_game(
         evaluate, seed=seed, game_seed=game["seed"], iterations=iterations, threshold=threshold
     )
     done = []
-    for result in ordered_map(work, todo, jobs):
-        done.append(result)
-        if on_decision is not None:
-            on_decision()
+    try:
+        for result in mapper.map(work, todo):
+            done.append(result)
+            if on_decision is not None:
+                on_decision()
+    except TaskError as err:  # named by the decision's number, as the output names it
+        raise TaskError(todo[err.item].number, err.tries, err.reason) from None
     return GameAnalysis(
         game=index,
         seed=game["seed"],

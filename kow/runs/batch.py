@@ -33,9 +33,10 @@ from ..rules import (
     check_rules,
     check_seed,
 )
-from ._pool import WorkerError, ordered_map, start_seconds
+from ._pool import WorkerError, start_seconds
+from .executors import BlockError, Executor, Processes, TaskError, check_executor
 
-__all__ = ["GameError", "Run", "WorkerError", "auto_jobs", "run_text"]
+__all__ = ["BlockError", "GameError", "Run", "WorkerError", "auto_jobs", "run_text"]
 
 
 class GameError(RuntimeError):
@@ -146,7 +147,7 @@ def _games_text(run: Run, first: int, count: int) -> str:
 
 
 def run_text(
-    run: Run, first: int, count: int, *, jobs: int = 1
+    run: Run, first: int, count: int, *, jobs: int = 1, executor: Executor | None = None
 ) -> Generator[tuple[str, int], None, None]:
     """Yield the text of games ``first .. first+count-1`` of ``run`` in order, as it is made.
 
@@ -154,8 +155,11 @@ def run_text(
     a newline. With ``jobs == 1`` every game is yielded as it ends; with more, ``jobs``
     processes play blocks of games and the blocks come back in order, so the
     concatenated text is the same bytes for any ``jobs``. Memory stays flat: only a few
-    blocks per process are in flight. Raises :class:`GameError` for a bot that breaks
-    the rules (the first such game in order).
+    blocks per process are in flight. ``executor`` plays the blocks elsewhere instead, on
+    a Ray cluster say (:func:`kow.runs.executors.on_ray`), with the same bytes; give it
+    or ``jobs``, not both. Raises :class:`GameError` for a bot that breaks the rules (the
+    first such game in order), :class:`WorkerError` for a process of ``jobs`` that died,
+    and :class:`BlockError` for a block whose Ray task failed.
 
     ``first`` is 0 to :data:`~kow.rules.MAX_GAMES`, ``count`` 1 to ``MAX_GAMES`` and
     ``jobs`` 1 to :data:`~kow.rules.MAX_JOBS`, checked (when called, before any game) as
@@ -165,24 +169,30 @@ def run_text(
     first = check_first_game(first)
     count = check_games(count)
     jobs = check_jobs(jobs)
-    return _run_text(run, first, count, jobs=jobs)
+    return _run_text(run, first, count, executor=check_executor(executor, jobs))
 
 
 def _run_text(
-    run: Run, first: int, count: int, *, jobs: int
+    run: Run, first: int, count: int, *, executor: Executor
 ) -> Generator[tuple[str, int], None, None]:
     """Yield what :func:`run_text` yields, its arguments checked."""
-    if jobs <= 1 or count <= 1:
+    if executor == Processes(1) or (count <= 1 and isinstance(executor, Processes)):
         for index in range(first, first + count):
             yield _games_text(run, index, 1), 1
         return
-    size = _block_size(count, jobs)
+    size = _block_size(count, executor.workers)
     blocks = range(-(-count // size))  # made as needed: flat in memory for any count
-    jobs = min(jobs, len(blocks))  # no process without a block to play
     block_text = functools.partial(_block_text, run=run, first=first, count=count, size=size)
-    texts = ordered_map(block_text, blocks, jobs)
-    for block, text in zip(blocks, texts, strict=True):
-        yield text, min(size, count - block * size)
+    texts = executor.map(block_text, blocks)
+    try:
+        for block, text in zip(blocks, texts, strict=True):
+            yield text, min(size, count - block * size)
+    except TaskError as err:
+        start = first + err.item * size
+        games = range(start, min(start + size, first + count))
+        raise BlockError(games, game_seed(run.seed, start), str(err)) from None
+    finally:
+        texts.close()
 
 
 def auto_jobs(games: int, seconds_per_game: float) -> int:

@@ -31,7 +31,7 @@ from ..game import bots_rng, game_seed, play_game
 from ..players import Entrant, Player, check_entrants
 from ..players.search import DEFAULT_ITERATIONS
 from ..rules import Rules
-from ._pool import ordered_map
+from .executors import BlockError, Executor, TaskError, check_executor
 from .stats import wilson
 
 __all__ = [
@@ -643,16 +643,20 @@ def game_results(
     seed: int,
     jobs: int = 1,
     search_iterations: int | None = None,
+    executor: Executor | None = None,
 ) -> Generator[list[GameResult], None, None]:
     """Return an iterator over the results of games ``0..games-1`` in order, a few at a time.
 
     ``jobs`` processes play the games (1: this process); the results are the same for
-    any ``jobs``. Close the iterator (or let an exception pass through it) to stop: the
-    worker processes are killed at once (see :func:`kow.runs._pool.ordered_map`). Raises
-    :class:`ValueError` for a wrong number of bots, an unknown kind or a bad setting
-    (:meth:`kow.players.Entrant.from_text`), or ``games`` or ``jobs`` below 1; the
-    iterator raises :class:`kow.game.PlayerError` for a bot that breaks the rules, and
-    :class:`kow.runs._pool.WorkerError` for a worker that died.
+    any ``jobs``. ``executor`` plays them elsewhere instead, on a Ray cluster say
+    (:func:`kow.runs.executors.on_ray`), with the same results; give it or ``jobs``, not
+    both. Close the iterator (or let an exception pass through it) to stop: the worker
+    processes are killed at once (see :func:`kow.runs._pool.ordered_map`), the Ray tasks
+    cancelled. Raises :class:`ValueError` for a wrong number of bots, an unknown kind or
+    a bad setting (:meth:`kow.players.Entrant.from_text`), ``games`` or ``jobs`` below 1,
+    or both ``jobs`` and ``executor``; the iterator raises :class:`kow.game.PlayerError`
+    for a bot that breaks the rules, :class:`kow.runs._pool.WorkerError` for a worker
+    that died, and :class:`kow.runs.executors.BlockError` for games whose Ray task failed.
     """
     bots = tuple(bots)
     if len(bots) != rules.players:
@@ -660,13 +664,37 @@ def game_results(
     if games < 1 or jobs < 1:
         raise ValueError("games and jobs must be at least 1")
     bots = tuple(check_entrants(bots, len(bots)))  # raises ValueError for a bad entrant
-    size = max(1, min(rules.players, games // (jobs * 8) or 1))
+    mapper = check_executor(executor, jobs)
+    size = max(1, min(rules.players, games // (mapper.workers * 8) or 1))
     chunks = range(-(-games // size))  # made as needed, not listed up front
     play = functools.partial(
         _play_chunk, rules=rules, bots=bots, seed=seed, iterations=search_iterations, games=games,
         size=size,
     )  # fmt: skip
-    return ordered_map(play, chunks, min(jobs, len(chunks)))
+    return _chunks_played(
+        mapper.map(play, chunks), seed=seed, games=games, size=size, players=rules.players
+    )
+
+
+def _chunks_played(
+    results: Generator[list[GameResult], None, None],
+    *,
+    seed: int,
+    games: int,
+    size: int,
+    players: int,
+) -> Generator[list[GameResult], None, None]:
+    """Yield ``results``, the games of chunks of ``size``; a chunk whose Ray task failed is
+    raised as a :class:`~kow.runs.executors.BlockError` naming its games and the first
+    one's seed (game ``i``'s deal is ``game_seed(seed, i // players)``)."""
+    try:
+        yield from results
+    except TaskError as err:
+        start = err.item * size
+        chunk = range(start, min(start + size, games))
+        raise BlockError(chunk, game_seed(seed, start // players), str(err)) from None
+    finally:
+        results.close()
 
 
 def play_tournament(
@@ -679,15 +707,17 @@ def play_tournament(
     search_iterations: int | None = None,
     on_progress: Callable[[int], None] | None = None,
     keep_games: bool = True,
+    executor: Executor | None = None,
 ) -> Tournament:
     """Play ``games`` games between ``bots`` (one entrant per seat: ``"heuristic"``,
     ``"search:iterations=1000"``) and return the tournament.
 
-    ``jobs`` processes play the games (1: this process); the results are the same for
-    any ``jobs``. ``search_iterations`` is passed to every ``search`` entrant that gives
-    no ``iterations`` of its own (None: its default). ``on_progress(k)`` is called as
-    each batch of ``k`` games ends. With ``keep_games=False`` only the totals are kept,
-    so memory stays flat in ``games`` (each kept :class:`GameResult` takes about 1 KB).
+    ``jobs`` processes play the games (1: this process), or ``executor`` (see
+    :func:`game_results`); the results are the same for any. ``search_iterations`` is
+    passed to every ``search`` entrant that gives no ``iterations`` of its own (None: its
+    default). ``on_progress(k)`` is called as each batch of ``k`` games ends. With
+    ``keep_games=False`` only the totals are kept, so memory stays flat in ``games``
+    (each kept :class:`GameResult` takes about 1 KB).
     Raises what :func:`game_results` raises. To keep the results so far when it is
     stopped, use :func:`game_results` and a :class:`Tally` as ``kow tournament`` does.
     """
@@ -696,8 +726,9 @@ def play_tournament(
         keep_games=keep_games,
     )  # fmt: skip
     results = game_results(
-        rules, bots, games, seed=seed, jobs=jobs, search_iterations=search_iterations
-    )
+        rules, bots, games, seed=seed, jobs=jobs, search_iterations=search_iterations,
+        executor=executor,
+    )  # fmt: skip
     for done in results:
         tally.add(done)
         if on_progress is not None:

@@ -1,0 +1,472 @@
+"""Where a run's blocks are played: kow's own processes (``--jobs``) or Ray tasks (``--cluster``).
+
+A run is cut into blocks (games ``K..K+M-1`` of ``kow simulate``, a few games of a
+tournament, one decision of ``kow analyze``); each block depends on its index alone, so
+any executor that hands the results back **in order** gives the same bytes. An
+:class:`Executor` is what the run functions take as ``executor=``
+(:func:`kow.runs.batch.run_text`, :func:`kow.runs.tournament.game_results`,
+:func:`kow.runs.analysis.analyse_game`):
+
+- :class:`Processes`: kow's own pool on this machine (:mod:`kow.runs._pool`), what
+  ``--jobs N`` runs on;
+- :class:`RayTasks` (made by :func:`on_ray`): each block a Ray task on the Ray runtime
+  this process is connected to (``ray.init()``), with a bounded number in flight;
+  :func:`ray_connection` connects as ``--cluster`` does.
+
+Ray is imported only when a :class:`RayTasks` runs or :func:`ray_connection` connects
+(the extra ``kow[ray]``); ``import kow`` and the rest of kow never load it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+from collections import deque
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+from ..rules import check_int
+from ._pool import ordered_map
+
+__all__ = [
+    "BlockError",
+    "CLUSTERS",
+    "ClusterError",
+    "Executor",
+    "Processes",
+    "RayTasks",
+    "TaskError",
+    "check_cluster",
+    "check_executor",
+    "on_ray",
+    "ray_connection",
+]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+MAX_RETRIES = 100
+"""The most times :class:`RayTasks` may retry a block whose task failed."""
+POLL_SECONDS = 0.2
+"""How long :class:`RayTasks` waits on Ray at a time, so that a stop lands within it."""
+PROBE_SECONDS = 10.0
+"""How long :func:`ray_connection` waits for a cluster's address to answer at all."""
+
+CLUSTERS = ("local", "ray", "ray://HOST:PORT", "HOST:PORT")
+"""The values of ``--cluster``: ``local`` starts a Ray runtime on this machine; ``ray``
+connects to the cluster ``RAY_ADDRESS`` names (else the one ``ray start`` left running
+here); ``ray://HOST:PORT`` to a cluster's Ray Client server; ``HOST:PORT`` to the head
+node's address (from a node of the cluster)."""
+
+
+@runtime_checkable
+class Executor(Protocol):
+    """Plays a run's blocks and hands their results back in order.
+
+    ``workers``: how many blocks run at once (1 or more); the run functions cut a run into
+    about 8 blocks per worker. ``map(func, items)`` yields ``func(item)`` for each item,
+    in the items' order, raising an exception of ``func`` at its item's turn; closing
+    the generator stops the blocks still running. ``func`` is a module-level function or
+    a :func:`functools.partial` of one, and ``func`` and the items pickle.
+    """
+
+    @property
+    def workers(self) -> int:
+        """How many blocks run at once (1 or more)."""
+
+    def map(self, func: Callable[[T], R], items: Sequence[T]) -> Generator[R, None, None]:
+        """Yield ``func(item)`` for each of ``items``, in order."""
+
+
+@dataclass(frozen=True)
+class Processes:
+    """kow's own pool of ``jobs`` processes on this machine (``--jobs``), or this process
+    alone when ``jobs`` is 1. See :func:`kow.runs._pool.ordered_map` for its behaviour
+    under signals and when a worker dies (:class:`~kow.runs._pool.WorkerError`)."""
+
+    jobs: int = 1
+
+    @property
+    def workers(self) -> int:
+        """The processes: ``jobs``."""
+        return self.jobs
+
+    def map(self, func: Callable[[T], R], items: Sequence[T]) -> Generator[R, None, None]:
+        """Yield ``func(item)`` for each of ``items`` in order, from ``jobs`` processes."""
+        return ordered_map(func, items, min(self.jobs, max(1, len(items))))
+
+
+def check_executor(executor: object, jobs: int) -> Executor:
+    """Return the executor of a run given ``executor=`` (None: :class:`Processes` of
+    ``jobs``) and ``jobs``, both checked.
+
+    Raises :class:`ValueError` when both are given (``jobs`` other than 1 with an
+    executor: say one or the other) and :class:`TypeError` for an executor that is not
+    an :class:`Executor` (no ``workers`` and ``map``).
+    """
+    if executor is None:
+        return Processes(jobs)
+    if jobs != 1:
+        raise ValueError(f"give jobs or executor, not both (jobs={jobs}, executor={executor!r})")
+    if not isinstance(executor, Executor):
+        raise TypeError(
+            f"executor must be a kow.runs.executors.Executor (Processes(jobs), on_ray()), "
+            f"not {executor!r}"
+        )
+    workers = executor.workers
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"an executor's workers must be an int, 1 or more, not {workers!r}")
+    return executor
+
+
+class ClusterError(RuntimeError):
+    """Raised when kow cannot use a Ray cluster: Ray not installed, no cluster at the
+    address, or a cluster whose kow is another version."""
+
+
+class BlockError(RuntimeError):
+    """Raised when ``games`` (a range of 0-based game numbers) of a run or a tournament
+    could not be played for a reason of the cluster's (their Ray task failed, retried
+    each time): ``seed`` is the first game's own and ``reason`` says what failed. For
+    ``kow simulate``, ``--first-game FIRST --games COUNT`` plays those games alone.
+    """
+
+    def __init__(self, games: range, seed: int, reason: str) -> None:
+        super().__init__(games, seed, reason)
+        self.games = games
+        self.seed = seed
+        self.reason = reason
+
+    def __str__(self) -> str:
+        first, last = self.games[0], self.games[-1]
+        games = f"game {first}" if first == last else f"games {first} to {last}"
+        return f"{games} (game {first}'s seed {self.seed}): {self.reason}"
+
+
+class TaskError(RuntimeError):
+    """Raised when the Ray task of block ``item`` (0-based, in the order given to
+    ``map``) failed ``tries`` times for a reason of the cluster's (a worker killed, a node
+    lost), Ray retrying it each time; ``reason`` is Ray's first line. The run functions
+    raise it again naming the block's first game and seed."""
+
+    def __init__(self, item: int, tries: int, reason: str) -> None:
+        super().__init__(item, tries, reason)
+        self.item = item
+        self.tries = tries
+        self.reason = reason
+
+    def __str__(self) -> str:
+        times = "once" if self.tries == 1 else f"{self.tries} times"
+        return f"its Ray task failed {times}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class RayTasks:
+    """Each block a Ray task, on the Ray runtime this process is connected to.
+
+    Made by :func:`on_ray`, whose arguments it holds. ``in_flight``: the most blocks
+    submitted and not yet handed back (None: 2 per CPU of the cluster, read when ``map``
+    starts), so memory stays flat however long the run; ``retries``: how many times Ray
+    runs a block again whose task failed for a reason of the cluster's (Ray's
+    ``max_retries``); an exception raised by the block's own code is not retried.
+    """
+
+    in_flight: int | None = None
+    retries: int = 3
+
+    @property
+    def workers(self) -> int:
+        """The cluster's CPUs (or half of ``in_flight`` when it is given), 1 or more."""
+        if self.in_flight is not None:
+            return max(1, self.in_flight // 2)
+        return _cluster_cpus()
+
+    def map(self, func: Callable[[T], R], items: Sequence[T]) -> Generator[R, None, None]:
+        """Yield ``func(item)`` for each of ``items`` in order, each a Ray task.
+
+        Raises :class:`ClusterError` when this process is not connected to Ray and
+        cannot connect, or when a worker's kow is another version; :class:`TaskError`
+        for a block whose task failed ``retries + 1`` times; what ``func`` raised, at its
+        item's turn. Closing the generator (a stop, an error, the reader leaving)
+        cancels every task still in flight, a running one by ending its worker process.
+        """
+        ray = _connected()
+        in_flight = self.in_flight or 2 * _cluster_cpus()
+        task = ray.remote(_block).options(
+            name="kow-block", num_cpus=1, max_retries=self.retries, retry_exceptions=False
+        )
+        shipped = _unstopped(ray.put, func)  # pickled and sent once, not once per block
+        pending: deque[Any] = deque()
+        submitted = 0
+        try:
+            for item in range(len(items)):
+                while submitted < len(items) and len(pending) < in_flight:
+                    pending.append(_unstopped(task.remote, shipped, items[submitted], _version()))
+                    submitted += 1
+                ref = pending.popleft()
+                yield _result(ray, ref, item=item, tries=self.retries + 1)
+        finally:
+            for ref in pending:
+                _cancel(ray, ref)
+
+
+def on_ray(*, in_flight: int | None = None, retries: int = 3) -> RayTasks:
+    """Return an executor that plays each block of a run as a Ray task.
+
+    Connect first (``ray.init(...)`` in your own program, or :func:`ray_connection`), then
+    pass it to a run function: ``run_text(run, 0, 100_000, executor=on_ray())``. The
+    results are the same bytes as ``jobs=1``; kow's tasks are scheduled among the
+    program's own. ``in_flight``: the most blocks submitted at once, 1 to 100000 (None:
+    2 per CPU of the cluster); ``retries``: Ray's retries of a block whose task failed
+    (a worker killed, a node lost), 0 to 100. Every node needs the same version of kow
+    installed (``pip install 'kow[ray]'``). Raises :class:`ValueError` naming a value out
+    of range (a bool or a float is refused).
+    """
+    if in_flight is not None:
+        in_flight = check_int("in_flight", in_flight, lo=1, hi=100_000, what="a number of tasks")
+    retries = check_int("retries", retries, lo=0, hi=MAX_RETRIES, what="a number of retries")
+    return RayTasks(in_flight=in_flight, retries=retries)
+
+
+def check_cluster(text: str) -> str:
+    """Return ``--cluster``'s value if it is one of :data:`CLUSTERS`, else raise
+    :class:`ValueError` naming it and what is allowed.
+
+    >>> check_cluster("ray://head:10001")
+    'ray://head:10001'
+    >>> check_cluster("10.0.0.1:6379")
+    '10.0.0.1:6379'
+    >>> check_cluster("slurm")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'slurm' is not a cluster: allowed local, ray, ray://HOST:PORT, HOST:PORT
+    """
+    if text in ("local", "ray"):
+        return text
+    host, colon, port = text.removeprefix("ray://").rpartition(":")
+    if colon and host and port.isdigit() and port.isascii() and 0 < int(port) < 65536:
+        if host.isprintable() and " " not in host and "/" not in host:
+            return text
+    raise ValueError(f"{text!r} is not a cluster: allowed {', '.join(CLUSTERS)}")
+
+
+@contextmanager
+def ray_connection(cluster: str) -> Iterator[int]:
+    """Connect this process to the Ray cluster ``cluster`` names (see :data:`CLUSTERS`)
+    for the block, and disconnect at its end; yield the cluster's CPUs.
+
+    ``local`` starts a Ray runtime on this machine and stops it at the end. Ray's
+    informational messages are turned off and workers' output is not copied here, so
+    stdout carries kow's data only. The handlers of Ctrl-C, SIGTERM and SIGHUP are the
+    caller's again once Ray is connected (``ray.init`` sets its own for SIGTERM), and at
+    the end they are as the block left them. Raises :class:`ClusterError` when Ray is
+    not installed, or no cluster answers at the address (its reason in Ray's words), and
+    :class:`ValueError` for a value not in :data:`CLUSTERS`.
+    """
+    cluster = check_cluster(cluster)
+    ray = _ray()
+    if ray.is_initialized():
+        raise ClusterError("this process is already connected to Ray: use on_ray() alone")
+    address = {"local": "local", "ray": os.environ.get("RAY_ADDRESS") or "auto"}.get(
+        cluster, cluster
+    )
+    if address != "local":
+        _probe(address)
+    logging.getLogger("ray._private.authentication_token_setup").setLevel(logging.ERROR)
+    handlers = _stop_handlers()
+    try:
+        with _stops_deferred(handlers):  # Ray's core would lose a stop raised within
+            try:
+                ray.init(
+                    address=address,
+                    include_dashboard=False if address == "local" else None,
+                    log_to_driver=False,
+                    logging_level=logging.WARNING,
+                    configure_logging=True,
+                )
+            except Exception as err:  # noqa: BLE001 - ConnectionError, RuntimeError...
+                where = _at(address, cluster)
+                raise ClusterError(f"no Ray cluster{where}: {_first_line(err)}") from None
+        _check_versions(ray)
+        yield _cluster_cpus()
+    finally:
+        handlers = _stop_handlers()  # as the block left them (a stop may ignore more now)
+        try:
+            if ray.is_initialized():
+                _unstopped(ray.shutdown)
+        finally:
+            _restore(handlers)
+
+
+# ----------------------------------------------------------------------------- Ray's side
+
+
+def _ray() -> Any:
+    """Return the module ``ray``, or raise :class:`ClusterError` when it is not installed."""
+    try:
+        import ray
+    except ImportError:
+        raise ClusterError(
+            "Ray is not installed: pip install 'kow[ray]' (on every node of the cluster)"
+        ) from None
+    return ray
+
+
+def _connected() -> Any:
+    """Return the module ``ray``, or raise :class:`ClusterError` unless this process is
+    connected to a Ray runtime."""
+    ray = _ray()
+    if not ray.is_initialized():
+        raise ClusterError("not connected to Ray: call ray.init() first, or use --cluster")
+    return ray
+
+
+def _version() -> str:
+    """Return this kow's version (what a block's task checks against its worker's)."""
+    from .. import __version__
+
+    return __version__
+
+
+def _block(func: Callable[[T], R], item: T, version: str) -> R:
+    """Run in a Ray worker: return ``func(item)``, if this worker's kow is ``version``."""
+    here = _version()
+    if here != version:
+        raise ClusterError(f"a Ray worker has kow {here}, this process kow {version}")
+    return func(item)
+
+
+def _at(address: str, cluster: str) -> str:
+    """Return where a failed connection looked, for its message (with a hint for ``ray``)."""
+    if address == "local":
+        return ""
+    hint = (
+        " (set RAY_ADDRESS, give --cluster ray://HOST:PORT, or --cluster local)"
+        if cluster == "ray" and not os.environ.get("RAY_ADDRESS")
+        else ""
+    )
+    return f" at {address!r}{hint}"
+
+
+def _probe(address: str) -> None:
+    """Raise :class:`ClusterError` unless something answers at ``address``'s host and port
+    within :data:`PROBE_SECONDS` (``auto`` is Ray's to find). Ray itself would try an
+    address that answers nothing for minutes."""
+    import socket
+
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not port.isdigit():
+        return  # "auto", or a form of Ray's own: Ray finds it
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS).close()
+    except (OSError, ValueError) as err:
+        why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise ClusterError(f"no Ray cluster at {address!r}: {why or 'no answer'}") from None
+
+
+def _check_versions(ray: Any) -> None:
+    """Raise :class:`ClusterError` when a Ray worker has another version of kow (or none)."""
+    probe = ray.remote(_version).options(name="kow-version", num_cpus=0, max_retries=0)
+    try:
+        there = _result(ray, _unstopped(probe.remote), item=0, tries=1)
+    except Exception as err:  # noqa: BLE001 - kow not importable there, most likely
+        raise ClusterError(f"kow does not run on the Ray workers: {_first_line(err)}") from None
+    if there != _version():
+        raise ClusterError(f"the Ray workers have kow {there}, this process kow {_version()}")
+
+
+def _cluster_cpus() -> int:
+    """Return the CPUs of the Ray cluster this process is connected to, 1 or more."""
+    ray = _connected()
+    return max(1, int(_unstopped(ray.cluster_resources).get("CPU", 1)))
+
+
+def _result(ray: Any, ref: Any, *, item: int, tries: int) -> Any:
+    """Wait for the task of ``ref`` (block ``item``) and return its result.
+
+    Waits in steps of :data:`POLL_SECONDS`, so that a stop signal lands at once (see
+    :func:`_unstopped`). Raises
+    what the block's code raised, or :class:`TaskError` when Ray gave up on the task.
+    """
+    while not _unstopped(ray.wait, [ref], timeout=POLL_SECONDS)[0]:
+        pass
+    try:
+        return _unstopped(ray.get, ref)
+    except ray.exceptions.RayTaskError as err:  # the block's own code raised
+        cause = err.cause
+        if isinstance(cause, Exception):
+            raise cause from None
+        raise TaskError(item, 1, _first_line(err)) from None
+    except ray.exceptions.RayError as err:  # a worker died, a node was lost...
+        raise TaskError(item, tries, f"{type(err).__name__}: {_first_line(err)}") from None
+
+
+def _cancel(ray: Any, ref: Any) -> None:
+    """Cancel the task of ``ref`` (ending its worker if it runs); quietly if Ray is gone."""
+    try:
+        _unstopped(ray.cancel, ref, force=True)
+    except Exception:  # noqa: BLE001,S110 - done, failed or Ray gone: nothing to cancel
+        pass
+
+
+def _unstopped(call: Callable[..., R], *args: Any, **kwargs: Any) -> R:
+    """Return ``call(*args, **kwargs)``, a call into Ray's compiled core, with Ctrl-C,
+    SIGTERM and SIGHUP held until it returns (:func:`_stops_deferred`).
+
+    Ray's core checks for signals while it waits, and an exception that a handler raises
+    there is lost (Ray 2.60: ``ray.get`` goes on waiting, ``ray.wait`` gives a
+    :class:`SystemError`, and a ``KeyboardInterrupt`` vanishes), so the handlers only
+    note the signal, and it reaches them once the call returns. Ray's waits here last
+    :data:`POLL_SECONDS` at most, so a stop still lands at once.
+    """
+    with _stops_deferred(_stop_handlers()):
+        return call(*args, **kwargs)
+
+
+def _first_line(err: BaseException) -> str:
+    """Return the first line of ``err``'s text that says something (Ray's run long)."""
+    for line in str(err).splitlines():
+        if line.strip():
+            return line.strip()
+    return type(err).__name__
+
+
+_STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+def _stop_handlers() -> list[tuple[int, Any]]:
+    """Return the handlers of Ctrl-C, SIGTERM and SIGHUP now (main thread: else none)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return []
+    return [(number, signal.getsignal(number)) for number in _STOP_SIGNALS]
+
+
+@contextmanager
+def _stops_deferred(handlers: list[tuple[int, Any]]) -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP that land in the block (a call into Ray's core,
+    which swallows an exception its signal check raises), then set ``handlers`` again
+    and send the first one that landed to them."""
+    landed: list[int] = []
+    for number, handler in handlers:
+        if handler is not None and handler is not signal.SIG_IGN:
+            signal.signal(number, lambda signum, frame: landed.append(signum))
+    try:
+        yield
+    finally:
+        _restore(handlers)
+        if landed:
+            signal.raise_signal(landed[0])
+
+
+def _restore(handlers: list[tuple[int, Any]]) -> None:
+    """Set the handlers :func:`_stop_handlers` returned again (those set in Python)."""
+    for number, handler in handlers:
+        if handler is not None:
+            signal.signal(number, handler)
