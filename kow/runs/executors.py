@@ -259,10 +259,11 @@ def ray_connection(cluster: str) -> Iterator[int]:
     for the block, and disconnect at its end; yield the cluster's CPUs.
 
     ``local`` starts a Ray runtime on this machine and stops it at the end. Ray's
-    informational messages are turned off and workers' output is not copied here, so
-    stdout carries kow's data only. The handlers of Ctrl-C, SIGTERM and SIGHUP are the
-    caller's again once Ray is connected (``ray.init`` sets its own for SIGTERM), and at
-    the end they are as the block left them. Raises :class:`ClusterError` when Ray is
+    informational messages are turned off, workers' output is not copied here, and the
+    cluster's error messages go to stderr, so stdout carries kow's data only. The
+    handlers of Ctrl-C, SIGTERM and SIGHUP are the caller's again once Ray is connected
+    (``ray.init`` sets its own for SIGTERM), and at the end they are as the block left
+    them. Raises :class:`ClusterError` when Ray is
     not installed, or no cluster answers at the address (its reason in Ray's words), and
     :class:`ValueError` for a value not in :data:`CLUSTERS`.
     """
@@ -275,7 +276,7 @@ def ray_connection(cluster: str) -> Iterator[int]:
     )
     if address != "local":
         _probe(address)
-    logging.getLogger("ray._private.authentication_token_setup").setLevel(logging.ERROR)
+    _quiet_ray_advice()
     handlers = _stop_handlers()
     try:
         with _stops_deferred(handlers):  # Ray's core would lose a stop raised within
@@ -291,7 +292,8 @@ def ray_connection(cluster: str) -> Iterator[int]:
                 where = _at(address, cluster)
                 raise ClusterError(f"no Ray cluster{where}: {_first_line(err)}") from None
         _check_versions(ray)
-        yield _cluster_cpus()
+        with _errors_to_stderr():
+            yield _cluster_cpus()
     finally:
         handlers = _stop_handlers()  # as the block left them (a stop may ignore more now)
         try:
@@ -337,6 +339,53 @@ def _block(func: Callable[[T], R], item: T, version: str) -> R:
     if here != version:
         raise ClusterError(f"a Ray worker has kow {here}, this process kow {version}")
     return func(item)
+
+
+@contextmanager
+def _errors_to_stderr() -> Iterator[None]:
+    """Send the cluster's error messages that Ray prints in this process ("(raylet) A
+    worker died...") to stderr, not stdout, which carries kow's data only.
+
+    Ray 2.60's driver prints them from a thread of its own through
+    ``ray._private.worker.print_to_stdstream``, to stdout; in the block that function is
+    wrapped to print them to stderr. Where a Ray has no such function, nothing changes
+    (and ``tests/test_cluster.py`` would see the stdout that is no longer data).
+    """
+    import sys
+
+    module = sys.modules.get("ray._private.worker")
+    printer = getattr(module, "print_to_stdstream", None)
+    if module is None or not callable(printer):
+        yield
+        return
+
+    def to_stderr(data: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(data, dict):
+            data = {**data, "is_err": True}
+        return printer(data, *args, **kwargs)
+
+    setattr(module, "print_to_stdstream", to_stderr)  # noqa: B010 - a module of Ray's
+    try:
+        yield
+    finally:
+        setattr(module, "print_to_stdstream", printer)  # noqa: B010
+
+
+def _quiet_ray_advice() -> None:
+    """Turn off two warnings of Ray's that ask nothing of a kow user: that the cluster
+    uses token authentication, and (Ray Client) that Ray set no SIGTERM handler (kow
+    has its own)."""
+    logging.getLogger("ray._private.authentication_token_setup").setLevel(logging.ERROR)
+    worker = logging.getLogger("ray._private.worker")
+    if not any(isinstance(each, _NoSigtermAdvice) for each in worker.filters):
+        worker.addFilter(_NoSigtermAdvice())
+
+
+class _NoSigtermAdvice(logging.Filter):
+    """Drop Ray's warning that it set no SIGTERM handler outside the main thread."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("SIGTERM handler is not set")
 
 
 def _at(address: str, cluster: str) -> str:
