@@ -53,6 +53,7 @@ def usage_error(script: str, args: list[str]) -> str:
         ("speed.py", "--repeat", "is not a number of runs: allowed 1 or more"),
         ("strength.py", "--games", "is not a number of games: allowed 1 to 1000000000000"),
         ("strength.py", "--search-iterations", "is not a number of deals: allowed 1 to 100000"),
+        ("cluster.py", "--repeat", "is not a number of runs: allowed 1 to 100"),
     ],
 )
 def test_a_benchmark_refuses_digits_of_another_script_as_a_usage_error(

@@ -523,7 +523,9 @@ def test_shards_example_checks_its_output_before_the_run(
 @pytest.mark.parametrize("command", ["simulate", "tournament"])
 def test_a_worker_killed_alone_is_one_error_line(command: str, tmp_path: Path) -> None:
     # As the out-of-memory killer would: the run stops with a message, not a traceback.
-    marker = "827364519"
+    # A seed of its own for each command: the two may run at once (xdist), and each
+    # must kill a worker of its own run.
+    marker = {"simulate": "827364519", "tournament": "827364520"}[command]
     proc = subprocess.Popen(
         [sys.executable, "-m", "kow", command, "--games", "1000000", "--jobs", "2",
          "--seed", marker, *(["-o", str(tmp_path / "out.jsonl")] if command == "simulate"

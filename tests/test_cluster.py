@@ -10,6 +10,7 @@ output is compared with ``--jobs 1``'s. All tests here run in one xdist worker
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -89,12 +90,14 @@ def free_cpus_come_back() -> bool:
 
 
 def block_pids() -> list[int]:
-    """Return the processes of Ray workers running a kow block now (``ray::kow-block``)."""
-    listing = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True)
+    """Return the processes of this runtime's Ray workers running a kow block now: the
+    raylet's children titled ``ray::kow-block`` (another runtime's are left alone)."""
+    raylet = ray._private.worker._global_node.all_processes["raylet"][0].process.pid
+    listing = subprocess.run(["ps", "-eo", "pid=,ppid=,args="], capture_output=True, text=True)
     return [
-        int(line.split()[0])
-        for line in listing.stdout.splitlines()
-        if line.split()[1:2] == ["ray::kow-block"]
+        int(words[0])
+        for words in (line.split() for line in listing.stdout.splitlines())
+        if words[1] == str(raylet) and words[2:3] == ["ray::kow-block"]
     ]
 
 
@@ -219,21 +222,21 @@ def test_a_stopped_simulate_leaves_no_file_and_no_task_running(gcs: str, tmp_pat
 def test_an_interrupted_tournament_prints_its_partial_results(gcs: str) -> None:
     run = subprocess.Popen(
         [*KOW, "tournament", "--bots", "search,heuristic,heuristic,heuristic", "--games",
-         "400", "--seed", "1", "--cluster", "ray", "--json"],
+         "4000", "--seed", "1", "--search-iterations", "5", "--cluster", "ray", "--json"],
         cwd=ROOT, env=env(gcs), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while not block_pids():
         assert time.monotonic() < deadline and run.poll() is None
         time.sleep(0.2)
-    time.sleep(3)  # some games done
+    time.sleep(4)  # some games done (about 0.1 s each)
     run.send_signal(signal.SIGINT)
     stdout, stderr = run.communicate(timeout=60)
     assert run.returncode == 130, stderr
     result = json.loads(stdout)
     assert result["partial"] is True
-    assert 0 < result["games"] < 400
-    assert f"Interrupted after {result['games']} of 400 games".encode() in stderr
+    assert 0 < result["games"] < 4000
+    assert f"Interrupted after {result['games']} of 4000 games".encode() in stderr
     assert free_cpus_come_back()
 
 
@@ -260,18 +263,20 @@ def test_a_worker_killed_mid_block_is_retried_and_the_bytes_are_the_same(gcs: st
 
 def test_a_block_whose_worker_dies_every_time_names_its_games_and_seed(gcs: str) -> None:
     run = Run(11, Rules(), ("search",) * 4, bot_options=(("search_iterations", 20),))
-    texts = run_text(run, 0, 24, executor=on_ray(retries=0))
+    texts = run_text(run, 0, 24, executor=on_ray(retries=0))  # blocks of 2 games
+    done = []
     deadline = time.monotonic() + 60
     with pytest.raises(BlockError) as raised:
-        first = next(texts)  # the first block starts the tasks
+        done.append(next(texts))  # the tasks start
         while not (pids := block_pids()):
             assert time.monotonic() < deadline
             time.sleep(0.1)
         os.kill(pids[0], signal.SIGKILL)
-        list(texts)
+        done.extend(texts)
     err = raised.value
-    assert first[1] == 2  # blocks of 2 games: 24 games, 2 CPUs, 8 blocks each
+    assert done[0][1] == 2, str(err)  # 24 games, 2 CPUs, 8 blocks each
     assert err.games.step == 1 and len(err.games) == 2 and err.games[0] % 2 == 0
+    assert err.games[0] == 2 * len(done)  # the blocks before it came back whole
     assert err.seed == game_seed(11, err.games[0])
     start, end = err.games[0], err.games[-1]
     assert re.fullmatch(
@@ -398,3 +403,42 @@ def test_kow_loads_no_ray_unless_a_cluster_is_asked_for() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True
     )
     assert done.stdout == "[]\n"
+
+
+# ----------------------------------------------------------------------------- recipes
+
+
+def test_the_readme_cluster_recipe_writes_the_bytes_of_simulate(
+    gcs: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("#### On a Ray cluster: `--cluster`", 1)[1].split("\n#### ", 1)[0]
+    code = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(code) == 1 and "ray.init()  #" in code[0]
+    script = code[0].replace("ray.init()  #", "pass  #")  # this process is connected
+    script = script.replace("100_000", "300")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(script, "README.md", "exec"), {})
+    one = kow("simulate", "--seed", "1", "--games", "300", "--bots", "heuristic")
+    assert (tmp_path / "games.jsonl").read_bytes() == one.stdout
+
+
+def test_the_ray_example_prints_what_its_readme_shows(tmp_path: Path) -> None:
+    readme = (ROOT / "examples" / "README.md").read_text()
+    section = readme.split("## kow's games among your own Ray tasks", 1)[1].split("\n## ", 1)[0]
+    ((command, shown),) = re.findall(r"```sh\n(.*?)\n```\n\n```text\n(.*?)```", section, re.S)
+    words = command.split()
+    assert words[:2] == ["python", "examples/ray_games.py"]
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "ray_games.py"), *words[2:]],
+        capture_output=True, text=True, cwd=tmp_path, env=env(), check=False, timeout=200,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == shown
+    one = kow(
+        "simulate", "--seed", "1", "--games", "4000", "--bots", "heuristic,random,random,random"
+    )
+    assert (
+        shown.splitlines()[-1]
+        == f"sha256 of the logs: {hashlib.sha256(one.stdout).hexdigest()[:16]}"
+    )
