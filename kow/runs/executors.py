@@ -50,6 +50,8 @@ R = TypeVar("R")
 
 MAX_RETRIES = 100
 """The most times :class:`RayTasks` may retry a block whose task failed."""
+MAX_IN_FLIGHT = 100_000
+"""The most blocks :class:`RayTasks` may have submitted and not handed back."""
 POLL_SECONDS = 0.2
 """How long :class:`RayTasks` waits on Ray at a time, so that a stop lands within it."""
 PROBE_SECONDS = 10.0
@@ -171,11 +173,21 @@ class RayTasks:
     submitted and not yet handed back (None: 2 per CPU of the cluster, read when ``map``
     starts), so memory stays flat however long the run; ``retries``: how many times Ray
     runs a block again whose task failed for a reason of the cluster's (Ray's
-    ``max_retries``); an exception raised by the block's own code is not retried.
+    ``max_retries``); an exception raised by the block's own code is not retried. Each
+    is checked as :func:`on_ray` says (:class:`ValueError` naming it).
     """
 
     in_flight: int | None = None
     retries: int = 3
+
+    def __post_init__(self) -> None:
+        if self.in_flight is not None:
+            in_flight = check_int("in_flight", self.in_flight, lo=1, hi=MAX_IN_FLIGHT,
+                                  what="a number of tasks")  # fmt: skip
+            object.__setattr__(self, "in_flight", in_flight)
+        retries = check_int("retries", self.retries, lo=0, hi=MAX_RETRIES,
+                            what="a number of retries")  # fmt: skip
+        object.__setattr__(self, "retries", retries)
 
     @property
     def workers(self) -> int:
@@ -219,15 +231,13 @@ def on_ray(*, in_flight: int | None = None, retries: int = 3) -> RayTasks:
     Connect first (``ray.init(...)`` in your own program, or :func:`ray_connection`), then
     pass it to a run function: ``run_text(run, 0, 100_000, executor=on_ray())``. The
     results are the same bytes as ``jobs=1``; kow's tasks are scheduled among the
-    program's own. ``in_flight``: the most blocks submitted at once, 1 to 100000 (None:
-    2 per CPU of the cluster); ``retries``: Ray's retries of a block whose task failed
-    (a worker killed, a node lost), 0 to 100. Every node needs the same version of kow
-    installed (``pip install 'kow[ray]'``). Raises :class:`ValueError` naming a value out
-    of range (a bool or a float is refused).
+    program's own. ``in_flight``: the most blocks submitted at once, 1 to
+    :data:`MAX_IN_FLIGHT` (None: 2 per CPU of the cluster); ``retries``: Ray's retries of
+    a block whose task failed (a worker killed, a node lost), 0 to :data:`MAX_RETRIES`.
+    Every node needs the same version of kow installed (``pip install 'kow[ray]'``).
+    Raises :class:`ValueError` naming a value out of range (a bool or a float is
+    refused).
     """
-    if in_flight is not None:
-        in_flight = check_int("in_flight", in_flight, lo=1, hi=100_000, what="a number of tasks")
-    retries = check_int("retries", retries, lo=0, hi=MAX_RETRIES, what="a number of retries")
     return RayTasks(in_flight=in_flight, retries=retries)
 
 
