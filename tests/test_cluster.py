@@ -331,7 +331,7 @@ def test_a_worker_with_another_kow_is_refused(gcs: str, monkeypatch: pytest.Monk
         list(on_ray().map(abs, [-1]))
 
 
-def test_the_library_refuses_jobs_with_an_executor_and_an_executor_that_is_none() -> None:
+def test_the_library_refuses_jobs_with_an_executor_and_bad_settings() -> None:
     run = Run(1, Rules(), ("random",) * 4)
     with pytest.raises(ValueError, match="give jobs or executor, not both"):
         run_text(run, 0, 10, jobs=2, executor=on_ray())
@@ -341,6 +341,9 @@ def test_the_library_refuses_jobs_with_an_executor_and_an_executor_that_is_none(
         on_ray(in_flight=0)
     with pytest.raises(ValueError, match="True is not a number of retries: allowed 0 to 100"):
         on_ray(retries=True)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="-1 is not a number of retries: allowed 0 to 100"):
+        executors.RayTasks(retries=-1)
+    assert on_ray(in_flight=4) == executors.RayTasks(in_flight=4, retries=3)
 
 
 # ----------------------------------------------------------------------------- usage
