@@ -301,7 +301,8 @@ def ray_connection(cluster: str) -> Iterator[int]:
             except Exception as err:  # noqa: BLE001 - ConnectionError, RuntimeError...
                 where = _at(address, cluster)
                 raise ClusterError(f"no Ray cluster{where}: {_first_line(err)}") from None
-        _check_versions(ray)
+        if address != "local":  # a local runtime's workers run this Python (and each
+            _check_versions(ray)  # block checks its worker's kow anyway)
         with _errors_to_stderr():
             yield _cluster_cpus()
     finally:
@@ -385,7 +386,9 @@ def _quiet_ray_advice() -> None:
     """Turn off two warnings of Ray's that ask nothing of a kow user: that the cluster
     uses token authentication, and (Ray Client) that Ray set no SIGTERM handler (kow
     has its own)."""
-    logging.getLogger("ray._private.authentication_token_setup").setLevel(logging.ERROR)
+    logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(
+        logging.ERROR
+    )
     worker = logging.getLogger("ray._private.worker")
     if not any(isinstance(each, _NoSigtermAdvice) for each in worker.filters):
         worker.addFilter(_NoSigtermAdvice())
