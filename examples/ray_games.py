@@ -12,8 +12,9 @@ tasks (``kow.runs.executors.on_ray``): the blocks of games are Ray tasks, handed
 order, the same bytes as ``kow simulate --seed SEED --bots heuristic,random,random,random``.
 As each block comes back, the program sends it to a Ray task of its own that counts the
 winners' seats; the counts are summed at the end. Without ``--address`` the program starts
-a Ray runtime of 2 CPUs on this machine and stops it at the end. The output is the same at
-every run: it depends on the seed and the games alone.
+a Ray runtime of 2 CPUs on this machine (even if ``ray start`` runs one here) and stops it
+at the end; with ``--address``, Ray connects as it does (and waits as long). The output is
+the same at every run: it depends on the seed and the games alone.
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ def main() -> None:
     args = parser.parse_args()
 
     if args.address is None:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 logging_level="ERROR")  # fmt: skip
     else:
         ray.init(address=args.address, log_to_driver=False, logging_level="ERROR")
     try:

@@ -361,10 +361,46 @@ def test_cluster_with_jobs_or_an_unknown_cluster_is_a_usage_error() -> None:
     assert b"give --jobs or --cluster, not both" in both.stderr
     unknown = kow("tournament", "--games", "3", "--cluster", "slurm")
     assert unknown.returncode == 2
-    assert (
-        b"'slurm' is not a cluster: allowed local, ray, ray://HOST:PORT, HOST:PORT"
-        in unknown.stderr
+    assert unknown.stderr.decode().splitlines()[-1] == (
+        "Error: Invalid value for '--cluster': 'slurm' is not a cluster: allowed local, ray,"
+        " ray://HOST:PORT, HOST:PORT (PORT 1 to 65535)"
     )
+    # Before anything else is said or done: no note on the games, no Ray started.
+    both = kow("tournament", "--games", "5", "--cluster", "local", "-j", "1")
+    assert both.returncode == 2 and b"Note:" not in both.stderr
+    assert b"give --jobs or --cluster, not both" in both.stderr
+    port = kow("simulate", "--cluster", "ray://head:99999")
+    assert port.returncode == 2 and b"(PORT 1 to 65535)" in port.stderr
+    long = kow("simulate", "--cluster", "h" * 100_000 + ":1")
+    assert long.returncode == 2 and len(long.stderr) < 400
+    assert b"'" + b"h" * 60 + b"'... is not a cluster" in long.stderr
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_ray_starts(tmp_path: Path) -> None:
+    started = time.monotonic()
+    done = kow("simulate", "--games", "5", "--cluster", "local", "-o", str(tmp_path / "no" / "x"))
+    assert done.returncode == 2 and b"Invalid value for '--output'" in done.stderr
+    assert time.monotonic() - started < 2.5  # a local Ray runtime takes longer to start
+
+
+def test_an_address_where_something_else_answers_is_refused_in_seconds() -> None:
+    import http.server
+    import threading
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        address = f"127.0.0.1:{server.server_address[1]}"
+        started = time.monotonic()
+        done = kow("simulate", "--games", "5", "--cluster", address)
+        assert done.returncode == 1
+        assert done.stderr.decode() == (
+            f"Error: no Ray cluster at '{address}': something answers there, but not as Ray"
+            " does (give the head node's GCS port, 6379 by default)\n"
+        )
+        assert time.monotonic() - started < 30  # Ray alone would try for minutes
+    finally:
+        server.shutdown()
 
 
 def test_an_address_where_nothing_answers_fails_at_once(tmp_path: Path) -> None:

@@ -270,3 +270,32 @@ def test_the_note_of_a_stopped_run_counts_one_game_as_one() -> None:
     said = _stopped_run("Interrupted", 0, games=3, first_game=7, where="stdout", kept=True)
     assert said.startswith("Interrupted after 0 of 3 games: no game was written. To play the rest")
     assert "--first-game 7 --games 3:" in said
+
+
+def test_the_note_of_a_stopped_run_gives_the_seed_it_drew() -> None:
+    # Without --seed the run's seed was drawn: --first-game alone is refused without it,
+    # and "the same command again" would draw another run.
+    from kow.cli.commands import _stopped_run
+
+    said = _stopped_run("Interrupted", 40, games=100, first_game=0, where="stdout", kept=True,
+                        drawn_seed=12345)  # fmt: skip
+    assert said.endswith(
+        "run the same command with --seed 12345 --first-game 40 --games 60: its output,"
+        " after this one, makes the whole run."
+    )
+    said = _stopped_run("Stopped by SIGTERM", 40, games=100, first_game=0, where="'g.jsonl'",
+                        kept=False, drawn_seed=12345)  # fmt: skip
+    assert said.endswith("run the same command again (--seed 12345 --first-game 0 --games 100).")
+
+
+def test_a_stopped_run_without_a_seed_says_the_seed_it_drew(tmp_path: Path) -> None:
+    code, err, out = stopped(["simulate", "--games", "1000000"], "SIGTERM", lines_written(50))
+    assert code == 143
+    seed = re.search(r"--seed (\d+) --first-game (\d+)", err)
+    assert seed is not None, err
+    first = int(seed.group(2))
+    again = subprocess.run(
+        [sys.executable, "-m", "kow", "simulate", "--seed", seed.group(1), "--games", str(first)],
+        capture_output=True, check=True, cwd=Path(__file__).resolve().parent.parent,
+    )  # fmt: skip
+    assert again.stdout == out[: len(again.stdout)] and out.count(b"\n") == first

@@ -46,6 +46,7 @@ from ._options import (
     no_color_option,
     output_option,
     quiet_option,
+    refuse_jobs_with_cluster,
     search_iterations_option,
 )
 
@@ -859,6 +860,7 @@ def analyze(
             " read from; give another file",
             param_hint="'-o' / '--output'",
         )
+    refuse_jobs_with_cluster(jobs, cluster)
     stream, label = _open_input(file)
     games: list[tuple[int, int, GameLog]] = []
     count = 0
@@ -904,8 +906,8 @@ def analyze(
     width = terminal_width() if screen_out else None  # as kow play wraps; a file: none
     show = not quiet and sys.stderr.isatty()
     with (
-        cluster_executor(cluster, jobs) as executor,
         atomic_output(output) as out,
+        cluster_executor(cluster, jobs) as executor,
         Progress(total, show, "Analysing") as progress,
         reader_may_leave(out),
     ):

@@ -51,6 +51,7 @@ __all__ = [
     "cluster_executor",
     "cluster_option",
     "jobs_option",
+    "refuse_jobs_with_cluster",
     "json_option",
     "level_kinds",
     "no_color_option",
@@ -427,13 +428,24 @@ def _cluster(ctx: click.Context, param: click.Parameter, value: str | None) -> s
 
 
 cluster_option = click.option(
-    "--cluster", metavar="local|ray|ray://HOST:PORT", default=None, callback=_cluster,
+    "--cluster", metavar="local|ray|ray://HOST:PORT|HOST:PORT", default=None,
+    callback=_cluster,
     help="Play the blocks as Ray tasks: on a Ray runtime started here (local), on the"
     " cluster RAY_ADDRESS names (ray), or at an address; the output does not depend on it."
     " Needs pip install 'kow[ray]'; not with --jobs.",
 )  # fmt: skip
 """``--cluster`` of the runs (``simulate``, ``tournament``, ``analyze``): see
 :func:`cluster_executor`."""
+
+
+def refuse_jobs_with_cluster(jobs: int | None, cluster: str | None) -> None:
+    """Raise a usage error (exit 2) when both ``--jobs`` and ``--cluster`` are given:
+    ``--jobs`` counts this machine's processes, and on a cluster Ray places the tasks."""
+    if jobs is not None and cluster is not None:
+        raise click.UsageError(
+            f"give --jobs or --cluster, not both: --jobs {jobs} counts this machine's"
+            f" processes, and on the cluster {cluster!r} Ray places the tasks"
+        )
 
 
 @contextlib.contextmanager
@@ -449,11 +461,7 @@ def cluster_executor(cluster: str | None, jobs: int | None) -> Iterator[Any]:
     if cluster is None:
         yield None
         return
-    if jobs is not None:
-        raise click.UsageError(
-            f"give --jobs or --cluster, not both: --jobs {jobs} counts this machine's"
-            f" processes, and on the cluster {cluster!r} Ray places the tasks"
-        )
+    refuse_jobs_with_cluster(jobs, cluster)
     from ..runs.executors import ClusterError, on_ray, ray_connection
 
     try:

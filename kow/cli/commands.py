@@ -58,6 +58,7 @@ from ._options import (
     parse_entrants,
     people,
     quiet_option,
+    refuse_jobs_with_cluster,
     rule_options,
     search_iterations_option,
     seed_option,
@@ -188,7 +189,9 @@ def simulate(
     from ..players import game_seconds
     from ..runs.batch import BlockError, GameError, Run, WorkerError, auto_jobs, run_text
 
+    refuse_jobs_with_cluster(jobs, cluster)
     kinds = parse_bots(bots, rules.players)
+    given_seed = seed
     if seed is None:
         if first_game:
             raise click.BadParameter(
@@ -196,6 +199,7 @@ def simulate(
                 param_hint="'--first-game'",
             )
         seed = draw_seed()
+    drawn = given_seed is None
     options = () if search_iterations is None else (("search_iterations", search_iterations),)
     run = Run(seed, rules, tuple(kinds), dealer=dealer, pretty=pretty, bot_options=options)
     show = not quiet and progress_fits(output)
@@ -204,8 +208,8 @@ def simulate(
     written = 0  # games whose logs are written whole
     try:
         with (
-            cluster_executor(cluster, jobs) as executor,
             atomic_output(output) as out,
+            cluster_executor(cluster, jobs) as executor,
             Progress(games, show, "Simulating") as progress,
             reader_may_leave(out),
         ):
@@ -228,7 +232,7 @@ def simulate(
             kept, written = True, games  # stopped once the file was renamed into place
         note = _stopped_run(
             stop_said(stop), written, games=games, first_game=first_game, where=where,
-            kept=kept,
+            kept=kept, drawn_seed=seed if drawn else None,
         )  # fmt: skip
         with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
             click.echo(note, err=True)
@@ -236,12 +240,21 @@ def simulate(
 
 
 def _stopped_run(
-    said: str, written: int, *, games: int, first_game: int, where: str, kept: bool
+    said: str,
+    written: int,
+    *,
+    games: int,
+    first_game: int,
+    where: str,
+    kept: bool,
+    drawn_seed: int | None = None,
 ) -> str:
     """Return what a stopped ``kow simulate`` says on stderr: how many of its ``games``
     (from ``first_game``) were ``written`` to ``where`` (stdout, or a file named), whether
     they were ``kept`` (False: a file left as it was), and the ``--first-game`` and
-    ``--games`` that play the rest, so that the shards concatenate to the whole run.
+    ``--games`` that play the rest, so that the shards concatenate to the whole run; with
+    the ``--seed`` too when the run's seed was drawn (``drawn_seed``), which the command
+    did not give.
 
     >>> _stopped_run("Interrupted", 40, games=100, first_game=0, where="stdout", kept=True)
     'Interrupted after 40 of 100 games: games 0 to 39 of the run are written whole to stdout. \
@@ -256,10 +269,12 @@ To play them, run the same command again (--first-game 0 --games 100)."
     if written == games and kept:
         every = f"all {games} games" if games != 1 else "its one game"
         return f"{said} after {every}: they are written whole to {where}."
+    seed = "" if drawn_seed is None else f"--seed {drawn_seed} "
     if not kept:
         return (
             f"{said} after {counted}: {where} was left as it was (not written). To play"
-            f" them, run the same command again (--first-game {first_game} --games {games})."
+            f" them, run the same command again ({seed}--first-game {first_game} --games"
+            f" {games})."
         )
     last = first_game + written - 1
     done = (
@@ -271,7 +286,7 @@ To play them, run the same command again (--first-game 0 --games 100)."
     )
     return (
         f"{said} after {counted}: {done}. To play the rest, run the same command with"
-        f" --first-game {first_game + written} --games {games - written}: its output,"
+        f" {seed}--first-game {first_game + written} --games {games - written}: its output,"
         " after this one, makes the whole run."
     )
 
@@ -525,6 +540,7 @@ def tournament(
 
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both: each is the whole output")
+    refuse_jobs_with_cluster(jobs, cluster)
     kinds = parse_entrants(bots, rules.players)
     counted = f"{games} game{'s' if games != 1 else ''}"
     if games % rules.players and len(set(kinds)) > 1:

@@ -243,24 +243,28 @@ def on_ray(*, in_flight: int | None = None, retries: int = 3) -> RayTasks:
 
 def check_cluster(text: str) -> str:
     """Return ``--cluster``'s value if it is one of :data:`CLUSTERS`, else raise
-    :class:`ValueError` naming it and what is allowed.
+    :class:`ValueError` naming it (its first 60 characters) and what is allowed.
+
+    A PORT is 1 to 65535; a HOST is a name or address of at most 253 characters, no
+    space, no slash.
 
     >>> check_cluster("ray://head:10001")
     'ray://head:10001'
     >>> check_cluster("10.0.0.1:6379")
     '10.0.0.1:6379'
-    >>> check_cluster("slurm")
+    >>> check_cluster("head:99999")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: 'slurm' is not a cluster: allowed local, ray, ray://HOST:PORT, HOST:PORT
+    ValueError: 'head:99999' is not a cluster: allowed local, ray, ... (PORT 1 to 65535)
     """
     if text in ("local", "ray"):
         return text
     host, colon, port = text.removeprefix("ray://").rpartition(":")
     if colon and host and port.isdigit() and port.isascii() and 0 < int(port) < 65536:
-        if host.isprintable() and " " not in host and "/" not in host:
+        if len(host) <= 253 and host.isprintable() and " " not in host and "/" not in host:
             return text
-    raise ValueError(f"{text!r} is not a cluster: allowed {', '.join(CLUSTERS)}")
+    shown = repr(text) if len(text) <= 60 else repr(text[:60]) + "..."
+    raise ValueError(f"{shown} is not a cluster: allowed {', '.join(CLUSTERS)} (PORT 1 to 65535)")
 
 
 @contextmanager
@@ -270,14 +274,21 @@ def ray_connection(cluster: str) -> Iterator[int]:
 
     ``local`` starts a Ray runtime on this machine and stops it at the end. Ray's
     informational messages are turned off, workers' output is not copied here, and the
-    cluster's error messages go to stderr, so stdout carries kow's data only. The
-    handlers of Ctrl-C, SIGTERM and SIGHUP are the caller's again once Ray is connected
-    (``ray.init`` sets its own for SIGTERM), and at the end they are as the block left
-    them. Raises :class:`ClusterError` when Ray is
-    not installed, or no cluster answers at the address (its reason in Ray's words), and
+    cluster's error messages go to stderr, so stdout carries kow's data only.
+
+    Before Ray is asked, the address must answer, and speak gRPC as a Ray head does,
+    within :data:`PROBE_SECONDS` (Ray itself would retry for minutes). Ctrl-C, SIGTERM
+    and SIGHUP that land while Ray connects are held until it has (and, for ``local``,
+    has started its processes, so that a stop leaves none behind), then reach the
+    caller's handlers, which are in force again once Ray is connected: Ray's own for
+    SIGTERM is not set, and its core's crash handler is turned off
+    (``RAY_DISABLE_FAILURE_SIGNAL_HANDLER``) when Ray is first imported here. At the end
+    the handlers are as the block left them. Raises :class:`ClusterError` when Ray is not
+    installed, or no cluster answers at the address (the reason in Ray's words), and
     :class:`ValueError` for a value not in :data:`CLUSTERS`.
     """
     cluster = check_cluster(cluster)
+    os.environ.setdefault("RAY_DISABLE_FAILURE_SIGNAL_HANDLER", "1")  # before Ray's import
     ray = _ray()
     if ray.is_initialized():
         raise ClusterError("this process is already connected to Ray: use on_ray() alone")
@@ -289,7 +300,7 @@ def ray_connection(cluster: str) -> Iterator[int]:
     _quiet_ray_advice()
     handlers = _stop_handlers()
     try:
-        with _stops_deferred(handlers):  # Ray's core would lose a stop raised within
+        with _stops_deferred(handlers), _no_sigterm_handler_of_rays():
             try:
                 ray.init(
                     address=address,
@@ -300,7 +311,7 @@ def ray_connection(cluster: str) -> Iterator[int]:
                 )
             except Exception as err:  # noqa: BLE001 - ConnectionError, RuntimeError...
                 where = _at(address, cluster)
-                raise ClusterError(f"no Ray cluster{where}: {_first_line(err)}") from None
+                raise ClusterError(f"no Ray cluster{where}: {_ray_says(err)}") from None
         if address != "local":  # a local runtime's workers run this Python (and each
             _check_versions(ray)  # block checks its worker's kow anyway)
         with _errors_to_stderr():
@@ -308,8 +319,7 @@ def ray_connection(cluster: str) -> Iterator[int]:
     finally:
         handlers = _stop_handlers()  # as the block left them (a stop may ignore more now)
         try:
-            if ray.is_initialized():
-                _unstopped(ray.shutdown)
+            _unstopped(ray.shutdown)  # also the processes of a start that was cut short
         finally:
             _restore(handlers)
 
@@ -333,7 +343,9 @@ def _connected() -> Any:
     connected to a Ray runtime."""
     ray = _ray()
     if not ray.is_initialized():
-        raise ClusterError("not connected to Ray: call ray.init() first, or use --cluster")
+        raise ClusterError(
+            "not connected to Ray: call ray.init() first (or use kow.runs.executors.ray_connection)"
+        )
     return ray
 
 
@@ -382,6 +394,37 @@ def _errors_to_stderr() -> Iterator[None]:
         setattr(module, "print_to_stdstream", printer)  # noqa: B010
 
 
+@contextmanager
+def _no_sigterm_handler_of_rays() -> Iterator[None]:
+    """Keep ``ray.init`` from setting its SIGTERM handler (``sys.exit``) in the block, so
+    that a SIGTERM while Ray connects reaches kow's handlers, not Ray's half-made state.
+
+    Ray 2.60 sets it through ``ray._private.utils.set_sigterm_handler``, which the block
+    makes a no-op; a Ray without that function is left as it is.
+    """
+    import sys
+
+    utils = sys.modules.get("ray._private.utils")
+    setter = getattr(utils, "set_sigterm_handler", None)
+    if utils is None or not callable(setter):
+        yield
+        return
+    setattr(utils, "set_sigterm_handler", lambda handler: None)  # noqa: B010
+    try:
+        yield
+    finally:
+        setattr(utils, "set_sigterm_handler", setter)  # noqa: B010
+
+
+def _ray_says(err: BaseException) -> str:
+    """Return Ray's reason for a failed connection, in one line (Ray Client's missing
+    package named as kow's extra)."""
+    said = _first_line(err)
+    if "ray[client]" in said:
+        return "Ray Client is not installed here: pip install 'kow[ray]', which has it"
+    return said
+
+
 def _quiet_ray_advice() -> None:
     """Turn off two warnings of Ray's that ask nothing of a kow user: that the cluster
     uses token authentication, and (Ray Client) that Ray set no SIGTERM handler (kow
@@ -407,7 +450,7 @@ def _at(address: str, cluster: str) -> str:
         return ""
     hint = (
         " (set RAY_ADDRESS, give --cluster ray://HOST:PORT, or --cluster local)"
-        if cluster == "ray" and not os.environ.get("RAY_ADDRESS")
+        if cluster == "ray" and address == "auto"
         else ""
     )
     return f" at {address!r}{hint}"
@@ -415,8 +458,13 @@ def _at(address: str, cluster: str) -> str:
 
 def _probe(address: str) -> None:
     """Raise :class:`ClusterError` unless something answers at ``address``'s host and port
-    within :data:`PROBE_SECONDS` (``auto`` is Ray's to find). Ray itself would try an
-    address that answers nothing for minutes."""
+    within :data:`PROBE_SECONDS`, and speaks gRPC, as a Ray head's GCS and Ray Client
+    server do (``auto`` is Ray's to find). Ray itself would try an address that answers
+    nothing, or answers in another protocol (a dashboard, a web server), for minutes.
+
+    The gRPC check needs ``grpcio`` (a requirement of ``ray[client]``) and is left out
+    for a cluster that uses TLS (``RAY_USE_TLS``).
+    """
     import socket
 
     host, colon, port = address.removeprefix("ray://").rpartition(":")
@@ -427,6 +475,27 @@ def _probe(address: str) -> None:
     except (OSError, ValueError) as err:
         why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise ClusterError(f"no Ray cluster at {address!r}: {why or 'no answer'}") from None
+    if os.environ.get("RAY_USE_TLS", "0").lower() not in ("0", "false", ""):
+        return
+    try:
+        import grpc
+    except ImportError:
+        return
+    channel = grpc.insecure_channel(f"{host}:{port}")
+    try:
+        grpc.channel_ready_future(channel).result(timeout=PROBE_SECONDS)
+    except grpc.FutureTimeoutError:
+        head = (
+            "ray://HOST:10001 for Ray Client"
+            if address.startswith("ray://")
+            else ("the head node's GCS port, 6379 by default")
+        )
+        raise ClusterError(
+            f"no Ray cluster at {address!r}: something answers there, but not as Ray does"
+            f" (give {head})"
+        ) from None
+    finally:
+        channel.close()
 
 
 def _check_versions(ray: Any) -> None:
