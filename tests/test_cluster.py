@@ -143,6 +143,7 @@ def test_simulate_through_a_ray_client_server(gcs: str) -> None:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 break
             except OSError:
+                assert server.poll() is None, "the Ray Client server ended (ray[client]?)"
                 assert time.monotonic() < deadline, "the Ray Client server did not start"
                 time.sleep(0.2)
         same_as_one_job(
