@@ -191,7 +191,7 @@ def simulate(
 
     refuse_jobs_with_cluster(jobs, cluster)
     kinds = parse_bots(bots, rules.players)
-    given_seed = seed
+    drawn = seed is None  # then the note of a stop gives it
     if seed is None:
         if first_game:
             raise click.BadParameter(
@@ -199,7 +199,6 @@ def simulate(
                 param_hint="'--first-game'",
             )
         seed = draw_seed()
-    drawn = given_seed is None
     options = () if search_iterations is None else (("search_iterations", search_iterations),)
     run = Run(seed, rules, tuple(kinds), dealer=dealer, pretty=pretty, bot_options=options)
     show = not quiet and progress_fits(output)
