@@ -251,7 +251,7 @@ def test_an_interrupted_tournament_prints_its_partial_results(gcs: str) -> None:
 
 
 def test_a_worker_killed_mid_block_is_retried_and_the_bytes_are_the_same(gcs: str) -> None:
-    args = ("simulate", "--bots", "search", "--search-iterations", "20", "--games", "24",
+    args = ("simulate", "--bots", "search", "--search-iterations", "10", "--games", "16",
             "--seed", "11", "-q")  # fmt: skip
     run = subprocess.Popen(
         [*KOW, *args, "--cluster", "ray"], cwd=ROOT, env=env(gcs),

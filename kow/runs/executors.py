@@ -54,7 +54,7 @@ MAX_IN_FLIGHT = 100_000
 """The most blocks :class:`RayTasks` may have submitted and not handed back."""
 POLL_SECONDS = 0.2
 """How long :class:`RayTasks` waits on Ray at a time, so that a stop lands within it."""
-PROBE_SECONDS = 10.0
+PROBE_SECONDS = 5.0
 """How long :func:`ray_connection` waits for a cluster's address to answer at all."""
 
 CLUSTERS = ("local", "ray", "ray://HOST:PORT", "HOST:PORT")
