@@ -5,7 +5,8 @@ researcher's program would be) and runs kow against it, by the command line with
 ``RAY_ADDRESS`` (``--cluster ray``), by its address, through a Ray Client server
 (``ray://``), and by the library. ``--cluster local`` starts a runtime of its own. Every
 output is compared with ``--jobs 1``'s. All tests here run in one xdist worker
-(``xdist_group``), so that the machine holds one such runtime at a time.
+(``xdist_group``), so that this suite holds one such runtime at a time; a runtime that
+something else runs on the machine is left alone and changes no result.
 """
 
 from __future__ import annotations
@@ -40,10 +41,13 @@ KOW = [sys.executable, "-m", "kow"]
 
 @pytest.fixture(scope="module")
 def gcs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Start a Ray runtime of 2 CPUs with this process as its driver; yield its address."""
+    """Start a Ray runtime of 2 CPUs with this process as its driver; yield its address.
+
+    ``address="local"``: a runtime of its own even when the machine runs another (``ray
+    start``, another job's), which ``ray.init()`` would join instead."""
     os.environ["RAY_AUTH_MODE"] = "disabled"  # this runtime's clients need no token
     context = ray.init(
-        num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR",
+        address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR",
         object_store_memory=200 * 2**20,
     )  # fmt: skip
     try:
