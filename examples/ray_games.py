@@ -61,7 +61,11 @@ def main() -> None:
         ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
                  logging_level="ERROR")  # fmt: skip
     else:
-        ray.init(address=args.address, log_to_driver=False, logging_level="ERROR")
+        try:
+            ray.init(address=args.address, log_to_driver=False, logging_level="ERROR")
+        except (ValueError, ConnectionError, RuntimeError) as err:  # Ray's words for it
+            reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            sys.exit(f"{PROG}: no Ray cluster at {args.address!r}: {reason}")
     try:
         run = Run(args.seed, Rules(), KINDS)
         digest = hashlib.sha256()
@@ -79,4 +83,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        print(f"{PROG}: stopped", file=sys.stderr)
+        sys.exit(130)

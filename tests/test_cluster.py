@@ -47,8 +47,8 @@ def gcs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     start``, another job's), which ``ray.init()`` would join instead."""
     os.environ["RAY_AUTH_MODE"] = "disabled"  # this runtime's clients need no token
     context = ray.init(
-        address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR",
-        object_store_memory=200 * 2**20,
+        address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
+        logging_level="ERROR", object_store_memory=200 * 2**20,
     )  # fmt: skip
     try:
         yield context.address_info["gcs_address"]
@@ -388,29 +388,105 @@ def test_an_output_that_cannot_be_written_is_refused_before_ray_starts(tmp_path:
     assert time.monotonic() - started < 2.5  # a local Ray runtime takes longer to start
 
 
-def test_an_address_where_something_else_answers_is_refused_in_seconds() -> None:
+def moved(host: str = "127.0.0.1") -> str:
+    """Return what kow adds to a message on a head's address at ``host``: the address
+    Ray connects to in its place (this machine's, for a local host), if another."""
+    there = ray._private.services.resolve_ip_for_localhost(host)
+    return f" (Ray connects to {there} for {host})" if there != host else ""
+
+
+def refusal(address: str, why: str) -> str:
+    """Return kow's stderr for a cluster ``address`` refused for ``why``."""
+    return f"Error: no Ray cluster at '{address}': {why}\n"
+
+
+NOT_RAY = "but not as Ray does (give the head node's GCS port, 6379 by default)"
+
+
+def test_an_address_where_a_web_server_answers_is_refused_in_seconds() -> None:
     import http.server
     import threading
 
-    server = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    server = http.server.HTTPServer(("0.0.0.0", 0), http.server.BaseHTTPRequestHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         address = f"127.0.0.1:{server.server_address[1]}"
         started = time.monotonic()
         done = kow("simulate", "--games", "5", "--cluster", address)
         assert done.returncode == 1
-        assert done.stderr.decode() == (
-            f"Error: no Ray cluster at '{address}': something answers there, but not as Ray"
-            " does (give the head node's GCS port, 6379 by default)\n"
+        assert done.stderr.decode() == refusal(
+            address, f"something answers there{moved()}, {NOT_RAY}"
         )
         assert time.monotonic() - started < 30  # Ray alone would try for minutes
     finally:
         server.shutdown()
 
 
+@pytest.mark.parametrize("bind", ["0.0.0.0", "127.0.0.1"])
+def test_an_address_where_a_grpc_server_without_ray_answers_is_refused_in_seconds(
+    bind: str,
+) -> None:
+    # A gRPC server with no Ray service. On 127.0.0.1 alone, Ray would connect to this
+    # machine's address instead and retry it for good, deaf to Ctrl-C (new-user trial).
+    from concurrent.futures import ThreadPoolExecutor
+
+    import grpc
+
+    server = grpc.server(ThreadPoolExecutor(max_workers=2))
+    port = server.add_insecure_port(f"{bind}:0")
+    server.start()
+    try:
+        address = f"127.0.0.1:{port}"
+        started = time.monotonic()
+        done = kow("simulate", "--games", "5", "--cluster", address)
+        assert done.returncode == 1 and done.stdout == b""
+        if bind == "0.0.0.0" or not moved():
+            assert done.stderr.decode() == refusal(
+                address, f"something answers there{moved()}, {NOT_RAY}"
+            )
+        else:
+            assert done.stderr.decode() == refusal(address, f"Connection refused{moved()}")
+        assert time.monotonic() - started < 30
+    finally:
+        server.stop(None)
+
+
+def test_a_head_named_by_the_wrong_form_is_refused_in_seconds(gcs: str) -> None:
+    # The GCS's address as Ray Client's: refused as not Ray's, not after Ray's retries.
+    started = time.monotonic()
+    done = kow("simulate", "--games", "5", "--cluster", f"ray://{gcs}")
+    assert done.returncode == 1
+    assert done.stderr.decode() == refusal(
+        f"ray://{gcs}",
+        "something answers there, but not as Ray does (give ray://HOST:10001 for Ray Client)",
+    )
+    assert time.monotonic() - started < 30
+
+
+def test_a_bad_ray_address_is_named_as_ray_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    for value, why in (
+        ("http://127.0.0.1:8265", None),
+        ("garbage", "Invalid address format: garbage"),
+    ):
+        done = subprocess.run(
+            [*KOW, "simulate", "--games", "5", "--cluster", "ray"],
+            capture_output=True, text=True, cwd=ROOT, check=False, timeout=200,
+            env={**env(), "RAY_ADDRESS": value},
+        )  # fmt: skip
+        assert done.returncode == 1 and done.stdout == ""
+        if why is None:
+            assert done.stderr == (
+                f"Error: '{value}' (RAY_ADDRESS) is not a Ray address: give HOST:PORT (a"
+                " head's GCS, 6379 by default) or ray://HOST:PORT (Ray Client, 10001 by"
+                " default)\n"
+            )
+        else:
+            assert done.stderr == f"Error: no Ray cluster at '{value}' (RAY_ADDRESS): {why}\n"
+
+
 def test_an_address_where_nothing_answers_fails_at_once(tmp_path: Path) -> None:
     with socket.socket() as probe:  # a port that was free a moment ago: refused
-        probe.bind(("127.0.0.1", 0))
+        probe.bind(("0.0.0.0", 0))
         port = probe.getsockname()[1]
     games = tmp_path / "g.jsonl"
     games.write_bytes(kow("simulate", "--seed", "1").stdout)
@@ -418,11 +494,65 @@ def test_an_address_where_nothing_answers_fails_at_once(tmp_path: Path) -> None:
     for args in (("simulate", "--games", "5"), ("analyze", str(games))):
         done = kow(*args, "--cluster", f"127.0.0.1:{port}", "-o", str(tmp_path / "out"))
         assert done.returncode == 1
-        assert done.stderr.decode().strip() == (
-            f"Error: no Ray cluster at '127.0.0.1:{port}': Connection refused"
-        )
+        assert done.stderr.decode() == refusal(f"127.0.0.1:{port}", f"Connection refused{moved()}")
     assert time.monotonic() - started < 60
     assert not (tmp_path / "out").exists()
+
+
+def test_a_cluster_that_is_no_str_is_a_type_error() -> None:
+    for value in (5, None, b"local"):
+        with pytest.raises(TypeError, match="a cluster is a str, not"):
+            executors.check_cluster(value)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="a cluster is a str, not"):
+            with executors.ray_connection(value):  # type: ignore[arg-type]
+                pass
+
+
+def test_a_stop_while_ray_never_returns_ends_kow_after_the_grace() -> None:
+    # A call that never returns and never runs a Python handler stands for Ray's core
+    # retrying an address for good: a lock acquired twice.
+    script = (
+        "import threading\n"
+        "from kow.runs import executors as ex\n"
+        "with ex._stops_deferred(ex._stop_handlers()), ex._stop_ends_after(1.0, 'h:1'):\n"
+        "    print('in', flush=True)\n"
+        "    lock = threading.Lock(); lock.acquire(); lock.acquire()\n"
+    )
+    for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        child = subprocess.Popen(
+            [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=ROOT, text=True,
+        )  # fmt: skip
+        assert child.stdout is not None and child.stdout.readline() == "in\n"
+        started = time.monotonic()
+        child.send_signal(number)
+        _, err = child.communicate(timeout=30)
+        assert child.returncode == 128 + number
+        assert 0.9 < time.monotonic() - started < 20
+        assert err == (
+            f"kow: stopped ({signal.Signals(number).name}); Ray did not return within 1 s"
+            " while connecting to 'h:1', so kow ends without it\n"
+        )
+
+
+def test_a_stop_while_ray_returns_in_time_reaches_the_handlers() -> None:
+    script = (
+        "import signal, sys, time\n"
+        "from kow.runs import executors as ex\n"
+        "signal.signal(signal.SIGTERM, lambda n, f: sys.exit(7))\n"
+        "with ex._stops_deferred(ex._stop_handlers()), ex._stop_ends_after(5.0, 'h:1'):\n"
+        "    print('in', flush=True)\n"
+        "    time.sleep(1.5)\n"
+        "    print('out', flush=True)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=ROOT, text=True,
+    )  # fmt: skip
+    assert child.stdout is not None and child.stdout.readline() == "in\n"
+    child.send_signal(signal.SIGTERM)
+    out, err = child.communicate(timeout=30)
+    assert (child.returncode, out, err) == (7, "out\n", "")
 
 
 def test_without_ray_installed_cluster_says_how_to_install_it(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
@@ -56,6 +57,9 @@ POLL_SECONDS = 0.2
 """How long :class:`RayTasks` waits on Ray at a time, so that a stop lands within it."""
 PROBE_SECONDS = 5.0
 """How long :func:`ray_connection` waits for a cluster's address to answer at all."""
+STOP_GRACE_SECONDS = 15.0
+"""How long a stop that lands while Ray connects waits for Ray to return before kow ends
+without it (:func:`_stop_ends_after`)."""
 
 CLUSTERS = ("local", "ray", "ray://HOST:PORT", "HOST:PORT")
 """The values of ``--cluster``: ``local`` starts a Ray runtime on this machine; ``ray``
@@ -256,7 +260,13 @@ def check_cluster(text: str) -> str:
     Traceback (most recent call last):
     ...
     ValueError: 'head:99999' is not a cluster: allowed local, ray, ... (PORT 1 to 65535)
+
+    Raises :class:`TypeError` for a value that is not a str.
     """
+    if not isinstance(text, str):
+        raise TypeError(
+            f"a cluster is a str, not {type(text).__name__}: allowed {', '.join(CLUSTERS)}"
+        )
     if text in ("local", "ray"):
         return text
     host, colon, port = text.removeprefix("ray://").rpartition(":")
@@ -280,27 +290,38 @@ def ray_connection(cluster: str) -> Iterator[int]:
     within :data:`PROBE_SECONDS` (Ray itself would retry for minutes). Ctrl-C, SIGTERM
     and SIGHUP that land while Ray connects are held until it has (and, for ``local``,
     has started its processes, so that a stop leaves none behind), then reach the
-    caller's handlers, which are in force again once Ray is connected: Ray's own for
+    caller's handlers; if Ray has not returned :data:`STOP_GRACE_SECONDS` after the
+    stop (its core can retry an address for good without looking at signals), the
+    process ends at once with status 128 + the signal's number. The caller's handlers
+    are in force again once Ray is connected: Ray's own for
     SIGTERM is not set, and its core's crash handler is turned off
     (``RAY_DISABLE_FAILURE_SIGNAL_HANDLER``) when Ray is first imported here. At the end
     the handlers are as the block left them. Raises :class:`ClusterError` when Ray is not
     installed, or no cluster answers at the address (the reason in Ray's words), and
-    :class:`ValueError` for a value not in :data:`CLUSTERS`.
+    :class:`ValueError` for a value not in :data:`CLUSTERS` (:class:`TypeError` for one
+    that is not a str).
     """
     cluster = check_cluster(cluster)
     os.environ.setdefault("RAY_DISABLE_FAILURE_SIGNAL_HANDLER", "1")  # before Ray's import
+    if not _is_terminal(sys.stderr):
+        os.environ.setdefault("RAY_COLOR_PREFIX", "0")  # Ray's "(raylet)" notes uncoloured
     ray = _ray()
     if ray.is_initialized():
         raise ClusterError("this process is already connected to Ray: use on_ray() alone")
     address = {"local": "local", "ray": os.environ.get("RAY_ADDRESS") or "auto"}.get(
         cluster, cluster
     )
+    named = f"{address!r} (RAY_ADDRESS)" if cluster == "ray" and address != "auto" else None
     if address != "local":
-        _probe(address)
+        _probe(address, named or repr(address))
     _quiet_ray_advice()
     handlers = _stop_handlers()
     try:
-        with _stops_deferred(handlers), _no_sigterm_handler_of_rays():
+        with (
+            _stops_deferred(handlers),
+            _stop_ends_after(STOP_GRACE_SECONDS, address),
+            _no_sigterm_handler_of_rays(),
+        ):
             try:
                 ray.init(
                     address=address,
@@ -310,7 +331,7 @@ def ray_connection(cluster: str) -> Iterator[int]:
                     configure_logging=True,
                 )
             except Exception as err:  # noqa: BLE001 - ConnectionError, RuntimeError...
-                where = _at(address, cluster)
+                where = f" at {named}" if named else _at(address, cluster)
                 raise ClusterError(f"no Ray cluster{where}: {_ray_says(err)}") from None
         if address != "local":  # a local runtime's workers run this Python (and each
             _check_versions(ray)  # block checks its worker's kow anyway)
@@ -322,6 +343,14 @@ def ray_connection(cluster: str) -> Iterator[int]:
             _unstopped(ray.shutdown)  # also the processes of a start that was cut short
         finally:
             _restore(handlers)
+
+
+def _is_terminal(stream: Any) -> bool:
+    """Return whether ``stream`` is a terminal (False for a closed or odd stream)."""
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 # ----------------------------------------------------------------------------- Ray's side
@@ -456,25 +485,47 @@ def _at(address: str, cluster: str) -> str:
     return f" at {address!r}{hint}"
 
 
-def _probe(address: str) -> None:
-    """Raise :class:`ClusterError` unless something answers at ``address``'s host and port
-    within :data:`PROBE_SECONDS`, and speaks gRPC, as a Ray head's GCS and Ray Client
-    server do (``auto`` is Ray's to find). Ray itself would try an address that answers
-    nothing, or answers in another protocol (a dashboard, a web server), for minutes.
+def _probe(address: str, named: str) -> None:
+    """Raise :class:`ClusterError` unless a Ray head answers at ``address`` within
+    :data:`PROBE_SECONDS` (``auto`` is Ray's to find); ``named`` is how its messages name
+    the address. Ray itself would try an address that answers nothing, or answers in
+    another protocol (a dashboard, a web server), for minutes, and for good when it
+    cannot reach the address it puts in place of this machine's ``localhost``.
 
-    The gRPC check needs ``grpcio`` (a requirement of ``ray[client]``) and is left out
+    Checks, in order:
+
+    - the address is a Ray address, not a URL of another scheme (``http://...``);
+    - something accepts a TCP connection at the host and port Ray will connect to: for
+      a head's address, Ray's own choice of this machine's address in place of
+      ``localhost``, ``127.0.0.1`` or ``::1`` (``ray://`` is taken as it is);
+    - it speaks gRPC, and has the service a Ray head has there: the GCS's
+      ``NodeInfoGcsService``, or Ray Client's ``RayletDriver`` for ``ray://``. The call
+      sends bytes that are no request, so the server refuses it before running anything;
+      a server without the service says so (``UNIMPLEMENTED``).
+
+    The gRPC checks need ``grpcio`` (a requirement of ``ray[client]``) and are left out
     for a cluster that uses TLS (``RAY_USE_TLS``).
     """
     import socket
 
+    scheme, sep, rest = address.partition("://")
+    if sep and scheme != "ray":
+        raise ClusterError(
+            f"{named} is not a Ray address: give HOST:PORT (a head's GCS, 6379 by default)"
+            " or ray://HOST:PORT (Ray Client, 10001 by default)"
+        )
+    client = address.startswith("ray://")
     host, colon, port = address.removeprefix("ray://").rpartition(":")
     if not colon or not port.isdigit():
         return  # "auto", or a form of Ray's own: Ray finds it
+    given = host.strip("[]")
+    target = given if client else _ray_host(given)
+    moved = f" (Ray connects to {target} for {given})" if target != given else ""
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS).close()
+        socket.create_connection((target, int(port)), timeout=PROBE_SECONDS).close()
     except (OSError, ValueError) as err:
         why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise ClusterError(f"no Ray cluster at {address!r}: {why or 'no answer'}") from None
+        raise ClusterError(f"no Ray cluster at {named}: {why or 'no answer'}{moved}") from None
     if os.environ.get("RAY_USE_TLS", "0").lower() not in ("0", "false", ""):
         return
     import importlib
@@ -483,21 +534,52 @@ def _probe(address: str) -> None:
         grpc: Any = importlib.import_module("grpc")
     except ImportError:
         return
-    channel = grpc.insecure_channel(f"{host}:{port}")
+    method = (
+        "/ray.rpc.RayletDriver/ClusterInfo"
+        if client
+        else "/ray.rpc.NodeInfoGcsService/GetAllNodeInfo"
+    )
+    channel = grpc.insecure_channel(f"[{target}]:{port}" if ":" in target else f"{target}:{port}")
     try:
         grpc.channel_ready_future(channel).result(timeout=PROBE_SECONDS)
+        channel.unary_unary(method)(b"\xff", timeout=PROBE_SECONDS)
     except grpc.FutureTimeoutError:
-        head = (
-            "ray://HOST:10001 for Ray Client"
-            if address.startswith("ray://")
-            else ("the head node's GCS port, 6379 by default")
+        speaks = False
+    except grpc.RpcError as err:  # the expected answer: the bytes are no request
+        speaks = err.code() not in (
+            grpc.StatusCode.UNIMPLEMENTED,
+            grpc.StatusCode.DEADLINE_EXCEEDED,
         )
-        raise ClusterError(
-            f"no Ray cluster at {address!r}: something answers there, but not as Ray does"
-            f" (give {head})"
-        ) from None
+    else:
+        speaks = True
     finally:
         channel.close()
+    if not speaks:
+        head = (
+            "ray://HOST:10001 for Ray Client"
+            if client
+            else "the head node's GCS port, 6379 by default"
+        )
+        raise ClusterError(
+            f"no Ray cluster at {named}: something answers there{moved}, but not as Ray"
+            f" does (give {head})"
+        )
+
+
+def _ray_host(host: str) -> str:
+    """Return the host Ray connects to for a head's address on ``host``: this machine's
+    address for ``localhost``, ``127.0.0.1`` or ``::1`` (Ray 2.60's
+    ``resolve_ip_for_localhost``), else ``host``."""
+    import sys
+
+    services = sys.modules.get("ray._private.services")
+    resolve = getattr(services, "resolve_ip_for_localhost", None)
+    if not callable(resolve):
+        return host
+    try:
+        return str(resolve(host))
+    except Exception:  # noqa: BLE001 - Ray's to say, when it connects
+        return host
 
 
 def _check_versions(ray: Any) -> None:
@@ -596,6 +678,68 @@ def _stops_deferred(handlers: list[tuple[int, Any]]) -> Iterator[None]:
         _restore(handlers)
         if landed:
             signal.raise_signal(landed[0])
+
+
+@contextmanager
+def _stop_ends_after(seconds: float, address: str) -> Iterator[None]:
+    """End the process with status 128 + the signal's number if a Ctrl-C, SIGTERM or
+    SIGHUP lands in the block and the block has not ended ``seconds`` later.
+
+    For ``ray.init``: Ray's core may retry an address for good in compiled code that
+    never looks at signals, so no Python handler runs. The signal is seen through
+    :func:`signal.set_wakeup_fd` by a thread of this block's own, which then waits and
+    ends the process with :func:`os._exit` (a temporary output file is left, to be
+    cleared by the next kow that writes there). Outside the main thread the block does
+    nothing.
+    """
+    import sys
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    try:
+        previous = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    except ValueError:  # not the main interpreter
+        os.close(read)
+        os.close(write)
+        yield
+        return
+    ended = threading.Event()
+
+    def watch() -> None:
+        while True:
+            data = os.read(read, 1)
+            if not data or ended.is_set():
+                return
+            if data[0] in _STOP_SIGNALS:
+                break
+        if ended.wait(seconds):
+            return
+        name = signal.Signals(data[0]).name
+        sys.stderr.write(
+            f"kow: stopped ({name}); Ray did not return within {seconds:g} s while"
+            f" connecting to {address!r}, so kow ends without it\n"
+        )
+        sys.stderr.flush()
+        os._exit(128 + data[0])
+
+    watcher = threading.Thread(target=watch, name="kow-stop-watch", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        ended.set()
+        signal.set_wakeup_fd(previous)
+        try:
+            os.write(write, b"\0")  # no signal: the watcher sees the block ended
+        except OSError:
+            pass  # full: the watcher has bytes to read, and then sees it ended
+        os.close(write)
+        watcher.join()
+        os.close(read)
 
 
 def _restore(handlers: list[tuple[int, Any]]) -> None:
