@@ -74,12 +74,15 @@ def kow(*args: str, gcs: str | None = None) -> subprocess.CompletedProcess[bytes
 
 def same_as_one_job(*args: str, gcs: str | None, cluster: str) -> bytes:
     """Run ``kow ARGS`` with ``--jobs 1`` and with ``--cluster CLUSTER``; assert both exit 0
-    with the same stdout, bytes for bytes, and return it."""
+    with the same stdout, bytes for bytes, and that with ``-q`` the cluster's run says
+    nothing on stderr (not a word of Ray's); return the stdout."""
     one = kow(*args, "--jobs", "1")
     assert one.returncode == 0, one.stderr
     many = kow(*args, "--cluster", cluster, gcs=gcs)
     assert many.returncode == 0, many.stderr
     assert many.stdout == one.stdout
+    if "-q" in args:
+        assert many.stderr == b""
     return many.stdout
 
 
@@ -464,24 +467,18 @@ def test_a_head_named_by_the_wrong_form_is_refused_in_seconds(gcs: str) -> None:
 
 
 def test_a_bad_ray_address_is_named_as_ray_address(monkeypatch: pytest.MonkeyPatch) -> None:
-    for value, why in (
-        ("http://127.0.0.1:8265", None),
-        ("garbage", "Invalid address format: garbage"),
-    ):
+    for value in ("http://127.0.0.1:8265", "garbage", "ray://", "head:port"):
         done = subprocess.run(
             [*KOW, "simulate", "--games", "5", "--cluster", "ray"],
             capture_output=True, text=True, cwd=ROOT, check=False, timeout=200,
             env={**env(), "RAY_ADDRESS": value},
         )  # fmt: skip
         assert done.returncode == 1 and done.stdout == ""
-        if why is None:
-            assert done.stderr == (
-                f"Error: '{value}' (RAY_ADDRESS) is not a Ray address: give HOST:PORT (a"
-                " head's GCS, 6379 by default) or ray://HOST:PORT (Ray Client, 10001 by"
-                " default)\n"
-            )
-        else:
-            assert done.stderr == f"Error: no Ray cluster at '{value}' (RAY_ADDRESS): {why}\n"
+        assert done.stderr == (
+            f"Error: '{value}' (RAY_ADDRESS) is not a Ray address: give HOST:PORT (a"
+            " head's GCS, 6379 by default) or ray://HOST:PORT (Ray Client, 10001 by"
+            " default)\n"
+        )
 
 
 def test_an_address_where_nothing_answers_fails_at_once(tmp_path: Path) -> None:

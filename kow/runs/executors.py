@@ -461,9 +461,10 @@ def _quiet_ray_advice() -> None:
     logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(
         logging.ERROR
     )
-    worker = logging.getLogger("ray._private.worker")
-    if not any(isinstance(each, _NoSigtermAdvice) for each in worker.filters):
-        worker.addFilter(_NoSigtermAdvice())
+    for name in ("ray._private.worker", "ray.util.client.logsclient"):  # the second relays
+        said = logging.getLogger(name)  # the Ray Client server's own log, where it is said
+        if not any(isinstance(each, _NoSigtermAdvice) for each in said.filters):
+            said.addFilter(_NoSigtermAdvice())
 
 
 class _NoSigtermAdvice(logging.Filter):
@@ -494,7 +495,8 @@ def _probe(address: str, named: str) -> None:
 
     Checks, in order:
 
-    - the address is a Ray address, not a URL of another scheme (``http://...``);
+    - the address is a Ray address, ``HOST:PORT`` or ``ray://HOST:PORT`` (``RAY_ADDRESS``
+      may hold anything), not a URL of another scheme (``http://...``);
     - something accepts a TCP connection at the host and port Ray will connect to: for
       a head's address, Ray's own choice of this machine's address in place of
       ``localhost``, ``127.0.0.1`` or ``::1`` (``ray://`` is taken as it is);
@@ -508,16 +510,16 @@ def _probe(address: str, named: str) -> None:
     """
     import socket
 
-    scheme, sep, rest = address.partition("://")
-    if sep and scheme != "ray":
+    if address == "auto":
+        return  # Ray's to find
+    scheme, sep, _ = address.partition("://")
+    client = address.startswith("ray://")
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if (sep and scheme != "ray") or not (colon and host and port.isdigit()):
         raise ClusterError(
             f"{named} is not a Ray address: give HOST:PORT (a head's GCS, 6379 by default)"
             " or ray://HOST:PORT (Ray Client, 10001 by default)"
         )
-    client = address.startswith("ray://")
-    host, colon, port = address.removeprefix("ray://").rpartition(":")
-    if not colon or not port.isdigit():
-        return  # "auto", or a form of Ray's own: Ray finds it
     given = host.strip("[]")
     target = given if client else _ray_host(given)
     moved = f" (Ray connects to {target} for {given})" if target != given else ""
