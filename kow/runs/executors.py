@@ -403,8 +403,6 @@ def _errors_to_stderr() -> Iterator[None]:
     wrapped to print them to stderr. Where a Ray has no such function, nothing changes
     (and ``tests/test_cluster.py`` would see the stdout that is no longer data).
     """
-    import sys
-
     module = sys.modules.get("ray._private.worker")
     printer = getattr(module, "print_to_stdstream", None)
     if module is None or not callable(printer):
@@ -431,8 +429,6 @@ def _no_sigterm_handler_of_rays() -> Iterator[None]:
     Ray 2.60 sets it through ``ray._private.utils.set_sigterm_handler``, which the block
     makes a no-op; a Ray without that function is left as it is.
     """
-    import sys
-
     utils = sys.modules.get("ray._private.utils")
     setter = getattr(utils, "set_sigterm_handler", None)
     if utils is None or not callable(setter):
@@ -572,8 +568,6 @@ def _ray_host(host: str) -> str:
     """Return the host Ray connects to for a head's address on ``host``: this machine's
     address for ``localhost``, ``127.0.0.1`` or ``::1`` (Ray 2.60's
     ``resolve_ip_for_localhost``), else ``host``."""
-    import sys
-
     services = sys.modules.get("ray._private.services")
     resolve = getattr(services, "resolve_ip_for_localhost", None)
     if not callable(resolve):
@@ -694,7 +688,6 @@ def _stop_ends_after(seconds: float, address: str) -> Iterator[None]:
     cleared by the next kow that writes there). Outside the main thread the block does
     nothing.
     """
-    import sys
     import threading
 
     if threading.current_thread() is not threading.main_thread():
