@@ -466,7 +466,7 @@ def test_a_head_named_by_the_wrong_form_is_refused_in_seconds(gcs: str) -> None:
     assert time.monotonic() - started < 30
 
 
-def test_a_bad_ray_address_is_named_as_ray_address(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bad_ray_address_is_named_as_ray_address() -> None:
     for value in ("http://127.0.0.1:8265", "garbage", "ray://", "head:port"):
         done = subprocess.run(
             [*KOW, "simulate", "--games", "5", "--cluster", "ray"],
@@ -505,6 +505,16 @@ def test_a_cluster_that_is_no_str_is_a_type_error() -> None:
                 pass
 
 
+def inside(script: str) -> subprocess.Popen[str]:
+    """Start Python on ``script`` and return it once it has printed ``in`` (in its block)."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=ROOT, text=True,
+    )  # fmt: skip
+    assert child.stdout is not None and child.stdout.readline() == "in\n"
+    return child
+
+
 def test_a_stop_while_ray_never_returns_ends_kow_after_the_grace() -> None:
     # A call that never returns and never runs a Python handler stands for Ray's core
     # retrying an address for good: a lock acquired twice.
@@ -516,11 +526,7 @@ def test_a_stop_while_ray_never_returns_ends_kow_after_the_grace() -> None:
         "    lock = threading.Lock(); lock.acquire(); lock.acquire()\n"
     )
     for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        child = subprocess.Popen(
-            [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=ROOT, text=True,
-        )  # fmt: skip
-        assert child.stdout is not None and child.stdout.readline() == "in\n"
+        child = inside(script)
         started = time.monotonic()
         child.send_signal(number)
         _, err = child.communicate(timeout=30)
@@ -542,11 +548,7 @@ def test_a_stop_while_ray_returns_in_time_reaches_the_handlers() -> None:
         "    time.sleep(1.5)\n"
         "    print('out', flush=True)\n"
     )
-    child = subprocess.Popen(
-        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        cwd=ROOT, text=True,
-    )  # fmt: skip
-    assert child.stdout is not None and child.stdout.readline() == "in\n"
+    child = inside(script)
     child.send_signal(signal.SIGTERM)
     out, err = child.communicate(timeout=30)
     assert (child.returncode, out, err) == (7, "out\n", "")
