@@ -25,6 +25,7 @@ from typing import Any, Final, Literal, NamedTuple, TypeAlias
 from .cards import NAMES, SUITS, Card, Suit
 
 __all__ = [
+    "BOT_NAMES",
     "KNOCK",
     "Action",
     "CutCard",
@@ -78,6 +79,9 @@ HUMAN = "human"
 AGENT = "agent"
 """The kind of a program that drove its seat through a framework adapter (OpenSpiel,
 PettingZoo, Gymnasium), as logged; kow cannot play it again."""
+BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus")
+"""The names kow gives the bots at a table with people (``kow play``, an online table), in
+seat order, skipping any a person holds; ``kow replay`` names a logged bot so too."""
 NOT_BOTS = (HUMAN, AGENT)
 """The kinds of the log's players that are not kow bots (those are
 :data:`kow.players.BOT_KINDS`)."""

@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 import click
 
 from ..entries import EntryError, parse_decimal, parse_number
+from ..events import BOT_NAMES
+from ..game import draw_seed
 from ..rules import (
     DOGS_LIFE,
     JOBS,
@@ -66,8 +68,6 @@ __all__ = [
     "usage_errors",
 ]
 
-BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus")
-"""The names of ``kow play``'s bots, in seat order; ``replay`` names a logged bot so too."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -383,13 +383,6 @@ def people(names: tuple[str, ...], humans: int, seats: int) -> list[str]:
 MAX_PLAY_NAME = 20
 """The most characters in the name of a person at ``kow play`` (so that a line of the table
 fits 40 columns); any log allows longer names (:data:`kow.log.MAX_NAME`)."""
-
-
-def draw_seed() -> int:
-    """Return a fresh seed from the operating system, for runs given no ``--seed``."""
-    import secrets
-
-    return secrets.randbelow(10**9)
 
 
 MAX_SEARCH_ITERATIONS = MAX_ITERATIONS
