@@ -62,6 +62,10 @@ LAYERS: list[set[str]] = [
     {"kow.runs.executors"},
     {"kow.runs.batch", "kow.runs.tournament", "kow.runs.provenance", "kow.runs.export"},
     {"kow.runs.analysis"},
+    # online play: the protocol, a table, the server, a client's connection (no Click)
+    {"kow.online", "kow.online.protocol"},
+    {"kow.online.table", "kow.online.client"},
+    {"kow.online.server"},
     # the command line
     {"kow.cli._io", "kow.cli.human"},
     {"kow.cli.session"},
