@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-import secrets
 from typing import TYPE_CHECKING
 
 from .engine import IllegalActionError, State, action_name
@@ -30,7 +29,6 @@ __all__ = [
     "PlayerError",
     "bots_rng",
     "check_seed",
-    "draw_seed",
     "drive",
     "game_seed",
     "new_game",
@@ -77,12 +75,6 @@ def game_seed(run_seed: object, index: object) -> int:
         return run_seed
     digest = hashlib.sha256(f"kow-game:{run_seed}:{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 11
-
-
-def draw_seed() -> int:
-    """Return a fresh seed (0 to 10^9 - 1) from the operating system's random source, for
-    games and runs given no seed (``kow play``, ``kow simulate``, an online table)."""
-    return secrets.randbelow(10**9)
 
 
 def bots_rng(seed: object) -> random.Random:

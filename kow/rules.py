@@ -167,6 +167,14 @@ ANALYSIS_DEALS = IntSetting("iterations", 2, MAX_ITERATIONS, "a number of deals"
 (``kow analyze --iterations``)."""
 
 
+def draw_seed() -> int:
+    """Return a fresh seed (0 to 10^9 - 1) from the operating system's random source, for
+    games and runs given no seed (``kow play``, ``kow simulate``, an online table)."""
+    import secrets
+
+    return secrets.randbelow(10**9)
+
+
 def check_seed(seed: object) -> int:
     """Return ``seed`` as an int, or raise :class:`SettingError` unless it is a kow seed.
 

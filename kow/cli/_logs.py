@@ -37,7 +37,6 @@ from ._io import (
     write_out,
 )
 from ._options import (
-    BOT_NAMES,
     Count,
     ascii_option,
     cluster_executor,
@@ -307,8 +306,8 @@ def table_names(players: list[PlayerLog]) -> list[str]:
     """Return the name a replay shows for each of a log's ``players`` (seat order).
 
     A bot logged under ``kow simulate``'s name for it, ``KIND-SEAT`` (``heuristic-0``),
-    takes the first name of :data:`BOT_NAMES` that no other seat holds, as at ``kow play``'s
-    table; every other player (a person, an agent, a bot named otherwise) keeps the name
+    takes the first name of :data:`~kow.events.BOT_NAMES` that no other seat holds, as at
+    ``kow play``'s table; every other player (a person, an agent, a bot named otherwise) keeps the name
     logged. The log itself is not changed.
 
     >>> table_names([{"seat": 0, "name": "heuristic-0", "kind": "heuristic"},
@@ -325,6 +324,8 @@ def table_names(players: list[PlayerLog]) -> list[str]:
         p["kind"] not in NOT_BOTS and p["name"] == seat_name(p["kind"], p["seat"]) for p in players
     ]
     kept = {name for name, new in zip(logged, renamed, strict=True) if not new}
+    from ..events import BOT_NAMES
+
     free = iter([n for n in BOT_NAMES if n not in kept])
     names = [next(free, name) if new else name for name, new in zip(logged, renamed, strict=True)]
     return [printable(name) for name in names]

@@ -17,8 +17,6 @@ from typing import Any, TypeVar
 import click
 
 from ..entries import EntryError, parse_decimal, parse_number
-from ..events import BOT_NAMES
-from ..game import draw_seed
 from ..rules import (
     DOGS_LIFE,
     JOBS,
@@ -34,13 +32,13 @@ from ..rules import (
     IntSetting,
     Rules,
     SettingError,
+    draw_seed,
 )
 from ..verify._shape import name_fault
 
 __all__ = [
     "BOTS_HELP",
     "ENTRANTS_HELP",
-    "BOT_NAMES",
     "Count",
     "LEVELS",
     "MAX_GAMES",

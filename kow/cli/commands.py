@@ -38,7 +38,6 @@ from ._io import (
 )
 from ._logs import analyze, export, replay, verify
 from ._options import (
-    BOT_NAMES,
     ENTRANTS_HELP,
     LEVELS,
     Count,
@@ -364,6 +363,7 @@ def play(
     the search bot's analysis of your decisions (as kow analyze gives it). --resume FILE
     continues a game left before its end (docs/play.md).
     """
+    from ..events import BOT_NAMES
     from ..game import PlayerError
     from ..rulebook import rule_lines
     from ..screen import wrap

@@ -69,7 +69,7 @@ class Connection:
     """
 
     def __init__(
-        self, websocket: Any, welcome: dict[str, Any], url: str, tls: ssl.SSLContext | None
+        self, websocket: Any, welcome: dict[str, Any], *, url: str, tls: ssl.SSLContext | None
     ) -> None:
         self.websocket = websocket
         self.welcome = welcome
@@ -109,7 +109,7 @@ class Connection:
             hello["secret"] = secret
         if watch:
             hello["watch"] = True
-        return cls._connect(server_url(address), hello, tls, timeout)
+        return cls._connect(server_url(address), hello, tls=tls, timeout=timeout)
 
     @classmethod
     def open(
@@ -118,11 +118,11 @@ class Connection:
     ) -> Connection:  # fmt: skip
         """Connect to the ``kow serve`` server at ``address`` and open a table with the
         ``open`` message ``hello`` (see docs/online.md). Raises as :meth:`join` does."""
-        return cls._connect(server_url(address), dict(hello), tls, timeout)
+        return cls._connect(server_url(address), dict(hello), tls=tls, timeout=timeout)
 
     @classmethod
     def _connect(
-        cls, url: str, hello: dict[str, Any], tls: ssl.SSLContext | None, timeout: float
+        cls, url: str, hello: dict[str, Any], *, tls: ssl.SSLContext | None, timeout: float
     ) -> Connection:
         from websockets.exceptions import WebSocketException
         from websockets.sync.client import connect
@@ -149,7 +149,7 @@ class Connection:
             if isinstance(first, dict) and first.get("type") == "error":
                 raise JoinError(str(first.get("code")), str(first.get("message")))
             raise JoinError("bad-message", f"the server at {url} does not speak kow's protocol")
-        return cls(websocket, first, url, tls)
+        return cls(websocket, first, url=url, tls=tls)
 
     def rejoin(self, timeout: float = 10.0) -> Connection:
         """Return a new connection to the same seat (its secret), after this one dropped.
@@ -158,7 +158,7 @@ class Connection:
         """
         w = self.welcome
         hello = {"type": "hello", "protocol": PROTOCOL, "table": w["table"], "secret": w["secret"]}
-        return self._connect(self.url, hello, self.tls, timeout)
+        return self._connect(self.url, hello, tls=self.tls, timeout=timeout)
 
     def _read(self) -> None:
         from websockets.exceptions import ConnectionClosed

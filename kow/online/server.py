@@ -117,7 +117,7 @@ class _Peer:
                 await websocket.send(text)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, kw_only=True)
 class Server:
     """A kow server: tables by code, connections, and their limits.
 
@@ -158,7 +158,10 @@ class Server:
             settings = settings._replace(log_path=path)
         code = code or new_code()
         table = Table(
-            code, settings, asyncio.get_running_loop(), on_empty=None if keep else self._empty
+            code,
+            settings,
+            loop=asyncio.get_running_loop(),
+            on_empty=None if keep else self._empty,
         )
         self.tables[code] = table
         self.say(f"Table {self.opened} opened ({settings.rules.players} seats).")
@@ -226,7 +229,7 @@ class Server:
         try:
             table, seat = await self._hello(websocket, peer)
             if table is not None:
-                await self._messages(websocket, peer, table, seat)
+                await self._messages(websocket, peer, table, seat=seat)
         except Exception:  # noqa: BLE001 - one connection's fault ends it alone
             peer.close("the server could not handle this connection")
         finally:
@@ -321,7 +324,9 @@ class Server:
         self.failures[address] = (count + 1, now)
         await asyncio.sleep(min(_MAX_PENALTY, 0.5 * 2**count))
 
-    async def _messages(self, websocket: Any, peer: _Peer, table: Table, seat: int | None) -> None:
+    async def _messages(
+        self, websocket: Any, peer: _Peer, table: Table, *, seat: int | None
+    ) -> None:
         """Read the seated (or watching) connection's messages until it ends."""
         limits = self.limits
         allowance, stamp = 2 * limits.rate, time.monotonic()

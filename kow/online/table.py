@@ -29,17 +29,17 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from .. import log
 from ..engine import State
 from ..engine.view import View
 from ..events import AGENT, BOT_NAMES, HUMAN, Event, GameEnd, RoundEnd, Seat, TrickWon
-from ..game import bots_rng, draw_seed, drive, new_game
+from ..game import bots_rng, drive, new_game
 from ..players import Player, make_bot
 from ..players.heuristic import HeuristicBot
-from ..rules import Rules
+from ..rules import Rules, draw_seed
 from .protocol import (
     CODE_LENGTH,
     ProtocolError,
@@ -95,7 +95,7 @@ class TableClosed(Exception):
     """Raised in a game's thread when its table closes while it awaits a decision."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class _Seat:
     """One seat: who holds it (``name``, ``kind``, the ``secret`` that retakes it), its
     connection (``peer``, None while away), since when it is away, and whether its
@@ -131,7 +131,7 @@ class RemotePlayer(Player):
     seat) plays the turns the table gives it while the player is away.
     """
 
-    def __init__(self, name: str, kind: str, table: Table, seat: Seat, seed: int) -> None:
+    def __init__(self, name: str, kind: str, *, table: Table, seat: Seat, seed: int) -> None:
         super().__init__(name)
         self.kind = kind
         self.table = table
@@ -166,6 +166,7 @@ class Table:
 
     code: str
     settings: TableSettings
+    _: KW_ONLY
     loop: asyncio.AbstractEventLoop
     on_empty: Callable[[Table], None] | None = None
     seats: list[_Seat] = field(init=False)
@@ -359,6 +360,7 @@ class Table:
     def resume_from(
         self,
         state: State,
+        *,
         seed: int,
         bots: Sequence[Player],
         names: list[str],
@@ -413,7 +415,9 @@ class Table:
         players: list[Player] = []
         for index, seat in enumerate(self.seats):
             if seat.name is not None:
-                players.append(RemotePlayer(seat.name, seat.kind, self, index, seed))
+                players.append(
+                    RemotePlayer(seat.name, seat.kind, table=self, seat=index, seed=seed)
+                )
             elif resume is not None:
                 players.append(next(bot_iter))
             else:
