@@ -64,7 +64,7 @@ LAYERS: list[set[str]] = [
     {"kow.runs.analysis"},
     # online play: the protocol, a table, the server, a client's connection (no Click)
     {"kow.online", "kow.online.protocol"},
-    {"kow.online.table", "kow.online.client"},
+    {"kow.online.table", "kow.online.client", "kow.online.reopen"},
     {"kow.online.server"},
     # the command line
     {"kow.cli._io", "kow.cli.human"},

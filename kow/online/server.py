@@ -56,9 +56,11 @@ class Limits(NamedTuple):
     ``rate``: messages a second per connection; ``faults``: faulty messages before a
     connection is closed; ``per_address``: connections at once from one address;
     ``tables``: tables at once; ``hello_seconds``: time to send the first message;
-    ``idle_seconds``: time a seated connection may stay silent (pings answered keep it
-    open: a person thinking is not idle); ``queue``: messages waiting to be sent to one
-    connection before it is taken to be stuck and closed.
+    ``idle_seconds``: time a seated connection may send nothing (meanwhile WebSocket
+    pings, every 20 s, check that it is alive); ``queue``: messages waiting to be sent to
+    one connection before it is taken to be stuck and closed; ``penalty``: seconds waited
+    before answering the first wrong code or secret from an address (doubled at each
+    one after, up to 30 s).
     """
 
     rate: float = 20.0
@@ -68,6 +70,7 @@ class Limits(NamedTuple):
     hello_seconds: float = 10.0
     idle_seconds: float = 3600.0
     queue: int = 2000
+    penalty: float = 0.5
 
 
 _MAX_PENALTY = 30.0
@@ -315,14 +318,15 @@ class Server:
         return table, seat
 
     async def _penalty(self, address: str) -> None:
-        """Wait before answering a wrong code or secret from ``address``: 0.5 s, doubled
-        with each failure (up to 30 s); failures are forgotten after ten minutes."""
+        """Wait before answering a wrong code or secret from ``address``:
+        :attr:`Limits.penalty` seconds, doubled with each failure (up to 30 s); failures
+        are forgotten after ten minutes."""
         now = time.monotonic()
         count, since = self.failures.get(address, (0, now))
         if now - since > _FORGET_FAILURES:
             count = 0
         self.failures[address] = (count + 1, now)
-        await asyncio.sleep(min(_MAX_PENALTY, 0.5 * 2**count))
+        await asyncio.sleep(min(_MAX_PENALTY, self.limits.penalty * 2**count))
 
     async def _messages(
         self, websocket: Any, peer: _Peer, table: Table, *, seat: int | None

@@ -30,7 +30,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .. import log
 from ..engine import State
@@ -51,6 +51,9 @@ from .protocol import (
     shown_code,
     view_json,
 )
+
+if TYPE_CHECKING:
+    from .reopen import Reopened
 
 __all__ = ["Peer", "RemotePlayer", "Table", "TableClosed", "TableSettings", "new_code"]
 
@@ -357,30 +360,23 @@ class Table:
 
     # ------------------------------------------------------------------ games
 
-    def resume_from(
-        self,
-        state: State,
-        *,
-        seed: int,
-        bots: Sequence[Player],
-        names: list[str],
-        kinds: list[str],
-        logs: list[str],
-    ) -> None:
-        """Set the abandoned game of ``state`` (dealt from ``seed``) to be continued at
-        the next start.
+    def resume_from(self, reopened: Reopened) -> None:
+        """Set the abandoned game of a reopened table's log (:func:`~.reopen.reopen`) to
+        be continued at the next start.
 
-        ``names`` and ``kinds`` are each seat's, as logged: the seats of ``human`` and
-        ``agent`` players are held for them (they join again with their names); ``bots``
-        play the other seats, in seat order, their generator standing where it stood.
-        ``logs``: the table's earlier games, kept in its log before the continued one.
+        The seats of its people and agents are held for them, by name (they join again
+        with the same names: :meth:`claim`); its bots play the other seats, their
+        generator standing where it stood. The log's finished games stay first in the
+        table's log, and count in its running score.
         """
-        self._resume = (state, seed, bots)
-        self.logs = list(logs)
-        bot_seats = {i for i, k in enumerate(kinds) if k not in (HUMAN, AGENT)}
+        self._resume = (reopened.state, reopened.seed, reopened.bots)
+        self.logs = list(reopened.logs)
+        self.wins = list(reopened.wins)
+        self.games = len(reopened.logs)
         for index, seat in enumerate(self.seats):
-            if index not in bot_seats:
-                seat.name, seat.kind = names[index], kinds[index]
+            kind = reopened.kinds[index]
+            if kind in (HUMAN, AGENT):
+                seat.name, seat.kind = reopened.names[index], kind
                 seat.secret = secrets.token_urlsafe(32)
                 seat.away_since = time.monotonic()
 
