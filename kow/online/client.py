@@ -10,6 +10,7 @@ screen: the command line shows what it receives.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import ssl
@@ -130,10 +131,10 @@ class Connection:
         if url.startswith("wss://") and tls is None:
             tls = ssl.create_default_context()
         try:
-            websocket = connect(
+            websocket = contextlib.ExitStack().enter_context(connect(
                 url, ssl=tls if url.startswith("wss://") else None, open_timeout=timeout,
                 proxy=None, max_size=1 << 22, compression=None, user_agent_header=None,
-            )  # fmt: skip
+            ))  # fmt: skip
         except (OSError, WebSocketException, TimeoutError) as err:
             raise JoinError("unreachable", f"no kow server answers at {url}: {_why(err)}") from None
         try:

@@ -1,7 +1,7 @@
 """The online protocol, version 1: its messages, their bounds, and the JSON of events and views.
 
 One message is one WebSocket text frame holding one JSON object whose ``type`` names it
-(docs/online.md lists every message and field; ``kow schema protocol`` prints the JSON
+(docs/protocol.md lists every message and field; ``kow schema protocol`` prints the JSON
 Schema, ``protocol.schema.json``). Cards are written as the log writes them (``"Ah"``,
 ``"Td"``), suits as letters (``"c" "d" "h" "s"``), seats as 0-based ints, clockwise.
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from typing import Any, Final, Literal, NamedTuple, TypeAlias
 
 from ..cards import NAMES, NO_CARD, NO_SUIT, SUITS, Card, CardError, Suit, cards_in, mask_of
@@ -75,6 +76,7 @@ __all__ = [
     "event_json",
     "event_of",
     "read_client",
+    "schema",
     "view_json",
     "view_of",
 ]
@@ -110,7 +112,7 @@ _ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
 
 class ProtocolError(ValueError):
     """Raised for a message that breaks the protocol; ``code`` names the fault for programs
-    (``"bad-json"``, ``"bad-message"``, ``"unknown-type"``...; docs/online.md lists them),
+    (``"bad-json"``, ``"bad-message"``, ``"unknown-type"``...; docs/protocol.md lists them),
     the message says it for people, naming the bad value."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -246,9 +248,9 @@ def _hello(data: Mapping[str, Any]) -> Hello:
     if type(watch) is not bool:
         raise ProtocolError("bad-message", f"hello: watch {_show(watch)} is not true or false")
     name = data.get("name")
-    if name is not None or not watch:
-        name = _name("hello", name)
     secret = data.get("secret")
+    if name is not None or not (watch or secret is not None):
+        name = _name("hello", name)
     if secret is not None and (
         not isinstance(secret, str) or not 1 <= len(secret) <= 2 * _SECRET_LENGTH
     ):
@@ -296,7 +298,7 @@ def check_code(code: object) -> str:
     ``ABCDEFGH...``. Raises :class:`ProtocolError` (``bad-message``) naming a value that
     is not a code's form (the server then says whether a table has it).
     """
-    if isinstance(code, str) and len(code) <= 40:
+    if isinstance(code, str) and len(code) <= 40 and code.isascii():  # "ß".upper() is "SS"
         plain = code.replace("-", "").replace(" ", "").upper()
         if len(plain) == CODE_LENGTH and set(plain) <= _ALPHABET:
             return plain
@@ -687,6 +689,24 @@ def _trick_of(d: Mapping[str, Any]) -> Trick:
 
 
 # ----------------------------------------------------------------------------- writing
+
+
+def schema() -> dict[str, Any]:
+    """Return the JSON Schema (draft 2020-12) of every message of protocol version 1, both
+    directions, as a new dict.
+
+    It is ``kow/online/protocol.schema.json``, shipped in the package (``kow schema
+    protocol`` prints it; docs/protocol.md tells each field's meaning). Its ``$defs``
+    ``client`` and ``server`` are the messages of each side; a ``game_over``'s log is
+    checked loosely there (its own schema is :func:`kow.log.schema`).
+
+    >>> s = schema()
+    >>> s["$id"], s["$defs"]["client_hello"]["properties"]["protocol"]["const"]
+    ('https://kow.invalid/protocol-v1.schema.json', 1)
+    """
+    text = resources.files("kow.online").joinpath("protocol.schema.json").read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
 
 
 def dumps(message: Mapping[str, Any]) -> str:

@@ -55,6 +55,7 @@ class Limits(NamedTuple):
 
     ``rate``: messages a second per connection; ``faults``: faulty messages before a
     connection is closed; ``per_address``: connections at once from one address;
+    ``connections``: connections at once in all;
     ``tables``: tables at once; ``hello_seconds``: time to send the first message;
     ``idle_seconds``: time a seated connection may send nothing (meanwhile WebSocket
     pings, every 20 s, check that it is alive); ``queue``: messages waiting to be sent to
@@ -66,6 +67,7 @@ class Limits(NamedTuple):
     rate: float = 20.0
     faults: int = 20
     per_address: int = 16
+    connections: int = 2000
     tables: int = 100
     hello_seconds: float = 10.0
     idle_seconds: float = 3600.0
@@ -219,6 +221,12 @@ class Server:
         more than itself."""
         address = str(websocket.remote_address[0]) if websocket.remote_address else "?"
         count = self.connections.get(address, 0)
+        if sum(self.connections.values()) >= self.limits.connections:
+            await _refuse(
+                websocket, "too-many-connections",
+                f"this server holds {self.limits.connections} connections, its most",
+            )  # fmt: skip
+            return
         if count >= self.limits.per_address:
             await _refuse(
                 websocket, "too-many-connections",
@@ -306,7 +314,7 @@ class Server:
                 raise
             secret = message.secret
         else:
-            assert message.name is not None  # read_client: a name unless watching
+            assert message.name is not None  # read_client: a name unless watching or retaking
             try:
                 seat, secret = table.claim(message.name, peer)
             except ProtocolError:
