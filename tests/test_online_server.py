@@ -397,3 +397,61 @@ def test_per_address_and_flood_limits_close_only_the_offender() -> None:
         # the table is still there: Ann takes her seat again with her secret
         back = Connection.join(server.address, table.code, secret=ann.welcome["secret"])
         assert back.welcome["seat"] == 0
+
+
+_PLAYER = """
+import sys
+from kow.online.client import Connection
+connection = Connection.join(sys.argv[1], sys.argv[2], name="Bob")
+with open(sys.argv[3], "w") as stream:
+    stream.write(connection.welcome["secret"])
+turns = 0
+while (message := connection.receive(timeout=30)) is not None:
+    if message["type"] == "turn":
+        turns += 1
+        connection.act(message["turn"], message["view"]["legal"][0])
+        print("turn", turns, flush=True)
+"""
+
+
+def test_a_player_killed_mid_trick_rejoins_its_seat_with_its_secret(tmp_path: Any) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    with running_server() as server:
+        table = server.open(TableSettings(Rules(players=3, start_cards=7), seed=8, away=60))
+        ann = Agent(Connection.join(server.address, table.code, name="Ann"), choose=_slowly)
+        ann.start()
+        secret_file = tmp_path / "secret"
+        bob = subprocess.Popen(
+            [sys.executable, "-c", _PLAYER, server.address, table.code, str(secret_file)],
+            stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + WAIT
+            while not secret_file.exists() or not secret_file.read_text():
+                assert time.monotonic() < deadline and bob.poll() is None
+                time.sleep(0.05)
+            ann.connection.send({"type": "start"})
+            assert bob.stdout is not None
+            while bob.stdout.readline().strip() != "turn 3":
+                assert time.monotonic() < deadline
+        finally:
+            bob.send_signal(signal.SIGKILL)
+            bob.wait(WAIT)
+        while not any(
+            f["type"] == "seats" and f["seats"][1]["status"] == "away" for f in list(ann.frames)
+        ):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        back = Connection.join(server.address, table.code, secret=secret_file.read_text())
+        assert back.welcome["seat"] == 1
+        again = Agent(back).start()
+        ann.join()
+        again.join()
+    assert [f["type"] for f in again.frames][1:3] == ["game", "catchup"]
+    over = again.frames[-1]
+    assert over["type"] == "game_over" and over["finished"] and again.turns > 0
+    assert verify_game(over["log"]) is None
+    assert check_against_seed(over["log"]) is None
