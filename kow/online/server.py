@@ -211,8 +211,19 @@ class Server:
             try:
                 await asyncio.Future()
             finally:
-                for table in list(self.tables.values()):
-                    table.close("the server stopped")
+                await self.close_tables("the server stopped")
+
+    async def close_tables(self, reason: str) -> None:
+        """Close every table, saying ``reason``, and wait (up to 10 s) until each game
+        in progress has written its log."""
+        tables = list(self.tables.values())
+        self.tables.clear()
+        for table in tables:
+            table.close(reason)
+        threads = [t.thread for t in tables if t.thread is not None]
+        deadline = time.monotonic() + 10
+        for thread in threads:
+            await asyncio.to_thread(thread.join, max(0.0, deadline - time.monotonic()))
 
     # ------------------------------------------------------------------ connections
 

@@ -21,6 +21,7 @@ that a server that dies leaves the game so far readable and ready to reopen.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import os
 import random
@@ -149,7 +150,7 @@ class RemotePlayer(Player):
         future = asyncio.run_coroutine_threadsafe(self.table.ask(self.seat, view), self.table.loop)
         try:
             answer = future.result()
-        except (asyncio.CancelledError, RuntimeError):
+        except (asyncio.CancelledError, concurrent.futures.CancelledError, RuntimeError):
             raise TableClosed from None
         if answer is _STAND_IN:
             return self.stand_in.act(view)
@@ -586,7 +587,8 @@ class Table:
 
     def close(self, reason: str) -> None:
         """Close the table: every connection is told ``reason`` and ended; a game in
-        progress stops where it is (its log keeps it, abandoned)."""
+        progress stops at its next decision asked of the network (its log keeps it,
+        abandoned: :attr:`thread` ends once it is written)."""
         self.closed = True
         turn = self._turn
         if turn is not None and not turn.answer.done():
