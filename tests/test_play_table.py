@@ -22,7 +22,7 @@ from test_play import UTF8, play
 
 from kow import log
 from kow.cli import main
-from kow.cli.commands import BOT_NAMES
+from kow.events import BOT_NAMES
 from kow.engine.view import View
 from kow.events import Phase
 from kow.game import bots_rng, play_game
