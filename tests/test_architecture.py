@@ -69,8 +69,8 @@ LAYERS: list[set[str]] = [
     # the command line
     {"kow.cli._io", "kow.cli.human"},
     {"kow.cli.session"},
-    {"kow.cli._options"},
-    {"kow.cli._logs"},
+    {"kow.cli._options", "kow.cli.remote"},
+    {"kow.cli._logs", "kow.cli.online"},
     {"kow.cli._resume"},
     {"kow.cli.commands"},
     {"kow.cli"},

@@ -62,6 +62,7 @@ from ._options import (
     search_iterations_option,
     seed_option,
 )
+from .online import host, join, serve
 
 
 class _Kow(click.Group):
@@ -127,7 +128,7 @@ def main() -> None:
     """
 
 
-for _command in (verify, replay, export, analyze):
+for _command in (verify, replay, export, analyze, host, join, serve):
     main.add_command(_command)
 
 

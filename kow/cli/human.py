@@ -61,6 +61,8 @@ CARD_HELP = (
     "Type a card, or its number in your hand. A card may be written",
     *(f"  {form}" for form in CARD_FORMS),
 )
+HINTS_OFF = "No hints at this table: its host turned them off."
+"""What ``hint`` answers where the host turned hints off."""
 SUIT_HELP = ("Type a suit: c, d, h or s, its name (hearts), its symbol (\u2665) or its number.",)
 
 
@@ -126,7 +128,8 @@ class HumanPlayer(Player):
     ``auto_forced``: a decision with a single legal action plays itself, with a line
     saying so (the ``auto`` command turns it on and off). ``patience``, when given, is the
     most entries read for one decision: past it the player is taken to have left (for
-    piped input, where an entry refused once is refused forever).
+    piped input, where an entry refused once is refused forever). ``hints`` off: ``hint``
+    answers that the table's host turned hints off (``kow host --no-hints``).
 
     Raises :class:`Quit` on ``quit``, end of input, or entries past ``patience``
     (``str(err)`` is then ``"quit"``, ``"end of input"`` or ``"refused"``).
@@ -149,8 +152,10 @@ class HumanPlayer(Player):
         page: Callable[[Sequence[str]], None] | None = None,
         auto_forced: bool = False,
         thinking_after: float = 0.5,
+        hints: bool = True,
     ) -> None:
         super().__init__(name)
+        self.hints = hints
         self.rulebook = rulebook
         self.page = page
         self.auto_forced = auto_forced
@@ -338,7 +343,7 @@ class HumanPlayer(Player):
             self._show_hand(view)
             return None
         elif low == "hint":
-            lines = [self._hint(view)]
+            lines = [self._hint(view) if self.hints else HINTS_OFF]
         elif low == "table":
             lines = self.screen.table(view)
         elif low == "last":
