@@ -429,14 +429,19 @@ def play(
 
 
 @main.command()
-@click.argument("what", type=click.Choice(("log", "analysis")), default="log", required=False)
+@click.argument(
+    "what", type=click.Choice(("log", "analysis", "protocol")), default="log", required=False
+)
 def schema(what: str) -> None:
-    """Print a JSON Schema (draft 2020-12): of the log format, version 1 (the default), or
-    of kow analyze --json's output (kow schema analysis)."""
+    """Print a JSON Schema (draft 2020-12): of the log format, version 1 (the default), of
+    kow analyze --json's output (kow schema analysis), or of the online protocol's
+    messages, version 1 (kow schema protocol)."""
     import json
 
     if what == "analysis":
         from ..runs.analysis import schema as chosen_schema
+    elif what == "protocol":
+        from ..online.protocol import schema as chosen_schema
     else:
         from ..log import schema as chosen_schema
 
