@@ -1,0 +1,301 @@
+"""``kow host``, ``kow join`` and ``kow serve``: their usage errors and refusals, and a
+whole game through the real commands in pseudo-terminals (issue 32).
+
+Everything listens on 127.0.0.1 only, on a port the system picks (``--listen
+127.0.0.1:0``), and every wait has a timeout, so the tests run in parallel and stop by
+themselves. The seats file of ``kow join`` goes to a temporary ``XDG_STATE_HOME``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kow.cli import main
+
+if sys.platform == "win32":  # pragma: no cover
+    pytest.skip("pexpect needs a POSIX terminal", allow_module_level=True)
+
+pexpect = pytest.importorskip("pexpect")
+
+KOW = [sys.executable, "-m", "kow"]
+PROMPT = r"(Your card|Knock or play your card|Suit): "
+LOBBY = r"Lobby \(start, seats, help, quit\): "
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(LC_ALL="C.UTF-8", TERM="xterm", NO_COLOR="1", XDG_STATE_HOME=str(tmp_path / "state"))
+    return env
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+# ----------------------------------------------------------------------------- usage errors
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["host", "--name", "Ada", "--listen", "127.0.0.1:port"], "'port'"),
+        (["host", "--name", "Ada", "--listen", "127.0.0.1:70000"], "'70000'"),
+        (["host", "--name", "Ada", "--listen", "::1:80"], "'::1:80'"),
+        (["host", "--name", "Ada", "--certfile", "no-such.pem"], "'no-such.pem'"),
+        (["host", "--name", "Ada", "--keyfile", "key.pem"], "--keyfile"),
+        (["host", "--name", "Ada", "--log", "no/such/folder/t.jsonl"], "no/such/folder"),
+        (["host", "--name", "Ada", "--log", "t.jsonl.gz"], "t.jsonl.gz"),
+        (["host", "--name", "Ada", "--bots", "random,search"], "'random,search'"),
+        (["host", "--name", "Ada", "--bots", "clever"], "clever"),
+        (["host", "--name", "Ada", "--away", "-1"], "-1"),
+        (["host", "--name", "Ada", "--players", "9"], "9"),
+        (["host", "--name", "A\x07da"], "--name"),
+        (["host", "--name", "Ada", "--server", "127.0.0.1:1", "--log", "t.jsonl"], "--log"),
+        (["host", "--name", "Ada", "--cafile", "c.pem"], "--cafile"),
+        (["join", "http://example.org", "ABCD-EFGH-JKMN-PQRS"], "'http://example.org'"),
+        (["join", "127.0.0.1:7412", "ABC"], '"ABC"'),
+        (["join", "127.0.0.1:7412", "ABCD-EFGH-JKMN-PQR1"], "ABCD-EFGH-JKMN-PQR1"),
+        (["serve", "--listen", "[::1"], "'[::1'"),
+        (["serve", "--max-tables", "0"], "'0'"),
+        (["serve", "--per-address", "x"], "'x'"),
+    ],
+)
+def test_a_bad_value_is_a_usage_error_naming_it(
+    args: list[str], named: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, output = _run(*args)
+    assert code == 2, output
+    assert named in output
+    assert "Traceback" not in output
+
+
+def test_serve_log_must_be_a_folder(tmp_path: Path) -> None:
+    path = tmp_path / "file.txt"
+    path.write_text("x")
+    code, output = _run("serve", "--log", str(path))
+    assert code == 2
+    assert "is not a folder" in output and "file.txt" in output
+
+
+def test_join_without_a_name_and_no_terminal_is_a_usage_error() -> None:
+    code, output = _run("join", "127.0.0.1:1", "ABCD-EFGH-JKMN-PQRS")
+    assert code == 2
+    assert "--name" in output
+
+
+# ----------------------------------------------------------------------------- refusals
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_join_where_no_server_answers_is_one_line_exit_1(tmp_path: Path) -> None:
+    port = _free_port()
+    result = subprocess.run(
+        [*KOW, "join", f"127.0.0.1:{port}", "ABCD-EFGH-JKMN-PQRS", "--name", "Ben"],
+        capture_output=True, text=True, env=_env(tmp_path), timeout=30, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.startswith("Error: no kow server answers at ws://127.0.0.1:")
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert result.stdout == ""
+
+
+NAME = {"host": ["--name", "Ada"], "serve": []}
+
+
+@pytest.mark.parametrize("command", ["host", "serve"])
+def test_a_port_in_use_is_refused_naming_it(command: str, tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = subprocess.run(
+            [*KOW, command, "--listen", f"127.0.0.1:{port}", *NAME[command]],
+            capture_output=True, text=True, env=_env(tmp_path), timeout=30,
+            stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    assert result.returncode == 1
+    assert f"cannot listen on --listen 127.0.0.1:{port}: the port is in use" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """A ``kow serve`` on 127.0.0.1 (a port of the system's choice) and its address."""
+    process = subprocess.Popen(
+        [*KOW, "serve", "--listen", "127.0.0.1:0", "--log", str(tmp_path / "logs")],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=_env(tmp_path),
+    )  # fmt: skip
+    try:
+        assert process.stderr is not None
+        deadline = time.monotonic() + 30
+        address = ""
+        while time.monotonic() < deadline:
+            line = process.stderr.readline()
+            found = re.search(r"Listening on (127\.0\.0\.1:\d+)", line)
+            if found:
+                address = found.group(1)
+                break
+        assert address, "kow serve said not where it listens"
+        yield process, address
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(10)
+
+
+def test_serve_refuses_a_wrong_code_and_stops_on_sigterm(
+    served: tuple[subprocess.Popen[str], str], tmp_path: Path
+) -> None:
+    process, address = served
+    result = subprocess.run(
+        [*KOW, "join", address, "ABCD-EFGH-JKMN-PQRS", "--name", "Ben"],
+        capture_output=True, text=True, env=_env(tmp_path), timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.strip() == "Error: no table has that code: check the join line"
+    assert (tmp_path / "logs").is_dir()
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(20) == 143
+
+
+def test_serve_ends_130_on_ctrl_c(served: tuple[subprocess.Popen[str], str]) -> None:
+    process, _ = served
+    process.send_signal(signal.SIGINT)
+    assert process.wait(20) == 130
+
+
+# ----------------------------------------------------------------------------- a whole game
+
+
+class Player:
+    """A ``kow`` command in a pseudo-terminal, and what it wrote so far."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.child = pexpect.spawn(
+            KOW[0], [*KOW[1:], *args], env=env, encoding="utf-8", timeout=30,
+            dimensions=(40, 200),
+        )  # fmt: skip
+        self.out = ""
+
+    def expect(self, pattern: str, timeout: float = 30) -> re.Match[str]:
+        self.child.expect(pattern, timeout=timeout)
+        self.out += self.child.before + (
+            self.child.after if isinstance(self.child.after, str) else ""
+        )
+        match: re.Match[str] = self.child.match
+        return match
+
+    def end(self) -> int:
+        """Wait for the command's end; return its exit status."""
+        self.child.expect(pexpect.EOF, timeout=30)
+        self.out += self.child.before
+        self.child.close()
+        status: int = self.child.exitstatus
+        return status
+
+    def step(self, until: str | None) -> bool:
+        """Answer the prompt shown now, if any, with the first legal card (or suit 1);
+        return whether one was answered. ``until`` shown is kept in :attr:`out` too."""
+        try:
+            patterns = [PROMPT] if until is None else [PROMPT, re.escape(until)]
+            index = self.child.expect(patterns, timeout=0.2)
+        except pexpect.TIMEOUT:
+            return False
+        before = self.child.before
+        self.out += before + self.child.after
+        if index == 1:
+            return False
+        hands = [line for line in before.splitlines() if "hand (trump" in line]
+        legal = re.search(r"\*(\d+)", hands[-1]) if hands else None
+        self.child.sendline(legal.group(1) if legal else "1")
+        return True
+
+
+def _play(players: list[Player], until: str, seconds: float = 120) -> None:
+    """Answer every prompt of ``players`` until each has written ``until``."""
+    deadline = time.monotonic() + seconds
+    while not all(until in p.out for p in players):
+        assert time.monotonic() < deadline, f"no {until!r} in {seconds} s"
+        for p in players:
+            p.step(until if until not in p.out else None)  # done: it still answers its turns
+
+
+@pytest.mark.timeout(400)
+def test_two_people_play_a_whole_game_one_drops_and_rejoins_and_the_log_verifies(
+    tmp_path: Path,
+) -> None:
+    env = _env(tmp_path)
+    log = tmp_path / "table.jsonl"
+    host = Player(
+        ["host", "--listen", "127.0.0.1:0", "--name", "Ada", "--seed", "11", "--log", str(log),
+         "--delay", "0", "--away", "30"],
+        env,
+    )  # fmt: skip
+    line = host.expect(r"kow join (127\.0\.0\.1:\d+) ([A-Z2-7]{4}(?:-[A-Z2-7]{4}){3})")
+    address, code = line.group(1), line.group(2)
+    host.expect(LOBBY)
+    join_line = ["join", address, code, "--name", "Ben", "--delay", "0"]
+    ben = Player(join_line, env)
+    ben.expect("You sit at seat 1 of table")
+    host.expect(r"1 Ben")
+    host.child.sendline("start")
+    host.expect("Knock-Out Whist online, game 1")
+    ben.expect("Knock-Out Whist online, game 1")
+    state = json.loads((tmp_path / "state" / "kow" / "seats.json").read_text())
+    assert [entry["seat"] for entry in state.values()] == [1]
+    assert oct((tmp_path / "state" / "kow" / "seats.json").stat().st_mode & 0o777) == "0o600"
+
+    _play([host, ben], "=== Round 2")  # then Ben's terminal dies mid-round
+    ben.child.kill(signal.SIGKILL)
+    ben.child.close()
+    _play([host], "Ben is away")
+    ben = Player(join_line[:3] + ["--delay", "0"], env)  # the same line, no name needed
+    ben.expect("Taking your seat back.")
+    ben.expect("You sit at seat 1 of table")
+    ben.expect(r"Caught up with game 1: round \d+ so far\.")
+
+    _play([host, ben], "Games won so far (1 played)")
+    host.expect(LOBBY)
+    assert "Type start for the next game, or quit to stop." in host.out
+    ben.expect("Waiting for Ada to start the next game")
+    host.child.sendline("quit")
+    assert host.end() == 0
+    assert ben.end() == 0
+    assert "the table closed: the host closed the table" in ben.out
+    assert "Traceback" not in host.out + ben.out
+
+    game = json.loads(log.read_text(encoding="utf-8"))
+    assert [p["name"] for p in game["players"]][:2] == ["Ada", "Ben"]
+    assert [p["kind"] for p in game["players"]][:2] == ["human", "human"]
+    assert game["seed"] == 11 and not game.get("abandoned")
+    verified = subprocess.run(
+        [*KOW, "verify", str(log)], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert verified.returncode == 0
+    assert "1 game in 1 file: 1 legal, 0 faulty" in verified.stdout + verified.stderr
+    against = subprocess.run(
+        [*KOW, "verify", "--against-seed", str(log)], capture_output=True, text=True,
+        timeout=120, env=env,
+    )  # fmt: skip
+    assert against.returncode == 0
+    assert "each the game its seed gives" in against.stdout + against.stderr
