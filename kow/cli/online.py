@@ -458,7 +458,12 @@ def _sit(
         with contextlib.suppress(OSError):
             width = terminal.width if sys.stderr.isatty() else None
             left = "Left the table" if parting.code in (0, 1) else "Stopped"
-            for line in wrap(f"{left} ({parting.reason}).", width):
+            then = ""
+            if hosting and parting.code not in (0,):
+                then = " The table is closed for everyone."
+            elif parting.code > 1 and connection.welcome.get("seat") is not None:
+                then = " Your seat waits: run the same kow join line to take it back."
+            for line in wrap(f"{left} ({parting.reason}).{then}", width):
                 click.echo(line, err=True)
     return parting.code
 

@@ -113,6 +113,7 @@ class RemoteSitting:
     _shown_wait: int | None = field(default=None, init=False)
     _out: bool = field(default=False, init=False)
     _told_out: bool = field(default=False, init=False)
+    _told_lobby: bool = field(default=False, init=False)
     _hush: contextlib.ExitStack = field(default_factory=contextlib.ExitStack, init=False)
 
     # ------------------------------------------------------------------ what the welcome says
@@ -365,6 +366,11 @@ class RemoteSitting:
         ]
         if changed:
             self._say(self._roster_lines())
+        if not self.host and self.seat is not None and not self._told_lobby:
+            self._told_lobby = True
+            host = next((s.get("name") for s in seats if s.get("seat") == 0), None)
+            who = f"{printable(str(host))}, the host," if host else "the host"
+            self._say([f"Waiting for {who} to start the game (Ctrl-C leaves; your seat is kept)."])
 
     def _roster_lines(self) -> list[str]:
         """Return the roster: each seat, its player and state."""
@@ -372,7 +378,7 @@ class RemoteSitting:
         for s in self.roster:
             seat = s["seat"]
             if s.get("name") is None:
-                who = f"open ({self.connection.welcome.get('bots', 'a bot')} bot if nobody sits)"
+                who = "open"
             else:
                 who = "You" if seat == self.seat else printable(str(s["name"]))
                 tags = ["host"] if seat == 0 else []
@@ -384,7 +390,11 @@ class RemoteSitting:
                     who += f"{GLUE}({', '.join(tags)})"
             parts.append(f"{seat}{GLUE}{who}")
         between = f"{GLUE}· " if self.symbols else ", "
-        return ["At the table: " + between.join(parts)]
+        line = "At the table: " + between.join(parts) + "."
+        if any(s.get("name") is None for s in self.roster):
+            bots = printable(str(self.connection.welcome.get("bots", "kow")))
+            line += f" Open seats get {bots} bots at the start."
+        return [line]
 
     def _game(self, message: dict[str, Any]) -> None:
         """Set up the screen for the game that starts (or that this client rejoins)."""
