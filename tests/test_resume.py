@@ -78,7 +78,7 @@ def _script_with_iterations(
     """The script of :func:`test_play.script` with search bots at ``iterations`` deals."""
     from test_play import FirstLegal
 
-    from kow.cli.commands import BOT_NAMES
+    from kow.events import BOT_NAMES
     from kow.game import bots_rng, play_game
     from kow.players import make_bot
 
