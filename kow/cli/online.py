@@ -454,6 +454,9 @@ def _sit(
         hosting=hosting, log_path=log_path,
     )  # fmt: skip
     parting = sitting.run()
+    if parting.code > 1:  # Ctrl-C or a signal, maybe at a prompt: the message on a line of its own
+        with contextlib.suppress(OSError):
+            terminal.write("")
     if parting.code or parting.reason:
         with contextlib.suppress(OSError):
             width = terminal.width if sys.stderr.isatty() else None
