@@ -5,7 +5,6 @@ Everything here talks to 127.0.0.1 only, and every wait is bounded.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import queue
 import random
@@ -14,7 +13,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from kow.online.addresses import Listen
 from kow.online.client import Connection
+from kow.online.running import ServerThread
 from kow.online.server import Limits, Server
 from kow.online.table import Table, TableSettings
 
@@ -25,11 +26,14 @@ WAIT = 30.0
 
 @dataclass
 class Running:
-    """A server running in a thread of its own: its loop and port."""
+    """A server running in a thread of its own (:class:`ServerThread`), and its port."""
 
-    server: Server
-    loop: asyncio.AbstractEventLoop
+    thread: ServerThread
     port: int
+
+    @property
+    def server(self) -> Server:
+        return self.thread.server
 
     @property
     def address(self) -> str:
@@ -37,11 +41,7 @@ class Running:
 
     def call(self, fn: Callable[[], Any]) -> Any:
         """Run ``fn()`` on the server's loop and return what it returns."""
-
-        async def run() -> Any:
-            return fn()
-
-        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(WAIT)
+        return self.thread.call(fn, WAIT)
 
     def open(self, settings: TableSettings) -> Table:
         """Open a table (kept open when empty) on the server's loop."""
@@ -51,27 +51,14 @@ class Running:
 @contextlib.contextmanager
 def running_server(limits: Limits | None = None, *, open_tables: bool = False) -> Iterator[Running]:
     """Run a :class:`Server` on 127.0.0.1 (a free port) in a thread until the block ends."""
-    ready: queue.Queue[Running] = queue.Queue()
-    stop: list[asyncio.Future[Any]] = []
-
-    async def main() -> None:
-        server = Server(limits=limits or Limits(), open_tables=open_tables)
-        loop = asyncio.get_running_loop()
-        task = asyncio.ensure_future(
-            server.serve(HOST, 0, ready=lambda a: ready.put(Running(server, loop, a[0][1])))
-        )
-        stop.append(task)
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-
-    thread = threading.Thread(target=asyncio.run, args=(main(),), daemon=True)
-    thread.start()
-    running = ready.get(timeout=WAIT)
+    thread = ServerThread(
+        Server(limits=limits or Limits(), open_tables=open_tables), Listen(HOST, 0)
+    )
+    addresses = thread.start()
     try:
-        yield running
+        yield Running(thread, addresses[0][1])
     finally:
-        running.loop.call_soon_threadsafe(stop[0].cancel)
-        thread.join(WAIT)
+        thread.stop("the test is over", WAIT)
 
 
 @dataclass

@@ -64,8 +64,10 @@ LAYERS: list[set[str]] = [
     {"kow.runs.analysis"},
     # online play: the protocol, a table, the server, a client's connection (no Click)
     {"kow.online", "kow.online.protocol"},
+    {"kow.online.addresses"},
     {"kow.online.table", "kow.online.client", "kow.online.reopen"},
     {"kow.online.server"},
+    {"kow.online.running"},
     # the command line
     {"kow.cli._io", "kow.cli.human"},
     {"kow.cli.session"},

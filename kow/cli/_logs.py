@@ -307,8 +307,8 @@ def table_names(players: list[PlayerLog]) -> list[str]:
 
     A bot logged under ``kow simulate``'s name for it, ``KIND-SEAT`` (``heuristic-0``),
     takes the first name of :data:`~kow.events.BOT_NAMES` that no other seat holds, as at
-    ``kow play``'s table; every other player (a person, an agent, a bot named otherwise) keeps the name
-    logged. The log itself is not changed.
+    ``kow play``'s table; every other player (a person, an agent, a bot named otherwise)
+    keeps the name logged. The log itself is not changed.
 
     >>> table_names([{"seat": 0, "name": "heuristic-0", "kind": "heuristic"},
     ...              {"seat": 1, "name": "Ada", "kind": "human"},

@@ -15,9 +15,8 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -34,9 +33,11 @@ from ._options import (
     seed_option,
 )
 
-if TYPE_CHECKING:  # asyncio and ssl are imported on use: kow --help stays fast
-    import asyncio
+if TYPE_CHECKING:  # kow.online, asyncio and ssl are imported on use: kow --help stays fast
     import ssl
+
+    from ..online.addresses import Listen
+    from ..online.running import ServerThread
 
 __all__ = ["host", "join", "serve"]
 
@@ -47,112 +48,16 @@ DOCS = "docs/online.md"
 # ----------------------------------------------------------------------------- addresses
 
 
-class Listen(NamedTuple):
-    """Where a server listens: ``host`` (an address or a name; ``0.0.0.0`` or ``::``:
-    every interface) and ``port`` (0: any free one)."""
-
-    host: str
-    port: int
-
-
-def parse_listen(text: str, *, default_host: str) -> Listen:
-    """Return the ``--listen`` value ``text``: ``HOST:PORT``, ``[IPv6]:PORT``, ``HOST``
-    (the default port) or ``:PORT`` (``default_host``).
-
-    >>> parse_listen("127.0.0.1:0", default_host="0.0.0.0")
-    Listen(host='127.0.0.1', port=0)
-    >>> parse_listen("[::1]:80", default_host="0.0.0.0"), parse_listen(":9", default_host="h")
-    (Listen(host='::1', port=80), Listen(host='h', port=9))
-
-    Raises :class:`ValueError` naming a value that is none of these, or a port out of 0
-    to 65535.
-    """
-    from ..online.protocol import DEFAULT_PORT
-
-    value = text.strip()
-    host, port_text = value, ""
-    if value.startswith("["):
-        end = value.find("]")
-        if end < 0 or value[end + 1 : end + 2] not in ("", ":"):
-            raise ValueError(f"{text!r} is not HOST:PORT (an IPv6 address is written [::1]:7412)")
-        host, port_text = value[1:end], value[end + 2 :]
-    elif value.count(":") == 1:
-        host, port_text = value.split(":")
-    elif value.count(":") > 1:
-        raise ValueError(f"{text!r} is not HOST:PORT (an IPv6 address is written [::1]:7412)")
-    host = host or default_host
-    if not host or any(c.isspace() or c in "/[]@" for c in host):
-        raise ValueError(f"{text!r} is not HOST:PORT, such as 0.0.0.0:{DEFAULT_PORT}")
-    if not port_text:
-        if value.endswith(":"):
-            raise ValueError(f"{text!r} has no port after ':': give a port, 0 to 65535")
-        return Listen(host, DEFAULT_PORT)
-    if not port_text.isdigit() or not port_text.isascii() or int(port_text) > 65535:
-        raise ValueError(f"{port_text!r} in {text!r} is not a port: allowed 0 to 65535")
-    return Listen(host, int(port_text))
-
-
 def _listen_type(default_host: str) -> Callable[[click.Context, click.Parameter, str], Listen]:
     def callback(ctx: click.Context, param: click.Parameter, value: str) -> Listen:
+        from ..online.addresses import parse_listen
+
         try:
             return parse_listen(value, default_host=default_host)
         except ValueError as err:
             raise click.BadParameter(str(err), ctx, param) from None
 
     return callback
-
-
-def _everywhere(host: str) -> bool:
-    return host in ("0.0.0.0", "::", "")
-
-
-def _loopback(host: str) -> bool:
-    import ipaddress
-
-    if host == "localhost":
-        return True
-    with contextlib.suppress(ValueError):
-        return ipaddress.ip_address(host).is_loopback
-    return False
-
-
-def lan_addresses(*, ipv6: bool = False) -> list[str]:
-    """Return this machine's addresses on its networks, as its own name resolves
-    (:func:`socket.getaddrinfo` of :func:`socket.gethostname`; no connection is opened):
-    IPv4 first, loopback and link-local left out. Empty when the name resolves to none
-    (many machines map their name to 127.0.1.1)."""
-    import ipaddress
-    import socket
-
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None)
-    except (OSError, UnicodeError):
-        return []
-    found: list[str] = []
-    for family, *_, sockaddr in infos:
-        if family not in (socket.AF_INET, socket.AF_INET6):
-            continue
-        try:
-            address = ipaddress.ip_address(str(sockaddr[0]).split("%")[0])
-        except ValueError:
-            continue
-        if address.is_loopback or address.is_link_local or address.is_unspecified:
-            continue
-        if address.version == 6 and not ipv6:
-            continue
-        text = str(address) if address.version == 4 else f"[{address}]"
-        if text not in found:
-            found.append(text)
-    return sorted(found, key=lambda a: a.startswith("["))
-
-
-def _joinable(host: str, port: int) -> list[str]:
-    """Return the addresses friends give to ``kow join`` for a server on ``host``:``port``."""
-    if _everywhere(host):
-        found = lan_addresses(ipv6=host == "::")
-        return [f"{a}:{port}" for a in found]
-    shown = f"[{host}]" if ":" in host else host
-    return [f"{shown}:{port}"]
 
 
 # ----------------------------------------------------------------------------- TLS, the log
@@ -240,108 +145,6 @@ def _ask_name(name: str | None, option: str = "--name") -> str:
     return _check_name(name)
 
 
-# ----------------------------------------------------------------------------- the server's thread
-
-
-class _Running:
-    """A :class:`~kow.online.server.Server` listening in a thread of its own, on its own
-    event loop, so that the main thread keeps the keyboard (and the signals)."""
-
-    def __init__(self, server: Any, listen: Listen, tls: ssl.SSLContext | None) -> None:
-        self.server = server
-        self.listen = listen
-        self.tls = tls
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.task: asyncio.Task[None] | None = None
-        self.addresses: list[tuple[str, int]] = []
-        self.error: BaseException | None = None
-        self._ready = threading.Event()
-        self.thread = threading.Thread(target=self._main, name="kow-server", daemon=True)
-
-    def start(self) -> list[tuple[str, int]]:
-        """Start listening; return the addresses listened on. Raises :class:`OSError`
-        when the address cannot be listened on."""
-        self.thread.start()
-        self._ready.wait()
-        if self.error is not None:
-            raise self.error
-        return self.addresses
-
-    def _main(self) -> None:
-        import asyncio
-
-        loop = asyncio.new_event_loop()
-        self.loop = loop
-        try:
-            self.task = loop.create_task(
-                self.server.serve(
-                    self.listen.host, self.listen.port, tls=self.tls, ready=self._listening
-                )
-            )
-            loop.run_until_complete(self.task)
-        except asyncio.CancelledError:
-            pass
-        except BaseException as err:  # noqa: BLE001 - handed to the main thread
-            self.error = err
-        finally:
-            self._ready.set()
-            with contextlib.suppress(Exception):
-                pending = asyncio.all_tasks(loop)
-                for task in pending:
-                    task.cancel()
-                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-            loop.close()
-
-    def _listening(self, addresses: list[tuple[str, int]]) -> None:
-        self.addresses = addresses
-        self._ready.set()
-
-    def call(self, work: Callable[[], Any], timeout: float = 10.0) -> Any:
-        """Run ``work()`` on the server's loop and return what it returns (or raise what
-        it raises)."""
-        import asyncio
-
-        assert self.loop is not None
-
-        async def run() -> Any:
-            return work()
-
-        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout)
-
-    def stop(self, reason: str, timeout: float = 10.0) -> None:
-        """Close every table (each connection told ``reason``, a game in progress saved
-        in its log, marked abandoned), stop listening, and wait for the games' threads to
-        save their logs."""
-        import asyncio
-
-        loop = self.loop
-        if loop is None or loop.is_closed() or not self.thread.is_alive():
-            return
-        tables = list(self.server.tables.values())
-
-        async def close() -> None:
-            writers = []
-            for table in tables:
-                peers = table.peers()
-                table.close(reason)
-                writers += [w for p in peers if (w := getattr(p, "writer", None)) is not None]
-            if writers:  # the "closed" message reaches each client before the socket shuts
-                await asyncio.wait(writers, timeout=3)
-
-        with contextlib.suppress(Exception):
-            asyncio.run_coroutine_threadsafe(close(), loop).result(timeout)
-        with contextlib.suppress(RuntimeError):
-            loop.call_soon_threadsafe(self._cancel)
-        self.thread.join(timeout)
-        for table in tables:
-            if table.thread is not None:
-                table.thread.join(timeout)
-
-    def _cancel(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-
-
 def _listen_error(listen: Listen, err: BaseException) -> click.ClickException:
     """Return the error (exit 1) of a server that cannot listen on ``listen``."""
     import errno
@@ -366,12 +169,14 @@ def _listen_error(listen: Listen, err: BaseException) -> click.ClickException:
 
 def _reach(listen: Listen, port: int, tls: bool) -> list[str]:
     """Return the lines that say who can reach a server on ``listen`` (bound to ``port``)."""
-    if _everywhere(listen.host):
+    from ..online.addresses import everywhere, loopback
+
+    if everywhere(listen.host):
         who = (
             f"every network interface of this machine, port {port}: anyone who can reach"
             " it can try to join"
         )
-    elif _loopback(listen.host):
+    elif loopback(listen.host):
         who = (
             f"{listen.host}:{port}, this machine only (give --listen 0.0.0.0:{port} to let"
             " your network in)"
@@ -578,10 +383,11 @@ def host(
         code = _host_on(server, rules=rules, kind=kind, hints=hints, away=away, seed=seed,
                         name=name, tls=client_tls, display=display)  # fmt: skip
         sys.exit(code)
+    from ..online.running import ServerThread
     from ..online.server import Server
     from ..online.table import TableSettings
 
-    running = _Running(Server(), listen, tls)
+    running = ServerThread(Server(), listen, tls)
     try:
         addresses = running.start()
     except (OSError, UnicodeError) as err:
@@ -624,7 +430,7 @@ def _bot_kind(bots: str, level: str | None) -> str:
     return level_kinds(level, bots, 1)[0]
 
 
-def _open_hosted(running: _Running, settings: Any, *, name: str) -> tuple[Any, str]:
+def _open_hosted(running: ServerThread, settings: Any, *, name: str) -> tuple[Any, str]:
     """Open the hosted table with ``settings`` on the running server and reserve seat 0
     for the host, ``name``; return the table and the seat's secret."""
 
@@ -638,7 +444,7 @@ def _open_hosted(running: _Running, settings: Any, *, name: str) -> tuple[Any, s
 
 
 def _hosting(
-    running: _Running,
+    running: ServerThread,
     table: Any,
     *,
     secret: str,
@@ -653,23 +459,24 @@ def _hosting(
     loopback with seat 0's secret, and sit the host there; return the exit code."""
     import ssl
 
+    from ..online.addresses import everywhere, joinable, loopback
     from ..online.client import Connection, JoinError
 
     scheme = "wss" if tls is not None else "ws"
     for line in _reach(listen, port, tls is not None):
         _note(line)
-    joinable = _joinable(listen.host, port)
+    found = joinable(listen.host, port)
     prefix = f"{scheme}://" if tls is not None else ""
     _note(
         "Friends join with:"
-        if joinable
+        if found
         else "Friends join with (this machine's address on your network, as `ip addr` shows it):"
     )
-    for address in joinable or [f"ADDRESS:{port}"]:
+    for address in found or [f"ADDRESS:{port}"]:
         _note(f"  kow join {prefix}{address} {table.shown}")
     if tls is not None:
         _note("  (with --cafile CERT.pem too when the certificate is self-signed)")
-    if _everywhere(listen.host) or _loopback(listen.host):
+    if everywhere(listen.host) or loopback(listen.host):
         local = "[::1]" if listen.host == "::" or listen.host == "::1" else "127.0.0.1"
     else:
         local = f"[{listen.host}]" if ":" in listen.host else listen.host
@@ -704,7 +511,8 @@ def _host_on(
 ) -> int:
     """Open a table on the ``kow serve`` server at ``address`` and sit at it; return the
     exit code."""
-    from ..online.client import Connection, JoinError, server_url
+    from ..online.addresses import server_url
+    from ..online.client import Connection, JoinError
     from ..online.protocol import PROTOCOL, check_code
 
     try:
@@ -784,7 +592,8 @@ def join(
     Run the same line again to take your seat back after your connection dropped or the
     terminal closed: your seat's secret is kept for you (in ~/.local/state/kow/seats.json).
     """
-    from ..online.client import Connection, JoinError, server_url
+    from ..online.addresses import server_url
+    from ..online.client import Connection, JoinError
     from ..online.protocol import ProtocolError, check_code
     from .remote import SeatBook, seats_file
 
@@ -869,6 +678,8 @@ def serve(
     joined by its code (kow join ADDRESS CODE). Stopping closes the tables; their logs
     keep the games, a game in progress marked abandoned.
     """
+    from ..online.addresses import joinable
+    from ..online.running import ServerThread
     from ..online.server import Limits, Server
 
     if log_dir is not None:
@@ -888,7 +699,7 @@ def serve(
         limits=Limits(tables=max_tables, per_address=per_address), open_tables=True,
         log_folder=log_dir, say=say,
     )  # fmt: skip
-    running = _Running(server, listen, tls)
+    running = ServerThread(server, listen, tls)
     try:
         addresses = running.start()
     except (OSError, UnicodeError) as err:
@@ -897,7 +708,7 @@ def serve(
     for line in _reach(listen, port, tls is not None):
         say(line)
     scheme = "wss://" if tls is not None else ""
-    shown = [f"{scheme}{a}" for a in _joinable(listen.host, port)] or [f"{scheme}ADDRESS:{port}"]
+    shown = [f"{scheme}{a}" for a in joinable(listen.host, port)] or [f"{scheme}ADDRESS:{port}"]
     say(f"Open a table with: kow host --server {shown[0]}")
     if log_dir is not None:
         say(f"Each table's games are kept in {log_dir}.")

@@ -17,9 +17,9 @@ import ssl
 import threading
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlsplit
 
-from .protocol import DEFAULT_PORT, PROTOCOL, check_code, dumps
+from .addresses import server_url
+from .protocol import PROTOCOL, check_code, dumps
 
 __all__ = ["Connection", "JoinError", "server_url"]
 
@@ -32,32 +32,6 @@ class JoinError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
-
-
-def server_url(address: str) -> str:
-    """Return the WebSocket URL of ``address``: ``HOST:PORT``, ``HOST`` (the default
-    port), ``[IPv6]:PORT``, or a ``ws://`` or ``wss://`` URL.
-
-    >>> server_url("192.0.2.7:7412"), server_url("wss://example.org"), server_url("[::1]:80")
-    ('ws://192.0.2.7:7412/', 'wss://example.org:7412/', 'ws://[::1]:80/')
-
-    Raises :class:`ValueError` naming an address that is none of these.
-    """
-    text = address.strip()
-    if "://" not in text:
-        text = "ws://" + text
-    try:
-        parts = urlsplit(text)
-        port = parts.port
-    except ValueError:
-        raise ValueError(
-            f"{address!r} is not an address: give HOST:PORT, as the join line has it"
-        ) from None
-    if parts.scheme not in ("ws", "wss") or not parts.hostname or parts.path not in ("", "/"):
-        raise ValueError(f"{address!r} is not an address: give HOST:PORT, as the join line has it")
-    host = parts.hostname
-    host = f"[{host}]" if ":" in host else host
-    return f"{parts.scheme}://{host}:{port if port is not None else DEFAULT_PORT}/"
 
 
 class Connection:
