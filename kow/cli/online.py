@@ -330,6 +330,12 @@ def _note(line: str) -> None:
     "--cafile", default=None, metavar="FILE",
     help="With --server wss://...: trust this certificate (PEM) too, e.g. a self-signed one.",
 )  # fmt: skip
+@click.option(
+    "--resume", "resume_path", default=None, metavar="LOG",
+    help="Reopen the table whose log is LOG, its server stopped mid-game: the same rules,"
+    " seats, bots and game, going on where it stopped (type start); its players join again"
+    " with their names. The games are written on to LOG (or to --log FILE).",
+)  # fmt: skip
 @_display_options
 def host(
     *,
@@ -347,6 +353,7 @@ def host(
     keyfile: str | None,
     server: str | None,
     cafile: str | None,
+    resume_path: str | None,
     auto_forced: bool,
     ascii_only: bool,
     no_color: bool,
@@ -360,6 +367,24 @@ def host(
     running score. docs/online.md says how to play over the internet.
     """
     kind = _bot_kind(bots, level)
+    reopened = None
+    if resume_path is not None:
+        reopened = _reopen(resume_path, search_iterations=search_iterations)
+        given = [option for option in _KEPT if _given(option.lstrip("-").replace("-", "_"))]
+        if given or server is not None:
+            raise click.UsageError(
+                f"{(given or ['--server'])[0]} is not given with --resume: the reopened table"
+                " keeps its own rules, seats, bots and seed, and lives here"
+            )
+        if name is not None and name != reopened.names[0]:
+            raise click.BadParameter(
+                f"{name!r} is not the host's name in {resume_path!r}: the host was"
+                f" {reopened.names[0]!r} (leave --name out)",
+                param_hint="'--name'",
+            )
+        name = reopened.names[0]
+        rules, log_path = reopened.rules, log_path or resume_path
+        kind = _reopened_bots(reopened.kinds)
     if server is not None:
         given = [
             option for option, value in (
@@ -398,7 +423,7 @@ def host(
             rules, bots=kind, hints=hints, away=away, seed=seed,
             search_iterations=search_iterations, log_path=log_path,
         )  # fmt: skip
-        table, secret = _open_hosted(running, settings, name=name)
+        table, secret = _open_hosted(running, settings, name=name, reopened=reopened)
         code = _hosting(
             running, table, secret=secret, listen=listen, port=port, tls=tls, display=display,
             log_path=log_path, hint_iterations=search_iterations,
@@ -430,17 +455,54 @@ def _bot_kind(bots: str, level: str | None) -> str:
     return level_kinds(level, bots, 1)[0]
 
 
-def _open_hosted(running: ServerThread, settings: Any, *, name: str) -> tuple[Any, str]:
+def _open_hosted(
+    running: ServerThread, settings: Any, *, name: str, reopened: Any = None
+) -> tuple[Any, str]:
     """Open the hosted table with ``settings`` on the running server and reserve seat 0
-    for the host, ``name``; return the table and the seat's secret."""
+    for the host, ``name``; return the table and the seat's secret. ``reopened``: the
+    table's log read back (:func:`kow.online.reopen.reopen`), its game to go on with."""
+    from ..online.protocol import ProtocolError
 
     def work() -> tuple[Any, str]:
         table = running.server.open_table(settings, keep=True)
-        _, secret = table.sit(name, "human", None, host=True)
+        if reopened is None:
+            _, secret = table.sit(name, "human", None, host=True)
+            return table, secret
+        table.resume_from(reopened)
+        seat, secret = table.claim(name, None)
+        if seat != 0:
+            raise ProtocolError("not-allowed", f"seat 0 of the log is not {name!r}'s")
         return table, secret
 
-    result: tuple[Any, str] = running.call(work)
+    try:
+        result: tuple[Any, str] = running.call(work)
+    except ProtocolError as err:
+        raise click.ClickException(f"cannot reopen the table: {err}") from None
     return result
+
+
+_KEPT = (
+    "--seed", "--bots", "--level", "--preset", "--players", "--start-cards", "--dogs-life",
+    "--fixed-trump", "--final-round-trump", "--lead", "--eliminated-vote", "--sweep-wins",
+)  # fmt: skip
+"""The options a reopened table takes from its log, refused with ``--resume``."""
+
+
+def _reopen(path: str, *, search_iterations: int | None) -> Any:
+    """Return the table log at ``path`` read back (:func:`kow.online.reopen.reopen`), or
+    exit 1 saying why it cannot be reopened."""
+    from ..online.reopen import ReopenError, reopen
+
+    try:
+        return reopen(path, search_iterations=search_iterations)
+    except ReopenError as err:
+        raise click.ClickException(str(err)) from None
+
+
+def _reopened_bots(kinds: Any) -> str:
+    from ..online.reopen import bot_kind
+
+    return bot_kind(kinds)
 
 
 def _hosting(
@@ -661,6 +723,12 @@ def join(
     show_default=True, help="Connections at once from one address, at most.",
 )  # fmt: skip
 @_tls_options
+@click.option(
+    "--resume", "resume_paths", multiple=True, metavar="LOG",
+    help="Reopen the table whose log is LOG (again for more), its server stopped"
+    " mid-game: its game goes on where it stopped, written on to LOG; its players join"
+    " again with their names and the new code printed.",
+)  # fmt: skip
 @click.option("--quiet", "-q", is_flag=True, help="Say nothing of tables opened and closed.")
 def serve(
     *,
@@ -670,6 +738,7 @@ def serve(
     per_address: int,
     certfile: str | None,
     keyfile: str | None,
+    resume_paths: tuple[str, ...],
     quiet: bool,
 ) -> None:
     """Run a kow server for many tables (a club, a research group), until Ctrl-C or SIGTERM.
@@ -694,6 +763,7 @@ def serve(
         if not os.access(log_dir, os.W_OK | os.X_OK):
             raise click.BadParameter(f"{log_dir!r} is not writable", param_hint="'--log'")
     tls = _tls(certfile, keyfile)
+    reopened = [(path, _reopen(path, search_iterations=None)) for path in resume_paths]
     say = (lambda line: None) if quiet else _note
     server = Server(
         limits=Limits(tables=max_tables, per_address=per_address), open_tables=True,
@@ -710,6 +780,10 @@ def serve(
     scheme = "wss://" if tls is not None else ""
     shown = [f"{scheme}{a}" for a in joinable(listen.host, port)] or [f"{scheme}ADDRESS:{port}"]
     say(f"Open a table with: kow host --server {shown[0]}")
+    for path, again in reopened:
+        code = _serve_reopened(running, path, again)
+        _note(f"Table of {path} reopened; its players ({', '.join(again.names)}) join with:")
+        _note(f"  kow join {shown[0]} {code}")
     if log_dir is not None:
         say(f"Each table's games are kept in {log_dir}.")
     try:
@@ -720,3 +794,19 @@ def serve(
         count = len(server.tables)
         running.stop("the server stopped")
         say(f"Stopped; {count} table{'s' if count != 1 else ''} closed.")
+
+
+def _serve_reopened(running: ServerThread, path: str, reopened: Any) -> str:
+    """Open the table of the log at ``path`` again on ``kow serve``'s server, its game set
+    to go on (:meth:`~kow.online.table.Table.resume_from`); return its code as shown."""
+    from ..online.table import TableSettings
+
+    settings = TableSettings(reopened.rules, bots=_reopened_bots(reopened.kinds), log_path=path)
+
+    def work() -> str:
+        table = running.server.open_table(settings, keep=False)
+        table.resume_from(reopened)
+        return str(table.shown)
+
+    result: str = running.call(work)
+    return result

@@ -102,8 +102,9 @@ class TableClosed(Exception):
 @dataclass(kw_only=True)
 class _Seat:
     """One seat: who holds it (``name``, ``kind``, the ``secret`` that retakes it), its
-    connection (``peer``, None while away), since when it is away, and whether its
-    player left for good (a bot plays for it)."""
+    connection (``peer``, None while away), since when it is away, whether its player
+    left for good (a bot plays for it), and whether it is ``held`` for its player by name
+    (a reopened table's seat nobody has claimed yet)."""
 
     name: str | None = None
     kind: str = HUMAN
@@ -111,6 +112,7 @@ class _Seat:
     peer: Peer | None = None
     away_since: float | None = None
     left: bool = False
+    held: bool = False
 
 
 class _Turn(NamedTuple):
@@ -380,14 +382,19 @@ class Table:
                 seat.name, seat.kind = reopened.names[index], kind
                 seat.secret = secrets.token_urlsafe(32)
                 seat.away_since = time.monotonic()
+                seat.held = True
 
-    def claim(self, name: str, peer: Peer) -> tuple[Seat, str]:
-        """Give the seat held for ``name`` in a reopened game to ``peer``; return the seat
-        and its new secret. Raises :class:`ProtocolError` (``table-full``) when no seat
-        waits for that name."""
+    def claim(self, name: str, peer: Peer | None) -> tuple[Seat, str]:
+        """Give the seat held for ``name`` in a reopened game to ``peer`` (None: keep it
+        for a connection that will come with the secret, as ``kow host`` does for its
+        host); return the seat and its new secret. A seat is claimed once: from then on
+        only its secret retakes it. Raises :class:`ProtocolError` (``table-full``) when no
+        seat waits for that name."""
         for index, seat in enumerate(self.seats):
-            if seat.name == name and seat.peer is None and self._resume is not None:
-                seat.peer, seat.away_since = peer, None
+            if seat.held and seat.name == name:
+                seat.held = False
+                if peer is not None:
+                    seat.peer, seat.away_since = peer, None
                 return index, seat.secret
         raise ProtocolError("table-full", f"no seat of the reopened game waits for {name!r}")
 
