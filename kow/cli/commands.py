@@ -114,13 +114,15 @@ def main() -> None:
 
     \b
     kow play        play in the terminal, against bots or with friends
+    kow host        open a table for friends at their own terminals; kow join takes a seat
+    kow serve       a server for many tables (a club); docs/online.md
     kow simulate    seeded bot games as JSON logs
     kow tournament  measure bots against each other
     kow verify      check logs against the rules
     kow replay      tell a logged game trick by trick
     kow export      logged games as CSV tables of games, rounds, tricks or plays
     kow analyze     the search bot's values of each decision of logged games
-    kow schema      the JSON Schema of the log format
+    kow schema      the JSON Schema of the log format (or of the online protocol)
     kow rules       the rules in force, each with its source
 
     The rules, with their sources: kow rules (takes play's rule options, --preset too).
