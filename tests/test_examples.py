@@ -760,3 +760,52 @@ def test_the_pettingzoo_agent_refuses_odd_numbers_in_one_line(
     assert (
         done.stderr.splitlines()[-1] == f"pettingzoo_random.py: error: argument {option}: {message}"
     )
+
+
+# ----------------------------------------------------------------------------- remote_bot.py
+
+REMOTE_BOT = EXAMPLES / "remote_bot.py"
+
+
+def test_the_remote_bot_plays_its_games_at_a_real_server_and_their_logs_verify(
+    tmp_path: Path,
+) -> None:
+    from online_support import running_server  # tests/, on the path as for every test
+
+    games = tmp_path / "games.jsonl"
+    with running_server(open_tables=True) as server:
+        done = subprocess.run(
+            [sys.executable, str(REMOTE_BOT), server.address, "--games", "2", "--seed", "1",
+             "--players", "3", "--log", str(games)],
+            capture_output=True, text=True, check=False, timeout=120, env=with_checkout(),
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(r"seat 0 at table [A-Z2-7]{4}(-[A-Z2-7]{4}){3}\n", done.stderr)
+    logged = [json.loads(line) for line in games.read_text().splitlines()]
+    assert len(logged) == 2 and logged[0]["seed"] == 1
+    wins = [0, 0, 0]
+    lines = done.stdout.splitlines()
+    for number, (line, game) in enumerate(zip(lines, logged, strict=True), 1):
+        assert game["players"][0] == {"seat": 0, "name": "LowBot", "kind": "agent"}
+        assert [p["kind"] for p in game["players"][1:]] == ["heuristic"] * 2
+        winner = game["result"]["winner"]
+        wins[winner] += 1
+        name, rounds = game["players"][winner]["name"], game["result"]["rounds_played"]
+        assert line == f"game {number}: {name} (seat {winner}) won in {rounds} rounds;" \
+            f" wins by seat {wins}"  # fmt: skip
+    verified = subprocess.run(
+        [sys.executable, "-m", "kow", "verify", "--against-seed", str(games)],
+        capture_output=True, text=True, check=False, timeout=120, env=with_checkout(),
+    )  # fmt: skip
+    assert verified.returncode == 0
+    assert verified.stdout.splitlines()[0] == "2 games in 1 file: 2 legal, 0 faulty"
+
+
+def test_the_remote_bot_says_in_one_line_that_no_server_answers() -> None:
+    done = subprocess.run(
+        [sys.executable, str(REMOTE_BOT), "127.0.0.1:1", "--games", "1"],
+        capture_output=True, text=True, check=False, timeout=60, env=with_checkout(),
+    )  # fmt: skip
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith("no kow server at 127.0.0.1:1, or it failed: ")
+    assert len(done.stderr.splitlines()) == 1
