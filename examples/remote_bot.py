@@ -82,7 +82,7 @@ async def play(args):
 
 def count(text):
     """Return text as a count of 1 or more (for argparse)."""
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a count of 1 or more")
     return int(text)
 
