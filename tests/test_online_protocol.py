@@ -43,14 +43,11 @@ from kow.online.protocol import (
     PROTOCOL,
     ProtocolError,
     dumps,
-    event_json,
-    event_of,
     read_client,
     schema,
-    view_json,
-    view_of,
 )
 from kow.online.server import Server
+from kow.online.views import event_json, event_of, view_json, view_of
 from kow.rules import Rules
 
 pytestmark = pytest.mark.timeout(120)
@@ -333,16 +330,14 @@ REFUSED = [
     ('{"type": "open", "protocol": 0, "name": "A"}', "bad-version"),
     ('{"type": "hello", "table": "' + CODE + '", "name": "A"}', "bad-message"),
     ('{"type": "hello", "protocol": 1, "name": "A"}', "bad-message"),
-    (HELLO + '}', "bad-message"),
+    (HELLO + "}", "bad-message"),
     ('{"type": "hello", "protocol": 1, "table": "ABCD", "name": "A"}', "bad-message"),
     (HELLO + ', "name": "A", "x": 1}', "bad-message"),
     (HELLO + ', "name": "\\u001b[2J"}', "bad-message"),
-    (HELLO + ', "name": "A", "kind": "bot"}',
-     "bad-message"),
+    (HELLO + ', "name": "A", "kind": "bot"}', "bad-message"),
     (HELLO + ', "watch": 1}', "bad-message"),
     (HELLO + ', "secret": null}', "bad-message"),
-    (HELLO + ', "name": "A", "secret": ""}',
-     "bad-message"),
+    (HELLO + ', "name": "A", "secret": ""}', "bad-message"),
     ('{"type": "open", "protocol": 1, "name": "A", "rules": {"players": 8}}', "bad-message"),
     ('{"type": "open", "protocol": 1, "name": "A", "rules": {"start_cards": 13}}', "bad-message"),
     ('{"type": "open", "protocol": 1, "name": "A", "rules": {"colour": "red"}}', "bad-message"),
@@ -415,7 +410,13 @@ def test_read_client_reads_each_field() -> None:
     assert hello == ("ABCDEFGHJKMNPQRS", "A", "agent", None, False)
     opened = read_client(json.dumps(ACCEPTED[6]))
     assert opened == (
-        Rules(players=3, start_cards=17), "search", False, 0.5, 9007199254740991, "H", "agent"
+        Rules(players=3, start_cards=17),
+        "search",
+        False,
+        0.5,
+        9007199254740991,
+        "H",
+        "agent",
     )
     assert read_client('{"type": "action", "turn": 7, "action": "Ah"}') == (7, "Ah")
 

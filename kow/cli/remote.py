@@ -32,7 +32,8 @@ from typing import Any, NamedTuple
 from ..entries import EntryError, check_entry
 from ..events import Deal, Event, Knock, Play, RoundEnd, TrickWon, Vote
 from ..online.client import Connection, JoinError
-from ..online.protocol import ProtocolError, action_json, event_of, view_of
+from ..online.protocol import ProtocolError, action_json
+from ..online.views import event_of, view_of
 from ..rulebook import rule_lines, rules_summary
 from ..rules import Rules
 from ..screen import GLUE, Screen, printable

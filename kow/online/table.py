@@ -47,11 +47,10 @@ from .protocol import (
     Status,
     action_json,
     action_of,
-    event_json,
     seats_json,
     shown_code,
-    view_json,
 )
+from .views import event_json, view_json
 
 if TYPE_CHECKING:
     from .reopen import Reopened
