@@ -54,6 +54,7 @@ def usage_error(script: str, args: list[str]) -> str:
         ("strength.py", "--games", "is not a number of games: allowed 1 to 1000000000000"),
         ("strength.py", "--search-iterations", "is not a number of deals: allowed 1 to 100000"),
         ("cluster.py", "--repeat", "is not a number of runs: allowed 1 to 100"),
+        ("online.py", "--tables", "is not a number of tables: allowed 1 to 1000"),
     ],
 )
 def test_a_benchmark_refuses_digits_of_another_script_as_a_usage_error(
@@ -529,3 +530,27 @@ def test_against_refuses_outputs_that_differ(
         "The outputs differ on the verify row: the old kow wrote more lines (line 2 on) "
         "(the kow_version field aside)."
     )
+
+
+# --- benchmarks/online.py: a short load of a real server ---------------------------------
+
+
+def test_the_online_load_reports_every_figure_and_verifies_its_logs() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "online.py"), "--tables", "2", "--games", "1",
+         "--json", "-"],
+        capture_output=True, text=True, cwd=ROOT, timeout=240, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert (figures["tables"], figures["games_per_table"], figures["bots"]) == (2, 1, 8)
+    assert (figures["games_finished"], figures["games_lost"], figures["tables_lost"]) == (2, 0, 0)
+    assert figures["games_per_second"] > 0 and figures["seconds"] > 0
+    trip = figures["round_trip_ms"]
+    assert figures["decisions"] > 2 * 20  # a game of 4 players asks dozens of decisions
+    assert 0 < trip["median"] <= trip["p99"] <= trip["max"]
+    assert 10 < figures["server_peak_mib"] < 1000
+    assert figures["logs"] == 2
+    assert figures["verify"] == {"exit": 0, "summary": ["2 games in 2 files: 2 legal, 0 faulty"]}
+    assert figures["errors"] == []
+    assert "round trip (ms)" in done.stderr and "games per second" in done.stderr
