@@ -25,6 +25,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -104,6 +105,21 @@ def test_kow_schema_protocol_prints_the_shipped_schema() -> None:
     )  # fmt: skip
     assert proc.returncode == 0 and proc.stderr == ""
     assert json.loads(proc.stdout) == SCHEMA
+
+
+def test_docs_protocol_md_tells_every_message_and_error_code() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text("utf-8")
+    defs = SCHEMA["$defs"]
+    for side in ("client", "server"):
+        for ref in defs[side]["oneOf"]:
+            name = defs[ref["$ref"].rsplit("/", 1)[1]]["properties"]["type"]["const"]
+            assert f"### `{name}`" in text, name
+    codes = defs["server_error"]["properties"]["code"]["enum"]
+    table = text.split("## Errors", 1)[1].split("## Versioning", 1)[0]
+    assert [c for c in codes if f"| `{c}` |" not in table] == []
+    for event in defs["event"]["oneOf"]:
+        kind = defs[event["$ref"].rsplit("/", 1)[1]]["properties"]["kind"]["const"]
+        assert f"| `{kind}` |" in text, kind
 
 
 # ----------------------------------------------------------------------------- whole games
