@@ -115,7 +115,7 @@ def main() -> None:
     \b
     kow play        play in the terminal, against bots or with friends
     kow host        open a table for friends at their own terminals; kow join takes a seat
-    kow serve       a server for many tables (a club); docs/online.md
+    kow serve       a server for many tables (a club, a research group)
     kow simulate    seeded bot games as JSON logs
     kow tournament  measure bots against each other
     kow verify      check logs against the rules
