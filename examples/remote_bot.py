@@ -80,10 +80,10 @@ async def play(args):
         sys.exit(f"the server closed the connection after {games} games")
 
 
-def count(text):
-    """Return text as a count of 1 or more (for argparse)."""
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a count of 1 or more")
+def count(text, least=1):
+    """Return text as a whole number of at least ``least`` (for argparse), digits 0-9 only."""
+    if not (text.isascii() and text.isdigit()) or int(text) < least:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of {least} or more")
     return int(text)
 
 
@@ -95,7 +95,7 @@ def main():
     parser.add_argument("--name", default="LowBot")
     parser.add_argument("--games", type=count, default=3)
     parser.add_argument("--players", type=count, default=4)
-    parser.add_argument("--seed", type=int, help="the first game's seed")
+    parser.add_argument("--seed", type=lambda t: count(t, 0), help="the first game's seed")
     parser.add_argument("--log", help="append each game's log to this file")
     try:
         asyncio.run(play(parser.parse_args()))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -788,7 +789,9 @@ def serve(
         say(f"Each table's games are kept in {log_dir}.")
     try:
         while running.thread.is_alive():
-            running.thread.join(0.5)
+            # Not thread.join(0.5): a signal's exception raised inside join() marks a
+            # running thread as stopped (CPython, before 3.13), and stop() then skips it.
+            time.sleep(0.25)
         raise click.ClickException(f"the server stopped: {running.error}")
     finally:
         count = len(server.tables)

@@ -83,7 +83,7 @@ class ServerThread:
         in its log, marked abandoned), stop listening, and wait for the games' threads to
         save their logs."""
         loop = self.loop
-        if loop is None or loop.is_closed() or not self.thread.is_alive():
+        if loop is None or loop.is_closed():  # not thread.is_alive(): see kow serve's wait
             return
         tables = list(self.server.tables.values())
 

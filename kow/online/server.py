@@ -6,11 +6,12 @@ speaks the protocol of :mod:`kow.online.protocol`: its first message, within
 retake one by its secret, or watch) or, where the server lets clients open tables
 (``kow serve``), an ``open``. After that, one connection acts for one seat.
 
-A server trusts no client (docs/online.md, "Security"):
+A server trusts no client (docs/protocol.md, "Security: what the server trusts"):
 
 - every message is read by :func:`~.protocol.read_client`, which checks each field and
   bounds it; a frame over :data:`~.protocol.MAX_MESSAGE` bytes closes the connection;
-- each connection may send :attr:`Limits.rate` messages a second (bursts of twice that);
+- each connection may send :attr:`Limits.rate` messages a second (bursts of twice that;
+  an answer to the turn awaited of it does not count, so a quick bot is never refused);
   a faulty message is answered with an ``error`` naming the fault, and a connection with
   :attr:`Limits.faults` faults is closed (its seat waits, as for a dropped player);
 - an address may hold :attr:`Limits.per_address` connections at once, the server
@@ -94,14 +95,14 @@ class _Peer:
         self._reason = ""
         self.writer = asyncio.ensure_future(self._write())
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         """Queue ``message``; a connection with :attr:`limit` messages unsent is closed."""
         if self.closing:
             return
         if self.queue.qsize() >= self.limit:
             self.close("too many messages wait unread: the connection is stuck")
             return
-        self.queue.put_nowait(dumps(message))
+        self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
 
     def close(self, reason: str) -> None:
         """Send what is queued, then close the connection with ``reason``."""
@@ -202,6 +203,7 @@ class Server:
             ping_interval=20,
             ping_timeout=20,
             close_timeout=5,
+            compression=None,
             logger=quiet,
             server_header=None,
         ) as server:
@@ -374,6 +376,7 @@ class Server:
                     if seat is None:
                         raise ProtocolError("not-your-turn", "a spectator takes no turns")
                     table.answer(seat, message.turn, message.action)
+                    allowance += 1  # the answer awaited: a quick bot is not flooding
                 elif isinstance(message, Start):
                     if seat != 0:
                         raise ProtocolError("not-allowed", "only the host (seat 0) starts a game")

@@ -14,8 +14,9 @@ player is back.
 Each event is sent to each seat as that seat may know it (:func:`~.protocol.event_json`);
 a spectator sees what is public; the seed, and every hand, only in the log sent when the
 game is over. The log is written whole to the table's file (temporary file, then rename)
-at every trick's end and at the game's end, the game in progress marked abandoned, so
-that a server that dies leaves the game so far readable and ready to reopen.
+at a trick's end (at most every :data:`SAVE_EVERY` seconds), at every round's end and at
+the game's end, the game in progress marked abandoned, so that a server that dies leaves
+the game so far readable and ready to reopen.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from .. import log
 from ..engine import State
 from ..engine.view import View
-from ..events import AGENT, BOT_NAMES, HUMAN, Event, GameEnd, RoundEnd, Seat, TrickWon
+from ..events import AGENT, BOT_NAMES, HUMAN, Deal, Event, GameEnd, RoundEnd, Seat, TrickWon
 from ..game import bots_rng, drive, new_game
 from ..players import Player, make_bot
 from ..players.heuristic import HeuristicBot
@@ -47,6 +48,7 @@ from .protocol import (
     Status,
     action_json,
     action_of,
+    dumps,
     seats_json,
     shown_code,
 )
@@ -56,6 +58,12 @@ if TYPE_CHECKING:
     from .reopen import Reopened
 
 __all__ = ["Peer", "RemotePlayer", "Table", "TableClosed", "TableSettings", "new_code"]
+
+
+SAVE_EVERY = 1.0
+"""The least time, in seconds, between two saves of a table's log at a trick's end (a
+round's end and the game's end are always saved): writing the whole game at every trick
+was a third of a busy server's work, and a crash then loses at most this much play."""
 
 
 def new_code() -> str:
@@ -87,8 +95,9 @@ class Peer(Protocol):
 
     address: str
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message`` (a JSON-ready object) for the client, in order."""
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue ``message`` (a JSON-ready object, or one already written as its frame's
+        text by :func:`~.protocol.dumps`) for the client, in order."""
 
     def close(self, reason: str) -> None:
         """End the connection, saying ``reason``."""
@@ -186,6 +195,7 @@ class Table:
     seed: int | None = field(default=None, init=False)
     thread: threading.Thread | None = field(default=None, init=False)
     _state: State | None = field(default=None, init=False)
+    _saved: float = field(default=0.0, init=False)
     _turn: _Turn | None = field(default=None, init=False)
     _turns: int = field(default=0, init=False)
     _resume: tuple[State, int, Sequence[Player]] | None = field(default=None, init=False)
@@ -325,9 +335,12 @@ class Table:
         self.broadcast(self.seats_message())
 
     def broadcast(self, message: dict[str, Any]) -> None:
-        """Send ``message`` to every connection at the table."""
-        for peer in self.peers():
-            peer.send(message)
+        """Send ``message`` to every connection at the table (written out once)."""
+        peers = self.peers()
+        if peers:
+            text = dumps(message)
+            for peer in peers:
+                peer.send(text)
 
     def welcome(self, seat: Seat | None, secret: str | None) -> dict[str, Any]:
         """Return the ``welcome`` message for a new connection at ``seat`` (None: a
@@ -466,10 +479,15 @@ class Table:
                     self.loop.call_soon_threadsafe(self._over, game, done)
 
     def _from_game(self, event: Event) -> None:
-        """In the game's thread: hand ``event`` to the loop, and save the log at a trick's
-        or a round's end."""
+        """In the game's thread: hand ``event`` to the loop, and save the log at a round's
+        end, and at a trick's end when :data:`SAVE_EVERY` seconds have passed since the
+        last save."""
         self.loop.call_soon_threadsafe(self._tell, event)
-        if isinstance(event, (TrickWon, RoundEnd)) and self.settings.log_path is not None:
+        if self.settings.log_path is None:
+            return
+        if isinstance(event, RoundEnd) or (
+            isinstance(event, TrickWon) and time.monotonic() - self._saved >= SAVE_EVERY
+        ):
             state = self._state
             assert state is not None  # set before the game's thread starts
             game = log.build(self.seed, self.settings.rules, self.players,
@@ -477,16 +495,19 @@ class Table:
             self._save(game, final=False)
 
     def _tell(self, event: Event) -> None:
-        """On the loop: send ``event`` to each seat as it may know it."""
+        """On the loop: send ``event`` to each seat as it may know it (a public event is
+        written out once for all)."""
         self.events.append(event)
-        spectator = None
+        public = dumps({"type": "event", "event": event_json(event, None)})
         for index, seat in enumerate(self.seats):
             if seat.peer is not None:
-                seat.peer.send({"type": "event", "event": event_json(event, index)})
-        if self.watchers:
-            public = {"type": "event", "event": event_json(event, spectator)}
-            for peer in self.watchers:
-                peer.send(public)
+                seat.peer.send(
+                    {"type": "event", "event": event_json(event, index)}
+                    if isinstance(event, Deal)
+                    else public
+                )
+        for peer in self.watchers:
+            peer.send(public)
         if isinstance(event, GameEnd):
             self.wins[event.outcome.winner] += 1
 
@@ -517,6 +538,7 @@ class Table:
         temporary file renamed over the old one. ``final``: ``game`` is kept among the
         finished ones. A failure to write is told to the table, not raised."""
         path = self.settings.log_path
+        self._saved = time.monotonic()
         line = log.dumps(game) + "\n"
         text = "".join(self.logs) + line
         if final:
@@ -545,11 +567,12 @@ class Table:
         s = self.seats[seat]
         if s.peer is not None:
             s.peer.send(self._turn_message(turn))
+        waiting = dumps({"type": "waiting", "seat": seat})
         for index, other in enumerate(self.seats):
             if index != seat and other.peer is not None:
-                other.peer.send({"type": "waiting", "seat": seat})
+                other.peer.send(waiting)
         for peer in self.watchers:
-            peer.send({"type": "waiting", "seat": seat})
+            peer.send(waiting)
         try:
             while True:
                 if self.closed:
@@ -559,8 +582,9 @@ class Table:
                     and time.monotonic() - s.away_since >= self.settings.away
                 ):
                     return _STAND_IN
-                with contextlib.suppress(asyncio.TimeoutError):
-                    return await asyncio.wait_for(asyncio.shield(turn.answer), 0.25)
+                if turn.answer.done():
+                    return turn.answer.result()
+                await asyncio.wait((turn.answer,), timeout=0.25)
         finally:
             self._turn = None
             if not turn.answer.done():

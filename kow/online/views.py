@@ -11,8 +11,9 @@ them (``"Ah"``), suits as letters; docs/protocol.md lists every field.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ..cards import NAMES, NO_CARD, NO_SUIT, SUITS, Card, CardError, Suit, cards_in, mask_of
 from ..engine.view import TrickFacts, View
@@ -39,6 +40,9 @@ from ..events import (
 )
 from ..rules import Rules
 from .protocol import CARD_OF, ProtocolError, action_json, action_of, brief, quoted
+
+if TYPE_CHECKING:
+    from ..log import RulesLog
 
 __all__ = ["event_json", "event_of", "view_json", "view_of"]
 
@@ -182,6 +186,13 @@ def _suit_of(text: object) -> Suit | None:
 # ----------------------------------------------------------------------------- views
 
 
+@functools.lru_cache(maxsize=128)
+def _rules_json(rules: Rules) -> RulesLog:
+    """Return ``rules.to_dict()``, made once per rules (a table asks it at every turn);
+    the dict is shared: only ever written out, never changed."""
+    return rules.to_dict()
+
+
 def view_json(view: View) -> dict[str, Any]:
     """Return seat ``view.seat``'s :class:`~kow.engine.view.View` as a JSON object.
 
@@ -196,7 +207,7 @@ def view_json(view: View) -> dict[str, Any]:
         "phase": phase.value,
         "legal": [action_json(a, phase) for a in view.legal],
         "facts": None if view.facts is None else _facts_json(view.facts),
-        "rules": view.rules.to_dict(),
+        "rules": _rules_json(view.rules),
         "round": view.round,
         "hand_size": view.hand_size,
         "dealer": view.dealer,
