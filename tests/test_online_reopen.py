@@ -69,6 +69,8 @@ def test_a_table_of_kow_serve_stopped_by_sigterm_goes_on_after_serve_resume(
     stopped = log.loads(path.read_text())
     assert stopped["abandoned"] is True and verify_game(stopped) is None
     assert [p["name"] for p in stopped["players"]] == ["Ann", "Bob", "Ada"]
+    anns = [p for r in stopped["rounds"] for t in r["tricks"] for p in t["plays"] if p["seat"] == 0]
+    assert len(anns) == first.turns == 6  # saved on SIGTERM: every decision made so far
 
     server, address, err = _serve(tmp_path, "--resume", str(path))
     try:
