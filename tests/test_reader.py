@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from kow import log
 from kow.cli import main
-from kow.log import LogFormatError, LogReadError, _reader, iter_games
+from kow.log import LogFormatError, LogReadError, _reader, iter_entries, iter_games
 
 BOM = b"\xef\xbb\xbf"
 CHUNKS = [None, 1, 2, 3, 7]
@@ -330,6 +330,55 @@ def test_bytes_that_are_not_utf8_are_placed_by_line_and_column(
     data: bytes, message: str, chunk: int | None
 ) -> None:
     assert read(data, chunk) == message
+
+
+LATIN_1 = b'{"name": "Jos\xe9"}\n'  # a name saved in Latin-1
+GZIP_AFTER = gzip.compress(b'{"a": 1}\n', mtime=0)  # cat today.jsonl archive.jsonl.gz
+SHORT_GAMES = b"".join(b'{"g": %d, "pad": "%s"}\n' % (i, b"x" * i) for i in range(12))
+
+
+@pytest.mark.parametrize(
+    ("tail", "message"),
+    [(LATIN_1, "line 13, column 14: not UTF-8 text (byte 322 of the file is 0xe9)"),
+     (GZIP_AFTER, "line 13, column 2: not UTF-8 text (byte 310 of the file is 0x8b)"),
+     (b'{"a": "\xc3', "line 13, column 8: not UTF-8 text (it ends inside a character)")],
+)  # fmt: skip
+def test_every_whole_game_before_a_byte_that_is_not_utf8_is_read(
+    tail: bytes, message: str
+) -> None:
+    # Issue 33, 1: the games decoded in the same read as the bad byte were lost with it,
+    # so what was kept depended on the read size. Every size, from one byte to past the
+    # whole input, puts the bad byte at another place in its read.
+    games = [(i + 1, {"g": i, "pad": "x" * i}) for i in range(12)]
+    data = SHORT_GAMES + tail
+    for chunk in [*range(1, len(data) + 2), 1 << 16]:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(_reader, "_CHUNK", chunk)
+            got: list[tuple[int, Any]] = []
+            with pytest.raises(LogReadError) as err:
+                got.extend(iter_games(io.BytesIO(data)))
+            assert (got, str(err.value)) == (games, message), chunk
+            entries = []
+            with pytest.raises(LogReadError):
+                entries.extend(iter_entries(io.BytesIO(gzip.compress(data, mtime=0))))
+            assert [(e.line, e.value) for e in entries] == games, chunk
+
+
+def test_the_commands_keep_every_game_before_a_byte_that_is_not_utf8(
+    lines: list[str], tmp_path: Path
+) -> None:
+    data = ("\n".join(lines) + "\n").encode() + LATIN_1
+    path = tmp_path / "all.jsonl"
+    path.write_bytes(data)
+    byte = len(data) - len(LATIN_1) + 14
+    for source, piped in ((str(path), None), ("-", data)):
+        code, out, err = invoke("verify", source, input=piped)
+        assert (code, out) == (1, "3 games in 1 file: 3 legal, 0 faulty, 1 unreadable input\n")
+        assert err.endswith(f"4, column 14: not UTF-8 text (byte {byte} of the file is 0xe9)\n")
+        code, out, err = invoke("export", "--table", "games", source, input=piped)
+        assert code == 1 and [row.split(",")[1] for row in out.splitlines()[1:]] == ["1", "2", "3"]
+        code, out, err = invoke("replay", source, "--game", "3", "--ascii", input=piped)
+        assert (code, err) == (0, "") and "wins the game" in out  # game 3 is whole
 
 
 class Failing(io.BytesIO):

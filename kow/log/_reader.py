@@ -518,15 +518,19 @@ class _Source:
         try:
             text = self.utf8.decode(chunk, final=eof)
         except UnicodeDecodeError as err:
+            # The text before the bad byte is handed on, and the fault is raised at the
+            # next read, after the values in that text: a bad byte loses no whole game
+            # before it, wherever the reads cut the input.
             data = pending + chunk  # what err's positions count in
-            good = rest + data[: err.start].decode("utf-8", "replace")
             why = (
                 f"byte {self.offset - len(pending) + err.start + 1} of the {self.what} "
                 f"is {data[err.start]:#04x}"
                 if err.reason != "unexpected end of data"
                 else "it ends inside a character"
             )
-            raise _placed(f"not UTF-8 text ({why})", good, line, column=column) from None
+            self.failed = f"not UTF-8 text ({why})"
+            text = data[: err.start].decode("utf-8", "replace")
+            eof = False
         self.offset += len(chunk)
         if self.start and text:
             self.start = False
