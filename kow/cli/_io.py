@@ -163,15 +163,22 @@ def fit_streams() -> None:
     Call once, before a command writes anything. A stream whose encoding cannot encode
     the suit symbols (cp1252, latin-1, ascii: what a redirect on Windows or
     ``PYTHONIOENCODING`` gives) keeps its encoding and writes through :data:`FALLBACK`:
-    ``Q♠`` as ``Qs``, a name it cannot show escaped, never a ``UnicodeEncodeError``. Its
-    stdin, in the same encoding, reads what it cannot decode as U+FFFD. Streams that can
+    ``Q♠`` as ``Qs``, a name it cannot show escaped, never a ``UnicodeEncodeError``.
+    stdin, in any encoding, reads what it cannot decode as U+FFFD, so a byte of another
+    encoding (a script saved in Latin-1, piped to ``kow play`` under a UTF-8 locale) is
+    an entry refused like any other, never a ``UnicodeDecodeError``. Streams that can
     show the suits (UTF-8), or that are not text files (None, a test's stand-in), are
-    left alone.
+    otherwise left alone.
     """
     streams = [(sys.stdout, FALLBACK), (sys.stderr, FALLBACK), (sys.stdin, "replace")]
     for stream, errors in streams:
         encoding = getattr(stream, "encoding", None)
-        if not isinstance(stream, io.TextIOWrapper) or not encoding or _shows_suits(encoding):
+        if not isinstance(stream, io.TextIOWrapper) or not encoding:
+            continue
+        if _shows_suits(encoding):
+            if stream is sys.stdin and stream.errors != errors:  # surrogateescape too
+                with contextlib.suppress(OSError, ValueError):
+                    stream.reconfigure(errors=errors)
             continue
         if codecs.lookup(encoding).name == "ascii" and stream is not sys.stdin:
             encoding = _ASCII

@@ -328,7 +328,8 @@ class Sitting:
         last game was played to the end (and no other wanted); 1 when a game was left
         (quit, end of input, a closed screen) or when :data:`PIPED_PATIENCE` piped answers
         to "Play again?" were refused (then ``finished`` is set); 130 on Ctrl-C, and the
-        signal's code on SIGTERM or SIGHUP. Raises :class:`~kow.game.PlayerError` (a bot's fault),
+        signal's code on SIGTERM or SIGHUP. Raises :class:`~kow.game.PlayerError` (a bot's fault;
+        like any other exception, only once the game so far is in the log),
         :class:`click.BadParameter` for a ``log_path`` that can't be opened and
         :class:`LogWriteError` when writing it fails (the games so far are shown).
         """
@@ -448,11 +449,16 @@ class Sitting:
                 self._rewrite = not os.path.exists(path) or os.path.isfile(path)
             stream = out.enter_context(atomic_output(self.log_path, "--log"))
         ending = Ending(0, "", seed)
+        fault: Exception | None = None
         try:
             with contextlib.ExitStack() as calm, out:  # calm ends after the log is saved
-                ending = self._play_out(
-                    seed, state, players, on_event=on_event, opening=opening, screen=screen
-                )
+                try:
+                    ending = self._play_out(
+                        seed, state, players, on_event=on_event, opening=opening, screen=screen
+                    )
+                except Exception as err:  # a bot's fault, or kow's: the game so far is kept
+                    fault = err
+                    ending = Ending(1, "a fault", seed)
                 # A second signal (a closing terminal sends several) must not cut the
                 # save short.
                 calm.enter_context(signals_ignored())
@@ -464,6 +470,8 @@ class Sitting:
                     stream.write("".join(self.logs if self._rewrite else self.logs[-1:]))
         except OSError as err:  # only the log is written here: the screen's faults are caught
             raise LogWriteError(self.log_path or "", err) from None
+        if fault is not None:
+            raise fault
         for i, player in enumerate(players[: len(self.humans)]):
             if isinstance(player, HumanPlayer):  # auto on or off: kept for the next game
                 self._auto[self.humans[i]] = player.auto_forced
