@@ -322,13 +322,36 @@ def test_gzip_cut_short_or_corrupt_is_placed_where_its_text_ends(
         (b'["\xc3\xa9", "\xe2\x82"]',
          "line 1, column 8: not UTF-8 text (byte 9 of the file is 0xe2)"),
         (b'{"a": "\xc3', "line 1, column 8: not UTF-8 text (it ends inside a character)"),
-        (b"\xff\xfe{\x00}\x00", "line 1, column 1: not UTF-8 text (byte 1 of the file is 0xff)"),
+        (b"\xff\xfe{\x00}\x00", "line 1, column 1: not UTF-8 text (byte 1 of the file is 0xff: "
+         "a UTF-16 byte-order mark, and logs are UTF-8)"),
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("chunk", CHUNKS)
 def test_bytes_that_are_not_utf8_are_placed_by_line_and_column(
     data: bytes, message: str, chunk: int | None
 ) -> None:
+    assert read(data, chunk) == message
+
+
+UTF16 = "NUL bytes between ASCII characters: this looks like UTF-16 text (with no byte-order mark)"
+NUL = "a NUL byte (0x00), which JSON has nowhere (in a string, write \\u0000)"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [('{"a": 1}\n'.encode("utf-16-le"), f"line 1, column 2: not JSON: {UTF16}, and logs are UTF-8"),
+     ('{"a": 1}\n'.encode("utf-16-be"), f"line 1, column 1: not JSON: {UTF16}, and logs are UTF-8"),
+     (b'{"a": 1}\n' + '{"b": 2}'.encode("utf-16-le"),
+      f"line 2, column 2: not JSON: {UTF16}, and logs are UTF-8"),
+     (b'{"a": 1}\n\x00\n', f"line 2, column 1: not JSON: {NUL}"),
+     (b'{"a": \x001}', f"line 1, column 7: not JSON: {NUL}"),
+     (b'{"a": "x\x00"}', f"line 1, column 9: not JSON: {NUL}")],
+)  # fmt: skip
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_utf16_and_nul_bytes_are_named_as_such(
+    data: bytes, message: str, chunk: int | None
+) -> None:
+    # Issue 33, 4: named only as json's "Expecting ..." or "Invalid control character".
     assert read(data, chunk) == message
 
 

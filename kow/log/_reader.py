@@ -456,10 +456,38 @@ def _fault(
     ``line`` that starts at ``line_start`` or in one after it."""
     if text.startswith(_BOM, at):
         message = "a byte-order mark (U+FEFF) may only start the input"
+    elif text.startswith("\0", at) and kind == "not JSON":
+        message = (
+            "NUL bytes between ASCII characters: this looks like UTF-16 text (with no "
+            "byte-order mark), and logs are UTF-8"
+            if _utf16(text, at)
+            else "a NUL byte (0x00), which JSON has nowhere (in a string, write \\u0000)"
+        )
     newline = text.rfind("\n", max(line_start, 0), at)
     bad_line = line + text.count("\n", max(line_start, 0), at)
     column = at - (line_start if newline < 0 else newline + 1) + 1
     return LogReadError(f"{kind}: {message}", bad_line, column)
+
+
+def _utf16(text: str, at: int) -> bool:
+    """Return whether the NUL at ``text[at]`` is one of NULs that alternate with ASCII
+    characters, as UTF-16 read as UTF-8 gives (``{\\0"\\0`` or ``\\0{\\0"``).
+
+    >>> _utf16('{\\x00"\\x00a\\x00"\\x00', 1), _utf16('{"a": \\x00}', 6)
+    (True, False)
+    """
+    for start in (at - 1, at):
+        window = text[max(start, 0) : start + 16]
+        odd, even = window[1::2], window[0::2]
+        for nuls, chars in ((odd, even), (even, odd)):
+            if (
+                len(window) >= 4
+                and nuls == "\0" * len(nuls)
+                and chars.isascii()
+                and "\0" not in chars
+            ):
+                return True
+    return False
 
 
 class _Source:
@@ -528,6 +556,8 @@ class _Source:
                 if err.reason != "unexpected end of data"
                 else "it ends inside a character"
             )
+            if self.offset == 0 and data.startswith((b"\xff\xfe", b"\xfe\xff")):
+                why += ": a UTF-16 byte-order mark, and logs are UTF-8"
             self.failed = f"not UTF-8 text ({why})"
             text = data[: err.start].decode("utf-8", "replace")
             eof = False
