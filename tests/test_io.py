@@ -342,3 +342,19 @@ def test_a_stop_in_a_held_block_ends_the_command_at_the_blocks_end(name: str, ra
     assert done.stdout == (
         f"['in the block, after the signal', 'still in the block', '{raised}']\n"
     )
+
+
+def test_a_pager_that_fails_leaves_the_text_shown_plainly_and_says_so(
+    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 33, 4: PAGER=false showed nothing and kow exited 0.
+    from kow.cli._io import page
+
+    monkeypatch.setenv("PAGER", "false")
+    page("\x1b[1mbold\x1b[0m text\n")
+    out, err = capfd.readouterr()
+    assert out == "bold text\n"
+    assert err == "Warning: the pager 'false' failed (exit status 1); shown without it.\n"
+    monkeypatch.setenv("PAGER", "cat")  # a pager that works shows it once, and says nothing
+    page("text\n")
+    assert capfd.readouterr() == ("text\n", "")

@@ -27,6 +27,7 @@ from ._io import (
     atomic_output,
     color_fits,
     file_state,
+    page,
     progress_fits,
     reader_may_leave,
     replaced_whole,
@@ -406,10 +407,9 @@ def replay(
     lines = screen.narrate(shown, state.events, title, round=round_number, width=width)
     text = "\n".join(lines)
     if sys.stdout.isatty():
-        os.environ.setdefault("LESS", "-R")  # let less show the colours, not their codes
         encoding = sys.stdout.encoding  # the pager's: it would write "?" for what it lacks
         text = text.encode(encoding, FALLBACK).decode(encoding)
-        click.echo_via_pager(text + "\n", color=color)
+        page(text + "\n", color=color)
     else:
         click.echo(text, color=color)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import os
 import sys
 from typing import Any
 
@@ -24,6 +23,7 @@ from ._io import (
     color_fits,
     file_state,
     fit_streams,
+    page,
     progress_fits,
     quiet_broken_pipe,
     reader_may_leave,
@@ -478,8 +478,7 @@ def rules_command(rules: Rules, as_json: bool) -> None:
     except (UnicodeEncodeError, LookupError):  # e.g. ASCII: drop the accents, é becomes e
         text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     if sys.stdout.isatty():  # a person reads it: a pager, as kow replay has; piped: whole
-        os.environ.setdefault("LESS", "-R")
-        click.echo_via_pager(text + "\n")
+        page(text + "\n")
         return
     with reader_may_leave():
         click.echo(text)

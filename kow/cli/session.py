@@ -32,7 +32,7 @@ from ..rulebook import rules_summary
 from ..rules import Rules
 from ..runs.analysis import DEFAULT_ITERATIONS, analyse_game, decisions, text_lines
 from ..screen import GLUE, Screen, printable, strip_escapes, terminal_width, wrap
-from ._io import Stopped, atomic_output, signals_ignored, silence_stdout
+from ._io import Stopped, atomic_output, page, signals_ignored, silence_stdout
 from .human import HotSeat, HumanPlayer, Quit
 
 __all__ = ["PIPED_PATIENCE", "Ending", "LogWriteError", "Resume", "Sitting", "Terminal"]
@@ -177,18 +177,15 @@ class Terminal:
         return terminal_width()
 
     def page(self, lines: Sequence[str]) -> None:
-        """Show ``lines`` through a pager (:func:`click.echo_via_pager`: ``$PAGER``, else
+        """Show ``lines`` through a pager (:func:`~kow.cli._io.page`: ``$PAGER``, else
         ``less``) when a person reads this terminal; else write them as :meth:`write` does."""
         if not (self.screen and self.interactive):
             self.write("\n".join(lines))
             return
-        import click
-
         text = "\n".join(lines)
         if not self.color:
             text = strip_escapes(text)
-        os.environ.setdefault("LESS", "-R")  # let less show the colours, not their codes
-        click.echo_via_pager(text + "\n", color=self.color)
+        page(text + "\n", color=self.color)
 
     def write(self, text: str) -> None:
         """Write ``text`` (one line or several), each line wrapped to the width."""
