@@ -493,7 +493,7 @@ def test_verify_and_replay_read_every_form_of_the_same_games(
          "line 2, column 1: not JSON: a byte-order mark (U+FEFF) may only start the input"),
         (b'{"a": 1}\n{"b": [1, NaN]}', "line 2, column 11: not JSON: NaN is not a JSON value"),
         (b"{}\n-Infinity", "line 2, column 1: not JSON: -Infinity is not a JSON value"),
-        (b"[{}, {} {}]", "line 1, column 9: not JSON: Expecting ',' delimiter"),
+        (b"[{}, [] {}]", "line 1, column 9: not JSON: Expecting ',' delimiter"),
         (GZ[:-4], f"line 3, column 1: {CUT}"),
         (flipped(GZ, -8), f"line 3, column 1: {CORRUPT} (CRC check failed)"),
     ],

@@ -92,25 +92,81 @@ def _open_input(file: str) -> tuple[IO[bytes], str]:
     return stream, _label(file)
 
 
-def _games_in(stream: IO[bytes], label: str) -> Iterator[tuple[int, int, Any]]:
-    """Yield ``(index, line, game)`` for each game of the input ``stream``, read in order.
+def _games_in(
+    stream: IO[bytes], label: str, *, clear: Callable[[], None] | None = None
+) -> Iterator[tuple[int, int, Any, Fault | None]]:
+    """Yield ``(index, line, game, fault)`` for each game of the input ``stream``, in order.
 
     ``index`` counts the games from 1; ``line`` is where the game starts; ``label`` names
-    the input in messages. Raises :class:`click.ClickException` (exit 1) naming the input
-    when it can't be read as JSON or can't be read at all. An input with no game (empty,
-    or ``[]``) yields nothing, as jq reads it. The caller closes ``stream``.
+    the input in messages. ``fault`` is what makes this game alone unreadable as kow
+    reads logs everywhere (as ``kow verify`` reads them: a repeated key, a nesting too
+    deep, an integer too long), or None: every command refuses such a game as it refuses
+    one that is not legal. A game that repeats an earlier game of the input whole is
+    said on stderr (:class:`_Repeats`), after ``clear()`` (a progress bar's). Raises
+    :class:`click.ClickException` (exit 1) naming the input when it can't be read as
+    JSON or can't be read at all. An input with no game (empty, or ``[]``) yields
+    nothing, as jq reads it. The caller closes ``stream``.
     """
-    from ..log import LogReadError, iter_games
+    from ..log import LogReadError, iter_entries
+    from ..verify import Fault
 
     index = 0
+    repeats = _Repeats(label, clear=clear)
     try:
-        for line, game in iter_games(stream):
+        for entry in iter_entries(stream, unique_keys=True):
             index += 1
-            yield index, line, game
+            fault = None
+            if entry.fault is not None:
+                fault = Fault(None, None, None, message=str(entry.fault))
+            else:
+                repeats.check(entry.value, index, entry.line)
+            yield index, entry.line, entry.value, fault
+        repeats.finish()
     except LogReadError as err:
         raise click.ClickException(f"{label}: {err}") from None
     except OSError as err:
         raise click.ClickException(f"{label}: cannot read: {err.strerror or err}") from None
+
+
+class _Repeats:
+    """The games of one input seen so far, to say on stderr when one repeats another
+    whole (``cat a.jsonl a.jsonl``): every command that reads logs says it the same way.
+
+    The first repeat is said when it is read (``FILE: game 4 (line 4) repeats game 1
+    whole``); the others are counted, and :meth:`finish` says how many there were in all.
+    Holds a 16-byte digest per game read, not the games.
+    """
+
+    def __init__(self, label: str, *, clear: Callable[[], None] | None = None) -> None:
+        self.label = label
+        self.clear = clear  # called before a line is said: a progress bar's clear
+        self.seen: dict[bytes, int] = {}
+        self.repeated = 0
+
+    def check(self, game: Any, index: int, line: int) -> None:
+        """Note ``game``, the ``index``-th of the input (from 1), starting at ``line``;
+        say the first that is the same value as an earlier game (keys in any order)."""
+        import hashlib
+        import json
+
+        text = json.dumps(game, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        first = self.seen.setdefault(digest, index)
+        if first == index:
+            return
+        self.repeated += 1
+        if self.repeated == 1:
+            self._say(f"{self.label}: game {index} (line {line}) repeats game {first} whole")
+
+    def finish(self) -> None:
+        """Say how many games of the input repeated an earlier one, when more than one."""
+        if self.repeated > 1:
+            self._say(f"{self.label}: {self.repeated} games in all repeat an earlier game whole")
+
+    def _say(self, text: str) -> None:
+        if self.clear is not None:
+            self.clear()
+        click.echo(text, err=True)
 
 
 def _check_game_found(
@@ -166,8 +222,9 @@ def verify(
     (simulate --pretty) or JSON arrays of games, and may be gzip-compressed (.jsonl.gz);
     games count from 1 in each file. Prints one line per faulty game with the
     place of its first fault, as it is found, then a summary; an object that repeats a
-    key is a fault, placed at the key (replay and export take the last, as jq does); an
-    input with no game is said so on stderr. Exit 0 when every game is legal; 1 when any
+    key is a fault, placed at the key (replay, export and analyze refuse it too); a game
+    that repeats an earlier game of its file whole, and an input with no game, are said
+    so on stderr. Exit 0 when every game is legal; 1 when any
     is not, or an input can't be read as JSON (its place is named); 2 when a FILE can't
     be opened, or - is given more than once; 141 when stdout closes first (| head).
 
@@ -228,6 +285,7 @@ def verify(
                     continue
                 label = _label(name)
                 count = 0
+                repeats = _Repeats(label, clear=progress.clear)
                 try:
                     with stream:
                         for entry in iter_entries(stream, unique_keys=True):
@@ -244,6 +302,7 @@ def verify(
                                 )
                                 _show_fault(read, json_out, shown, progress=progress)
                                 continue
+                            repeats.check(game, count, line)  # said on stderr
                             unmatched = verdict.unmatched
                             found = verdict.check(
                                 game, file=label, game=count, line=line, also=also
@@ -259,6 +318,7 @@ def verify(
                                 _show_fault(found, json_out, shown, progress=progress)
                         if progress.show:
                             before += stream.tell()
+                        repeats.finish()
                 except LogReadError as err:  # every fault of reading: an OSError is a write's
                     verdict.unreadable_input(label, str(err))
                 else:
@@ -366,14 +426,15 @@ def replay(
     game: GameLog | None = None
     found = False
     count = 0
+    read_fault = None
     with stream:
-        for count, _, value in _games_in(stream, label):
+        for count, _, value, fault_read in _games_in(stream, label):
             if count == game_number:
-                game = value
+                game, read_fault = value, fault_read
                 found = True
                 break
     _check_game_found(label, count, found, game_number=game_number, verb="replay")
-    fault = verify_game(game)
+    fault = read_fault or verify_game(game)
     if fault is not None:
         raise click.ClickException(
             f"{label}: game {game_number} is not a legal game, so it can't be replayed: {fault}"
@@ -422,12 +483,15 @@ EXPORT_TABLES = ("games", "rounds", "tricks", "plays")
 
 
 def _export_games(
-    files: tuple[str, ...], *, measure: bool = False
-) -> Generator[tuple[str, int, int, GameLog, int], None, None]:
-    """Yield ``(label, index, line, game, read)`` for each game of ``files``, read in order.
+    files: tuple[str, ...], *, measure: bool = False, clear: Callable[[], None] | None = None
+) -> Generator[tuple[str, int, int, GameLog, Fault | None, int], None, None]:
+    """Yield ``(label, index, line, game, fault, read)`` for each game of ``files``, read
+    in order.
 
     ``label`` names the input (``stdin`` for -); ``index`` counts its games from 1;
-    ``line`` is where the game starts; ``read`` is the bytes of ``files`` read so far
+    ``line`` is where the game starts; ``fault`` is the game's fault of reading
+    (:func:`_games_in`), or None; ``clear`` clears the progress bar before a repeated game
+    is said; ``read`` is the bytes of ``files`` read so far
     with ``measure`` (regular files only: see :func:`_input_bytes`), else 0. Raises
     :class:`click.ClickException` for input that can't be opened or read (the place
     named); an input with no game (empty, or ``[]``) yields nothing, as jq reads it.
@@ -442,8 +506,8 @@ def _export_games(
         except OSError as err:
             raise click.ClickException(f"{label}: cannot open: {err.strerror or err}") from None
         with stream:
-            for index, line, game in _games_in(stream, label):
-                yield label, index, line, game, before + stream.tell() if measure else 0
+            for index, line, game, fault in _games_in(stream, label, clear=clear):
+                yield label, index, line, game, fault, before + stream.tell() if measure else 0
             if measure:
                 before += stream.tell()
 
@@ -651,10 +715,13 @@ def _export_rows(
             stack.enter_context(reader_may_leave(out))
             writers[table] = csv.writer(out, lineterminator="\n")
             writers[table].writerow(COLUMNS[table])
-        games = stack.enter_context(contextlib.closing(_export_games(files, measure=progress.show)))
+        read_games = _export_games(files, measure=progress.show, clear=progress.clear)
+        games = stack.enter_context(contextlib.closing(read_games))
         read = 0
-        for label, index, line, game, now in games:  # an input still open is closed on an error
+        for label, index, line, game, read_fault, now in games:  # closed on an error
             try:
+                if read_fault is not None:  # as verify reads it: refused as not legal
+                    raise IllegalGameError(read_fault)
                 found = tables_rows(game, tables, file=label, index=index)
             except IllegalGameError as err:
                 seed = game.get("seed") if isinstance(game, dict) else None
@@ -862,20 +929,20 @@ def analyze(
         )
     refuse_jobs_with_cluster(jobs, cluster)
     stream, label = _open_input(file)
-    games: list[tuple[int, int, GameLog]] = []
+    games: list[tuple[int, int, GameLog, Fault | None]] = []
     count = 0
     with stream:  # read whole, so that a fault anywhere is named before the long work
-        for count, line, game in _games_in(stream, label):
+        for count, line, game, read_fault in _games_in(stream, label):
             if game_number is None or count == game_number:
-                games.append((count, line, game))
+                games.append((count, line, game, read_fault))
                 if game_number is not None:
                     break
     _check_game_found(label, count, bool(games), game_number=game_number, verb="analyse")
     work: list[tuple[int, GameLog, frozenset[int] | None]] = []
     refused: list[click.BadParameter] = []
     total = 0
-    for index, line, game in games:
-        fault = verify_game(game)
+    for index, line, game, read_fault in games:
+        fault = read_fault or verify_game(game)
         if fault is not None:
             logged = game.get("seed") if isinstance(game, dict) else None
             known = isinstance(logged, int) and not isinstance(logged, bool)

@@ -35,6 +35,7 @@ from ._options import LEVELS, parse_bots
 
 if TYPE_CHECKING:
     from ..log import GameLog
+    from ..verify import Fault
     from .session import Resume
 
 __all__ = ["Resumed", "resume_game"]
@@ -109,8 +110,9 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
             f"cannot open {label}: {err.strerror or err}", param_hint=_OPTION
         ) from None
     games: list[GameLog] = []
+    read_faults: list[Fault | None] = []
     with stream:
-        for count, _, game in _games_in(stream, label):
+        for count, _, game, read_fault in _games_in(stream, label):
             if count > 1:
                 raise click.BadParameter(
                     f"{label} holds more than one game; --resume takes the log of one game"
@@ -118,10 +120,11 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
                     param_hint=_OPTION,
                 )
             games.append(game)
+            read_faults.append(read_fault)
     if not games:
         raise click.ClickException(f"{label}: holds no game, so there is none to resume")
     game = games[0]
-    fault = verify_game(game)
+    fault = read_faults[0] or verify_game(game)
     if fault is not None:
         raise click.ClickException(f"{label}: not a legal game, so it can't be resumed: {fault}")
     seed = game["seed"]

@@ -154,7 +154,7 @@ def iter_entries(stream: IO[bytes], *, unique_keys: bool = False) -> Iterator[En
     ...     io.BytesIO(b'{"a": 1, "a": 2}\\n{"b": 3}'), unique_keys=True)]
     ... # doctest: +NORMALIZE_WHITESPACE
     [(1, {'a': 2}, 'line 1, column 10: ambiguous: the key "a" is repeated in this object
-      (readers differ: jq, and kow replay and export, take the last one)'),
+      (readers differ: jq takes the last one, others the first)'),
      (2, {'b': 3}, 'None')]
     """
     return _values(stream, arrays=True, unique_keys=unique_keys)
@@ -402,7 +402,7 @@ def _scan(text: str, start: int, keys: bool) -> _Scan:
                         token.start(),
                         (
                             f"the key {token.group()} is repeated in this object (readers differ: "
-                            "jq, and kow replay and export, take the last one)"
+                            "jq takes the last one, others the first)"
                         ),
                     )
                 seen.add(key)
