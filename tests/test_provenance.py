@@ -188,7 +188,7 @@ def test_the_json_verdict_says_the_games_were_checked_against_their_seeds(
     trick = broken["rounds"][0]["tricks"][0]
     trick["winner"] = (trick["winner"] + 1) % 4
     code, out, err = against_seed(seed_1, seed_1, args=("--json",))
-    assert (code, err) == (0, checked(2))
+    assert (code, err) == (0, "stdin: game 2 (line 2) repeats game 1 whole\n" + checked(2))
     verdict = json.loads(out)
     assert verdict["against_seed"] == {"checked": 2, "matched": 2, "unmatched": 0, "unseeded": 0}
     assert (verdict["games"], verdict["legal"], verdict["faults"]) == (2, 2, [])
@@ -491,7 +491,7 @@ def test_a_player_of_an_unknown_kind_leaves_every_decision_to_the_log() -> None:
 # -- games of the framework adapters: agents, and deals from outside kow ------------------------
 
 
-def test_a_null_seed_is_refused_saying_so() -> None:
+def test_a_null_seed_is_legal_and_said_not_checked() -> None:
     game = agent_log(None)
     assert verify_game(game) is None
     with pytest.raises(NoSeedError) as err:
@@ -501,18 +501,19 @@ def test_a_null_seed_is_refused_saying_so() -> None:
         "the seed is null (the deals came from outside kow), so there is no seed to check"
         " the game against"
     )
-    unmatched = "(1 of them legal, but with no seed to check)"
+    # Issue 33, 9: a legal game dealt outside kow was faulty (exit 1) under --against-seed.
     assert against_seed(game) == (
-        1, f"stdin: game 1: {NO_SEED}\n1 game in 1 file: 0 legal, 1 faulty {unmatched}\n", ""
+        0, "1 game in 1 file: 1 legal, 0 faulty (1 of them with no seed, not checked against"
+        " one)\n", "checked against their seeds: 0 games; not checked: 1 game with no seed\n",
     )  # fmt: skip
-    code, out, err = against_seed(game, args=("--json",))
-    assert (code, err) == (1, "")
-    assert json.loads(out)["faults"] == [{
-        "file": "stdin", "game": 1, "line": 1, "seed": None, "round": None, "trick": None,
-        "seat": None, "message": NO_SEED, "text": NO_SEED,
-    }]  # fmt: skip
+    code, out, err = against_seed(game, agent_log(5), args=("--json",))
+    assert code == 0 and err.endswith(
+        "checked against their seeds: 1 game, each the game its seed gives; not checked: 1 game"
+        " with no seed\n"
+    )
+    assert json.loads(out)["faults"] == []
     assert json.loads(out)["against_seed"] == {
-        "checked": 1, "matched": 0, "unmatched": 0, "unseeded": 1,
+        "checked": 1, "matched": 1, "unmatched": 0, "unseeded": 1,
     }  # fmt: skip
 
 

@@ -235,9 +235,10 @@ def verify(
     each bot's decision must be the one that bot makes (the decisions of people and of
     agents, programs that played through a framework adapter, are taken from the log; a
     line on stderr names the agents' seats). The first difference is named; a game counts
-    as legal only when there is none. A game whose seed is null (dealt outside kow) has
-    no seed to be checked against: it counts as faulty, saying so. When every game
-    passes, a line on stderr says that they were checked against their seeds; with
+    as legal only when there is none. A legal game whose seed is null (dealt outside
+    kow) has no seed to be checked against: it stays legal, and the summary says it was
+    not checked. When every game passes, a line on stderr says how many were checked
+    against their seeds; with
     --json, the verdict's "against_seed" counts the games checked, matched, unmatched and
     unseeded. Logs do not record --search-iterations: give the one search bots played
     with (default 100). Logs of another kow version may differ for that reason alone.
@@ -337,10 +338,13 @@ def verify(
     if verdict.unreadable or verdict.faulty:
         sys.exit(1)
     if against_seed and verdict.games:
-        counted = _games_shown(verdict.games)
-        click.echo(
-            f"checked against their seeds: {counted}, each the game its seed gives", err=True
-        )
+        seeded = verdict.games - verdict.unseeded
+        said = f"checked against their seeds: {_games_shown(seeded)}"
+        if seeded:
+            said += ", each the game its seed gives"
+        if verdict.unseeded:
+            said += f"; not checked: {_games_shown(verdict.unseeded)} with no seed"
+        click.echo(said, err=True)
 
 
 def _show_fault(
