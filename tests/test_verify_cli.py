@@ -560,3 +560,22 @@ def test_progress_bar_on_a_terminal_clears_for_faults_and_ends_before_the_summar
     assert quiet.startswith(repeats) and "Verifying" not in quiet
     assert f"\n{many}: 2999 games in all repeat an earlier game whole\n{fault}" in quiet
     assert quiet.endswith("\n3006 games in 1 file: 3005 legal, 1 faulty\n")
+
+
+def test_an_interrupted_verify_says_how_many_games_it_checked(
+    games_text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 33, 9: it said only "Interrupted.".
+    from kow.verify import Verdict
+
+    real_check = Verdict.check
+
+    def check(self: Verdict, log: object, **kwargs: Any) -> Any:
+        if self.games == 3:
+            raise KeyboardInterrupt
+        return real_check(self, log, **kwargs)
+
+    monkeypatch.setattr(Verdict, "check", check)
+    code, out, err = invoke("verify", "-", input=games_text)
+    assert (code, out) == (130, "")
+    assert err == "Interrupted after checking 3 games: 3 legal, 0 faulty so far.\n"

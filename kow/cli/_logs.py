@@ -276,56 +276,69 @@ def verify(
     games = 0  # the games read in every file
     with reader_may_leave():
         json_out = JsonVerdict(sys.stdout) if as_json else None
-        with progress:  # ended before the summary, so that it starts on a line of its own
-            for name in files:
-                try:
-                    stream = _open_bytes(name)
-                except OSError as err:
-                    verdict.unreadable_input(_label(name), f"cannot open: {err.strerror or err}")
-                    missing = True
-                    continue
-                label = _label(name)
-                count = 0
-                repeats = _Repeats(label, clear=progress.clear)
-                try:
-                    with stream:
-                        for entry in iter_entries(stream, unique_keys=True):
-                            count += 1
-                            games += 1
-                            if progress.show:
-                                progress.advance(before + stream.tell() - progress.done, games)
-                            game = entry.value
-                            line = entry.line
-                            if entry.fault is not None:  # of this game alone: read on
-                                fault = Fault(None, None, None, message=str(entry.fault))
-                                read = verdict.faulty_game(
-                                    game, fault, file=label, game=count, line=line
+        try:
+            with progress:  # ended before the summary, so that it starts on a line of its own
+                for name in files:
+                    try:
+                        stream = _open_bytes(name)
+                    except OSError as err:
+                        verdict.unreadable_input(
+                            _label(name), f"cannot open: {err.strerror or err}"
+                        )
+                        missing = True
+                        continue
+                    label = _label(name)
+                    count = 0
+                    repeats = _Repeats(label, clear=progress.clear)
+                    try:
+                        with stream:
+                            for entry in iter_entries(stream, unique_keys=True):
+                                count += 1
+                                games += 1
+                                if progress.show:
+                                    progress.advance(before + stream.tell() - progress.done, games)
+                                game = entry.value
+                                line = entry.line
+                                if entry.fault is not None:  # of this game alone: read on
+                                    fault = Fault(None, None, None, message=str(entry.fault))
+                                    read = verdict.faulty_game(
+                                        game, fault, file=label, game=count, line=line
+                                    )
+                                    _show_fault(read, json_out, shown, progress=progress)
+                                    continue
+                                repeats.check(game, count, line)  # said on stderr
+                                unmatched = verdict.unmatched
+                                found = verdict.check(
+                                    game, file=label, game=count, line=line, also=also
                                 )
-                                _show_fault(read, json_out, shown, progress=progress)
-                                continue
-                            repeats.check(game, count, line)  # said on stderr
-                            unmatched = verdict.unmatched
-                            found = verdict.check(
-                                game, file=label, game=count, line=line, also=also
-                            )
-                            checked = found is None or verdict.unmatched > unmatched  # legal
-                            if note is not None and checked and game["seed"] is not None:
-                                told = note(game)
-                                if told is not None:  # on stderr: stdout holds the verdict
-                                    seed = f" (seed {game['seed']})"
-                                    progress.clear()
-                                    click.echo(f"{label}: game {count}{seed}: {told}", err=True)
-                            if found is not None:
-                                _show_fault(found, json_out, shown, progress=progress)
-                        if progress.show:
-                            before += stream.tell()
-                        repeats.finish()
-                except LogReadError as err:  # every fault of reading: an OSError is a write's
-                    verdict.unreadable_input(label, str(err))
-                else:
-                    if count == 0:  # jq's reading: no game is no fault, but say so
-                        progress.clear()
-                        click.echo(f"{label}: no games", err=True)
+                                checked = found is None or verdict.unmatched > unmatched  # legal
+                                if note is not None and checked and game["seed"] is not None:
+                                    told = note(game)
+                                    if told is not None:  # on stderr: stdout holds the verdict
+                                        seed = f" (seed {game['seed']})"
+                                        progress.clear()
+                                        click.echo(f"{label}: game {count}{seed}: {told}", err=True)
+                                if found is not None:
+                                    _show_fault(found, json_out, shown, progress=progress)
+                            if progress.show:
+                                before += stream.tell()
+                            repeats.finish()
+                    except LogReadError as err:  # every fault of reading: an OSError is a write's
+                        verdict.unreadable_input(label, str(err))
+                    else:
+                        if count == 0:  # jq's reading: no game is no fault, but say so
+                            progress.clear()
+                            click.echo(f"{label}: no games", err=True)
+        except (KeyboardInterrupt, Stopped) as stop:  # stop_signals ignores any more now
+            if json_out is None:  # the faults found so far: the JSON stays cut short
+                _show_fault(None, json_out, shown, progress=progress)
+            with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
+                click.echo(
+                    f"{stop_said(stop)} after checking {_games_shown(verdict.games)}: "
+                    f"{verdict.legal} legal, {verdict.faulty} faulty so far.",
+                    err=True,
+                )
+            click.get_current_context().exit(stop_code(stop))
         _show_fault(None, json_out, shown, progress=progress)
         if json_out is not None:
             json_out.close(verdict)
