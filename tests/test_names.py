@@ -106,6 +106,16 @@ def test_what_a_writer_writes_verify_reads_as_legal(name: str) -> None:
                      "names are printable text"),
         ("x" * 65, "'xxxxxxxxxxxxxxxxxxxx...' has 65 characters; a name has at most 64"),
         ("", "'' is empty; every player has a name"),
+        # Issue 33, 9: invisible characters were names, then shown escaped everywhere.
+        ("Jo\u200dan", "'Jo\\u200dan' has an invisible format character (U+200D); names are "
+                       "printable text"),
+        ("Ada\u00ad", "'Ada\\xad' has an invisible format character (U+00AD); names are "
+                      "printable text"),
+        ("\ufeffBen", "'\\ufeffBen' has an invisible format character (U+FEFF); names are "
+                      "printable text"),
+        ("Ada\u00a0L", "'Ada\\xa0L' has a space other than U+0020 (U+00A0); names are "
+                       "printable text"),
+        ("\ue000", "'\\ue000' has a private-use character (U+E000); names are printable text"),
     ],
 )  # fmt: skip
 def test_every_writer_refuses_early_naming_the_value(name: str, message: str) -> None:
@@ -126,6 +136,12 @@ def test_every_writer_refuses_early_naming_the_value(name: str, message: str) ->
     game = json.loads(json.dumps(GOOD))
     game["players"][0]["name"] = name
     assert str(verify_game(game)) == f"players[0].name: {message}"
+
+
+def test_play_refuses_an_invisible_character_in_a_name() -> None:
+    result = CliRunner().invoke(main, ["play", "--name", "Jo\u200dan"], input="")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert "'Jo\\u200dan' has an invisible format character (U+200D)" in result.stderr
 
 
 def test_play_refuses_an_undecodable_byte_in_a_name_as_such() -> None:
