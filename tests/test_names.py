@@ -213,3 +213,16 @@ def test_no_pattern_of_the_schema_takes_a_final_newline() -> None:
     card = jsonschema.Draft202012Validator({**s["$defs"]["card"], "$defs": s["$defs"]})
     assert card.is_valid("Th") and not card.is_valid("Th\n")
     assert NAME_VALIDATOR.is_valid("Ann") and not NAME_VALIDATOR.is_valid("Ann\n")
+
+
+def test_every_character_a_name_refuses_would_show_escaped_and_the_reverse() -> None:
+    # The rule refuses what kow.screen.printable escapes, in the Basic Multilingual Plane
+    # (unassigned characters aside: their printability changes with the Unicode version).
+    import unicodedata
+
+    not_text = re.compile(f"[{NOT_TEXT}]")
+    for code in range(0x10000):
+        char = chr(code)
+        if unicodedata.category(char) == "Cn":
+            continue
+        assert bool(not_text.match(char)) == (not char.isprintable()), hex(code)
