@@ -1053,3 +1053,18 @@ def test_a_stopped_export_to_files_leaves_them_as_they_were(
     else:
         assert [p.name for p in tmp_path.iterdir()] == ["plays.csv"]
         assert target.read_text() == "old\n"
+
+
+def test_a_file_name_where_a_folder_is_needed_is_refused(stacked: str, tmp_path: Path) -> None:
+    # Issue 33, 9: export --table all -o out.csv silently made a folder named out.csv.
+    out = tmp_path / "out.csv"
+    code, stdout, err = invoke("export", stacked, "--table", "all", "-o", str(out))
+    assert (code, stdout) == (2, "")
+    assert f"'{out}' is the name of a file: several tables go to a folder" in err
+    assert not out.exists()
+    code, _, err = invoke("export", stacked, "--table", "all", "-o", f"{out}/")  # a folder
+    assert (code, err) == (0, "")
+    assert sorted(p.name for p in out.iterdir()) == [
+        "games.csv", "plays.csv", "rounds.csv", "tricks.csv"]  # fmt: skip
+    code, _, err = invoke("export", stacked, "--table", "games", "-o", str(tmp_path / "g.csv"))
+    assert (code, err) == (0, "")  # one table: a file, as asked

@@ -564,12 +564,17 @@ def _same_file(output: str, name: str) -> bool:
         return False
 
 
+_FILE_SUFFIXES = frozenset([".csv", ".tsv", ".txt", ".json", ".jsonl", ".gz", ".xlsx"])
+"""The suffixes of a new ``-o`` that names a file, where several tables need a folder."""
+
+
 def _export_folder(folder: str) -> bool:
     """Make the folder ``-o DIR`` of a several-table export if it does not exist; return
     whether it was made here (then it is removed again if the export ends early).
 
-    Raises :class:`click.BadParameter` (exit 2) for a path that is a file, or a folder
-    that can't be made (its parent must exist).
+    Raises :class:`click.BadParameter` (exit 2) for a path that is a file, a new folder
+    named as a file is (``out.csv``: :data:`_FILE_SUFFIXES`; ``out.csv/`` is a folder),
+    or a folder that can't be made (its parent must exist).
     """
     hint = "'-o' / '--output'"
     if not folder.strip():
@@ -579,6 +584,13 @@ def _export_folder(folder: str) -> bool:
     if os.path.exists(folder):
         raise click.BadParameter(
             f"{folder!r} is a file: several tables go to a folder, one CSV file each",
+            param_hint=hint,
+        )
+    stem, suffix = os.path.splitext(folder)
+    if suffix.lower() in _FILE_SUFFIXES and stem.strip():
+        raise click.BadParameter(
+            f"{folder!r} is the name of a file: several tables go to a folder, one CSV "
+            f"file each (give -o {stem!r}, or {folder + '/'!r} for a folder of that name)",
             param_hint=hint,
         )
     try:
@@ -602,7 +614,8 @@ def _export_folder(folder: str) -> bool:
     "--output", "-o", default=None, metavar="FILE|DIR",
     help="Write the table to FILE (replaced whole at the end; gzip if FILE ends in .gz)"
     " instead of stdout. With several tables, DIR is a folder (made if it does not"
-    " exist; its parent must) and each table is written to DIR/TABLE.csv, replaced whole"
+    " exist; its parent must; a new one named like a file, out.csv, is refused) and each"
+    " table is written to DIR/TABLE.csv, replaced whole"
     " at the end.",
 )  # fmt: skip
 @click.option(
