@@ -432,7 +432,7 @@ cluster_option = click.option(
     callback=_cluster,
     help="Play the blocks as Ray tasks: on a Ray runtime started here (local), on the"
     " cluster RAY_ADDRESS names (ray), or at an address; the output does not depend on it."
-    " Needs pip install 'kow[ray]'; not with --jobs.",
+    " Needs pip install '.[ray]' in kow's folder; not with --jobs.",
 )  # fmt: skip
 """``--cluster`` of the runs (``simulate``, ``tournament``, ``analyze``): see
 :func:`cluster_executor`."""
