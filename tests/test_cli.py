@@ -674,8 +674,9 @@ def test_one_big_write_into_a_pipe_closed_early_exits_141(
     # verify --json writes its whole verdict (here ~570 KB, far more than a pipe holds) in
     # one write: the reader leaving after 1 byte must still give 141, not 1.
     bad = tmp_path / "bad2000.jsonl"
-    first = logs["BAD"].read_text().splitlines()[0]
-    bad.write_text((first + "\n") * 2000)
+    first = json.loads(logs["BAD"].read_text().splitlines()[0])
+    # 2000 faulty games, each its own (a repeated game is said on stderr)
+    bad.write_text("".join(json.dumps({**first, "seed": i}) + "\n" for i in range(2000)))
     assert _one_byte_then_closed("verify", "--json", str(bad)) == (141, b"")
     assert _one_byte_then_closed("verify", str(bad)) == (141, b"")
     assert _one_byte_then_closed("export", str(logs["GAMES"]), "--table", "plays") == (141, b"")

@@ -400,7 +400,8 @@ def test_the_first_of_two_signals_counts_and_the_log_is_still_saved(
         child.close(force=True)
     assert child.exitstatus in (128 + first, 128 + second)
     assert "Traceback" not in (child.before or "")
-    assert json.loads(saved.read_text())["abandoned"] is True
+    old, game = saved.read_text().splitlines()  # what the file held is kept (issue 33, 6)
+    assert old == "old" and json.loads(game)["abandoned"] is True
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
 
 
@@ -829,7 +830,7 @@ def test_a_sitting_takes_no_state_in_init_and_its_options_by_keyword() -> None:
     params = inspect.signature(Sitting).parameters
     assert list(params) == [
         "rules", "humans", "bots", "bot_names", "terminal", "dealer", "search_iterations",
-        "log_path", "delay", "symbols", "rulebook", "auto_forced",
+        "log_path", "delay", "symbols", "rulebook", "auto_forced", "kept",
     ]  # fmt: skip
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in list(params.values())[3:])
 

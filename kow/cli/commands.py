@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import sys
 from typing import Any
 
@@ -318,13 +319,14 @@ To play them, run the same command again (--first-game 0 --games 100)."
 @search_iterations_option
 @click.option(
     "--log", "log_path", default=None, metavar="FILE",
-    help="Save the log of each game played to FILE (replaced; one JSON line a game, as"
-    " simulate writes them; gzip if FILE ends in .gz), even if you quit.",
+    help="Save the log of each game played to FILE, after the games it held (one JSON"
+    " line a game, as simulate writes them; gzip if FILE ends in .gz), even if you quit.",
 )  # fmt: skip
 @click.option(
     "--resume", default=None, metavar="FILE",
-    help="Continue the abandoned game that --log kept in FILE, with its seats, bots, rules"
-    " and seed; it is written back to FILE (or to --log FILE).",
+    help="Continue the abandoned game that --log kept at the end of FILE, with its seats,"
+    " bots, rules and seed; it is written back to FILE, after the games before it (or to"
+    " --log FILE).",
 )  # fmt: skip
 @click.option(
     "--auto-forced",
@@ -372,16 +374,29 @@ def play(
     if log_path == "-":
         raise click.BadParameter("give a file path; stdout shows the game", param_hint="'--log'")
     resumed = None
+    kept = ""  # a log is never replaced: what its file held is kept before the new games
     if resume is not None:
         from ._resume import resume_game
 
         resumed = resume_game(resume, search_iterations=search_iterations, log_path=log_path)
-        rules, seed, log_path = resumed.rules, resumed.seed, resumed.log_path
+        rules, seed = resumed.rules, resumed.seed
+        if log_path is None or _same_path(log_path, resume):
+            kept = resumed.kept  # the sitting's games before the abandoned one
+        log_path = resumed.log_path
         human_names, kinds = list(resumed.humans), list(resumed.kinds)
         humans = len(human_names)
     else:
         human_names = people(names, humans, rules.players)
         kinds = level_kinds(level, bots, rules.players - humans)
+    if (
+        log_path is not None
+        and not kept
+        and os.path.isfile(log_path)
+        and not (resume is not None and _same_path(log_path, resume))
+    ):
+        from ._resume import kept_text
+
+        kept = kept_text(log_path)
     bot_seats = rules.players - humans
     if seed is None:
         seed = draw_seed()
@@ -400,6 +415,7 @@ def play(
         dealer=dealer, search_iterations=search_iterations, log_path=log_path,
         delay=(0.6 if interactive else 0.0) if delay is None else delay, symbols=symbols,
         rulebook=lambda: rule_lines(rules, min(terminal.width, 100)), auto_forced=auto_forced,
+        kept=kept,
     )  # fmt: skip
     try:
         ending = sitting.play(seed, draw_seed, resume=None if resumed is None else resumed.resume)
@@ -482,6 +498,11 @@ def rules_command(rules: Rules, as_json: bool) -> None:
         return
     with reader_may_leave():
         click.echo(text)
+
+
+def _same_path(one: str, other: str) -> bool:
+    """Return whether the paths ``one`` and ``other`` name the same file."""
+    return os.path.realpath(one) == os.path.realpath(other)
 
 
 # ----------------------------------------------------------------------------- tournament

@@ -305,6 +305,9 @@ class Sitting:
     symbols: bool = True
     rulebook: Callable[[], Sequence[str]] | None = None
     auto_forced: bool = False
+    kept: str = ""
+    """The text a log file written whole keeps before this sitting's games: what the file
+    held (a log is never replaced), or the games before a resumed one."""
     # What the sitting keeps as it goes: not given to __init__.
     logs: list[str] = field(default_factory=list, init=False)
     wins: list[int] = field(default_factory=list, init=False)
@@ -464,7 +467,8 @@ class Sitting:
                         seed, self.rules, players, events=state.events, abandoned=ending.code != 0
                     )
                     self.logs.append(log.dumps(game) + "\n")
-                    stream.write("".join(self.logs if self._rewrite else self.logs[-1:]))
+                    written = self.logs if self._rewrite else self.logs[-1:]
+                    stream.write((self.kept if self._rewrite else "") + "".join(written))
         except OSError as err:  # only the log is written here: the screen's faults are caught
             raise LogWriteError(self.log_path or "", err) from None
         if fault is not None:
@@ -481,7 +485,8 @@ class Sitting:
         if self.log_path:
             games = len(self.logs)
             what = "Log" if games == 1 else f"Logs of the {games} games"
-            terminal.write(f"{what} saved to {self.log_path}.")
+            after = ", after the games it held" if self.kept and self._rewrite else ""
+            terminal.write(f"{what} saved to {self.log_path}{after}.")
         return Ending(0, "", seed)
 
     def _play_out(
