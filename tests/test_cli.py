@@ -707,3 +707,18 @@ def test_a_closed_standard_stream_gives_no_traceback(tmp_path: Path) -> None:
     empty = _closed("<&-", "analyze", "-")
     assert empty.returncode == 1 and "holds no game" in empty.stderr
     assert "Traceback" not in empty.stderr
+
+
+@pytest.mark.parametrize(
+    "words",
+    [["verify", "x"], ["export", "--table", "games", "x"], ["replay", "x"], ["analyze", "x"],
+     ["simulate", "-o", "x"], ["export", "g.jsonl", "--table", "all", "-o", "x"],
+     ["analyze", "g.jsonl", "-o", "x"], ["play", "--log", "x"], ["play", "--resume", "x"]],
+)  # fmt: skip
+def test_file_parameters_complete_as_files(words: list[str]) -> None:
+    # Issue 33, 3: with Click's completion loaded, every file parameter completed nothing
+    # (a bare string has no completions), taking the shell's own file names away.
+    env = {"_KOW_COMPLETE": "bash_complete", "COMP_WORDS": " ".join(["kow", *words]),
+           "COMP_CWORD": str(len(words))}  # fmt: skip
+    result = CliRunner().invoke(main, [], env=env, prog_name="kow")
+    assert (result.exit_code, result.stdout) == (0, "file,x\n")

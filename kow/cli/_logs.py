@@ -39,6 +39,7 @@ from ._io import (
 )
 from ._options import (
     BOT_NAMES,
+    PATH,
     Count,
     ascii_option,
     cluster_executor,
@@ -199,7 +200,7 @@ def _title(index: int, label: str, seed: int | None) -> str:
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...", type=PATH)
 @json_option("Print the verdict as one JSON object.")
 @click.option(
     "--against-seed", is_flag=True,
@@ -409,7 +410,7 @@ def table_names(players: list[PlayerLog]) -> list[str]:
 
 
 @click.command()
-@click.argument("file", metavar="FILE")
+@click.argument("file", metavar="FILE", type=PATH)
 @click.option(
     "--game", "game_number", type=Count(1, None, "a game number"), default=1,
     show_default=True,
@@ -603,7 +604,7 @@ def _export_folder(folder: str) -> bool:
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...", type=PATH)
 @click.option(
     "--table", "tables", required=True, multiple=True,
     type=click.Choice((*EXPORT_TABLES, "all")),
@@ -611,7 +612,7 @@ def _export_folder(folder: str) -> bool:
     " Give it more than once, or all, for several tables in one pass, to -o DIR.",
 )  # fmt: skip
 @click.option(
-    "--output", "-o", default=None, metavar="FILE|DIR",
+    "--output", "-o", default=None, metavar="FILE|DIR", type=PATH,
     help="Write the table to FILE (replaced whole at the end; gzip if FILE ends in .gz)"
     " instead of stdout. With several tables, DIR is a folder (made if it does not"
     " exist; its parent must; a new one named like a file, out.csv, is refused) and each"
@@ -879,7 +880,7 @@ def _seats_of(text: str, game: GameLog, label: str, *, index: int) -> frozenset[
 
 
 @click.command()
-@click.argument("file", metavar="FILE")
+@click.argument("file", metavar="FILE", type=PATH)
 @click.option(
     "--game", "game_number", type=Count(1, None, "a game number"), default=None, metavar="K",
     help="Analyse only game K of the file (counting from 1) [default: every game].",

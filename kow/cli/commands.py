@@ -42,6 +42,7 @@ from ._options import (
     BOT_NAMES,
     ENTRANTS_HELP,
     LEVELS,
+    PATH,
     Count,
     Seconds,
     ascii_option,
@@ -318,12 +319,12 @@ To play them, run the same command again (--first-game 0 --games 100)."
 @rule_options
 @search_iterations_option
 @click.option(
-    "--log", "log_path", default=None, metavar="FILE",
+    "--log", "log_path", default=None, metavar="FILE", type=PATH,
     help="Save the log of each game played to FILE, after the games it held (one JSON"
     " line a game, as simulate writes them; gzip if FILE ends in .gz), even if you quit.",
 )  # fmt: skip
 @click.option(
-    "--resume", default=None, metavar="FILE",
+    "--resume", default=None, metavar="FILE", type=PATH,
     help="Continue the abandoned game that --log kept at the end of FILE, with its seats,"
     " bots, rules and seed; it is written back to FILE, after the games before it (or to"
     " --log FILE).",
