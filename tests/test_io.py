@@ -134,6 +134,7 @@ def test_play_with_a_name_the_encoding_lacks(encoding: str, tmp_path: Path) -> N
     assert "Traceback" not in out
     assert "\\u5f20\\u4f1f, your hand" in out
     # The screen is the one a UTF-8 terminal gets with --ascii, escapes aside.
+    log.unlink()  # else the second game is added after the first (issue 33, 6)
     utf8 = kow(*args, "--ascii", encoding="utf-8", stdin="quit\n")
     assert done.stdout == utf8.stdout.decode("utf-8").encode(encoding, FALLBACK)
     game = json.loads(log.read_text(encoding="utf-8"))

@@ -167,9 +167,11 @@ def fit_streams() -> None:
     the suit symbols (cp1252, latin-1, ascii: what a redirect on Windows or
     ``PYTHONIOENCODING`` gives) keeps its encoding and writes through :data:`FALLBACK`:
     ``Q♠`` as ``Qs``, a name it cannot show escaped, never a ``UnicodeEncodeError``.
-    stdin, in any encoding, reads what it cannot decode as U+FFFD, so a byte of another
-    encoding (a script saved in Latin-1, piped to ``kow play`` under a UTF-8 locale) is
-    an entry refused like any other, never a ``UnicodeDecodeError``. Streams that can
+    stdin, in any encoding, reads what it cannot decode (as U+FFFD in an encoding that
+    cannot show the suits; as Python's C and C.UTF-8 locales read it, a lone surrogate
+    per byte, in UTF-8), so a byte of another encoding (a script saved in Latin-1, piped
+    to ``kow play`` under a UTF-8 locale) is an entry refused like any other, never a
+    ``UnicodeDecodeError``. Streams that can
     show the suits (UTF-8), or that are not text files (None, a test's stand-in), are
     otherwise left alone.
     """
@@ -179,9 +181,9 @@ def fit_streams() -> None:
         if not isinstance(stream, io.TextIOWrapper) or not encoding:
             continue
         if _shows_suits(encoding):
-            if stream is sys.stdin and stream.errors != errors:  # surrogateescape too
+            if stream is sys.stdin and stream.errors == "strict":  # as under C.UTF-8
                 with contextlib.suppress(OSError, ValueError):
-                    stream.reconfigure(errors=errors)
+                    stream.reconfigure(errors="surrogateescape")
             continue
         if codecs.lookup(encoding).name == "ascii" and stream is not sys.stdin:
             encoding = _ASCII
