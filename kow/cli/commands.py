@@ -215,10 +215,13 @@ def simulate(
             reader_may_leave(out),
         ):
             try:
+                cost = game_seconds(kinds, rules.start_cards, search_iterations)
                 if executor is None:
-                    cost = game_seconds(kinds, rules.start_cards, search_iterations)
                     jobs = jobs or auto_jobs(games, cost)
-                texts = run_text(run, first_game, games, jobs=jobs or 1, executor=executor)
+                texts = run_text(
+                    run, first_game, games, jobs=jobs or 1, executor=executor,
+                    seconds_per_game=cost,
+                )  # fmt: skip
                 with contextlib.closing(texts):  # on an error, stop any workers at once
                     for text, count in texts:
                         with stops_held():  # a stop ends the run between games, not in one
