@@ -429,7 +429,7 @@ def test_a_whole_game_returns_one_to_its_winner_and_logs_it(
 
 
 def log_players(log: dict[str, Any]) -> list[LoggedPlayer]:
-    return [LoggedPlayer(p["name"], p["kind"]) for p in log["players"]]
+    return [LoggedPlayer.from_log(p) for p in log["players"]]
 
 
 def test_a_game_cut_short_is_logged_as_abandoned() -> None:

@@ -277,18 +277,36 @@ def test_logs_of_ismcts_bots_match_their_seeds() -> None:
     assert against_seed(*logs) == (0, "2 games in 1 file: 2 legal, 0 faulty\n", checked(2))
 
 
-def test_a_search_bot_played_with_other_iterations_is_caught() -> None:
+def test_a_log_records_its_bots_settings_and_against_seed_uses_them() -> None:
+    # Issue 33, 7: a search bot's log at --search-iterations 20 failed --against-seed
+    # until the reader guessed the option; now the log records each bot's settings.
+    games = simulate("--seed", "3", "--bots", "search,heuristic,ismcts", "--players", "3",
+                     "--start-cards", "2", "--search-iterations", "2")  # fmt: skip
+    assert [p.get("settings") for p in games[0]["players"]] == [
+        {"iterations": 2}, None, {"iterations": 1200}]  # fmt: skip
+    assert against_seed(*games) == (0, "1 game in 1 file: 1 legal, 0 faulty\n", checked(1))
+    assert check_against_seed(games[0], search_iterations=50) is None  # the log's hold
+    edited = copy.deepcopy(games[0])
+    edited["players"][0]["settings"]["iterations"] = 100
+    difference = check_against_seed(edited)
+    assert difference is not None and (difference.seat, difference.field) == (0, "play")
+    assert difference.source == "its search bot (seed 3, 100 iterations, as logged)"
+
+
+def test_a_log_without_settings_needs_the_search_iterations_it_was_played_with() -> None:
     games = simulate("--seed", "3", "--bots", "search,heuristic", "--players", "2",
                      "--search-iterations", "2")  # fmt: skip
-    assert against_seed(*games, args=("--search-iterations", "2"))[0] == 0
-    difference = check_against_seed(games[0])  # the default: 100 deals per decision
+    old = copy.deepcopy(games[0])  # as logs were written before they recorded settings
+    del old["players"][0]["settings"]
+    assert against_seed(old, args=("--search-iterations", "2"))[0] == 0
+    difference = check_against_seed(old)  # the default: 100 deals per decision
     assert difference is not None
     assert (difference.seat, difference.field) == (0, "play")
     assert difference.source == (
-        "its search bot (seed 3, 100 iterations, which logs do not record: give"
+        "its search bot (seed 3, 100 iterations, which this log does not record: give"
         " --search-iterations)"
     )
-    given = check_against_seed(games[0], search_iterations=3)  # given, so no hint
+    given = check_against_seed(old, search_iterations=3)  # given, so no hint
     assert given is not None and given.source == "its search bot (seed 3, 3 iterations)"
 
 

@@ -312,6 +312,15 @@ def test_search_bots_need_the_search_iterations_they_played_with(tmp_path: Path)
         entries=[*["1"] * 30, "quit"],
     )  # fmt: skip
     assert code == 1, err
+    # Issue 33, 7: the log records the search bot's 4 deals, so it resumes without them.
+    code, _, err = run("play", "--resume", str(path), entries=["quit"])
+    assert code == 1 and "Game abandoned (you quit)" in err, err
+    code, _, err = run("play", "--resume", str(path), "--search-iterations", "5", entries=["quit"])
+    assert code == 2 and "5 is not the game's" in " ".join(err.split()), err
+    # A log that does not record them (written before kow did) needs them given.
+    game = json.loads(path.read_text())
+    del game["players"][3]["settings"]
+    _write(path, [game])
     code, _, err = run("play", "--resume", str(path), entries=["quit"])
     said = " ".join(err.split())
     assert code == 1 and "not the game its seed gives" in said, err

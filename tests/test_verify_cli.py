@@ -220,7 +220,7 @@ def test_a_replayed_log_rebuilds_the_log(games: list[dict[str, Any]]) -> None:
     from kow.rules import Rules
 
     for game in games:
-        players = [LoggedPlayer(p["name"], p["kind"]) for p in game["players"]]
+        players = [LoggedPlayer.from_log(p) for p in game["players"]]
         *_, state = replay(game)
         rebuilt = log.build(game["seed"], Rules.from_dict(game["rules"]), players, events=state.events)
         assert rebuilt == game

@@ -241,8 +241,9 @@ def verify(
     not checked. When every game passes, a line on stderr says how many were checked
     against their seeds; with
     --json, the verdict's "against_seed" counts the games checked, matched, unmatched and
-    unseeded. Logs do not record --search-iterations: give the one search bots played
-    with (default 100). Logs of another kow version may differ for that reason alone.
+    unseeded. Searching bots play at the settings their log records; give
+    --search-iterations for logs that record none (older logs; default 100). Logs of
+    another kow version may differ for that reason alone.
     A progress bar shows on stderr when it is a terminal and every FILE is a file.
     """
     from ..log import LogReadError, iter_entries

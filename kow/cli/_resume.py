@@ -65,7 +65,9 @@ class Resumed(NamedTuple):
     ``resume``: what the sitting continues from (:class:`kow.cli.session.Resume`);
     ``log_path``: the file the continued game is written to (FILE itself unless
     ``--log`` names another); ``kept``: the text of the games before the abandoned one in
-    FILE (a sitting's log), which a log written back to FILE keeps before it.
+    FILE (a sitting's log), which a log written back to FILE keeps before it;
+    ``search_iterations``: the deals per decision its search bots record (the games after
+    it are played with them), else the ``--search-iterations`` given.
     """
 
     seed: int
@@ -76,6 +78,7 @@ class Resumed(NamedTuple):
     resume: Resume
     log_path: str
     kept: str = ""
+    search_iterations: int | None = None
 
 
 def resume_game(path: str, *, search_iterations: int | None, log_path: str | None) -> Resumed:
@@ -150,6 +153,20 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
         )
     rules = Rules.from_dict(dict(game["rules"]))
     names = tuple(p["name"] for p in players)
+    recorded_iterations = {
+        settings["iterations"]
+        for p in players
+        if p["kind"] == "search" and (settings := p.get("settings")) is not None
+    }
+    if len(recorded_iterations) == 1:  # the log records them (since 0.5.0): the game's own
+        (recorded,) = recorded_iterations
+        if search_iterations is not None and search_iterations != recorded:
+            raise click.BadParameter(
+                f"{search_iterations} is not the game's: {label} was played with"
+                f" {recorded}; a resumed game keeps its own, so leave the option out",
+                param_hint="'--search-iterations'",
+            )
+        search_iterations = recorded
     dealer = game["rounds"][0]["dealer"]
     _check_options(label, seed=seed, rules=rules, names=names[:humans], kinds=bots, dealer=dealer)
     try:
@@ -160,7 +177,7 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
         raise click.ClickException(
             f"{label}: not the game its seed gives, so it can't be resumed: {again.difference}"
         )
-    logged = [LoggedPlayer(p["name"], p["kind"]) for p in players]
+    logged = [LoggedPlayer.from_log(p) for p in players]
     made = build(seed, rules, logged, events=again.state.events, abandoned=True)
     made["kow_version"] = game["kow_version"]
     if made != game:
@@ -178,6 +195,7 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
         resume=Resume(again.state, bot_players, label),
         log_path=path if log_path is None else log_path,
         kept=kept_text(path, before_line=line) if count > 1 else "",
+        search_iterations=search_iterations,
     )
 
 

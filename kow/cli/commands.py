@@ -384,6 +384,7 @@ def play(
 
         resumed = resume_game(resume, search_iterations=search_iterations, log_path=log_path)
         rules, seed = resumed.rules, resumed.seed
+        search_iterations = resumed.search_iterations  # the log's own, when it records them
         if log_path is None or _same_path(log_path, resume):
             kept = resumed.kept  # the sitting's games before the abandoned one
         log_path = resumed.log_path

@@ -392,8 +392,9 @@ class Tournament:
 
         ``games`` is the games played, ``games_planned`` those asked for, and
         ``partial`` whether the tournament stopped before the end; ``search_iterations``
-        the deals of a ``search`` entrant that gives none, or None when no entrant is one. With ``by_seat``, each
-        result has ``by_seat``: its results from each seat (:meth:`SeatResult.to_dict`).
+        the deals of a ``search`` entrant that gives none, or None when no entrant is one.
+        With ``by_seat``, each result has ``by_seat``: its results from each seat
+        (:meth:`SeatResult.to_dict`).
         """
         results = [r.to_dict() for r in self.results()]
         if by_seat:

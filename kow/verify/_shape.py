@@ -62,6 +62,11 @@ LEADS = ("most-tricks", "dealer-left")
 TERMINATIONS = ("last-standing", "sweep", "final-trick")  # result.termination: after 0.5.0
 KINDS = ("random", "heuristic", "search", "ismcts", "agent", "human")  # agent: since 0.5.0
 TRUMP_METHODS = ("turned-up", "chosen", "fixed", "vote", "none")
+MAX_ITERATIONS = 100_000
+SETTINGS = {"search": ("iterations",), "ismcts": ("iterations",)}
+"""The settings a player of each kind may record (``players[i].settings``, since 0.5.0):
+a ``search`` bot's deals and an ``ismcts`` bot's iterations per decision, each an int 1
+to :data:`MAX_ITERATIONS`. Other kinds record none."""
 
 MAX_NAME = 64
 """The most characters (code points) in a player's name: a name fits a line of any screen,
