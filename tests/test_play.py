@@ -864,7 +864,10 @@ def test_help_at_play_again_says_what_it_takes() -> None:
     first, _ = script(Rules(players=3), 21, humans=1)
     code, out, err = play("--seed", "21", "--players", "3", entries=[*first, "help", "?", "n"])
     assert code == 0, err
-    said = "Type y to play again, n to stop, a for the analysis of this game; quit or exit stops too."
+    said = (
+        "Type y to play again, n to stop, a for the analysis of this game; quit or exit stops"
+        " too."
+    )
     assert out.replace("\n  ", " ").count(said) == 2
     assert "is not an answer here" not in out
     assert out.count("Play again, with a new seed? [y/n] ") == 3

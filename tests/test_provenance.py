@@ -272,7 +272,8 @@ def test_logs_of_random_variants_match_their_seeds(
 def test_logs_of_ismcts_bots_match_their_seeds() -> None:
     # The ismcts bot at its default 1,200 iterations, which the random variants leave out.
     logs = simulate("--seed", "5", "--games", "2", "--players", "3", "--start-cards", "3",
-                    "--bots", "ismcts,heuristic,ismcts", "--dogs-life", "once-per-game")  # fmt: skip
+                    "--bots", "ismcts,heuristic,ismcts",
+                    "--dogs-life", "once-per-game")  # fmt: skip
     assert [p["kind"] for p in logs[0]["players"]] == ["ismcts", "heuristic", "ismcts"]
     assert against_seed(*logs) == (0, "2 games in 1 file: 2 legal, 0 faulty\n", checked(2))
 

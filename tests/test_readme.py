@@ -44,7 +44,8 @@ def test_the_quick_start_is_two_commands_and_the_first_tells_a_game() -> None:
     lines = told.stdout.splitlines()
     assert lines[0] == "Game 1 of stdin, seed 7"
     assert "=== Round 1: 7 cards each ===" in lines
-    assert lines[-1] == "*** Ben wins the game by taking the only trick of the last round (round 7). ***"
+    won = "*** Ben wins the game by taking the only trick of the last round (round 7). ***"
+    assert lines[-1] == won
     # The JSON it names is the golden log of seed 7.
     assert "`kow simulate --seed 7 --pretty` prints it indented" in " ".join(section.split())
     pretty = subprocess.run(

@@ -69,7 +69,8 @@ def rebuilt_text(game: dict[str, Any], state: State) -> str:
     """Return the compact log that ``state``'s events make with ``game``'s seed and players."""
     players = [LoggedPlayer.from_log(p) for p in game["players"]]
     rules = Rules.from_dict(game["rules"])
-    return dumps(build(game["seed"], rules, players, events=state.events, abandoned=bool(game.get("abandoned"))))
+    abandoned = bool(game.get("abandoned"))
+    return dumps(build(game["seed"], rules, players, events=state.events, abandoned=abandoned))
 
 
 def assert_replays(text: str) -> State:

@@ -149,7 +149,8 @@ def test_the_table_counts_games_and_seats_and_shows_cheap_bots_times() -> None:
         assert kind.mean_decision_ms is not None and 0 < kind.mean_decision_ms < 1
         assert float(ms) > 0 and len(ms.lstrip("0.")) == 3, ms
     assert result.to_dict()["results"][1] | {"mean_decision_ms": 0} == {
-        "entrant": "heuristic", "kind": "heuristic", "settings": {}, "seats": 2, "games": 6, "wins": heuristic.wins,
+        "entrant": "heuristic", "kind": "heuristic", "settings": {}, "seats": 2, "games": 6,
+        "wins": heuristic.wins,
         "win_rate": heuristic.win_rate, "ci95": [heuristic.low, heuristic.high],
         "mean_round": heuristic.mean_round, "decisions": heuristic.decisions,
         "mean_decision_ms": 0,

@@ -222,7 +222,8 @@ def test_a_replayed_log_rebuilds_the_log(games: list[dict[str, Any]]) -> None:
     for game in games:
         players = [LoggedPlayer.from_log(p) for p in game["players"]]
         *_, state = replay(game)
-        rebuilt = log.build(game["seed"], Rules.from_dict(game["rules"]), players, events=state.events)
+        rules = Rules.from_dict(game["rules"])
+        rebuilt = log.build(game["seed"], rules, players, events=state.events)
         assert rebuilt == game
 
 
