@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/cluster.py [--python PY] [--repeat N] [--quick] [--json FILE]``.
 ``PY`` is the Python whose installed kow is timed (default: this one); it needs Ray
-(``pip install 'kow[ray]'``). Every kow command runs from a folder outside the checkout,
+(``pip install '.[ray]'``). Every kow command runs from a folder outside the checkout,
 so the installed build is what runs. It measures, in this order:
 
 - **the bytes**: ``kow simulate --bots heuristic --seed 1 --games G`` with ``--jobs 1``,

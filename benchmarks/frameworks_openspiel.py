@@ -1,7 +1,8 @@
 """Time random play through the OpenSpiel game, and through kow's engine alone.
 
 Usage: ``python benchmarks/frameworks_openspiel.py [--games N] [--players N]
-[--start-cards N] [--seed N] [--repeat N] [--json FILE]``. Needs ``kow[openspiel]``.
+[--start-cards N] [--seed N] [--repeat N] [--json FILE]``. Needs the extra ``openspiel``
+(``pip install '.[openspiel]'`` in kow's folder).
 
 Both loops play ``--games`` whole games (default 200; 4 players and 7 cards unless told),
 choosing uniformly among the legal actions with ``random.Random(--seed)``:

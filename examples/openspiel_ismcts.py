@@ -2,7 +2,7 @@
 
 Usage: ``python examples/openspiel_ismcts.py [--games N] [--players N] [--start-cards N]
 [--simulations N] [--search-iterations N] [--seed N] [--log FILE]``. Needs
-``pip install 'kow[openspiel]'``.
+``pip install '.[openspiel]' in kow's folder``.
 
 Plays ``--games`` games of ``python_knock_out_whist`` (``import kow.frameworks.openspiel``
 registers it). Seat 0 is OpenSpiel's Python ``ISMCTSBot`` with random rollouts, which
@@ -40,7 +40,8 @@ try:
 
     from kow.frameworks.openspiel import GAME_NAME, KowBot, resampler
 except ImportError:
-    print(f"{PROG}: OpenSpiel is not installed; run: pip install 'kow[openspiel]'", file=sys.stderr)
+    hint = "OpenSpiel is not installed; run: pip install '.[openspiel]' in kow's folder"
+    print(f"{PROG}: {hint}", file=sys.stderr)
     sys.exit(1)
 
 MAX_EXAMPLE_SEED = 4_000_000

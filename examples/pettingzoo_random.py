@@ -3,7 +3,7 @@
 
 Usage::
 
-    pip install 'kow[pettingzoo]'
+    pip install '.[pettingzoo]' in kow's folder
     python examples/pettingzoo_random.py --games 5 --seed 1 --log game.json
     kow verify game.json
 
@@ -35,7 +35,7 @@ try:
 
     from kow.frameworks.pettingzoo import env
 except ImportError:
-    hint = "PettingZoo is not installed; run: pip install 'kow[pettingzoo]'"
+    hint = "PettingZoo is not installed; run: pip install '.[pettingzoo]' in kow's folder"
     print(f"{PROG}: {hint}", file=sys.stderr)
     sys.exit(1)
 

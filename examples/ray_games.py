@@ -3,7 +3,7 @@
 
 Usage::
 
-    pip install 'kow[ray]'
+    pip install '.[ray]' in kow's folder
     python examples/ray_games.py --games 4000 --seed 1
     python examples/ray_games.py --address auto   # a cluster that `ray start` runs
 
@@ -35,7 +35,8 @@ try:
 
     from kow.runs.executors import on_ray
 except ImportError:
-    print(f"{PROG}: Ray is not installed; run: pip install 'kow[ray]'", file=sys.stderr)
+    hint = "Ray is not installed; run: pip install '.[ray]' in kow's folder"
+    print(f"{PROG}: {hint}", file=sys.stderr)
     sys.exit(1)
 
 KINDS = ("heuristic", "random", "random", "random")

@@ -239,7 +239,8 @@ def test_game_and_seat_pick_the_same_analyses_out_of_the_whole(games: Path) -> N
         (["GAMES", "--seat", "-1"], 2, "'-1' is not a seat: allowed 0 to 3, in the digits 0-9"),
         (["GAMES", "--seat", "Zed"], 2, "game 1 of GAMES has no player named 'Zed': give a seat"
          " number or one of 0 'heuristic-0' (shown as 'Ada'), 1 'random-1' (shown as 'Ben')"),
-        (["GAMES", "--iterations", "1"], 2, "'--iterations': '1' is not a number of deals: allowed 2 to 100000"),
+        (["GAMES", "--iterations", "1"], 2,
+         "'--iterations': '1' is not a number of deals: allowed 2 to 100000"),
         (["GAMES", "-o", "GAMES"], 2, "is the input"),
         (["CORRUPT"], 1, "Error: CORRUPT: line 2, column 6: not JSON"),
         (["EMPTY"], 1, "Error: EMPTY: holds no game, so there is none to analyse"),

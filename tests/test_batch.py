@@ -312,3 +312,20 @@ def test_auto_jobs_names_a_bad_argument(games: object, seconds: object, message:
         auto_jobs(games, seconds)  # type: ignore[arg-type]
     assert str(caught.value) == message
     assert auto_jobs(0, 1.0) == 1  # kow analyze may have no decision to share out
+
+
+def test_costly_games_come_in_blocks_of_a_few_seconds_with_the_same_bytes() -> None:
+    # Issue 33, 5: blocks of up to 200 games whatever their cost (7 minutes a block of
+    # ismcts games) showed no progress and lost every game of a stopped block.
+    from kow.players import game_seconds
+    from kow.runs.batch import BLOCK_SECONDS, Run, run_text
+
+    run = Run(7, Rules(players=3, start_cards=2), ("random",) * 3)
+    cheap = list(run_text(run, 0, 40, jobs=2))
+    assert [n for _, n in cheap] == [3] * 13 + [1]  # 8 blocks a process, at most 200
+    costly = list(run_text(run, 0, 40, jobs=2, seconds_per_game=BLOCK_SECONDS / 2))
+    assert [n for _, n in costly] == [2] * 20
+    assert "".join(t for t, _ in costly) == "".join(t for t, _ in cheap)
+    assert game_seconds(["ismcts"] * 4, 7) > BLOCK_SECONDS  # kow simulate --bots ismcts: 1 a block
+    with pytest.raises(ValueError, match="seconds_per_game must be a number of seconds"):
+        run_text(run, 0, 4, seconds_per_game=-1.0)

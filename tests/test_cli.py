@@ -674,8 +674,9 @@ def test_one_big_write_into_a_pipe_closed_early_exits_141(
     # verify --json writes its whole verdict (here ~570 KB, far more than a pipe holds) in
     # one write: the reader leaving after 1 byte must still give 141, not 1.
     bad = tmp_path / "bad2000.jsonl"
-    first = logs["BAD"].read_text().splitlines()[0]
-    bad.write_text((first + "\n") * 2000)
+    first = json.loads(logs["BAD"].read_text().splitlines()[0])
+    # 2000 faulty games, each its own (a repeated game is said on stderr)
+    bad.write_text("".join(json.dumps({**first, "seed": i}) + "\n" for i in range(2000)))
     assert _one_byte_then_closed("verify", "--json", str(bad)) == (141, b"")
     assert _one_byte_then_closed("verify", str(bad)) == (141, b"")
     assert _one_byte_then_closed("export", str(logs["GAMES"]), "--table", "plays") == (141, b"")
@@ -706,3 +707,18 @@ def test_a_closed_standard_stream_gives_no_traceback(tmp_path: Path) -> None:
     empty = _closed("<&-", "analyze", "-")
     assert empty.returncode == 1 and "holds no game" in empty.stderr
     assert "Traceback" not in empty.stderr
+
+
+@pytest.mark.parametrize(
+    "words",
+    [["verify", "x"], ["export", "--table", "games", "x"], ["replay", "x"], ["analyze", "x"],
+     ["simulate", "-o", "x"], ["export", "g.jsonl", "--table", "all", "-o", "x"],
+     ["analyze", "g.jsonl", "-o", "x"], ["play", "--log", "x"], ["play", "--resume", "x"]],
+)  # fmt: skip
+def test_file_parameters_complete_as_files(words: list[str]) -> None:
+    # Issue 33, 3: with Click's completion loaded, every file parameter completed nothing
+    # (a bare string has no completions), taking the shell's own file names away.
+    env = {"_KOW_COMPLETE": "bash_complete", "COMP_WORDS": " ".join(["kow", *words]),
+           "COMP_CWORD": str(len(words))}  # fmt: skip
+    result = CliRunner().invoke(main, [], env=env, prog_name="kow")
+    assert (result.exit_code, result.stdout) == (0, "file,x\n")

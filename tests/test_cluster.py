@@ -565,7 +565,8 @@ def test_without_ray_installed_cluster_says_how_to_install_it(tmp_path: Path) ->
     )
     assert done.returncode == 1
     assert done.stderr == (
-        "Error: Ray is not installed: pip install 'kow[ray]' (on every node of the cluster)\n"
+        "Error: Ray is not installed: pip install '.[ray]' in kow's folder (on every node of"
+        " the cluster)\n"
     )
 
 

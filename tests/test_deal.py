@@ -100,7 +100,8 @@ def test_the_engine_deals_the_deck_that_deal_deck_writes() -> None:
     hands = [cards("Ah Kh"), cards("2c 3c"), cards("2d 3d")]
     deck = deal_deck(2, hands, cards("9s")[0])
     assert deck == cards("Ah 2c 2d Kh 3c 3d 9s")
-    state = State(Rules(players=3, start_cards=2), random.Random(0), 2, deck=StackedDeck([deck], [7]))
+    rules = Rules(players=3, start_cards=2)
+    state = State(rules, random.Random(0), 2, deck=StackedDeck([deck], [7]))
     deal = state.events[0]
     assert deal.hands == tuple(tuple(h) for h in hands)
     assert (deal.cut_by, deal.cut_position) == (1, 7)

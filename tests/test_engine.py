@@ -540,7 +540,8 @@ def test_view_says_who_has_used_a_dogs_life_and_who_may_get_one() -> None:
     per_game = _round_facts(
         DOG_RULES,
         [DOG_ROUND_1, deal(1, ["2h", "2c 3c 4d", "5c Kd Ah"]), deal(2, ["Ac Ad", None, "Kc 3d"])],
-        ["2h 3h 4h 5h  knock 2h  Ac Ad", "Ac Kc Qc 2d  h 2c 4d 3c", "4c 5c 6c Ad  5c Kd Ah  c Kc 3d"],
+        ["2h 3h 4h 5h  knock 2h  Ac Ad", "Ac Kc Qc 2d  h 2c 4d 3c",
+         "4c 5c 6c Ad  5c Kd Ah  c Kc 3d"],
     )  # fmt: skip
     assert per_game == {1: ((), (), (0, 1, 2)), 2: ((0,), (0,), ()), 3: ((), (0,), ())}
 
@@ -861,7 +862,10 @@ def test_a_round_stopped_by_a_policy_is_left_at_that_decision(rules: Rules, stop
             chosen: list[int] = []
             given: list[TrickFacts] = []
 
-            def policy(facts: TrickFacts) -> int:
+            def policy(
+                facts: TrickFacts, k: int = k, chosen: list[int] = chosen,
+                given: list[TrickFacts] = given,
+            ) -> int:  # fmt: skip
                 if len(chosen) == k - 1:
                     given.append(facts)
                     if stop == "raise":

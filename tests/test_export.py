@@ -575,7 +575,9 @@ def test_memory_stays_flat(
         code, _, err = invoke("export", str(path), *out)
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        assert (code, err) == (0, "")
+        assert (code, err) == (0, (
+            f"{path}: game 2 (line 2) repeats game 1 whole\n"
+            f"{path}: {count - 1} games in all repeat an earlier game whole\n"))  # fmt: skip
         peaks.append(peak)
     assert peaks[1] < peaks[0] + 300_000, peaks
 
@@ -967,7 +969,9 @@ def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
     code, out, err = invoke("simulate", "--seed", "3", "--games", "100", "--bots", "random")
     assert code == 0, err
     path = tmp_path_factory.mktemp("many") / "many.jsonl"
-    path.write_text(out * 30)
+    games = [json.loads(line) for line in out.splitlines()]
+    copies = [{**g, "seed": g["seed"] + k} for k in range(30) for g in games]  # none repeated
+    path.write_text("".join(json.dumps(g) + "\n" for g in copies))
     return path
 
 
@@ -1049,3 +1053,18 @@ def test_a_stopped_export_to_files_leaves_them_as_they_were(
     else:
         assert [p.name for p in tmp_path.iterdir()] == ["plays.csv"]
         assert target.read_text() == "old\n"
+
+
+def test_a_file_name_where_a_folder_is_needed_is_refused(stacked: str, tmp_path: Path) -> None:
+    # Issue 33, 9: export --table all -o out.csv silently made a folder named out.csv.
+    out = tmp_path / "out.csv"
+    code, stdout, err = invoke("export", stacked, "--table", "all", "-o", str(out))
+    assert (code, stdout) == (2, "")
+    assert f"'{out}' is the name of a file: several tables go to a folder" in err
+    assert not out.exists()
+    code, _, err = invoke("export", stacked, "--table", "all", "-o", f"{out}/")  # a folder
+    assert (code, err) == (0, "")
+    assert sorted(p.name for p in out.iterdir()) == [
+        "games.csv", "plays.csv", "rounds.csv", "tricks.csv"]  # fmt: skip
+    code, _, err = invoke("export", stacked, "--table", "games", "-o", str(tmp_path / "g.csv"))
+    assert (code, err) == (0, "")  # one table: a file, as asked

@@ -112,7 +112,8 @@ def test_the_true_deal_explains_every_heuristic_play() -> None:
                     found = decisions(view)
                     chooser = trump_chooser(view)
                     played = _played(view)
-                    assert misses(state.hands, found, _trump(view), chooser=chooser, played=played) == 0
+                    trump = _trump(view)
+                    assert misses(state.hands, found, trump, chooser=chooser, played=played) == 0
                     checked += len(found)
                 state.apply(bots[state.turn].act(view))
     assert checked > 5000

@@ -134,6 +134,7 @@ def test_play_with_a_name_the_encoding_lacks(encoding: str, tmp_path: Path) -> N
     assert "Traceback" not in out
     assert "\\u5f20\\u4f1f, your hand" in out
     # The screen is the one a UTF-8 terminal gets with --ascii, escapes aside.
+    log.unlink()  # else the second game is added after the first (issue 33, 6)
     utf8 = kow(*args, "--ascii", encoding="utf-8", stdin="quit\n")
     assert done.stdout == utf8.stdout.decode("utf-8").encode(encoding, FALLBACK)
     game = json.loads(log.read_text(encoding="utf-8"))
@@ -342,3 +343,19 @@ def test_a_stop_in_a_held_block_ends_the_command_at_the_blocks_end(name: str, ra
     assert done.stdout == (
         f"['in the block, after the signal', 'still in the block', '{raised}']\n"
     )
+
+
+def test_a_pager_that_fails_leaves_the_text_shown_plainly_and_says_so(
+    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 33, 4: PAGER=false showed nothing and kow exited 0.
+    from kow.cli._io import page
+
+    monkeypatch.setenv("PAGER", "false")
+    page("\x1b[1mbold\x1b[0m text\n")
+    out, err = capfd.readouterr()
+    assert out == "bold text\n"
+    assert err == "Warning: the pager 'false' failed (exit status 1); shown without it.\n"
+    monkeypatch.setenv("PAGER", "cat")  # a pager that works shows it once, and says nothing
+    page("text\n")
+    assert capfd.readouterr() == ("text\n", "")

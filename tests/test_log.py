@@ -46,7 +46,7 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
 
 
 NAMES = st.sampled_from(
-    ["random-0", "Zoë", 'say "hi"', "back\\slash", "n\u00a0b", "🂡 ace", "x" * 64]
+    ["random-0", "Zoë", 'say "hi"', "back\\slash", "n\u00b7b", "🂡 ace", "x" * 64]
 )
 
 

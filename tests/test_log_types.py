@@ -32,6 +32,7 @@ OBJECTS: dict[str, type] = {
     "#/properties/result": log.ResultLog,
     "#/$defs/rules": log.RulesLog,
     "#/$defs/player": log.PlayerLog,
+    "#/$defs/player/properties/settings": log.SettingsLog,
     "#/$defs/play": log.PlayLog,
     "#/$defs/trick": log.TrickLog,
     "#/$defs/cut_card": log.CutCardLog,

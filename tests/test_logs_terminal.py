@@ -78,3 +78,20 @@ def test_lines_fit_the_terminal_and_no_word_is_split(
     assert words(shown) == words(plain)  # the same words: none split, none lost
     assert len(shown) > len(plain)  # wrapped: not a vacuous test
     assert any(visible_width(x) > cols for x in plain)
+
+
+@pytest.mark.parametrize("command", ["rules", "replay"])
+def test_a_failing_pager_leaves_the_text_shown_and_says_so(command: str, logged: Path) -> None:
+    # Issue 33, 4: PAGER=false showed nothing and kow exited 0.
+    args = ["rules"] if command == "rules" else ["replay", str(logged), "--game", "1"]
+    env = {**ENV, "LC_ALL": "C.UTF-8", "TERM": "xterm", "PAGER": "false"}
+    log = io.StringIO()
+    child = pexpect.spawn(sys.executable, ["-m", "kow", *args], env=env, encoding="utf-8",
+                          timeout=60, dimensions=(50, 100), cwd=os.getcwd())  # fmt: skip
+    child.logfile_read = log
+    child.expect(pexpect.EOF)
+    child.close()
+    text = SGR.sub("", log.getvalue())
+    assert child.exitstatus == 0
+    assert "Warning: the pager 'false' failed (exit status 1); shown without it." in text
+    assert ("Knock-Out Whist" if command == "rules" else "Game 1 of") in text

@@ -106,6 +106,16 @@ def test_what_a_writer_writes_verify_reads_as_legal(name: str) -> None:
                      "names are printable text"),
         ("x" * 65, "'xxxxxxxxxxxxxxxxxxxx...' has 65 characters; a name has at most 64"),
         ("", "'' is empty; every player has a name"),
+        # Issue 33, 9: invisible characters were names, then shown escaped everywhere.
+        ("Jo\u200dan", "'Jo\\u200dan' has an invisible format character (U+200D); names are "
+                       "printable text"),
+        ("Ada\u00ad", "'Ada\\xad' has an invisible format character (U+00AD); names are "
+                      "printable text"),
+        ("\ufeffBen", "'\\ufeffBen' has an invisible format character (U+FEFF); names are "
+                      "printable text"),
+        ("Ada\u00a0L", "'Ada\\xa0L' has a space other than U+0020 (U+00A0); names are "
+                       "printable text"),
+        ("\ue000", "'\\ue000' has a private-use character (U+E000); names are printable text"),
     ],
 )  # fmt: skip
 def test_every_writer_refuses_early_naming_the_value(name: str, message: str) -> None:
@@ -126,6 +136,12 @@ def test_every_writer_refuses_early_naming_the_value(name: str, message: str) ->
     game = json.loads(json.dumps(GOOD))
     game["players"][0]["name"] = name
     assert str(verify_game(game)) == f"players[0].name: {message}"
+
+
+def test_play_refuses_an_invisible_character_in_a_name() -> None:
+    result = CliRunner().invoke(main, ["play", "--name", "Jo\u200dan"], input="")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert "'Jo\\u200dan' has an invisible format character (U+200D)" in result.stderr
 
 
 def test_play_refuses_an_undecodable_byte_in_a_name_as_such() -> None:
@@ -197,3 +213,16 @@ def test_no_pattern_of_the_schema_takes_a_final_newline() -> None:
     card = jsonschema.Draft202012Validator({**s["$defs"]["card"], "$defs": s["$defs"]})
     assert card.is_valid("Th") and not card.is_valid("Th\n")
     assert NAME_VALIDATOR.is_valid("Ann") and not NAME_VALIDATOR.is_valid("Ann\n")
+
+
+def test_every_character_a_name_refuses_would_show_escaped_and_the_reverse() -> None:
+    # The rule refuses what kow.screen.printable escapes, in the Basic Multilingual Plane
+    # (unassigned characters aside: their printability changes with the Unicode version).
+    import unicodedata
+
+    not_text = re.compile(f"[{NOT_TEXT}]")
+    for code in range(0x10000):
+        char = chr(code)
+        if unicodedata.category(char) == "Cn":
+            continue
+        assert bool(not_text.match(char)) == (not char.isprintable()), hex(code)

@@ -1,6 +1,6 @@
 """kow.frameworks.openspiel: the game in OpenSpiel, chance nodes, hidden cards, IS-MCTS, logs.
 
-Skipped when ``open_spiel`` is not installed (``pip install 'kow[openspiel]'``).
+Skipped when ``open_spiel`` is not installed (``pip install '.[openspiel]' in kow's folder``).
 """
 
 from __future__ import annotations
@@ -384,7 +384,10 @@ def test_without_openspiel_the_import_says_what_to_install() -> None:
     code = "import sys; sys.modules['pyspiel'] = None\nimport kow.frameworks.openspiel"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 1
-    needs = "ImportError: kow.frameworks.openspiel needs OpenSpiel: pip install 'kow[openspiel]'"
+    needs = (
+        "ImportError: kow.frameworks.openspiel needs OpenSpiel: pip install '.[openspiel]' in"
+        " kow's folder"
+    )
     assert needs in done.stderr
 
 
@@ -426,7 +429,7 @@ def test_a_whole_game_returns_one_to_its_winner_and_logs_it(
 
 
 def log_players(log: dict[str, Any]) -> list[LoggedPlayer]:
-    return [LoggedPlayer(p["name"], p["kind"]) for p in log["players"]]
+    return [LoggedPlayer.from_log(p) for p in log["players"]]
 
 
 def test_a_game_cut_short_is_logged_as_abandoned() -> None:

@@ -18,9 +18,8 @@ from click.testing import CliRunner
 
 from kow import log
 from kow.cli import main
-from kow.events import BOT_NAMES
 from kow.engine.view import View
-from kow.events import Phase
+from kow.events import BOT_NAMES, Phase
 from kow.game import bots_rng, play_game
 from kow.players import Player, make_bot
 from kow.rules import Rules
@@ -400,7 +399,8 @@ def test_the_first_of_two_signals_counts_and_the_log_is_still_saved(
         child.close(force=True)
     assert child.exitstatus in (128 + first, 128 + second)
     assert "Traceback" not in (child.before or "")
-    assert json.loads(saved.read_text())["abandoned"] is True
+    old, game = saved.read_text().splitlines()  # what the file held is kept (issue 33, 6)
+    assert old == "old" and json.loads(game)["abandoned"] is True
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
 
 
@@ -829,7 +829,7 @@ def test_a_sitting_takes_no_state_in_init_and_its_options_by_keyword() -> None:
     params = inspect.signature(Sitting).parameters
     assert list(params) == [
         "rules", "humans", "bots", "bot_names", "terminal", "dealer", "search_iterations",
-        "log_path", "delay", "symbols", "rulebook", "auto_forced",
+        "log_path", "delay", "symbols", "rulebook", "auto_forced", "kept",
     ]  # fmt: skip
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in list(params.values())[3:])
 
@@ -863,7 +863,58 @@ def test_help_at_play_again_says_what_it_takes() -> None:
     first, _ = script(Rules(players=3), 21, humans=1)
     code, out, err = play("--seed", "21", "--players", "3", entries=[*first, "help", "?", "n"])
     assert code == 0, err
-    said = "Type y to play again, n to stop, a for the analysis of this game; quit or exit stops too."
+    said = (
+        "Type y to play again, n to stop, a for the analysis of this game; quit or exit stops"
+        " too."
+    )
     assert out.replace("\n  ", " ").count(said) == 2
     assert "is not an answer here" not in out
     assert out.count("Play again, with a new seed? [y/n] ") == 3
+
+
+@pytest.mark.parametrize("humans", [1, 2])
+def test_a_byte_of_another_encoding_piped_in_is_an_entry_refused(
+    humans: int, tmp_path: Path
+) -> None:
+    # Issue 33, 2: under a UTF-8 locale stdin decodes strictly (PYTHONIOENCODING=utf-8
+    # gives the same as en_US.UTF-8), and a Latin-1 byte was a traceback that lost the log.
+    path = tmp_path / "game.json"
+    players = ["--players", "2", "--humans", "2"] if humans == 2 else []
+    result = subprocess.run(
+        [sys.executable, "-m", "kow", "play", "--seed", "3", "--delay", "0", *players,
+         "--log", str(path)],
+        input=b"\n" * (humans - 1) + b"Jos\xe9\nquit\n", capture_output=True, timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", "LC_ALL": "C.UTF-8"},
+        cwd=Path(__file__).resolve().parent.parent,
+    )  # fmt: skip
+    out, err = result.stdout.decode(), result.stderr.decode()
+    assert "Traceback" not in err
+    assert "'Jos\\udce9' is not a card or a command" in out  # as under C.UTF-8
+    assert result.returncode == 1 and "Game abandoned (you quit)" in err
+    assert json.loads(path.read_text())["abandoned"] is True
+
+
+def test_a_fault_mid_game_still_saves_the_game_so_far(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every way out of kow play keeps --log, even a fault no one foresaw.
+    from kow.cli import session
+
+    real_drive = session.drive
+
+    def failing_drive(state: Any, players: Any, on_event: Any) -> None:
+        def told(event: Any) -> None:
+            on_event(event)
+            if len(state.events) > 6:
+                raise ValueError("unforeseen")
+
+        real_drive(state, players, told)
+
+    monkeypatch.setattr(session, "drive", failing_drive)
+    path = tmp_path / "game.json"
+    result = CliRunner(env=UTF8).invoke(
+        main, ["play", "--seed", "3", "--log", str(path)], input="1\n" * 20
+    )
+    assert isinstance(result.exception, ValueError)
+    game = json.loads(path.read_text())
+    assert game["abandoned"] is True and game["seed"] == 3

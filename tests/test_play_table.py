@@ -22,9 +22,8 @@ from test_play import UTF8, play
 
 from kow import log
 from kow.cli import main
-from kow.events import BOT_NAMES
 from kow.engine.view import View
-from kow.events import Phase
+from kow.events import BOT_NAMES, Phase
 from kow.game import bots_rng, play_game
 from kow.players import Player, make_bot
 from kow.rules import Rules

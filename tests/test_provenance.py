@@ -188,7 +188,7 @@ def test_the_json_verdict_says_the_games_were_checked_against_their_seeds(
     trick = broken["rounds"][0]["tricks"][0]
     trick["winner"] = (trick["winner"] + 1) % 4
     code, out, err = against_seed(seed_1, seed_1, args=("--json",))
-    assert (code, err) == (0, checked(2))
+    assert (code, err) == (0, "stdin: game 2 (line 2) repeats game 1 whole\n" + checked(2))
     verdict = json.loads(out)
     assert verdict["against_seed"] == {"checked": 2, "matched": 2, "unmatched": 0, "unseeded": 0}
     assert (verdict["games"], verdict["legal"], verdict["faults"]) == (2, 2, [])
@@ -272,23 +272,42 @@ def test_logs_of_random_variants_match_their_seeds(
 def test_logs_of_ismcts_bots_match_their_seeds() -> None:
     # The ismcts bot at its default 1,200 iterations, which the random variants leave out.
     logs = simulate("--seed", "5", "--games", "2", "--players", "3", "--start-cards", "3",
-                    "--bots", "ismcts,heuristic,ismcts", "--dogs-life", "once-per-game")  # fmt: skip
+                    "--bots", "ismcts,heuristic,ismcts",
+                    "--dogs-life", "once-per-game")  # fmt: skip
     assert [p["kind"] for p in logs[0]["players"]] == ["ismcts", "heuristic", "ismcts"]
     assert against_seed(*logs) == (0, "2 games in 1 file: 2 legal, 0 faulty\n", checked(2))
 
 
-def test_a_search_bot_played_with_other_iterations_is_caught() -> None:
+def test_a_log_records_its_bots_settings_and_against_seed_uses_them() -> None:
+    # Issue 33, 7: a search bot's log at --search-iterations 20 failed --against-seed
+    # until the reader guessed the option; now the log records each bot's settings.
+    games = simulate("--seed", "3", "--bots", "search,heuristic,ismcts", "--players", "3",
+                     "--start-cards", "2", "--search-iterations", "2")  # fmt: skip
+    assert [p.get("settings") for p in games[0]["players"]] == [
+        {"iterations": 2}, None, {"iterations": 1200}]  # fmt: skip
+    assert against_seed(*games) == (0, "1 game in 1 file: 1 legal, 0 faulty\n", checked(1))
+    assert check_against_seed(games[0], search_iterations=50) is None  # the log's hold
+    edited = copy.deepcopy(games[0])
+    edited["players"][0]["settings"]["iterations"] = 100
+    difference = check_against_seed(edited)
+    assert difference is not None and (difference.seat, difference.field) == (0, "play")
+    assert difference.source == "its search bot (seed 3, 100 iterations, as logged)"
+
+
+def test_a_log_without_settings_needs_the_search_iterations_it_was_played_with() -> None:
     games = simulate("--seed", "3", "--bots", "search,heuristic", "--players", "2",
                      "--search-iterations", "2")  # fmt: skip
-    assert against_seed(*games, args=("--search-iterations", "2"))[0] == 0
-    difference = check_against_seed(games[0])  # the default: 100 deals per decision
+    old = copy.deepcopy(games[0])  # as logs were written before they recorded settings
+    del old["players"][0]["settings"]
+    assert against_seed(old, args=("--search-iterations", "2"))[0] == 0
+    difference = check_against_seed(old)  # the default: 100 deals per decision
     assert difference is not None
     assert (difference.seat, difference.field) == (0, "play")
     assert difference.source == (
-        "its search bot (seed 3, 100 iterations, which logs do not record: give"
+        "its search bot (seed 3, 100 iterations, which this log does not record: give"
         " --search-iterations)"
     )
-    given = check_against_seed(games[0], search_iterations=3)  # given, so no hint
+    given = check_against_seed(old, search_iterations=3)  # given, so no hint
     assert given is not None and given.source == "its search bot (seed 3, 3 iterations)"
 
 
@@ -491,7 +510,7 @@ def test_a_player_of_an_unknown_kind_leaves_every_decision_to_the_log() -> None:
 # -- games of the framework adapters: agents, and deals from outside kow ------------------------
 
 
-def test_a_null_seed_is_refused_saying_so() -> None:
+def test_a_null_seed_is_legal_and_said_not_checked() -> None:
     game = agent_log(None)
     assert verify_game(game) is None
     with pytest.raises(NoSeedError) as err:
@@ -501,18 +520,19 @@ def test_a_null_seed_is_refused_saying_so() -> None:
         "the seed is null (the deals came from outside kow), so there is no seed to check"
         " the game against"
     )
-    unmatched = "(1 of them legal, but with no seed to check)"
+    # Issue 33, 9: a legal game dealt outside kow was faulty (exit 1) under --against-seed.
     assert against_seed(game) == (
-        1, f"stdin: game 1: {NO_SEED}\n1 game in 1 file: 0 legal, 1 faulty {unmatched}\n", ""
+        0, "1 game in 1 file: 1 legal, 0 faulty (1 of them with no seed, not checked against"
+        " one)\n", "checked against their seeds: 0 games; not checked: 1 game with no seed\n",
     )  # fmt: skip
-    code, out, err = against_seed(game, args=("--json",))
-    assert (code, err) == (1, "")
-    assert json.loads(out)["faults"] == [{
-        "file": "stdin", "game": 1, "line": 1, "seed": None, "round": None, "trick": None,
-        "seat": None, "message": NO_SEED, "text": NO_SEED,
-    }]  # fmt: skip
+    code, out, err = against_seed(game, agent_log(5), args=("--json",))
+    assert code == 0 and err.endswith(
+        "checked against their seeds: 1 game, each the game its seed gives; not checked: 1 game"
+        " with no seed\n"
+    )
+    assert json.loads(out)["faults"] == []
     assert json.loads(out)["against_seed"] == {
-        "checked": 1, "matched": 0, "unmatched": 0, "unseeded": 1,
+        "checked": 1, "matched": 1, "unmatched": 0, "unseeded": 1,
     }  # fmt: skip
 
 

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from kow import log
 from kow.cli import main
-from kow.log import LogFormatError, LogReadError, _reader, iter_games
+from kow.log import LogFormatError, LogReadError, _reader, iter_entries, iter_games
 
 BOM = b"\xef\xbb\xbf"
 CHUNKS = [None, 1, 2, 3, 7]
@@ -322,7 +322,8 @@ def test_gzip_cut_short_or_corrupt_is_placed_where_its_text_ends(
         (b'["\xc3\xa9", "\xe2\x82"]',
          "line 1, column 8: not UTF-8 text (byte 9 of the file is 0xe2)"),
         (b'{"a": "\xc3', "line 1, column 8: not UTF-8 text (it ends inside a character)"),
-        (b"\xff\xfe{\x00}\x00", "line 1, column 1: not UTF-8 text (byte 1 of the file is 0xff)"),
+        (b"\xff\xfe{\x00}\x00", "line 1, column 1: not UTF-8 text (byte 1 of the file is 0xff: "
+         "a UTF-16 byte-order mark, and logs are UTF-8)"),
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("chunk", CHUNKS)
@@ -330,6 +331,77 @@ def test_bytes_that_are_not_utf8_are_placed_by_line_and_column(
     data: bytes, message: str, chunk: int | None
 ) -> None:
     assert read(data, chunk) == message
+
+
+UTF16 = "NUL bytes between ASCII characters: this looks like UTF-16 text (with no byte-order mark)"
+NUL = "a NUL byte (0x00), which JSON has nowhere (in a string, write \\u0000)"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [('{"a": 1}\n'.encode("utf-16-le"), f"line 1, column 2: not JSON: {UTF16}, and logs are UTF-8"),
+     ('{"a": 1}\n'.encode("utf-16-be"), f"line 1, column 1: not JSON: {UTF16}, and logs are UTF-8"),
+     (b'{"a": 1}\n' + '{"b": 2}'.encode("utf-16-le"),
+      f"line 2, column 2: not JSON: {UTF16}, and logs are UTF-8"),
+     (b'{"a": 1}\n\x00\n', f"line 2, column 1: not JSON: {NUL}"),
+     (b'{"a": \x001}', f"line 1, column 7: not JSON: {NUL}"),
+     (b'{"a": "x\x00"}', f"line 1, column 9: not JSON: {NUL}")],
+)  # fmt: skip
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_utf16_and_nul_bytes_are_named_as_such(
+    data: bytes, message: str, chunk: int | None
+) -> None:
+    # Issue 33, 4: named only as json's "Expecting ..." or "Invalid control character".
+    assert read(data, chunk) == message
+
+
+LATIN_1 = b'{"name": "Jos\xe9"}\n'  # a name saved in Latin-1
+GZIP_AFTER = gzip.compress(b'{"a": 1}\n', mtime=0)  # cat today.jsonl archive.jsonl.gz
+SHORT_GAMES = b"".join(b'{"g": %d, "pad": "%s"}\n' % (i, b"x" * i) for i in range(12))
+
+
+@pytest.mark.parametrize(
+    ("tail", "message"),
+    [(LATIN_1, "line 13, column 14: not UTF-8 text (byte 322 of the file is 0xe9)"),
+     (GZIP_AFTER, "line 13, column 2: not UTF-8 text (byte 310 of the file is 0x8b)"),
+     (b'{"a": "\xc3', "line 13, column 8: not UTF-8 text (it ends inside a character)")],
+)  # fmt: skip
+def test_every_whole_game_before_a_byte_that_is_not_utf8_is_read(
+    tail: bytes, message: str
+) -> None:
+    # Issue 33, 1: the games decoded in the same read as the bad byte were lost with it,
+    # so what was kept depended on the read size. Every size, from one byte to past the
+    # whole input, puts the bad byte at another place in its read.
+    games = [(i + 1, {"g": i, "pad": "x" * i}) for i in range(12)]
+    data = SHORT_GAMES + tail
+    for chunk in [*range(1, len(data) + 2), 1 << 16]:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(_reader, "_CHUNK", chunk)
+            got: list[tuple[int, Any]] = []
+            with pytest.raises(LogReadError) as err:
+                got.extend(iter_games(io.BytesIO(data)))
+            assert (got, str(err.value)) == (games, message), chunk
+            entries = []
+            with pytest.raises(LogReadError):
+                entries.extend(iter_entries(io.BytesIO(gzip.compress(data, mtime=0))))
+            assert [(e.line, e.value) for e in entries] == games, chunk
+
+
+def test_the_commands_keep_every_game_before_a_byte_that_is_not_utf8(
+    lines: list[str], tmp_path: Path
+) -> None:
+    data = ("\n".join(lines) + "\n").encode() + LATIN_1
+    path = tmp_path / "all.jsonl"
+    path.write_bytes(data)
+    byte = len(data) - len(LATIN_1) + 14
+    for source, piped in ((str(path), None), ("-", data)):
+        code, out, err = invoke("verify", source, input=piped)
+        assert (code, out) == (1, "3 games in 1 file: 3 legal, 0 faulty, 1 unreadable input\n")
+        assert err.endswith(f"4, column 14: not UTF-8 text (byte {byte} of the file is 0xe9)\n")
+        code, out, err = invoke("export", "--table", "games", source, input=piped)
+        assert code == 1 and [row.split(",")[1] for row in out.splitlines()[1:]] == ["1", "2", "3"]
+        code, out, err = invoke("replay", source, "--game", "3", "--ascii", input=piped)
+        assert (code, err) == (0, "") and "wins the game" in out  # game 3 is whole
 
 
 class Failing(io.BytesIO):
@@ -421,7 +493,7 @@ def test_verify_and_replay_read_every_form_of_the_same_games(
          "line 2, column 1: not JSON: a byte-order mark (U+FEFF) may only start the input"),
         (b'{"a": 1}\n{"b": [1, NaN]}', "line 2, column 11: not JSON: NaN is not a JSON value"),
         (b"{}\n-Infinity", "line 2, column 1: not JSON: -Infinity is not a JSON value"),
-        (b"[{}, {} {}]", "line 1, column 9: not JSON: Expecting ',' delimiter"),
+        (b"[{}, [] {}]", "line 1, column 9: not JSON: Expecting ',' delimiter"),
         (GZ[:-4], f"line 3, column 1: {CUT}"),
         (flipped(GZ, -8), f"line 3, column 1: {CORRUPT} (CRC check failed)"),
     ],

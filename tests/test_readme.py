@@ -44,7 +44,8 @@ def test_the_quick_start_is_two_commands_and_the_first_tells_a_game() -> None:
     lines = told.stdout.splitlines()
     assert lines[0] == "Game 1 of stdin, seed 7"
     assert "=== Round 1: 7 cards each ===" in lines
-    assert lines[-1] == "*** Ben wins the game by taking the only trick of the last round (round 7). ***"
+    won = "*** Ben wins the game by taking the only trick of the last round (round 7). ***"
+    assert lines[-1] == won
     # The JSON it names is the golden log of seed 7.
     assert "`kow simulate --seed 7 --pretty` prints it indented" in " ".join(section.split())
     pretty = subprocess.run(
@@ -52,3 +53,14 @@ def test_the_quick_start_is_two_commands_and_the_first_tells_a_game() -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert pretty.stdout == (ROOT / "tests" / "golden" / "seed7.json").read_text()
+
+
+def test_every_install_command_works_from_a_clone() -> None:
+    # Issue 33, 9: `pip install 'kow[ray]'` fails where kow is not installed from an index;
+    # from a clone, it is `pip install '.[ray]'`.
+    root = Path(__file__).resolve().parent.parent
+    paths = [root / "README.md", *root.glob("docs/*.md"), *root.glob("examples/*"),
+             *root.glob("kow/**/*.py"), *root.glob("benchmarks/*.py")]  # fmt: skip
+    for path in paths:
+        if path.is_file():
+            assert "install 'kow[" not in path.read_text(encoding="utf-8"), path

@@ -67,9 +67,10 @@ def knocked_out(game: dict[str, Any]) -> set[Seat]:
 
 def rebuilt_text(game: dict[str, Any], state: State) -> str:
     """Return the compact log that ``state``'s events make with ``game``'s seed and players."""
-    players = [LoggedPlayer(p["name"], p["kind"]) for p in game["players"]]
+    players = [LoggedPlayer.from_log(p) for p in game["players"]]
     rules = Rules.from_dict(game["rules"])
-    return dumps(build(game["seed"], rules, players, events=state.events, abandoned=bool(game.get("abandoned"))))
+    abandoned = bool(game.get("abandoned"))
+    return dumps(build(game["seed"], rules, players, events=state.events, abandoned=abandoned))
 
 
 def assert_replays(text: str) -> State:
@@ -223,7 +224,7 @@ def test_pretty_simulate_is_dumps_pretty_of_the_replayed_game() -> None:
     )
     game = json.loads(text)
     *_, state = replay(game)
-    players = [LoggedPlayer(p["name"], p["kind"]) for p in game["players"]]
+    players = [LoggedPlayer.from_log(p) for p in game["players"]]
     rebuilt = build(game["seed"], Rules.from_dict(game["rules"]), players, events=state.events)
     assert dumps(rebuilt, pretty=True) + "\n" == text
     assert text.count("\n") > 50

@@ -173,7 +173,7 @@ def test_logs_that_cant_be_resumed_are_refused_with_the_reason(tmp_path: Path) -
     cases: list[tuple[str, Any, int, str]] = []
     finished = CliRunner().invoke(main, ["simulate", "--seed", "3"]).stdout
     cases.append(("finished", json.loads(finished), 2, "holds a finished game, won by"))
-    cases.append(("two", [game, game], 2, "holds more than one game"))
+    cases.append(("last", [game, json.loads(finished)], 2, "holds a finished game last (game 2)"))
     cases.append(("none", [], 1, "holds no game"))
     illegal = json.loads(json.dumps(game))
     illegal["rounds"][0]["tricks"][0]["plays"][0]["card"] = "Zz"
@@ -312,9 +312,55 @@ def test_search_bots_need_the_search_iterations_they_played_with(tmp_path: Path)
         entries=[*["1"] * 30, "quit"],
     )  # fmt: skip
     assert code == 1, err
+    # Issue 33, 7: the log records the search bot's 4 deals, so it resumes without them.
+    code, _, err = run("play", "--resume", str(path), entries=["quit"])
+    assert code == 1 and "Game abandoned (you quit)" in err, err
+    code, _, err = run("play", "--resume", str(path), "--search-iterations", "5", entries=["quit"])
+    assert code == 2 and "5 is not the game's" in " ".join(err.split()), err
+    # A log that does not record them (written before kow did) needs them given.
+    game = json.loads(path.read_text())
+    del game["players"][3]["settings"]
+    _write(path, [game])
     code, _, err = run("play", "--resume", str(path), entries=["quit"])
     said = " ".join(err.split())
     assert code == 1 and "not the game its seed gives" in said, err
     assert "seat 3's play is" in said and "give --search-iterations" in said
     code, _, err = run("play", "--resume", str(path), "--search-iterations", "4", entries=["quit"])
     assert code == 1 and "Game abandoned (you quit)" in err, err
+
+
+def test_a_sittings_log_is_resumed_at_its_end_and_its_games_kept(tmp_path: Path) -> None:
+    # Issue 33, 6: --resume refused the log of a sitting of several games (a finished game,
+    # then an abandoned one), and --log replaced the games an earlier sitting had saved.
+    rules, seed, first_seed = Rules(players=4), 11, 3
+    first, first_log = script(rules, first_seed, humans=1)
+    sitting = tmp_path / "sitting.jsonl"
+    code, _, err = run("play", "--seed", str(first_seed), "--log", str(sitting),
+                       entries=[*first, "n"])  # fmt: skip
+    assert code == 0, err
+    assert [json.loads(line) for line in sitting.read_text().splitlines()] == [first_log]
+    entries, expected = script(rules, seed, humans=1)
+    at = len(entries) // 2
+    code, out, err = run("play", "--seed", str(seed), "--log", str(sitting),
+                         entries=[*entries[:at], "quit"])  # fmt: skip
+    assert code == 1, err
+    held = [json.loads(line) for line in sitting.read_text().splitlines()]
+    assert held[0] == first_log and held[1]["abandoned"] is True  # the first game is kept
+    code, out, err = run("play", "--resume", str(sitting), entries=[*entries[at:], "n"])
+    assert code == 0, err
+    assert "Resuming the game left in" in out
+    assert [json.loads(line) for line in sitting.read_text().splitlines()] == [
+        first_log, expected]  # fmt: skip
+    assert run("verify", "--against-seed", str(sitting), entries=[])[0] == 0
+
+
+def test_a_log_given_to_play_keeps_what_its_file_held(tmp_path: Path) -> None:
+    rules, seed = Rules(players=4), 11
+    entries, expected = script(rules, seed, humans=1)
+    path = tmp_path / "games.jsonl"
+    path.write_text('{"earlier": "game"}')  # no final newline: one is added
+    code, out, err = run("play", "--seed", str(seed), "--log", str(path), entries=[*entries, "n"])
+    assert code == 0, err
+    assert f"Log saved to {path}, after the games it held." in " ".join(out.split())
+    lines = path.read_text().splitlines()
+    assert lines[0] == '{"earlier": "game"}' and [json.loads(x) for x in lines[1:]] == [expected]

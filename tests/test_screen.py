@@ -26,9 +26,9 @@ from conftest import (
 
 from kow import log
 from kow.cards import NO_SUIT, SUIT_OF, mask_of, parse_card
-from kow.engine.deal import StackedDeck
 from kow.engine import State
 from kow.engine.deal import StackedDeck
+from kow.engine.trick import won_by
 from kow.events import (
     CutCard,
     Deal,
@@ -52,7 +52,6 @@ from kow.events import (
 from kow.game import play_game
 from kow.rules import Rules
 from kow.screen import GLUE, Screen, wrap
-from kow.engine.trick import won_by
 
 NAMES = ["You", "Ada", "Ben"]
 RULES = Rules(players=3, start_cards=4)

@@ -149,7 +149,8 @@ def test_the_table_counts_games_and_seats_and_shows_cheap_bots_times() -> None:
         assert kind.mean_decision_ms is not None and 0 < kind.mean_decision_ms < 1
         assert float(ms) > 0 and len(ms.lstrip("0.")) == 3, ms
     assert result.to_dict()["results"][1] | {"mean_decision_ms": 0} == {
-        "entrant": "heuristic", "kind": "heuristic", "settings": {}, "seats": 2, "games": 6, "wins": heuristic.wins,
+        "entrant": "heuristic", "kind": "heuristic", "settings": {}, "seats": 2, "games": 6,
+        "wins": heuristic.wins,
         "win_rate": heuristic.win_rate, "ci95": [heuristic.low, heuristic.high],
         "mean_round": heuristic.mean_round, "decisions": heuristic.decisions,
         "mean_decision_ms": 0,
@@ -646,3 +647,19 @@ def test_a_stop_before_any_game_prints_n_a_by_seat(monkeypatch: pytest.MonkeyPat
         "seat": 1, "seat_games": 0, "wins": 0, "win_rate": None, "ci95": None,
         "mean_round": None, "decisions": 0, "mean_decision_ms": None,
     }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("bots", "wanted"),
+    [("search:iterations=3,heuristic", None), ("heuristic,random", None),
+     ("search,search:iterations=3", 100)],
+)  # fmt: skip
+def test_the_json_shows_search_iterations_only_when_an_entrant_plays_at_it(
+    bots: str, wanted: int | None
+) -> None:
+    # Issue 33, 7: an unused default search_iterations showed beside entrants with their own.
+    args = ["tournament", "--bots", bots, "--players", "2", "--start-cards", "2", "--games",
+            "2", "--seed", "1", "--json", "-j", "1"]  # fmt: skip
+    done = CliRunner().invoke(main, args)
+    assert done.exit_code == 0, done.stderr
+    assert json.loads(done.stdout)["search_iterations"] == wanted

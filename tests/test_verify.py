@@ -259,7 +259,8 @@ def test_tiny_game_tie_cut_with_two_passes() -> None:
         2,
         None,
         1,
-        message="trump chosen by seat 1 but should be by seat 0, who took the most tricks last round",
+        message="trump chosen by seat 1 but should be by seat 0, who took the most tricks last"
+        " round",
     )
     rnd = lg["rounds"][1]
     rnd["trump_chosen_by"] = 0

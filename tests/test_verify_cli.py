@@ -85,7 +85,7 @@ def test_stdin_concatenated_and_pretty_objects(games_text: str) -> None:
             b'{"players": [{"name": "h\\ud800"}]}',
             "line 1, column 25: not JSON: a lone surrogate escape (\\ud800) is not a character",
         ),
-        (bytes(range(256)), "not UTF-8 text"),
+        (bytes(range(256)), "line 1, column 1: not JSON: a NUL byte (0x00)"),  # before 0x80
         (b'{"a": "\xff"}', "not UTF-8 text"),
         (b"[" * 50000, "line 1, column 514: not readable: this array opens level 513"),
         (b"not json at all", "not JSON"),
@@ -179,7 +179,11 @@ def test_big_json_array_is_read_game_by_game(tmp_path: Path, games_text: str) ->
     path = tmp_path / "array.json"
     path.write_text(array)
     code, out, err = invoke("verify", str(path))
-    assert (code, out, err) == (0, "240 games in 1 file: 240 legal, 0 faulty\n", "")
+    assert (code, out) == (0, "240 games in 1 file: 240 legal, 0 faulty\n")
+    assert err == (
+        f"{path}: game 7 (line 1) repeats game 1 whole\n"
+        f"{path}: 234 games in all repeat an earlier game whole\n"
+    )
 
 
 def test_reading_is_streamed_in_flat_memory() -> None:
@@ -216,9 +220,10 @@ def test_a_replayed_log_rebuilds_the_log(games: list[dict[str, Any]]) -> None:
     from kow.rules import Rules
 
     for game in games:
-        players = [LoggedPlayer(p["name"], p["kind"]) for p in game["players"]]
+        players = [LoggedPlayer.from_log(p) for p in game["players"]]
         *_, state = replay(game)
-        rebuilt = log.build(game["seed"], Rules.from_dict(game["rules"]), players, events=state.events)
+        rules = Rules.from_dict(game["rules"])
+        rebuilt = log.build(game["seed"], rules, players, events=state.events)
         assert rebuilt == game
 
 
@@ -435,7 +440,7 @@ def test_a_game_too_deep_or_too_long_is_placed_and_the_games_after_it_are_checke
         assert (fault["game"], fault["line"], fault["seed"], fault["round"]) == (2, 2, None, None)
 
 
-def test_a_repeated_key_is_a_fault_of_verify_and_replay_takes_the_last(
+def test_a_repeated_key_is_a_fault_for_every_command(
     tmp_path: Path, games: list[dict[str, Any]]
 ) -> None:
     # Kind 6: a game whose object repeats "winner" was "legal".
@@ -451,15 +456,46 @@ def test_a_repeated_key_is_a_fault_of_verify_and_replay_takes_the_last(
     code, out, err = invoke("verify", str(path))
     assert (code, err) == (1, "")
     column = at + len(f'"winner": {other}, ') + 1
-    assert out.splitlines() == [
+    fault = (
         f"{path}: game 2 (seed {game['seed']}): line 2, column {column}: ambiguous: the key"
-        ' "winner" is repeated in this object (readers differ: jq, and kow replay and export,'
-        " take the last one)",
-        "2 games in 1 file: 1 legal, 1 faulty",
-    ]
-    assert invoke("replay", str(path), "--game", "2")[0] == 0
-    code, out, _ = invoke("export", str(path), "--table", "games")
-    assert code == 0 and len(out.splitlines()) == 3
+        ' "winner" is repeated in this object (readers differ: jq takes the last one, others'
+        " the first)"
+    )
+    assert out.splitlines() == [fault, "2 games in 1 file: 1 legal, 1 faulty"]
+    # Issue 33, 8: one reading everywhere. replay, export and analyze took the last key.
+    code, out, err = invoke("replay", str(path), "--game", "2")
+    assert (code, out) == (1, "")
+    assert err == (
+        f"Error: {path}: game 2 is not a legal game, so it can't be replayed: line 2, column "
+        f"{column}: ambiguous: the key \"winner\" is repeated in this object (readers differ:"
+        " jq takes the last one, others the first)\n"
+    )
+    assert invoke("replay", str(path), "--game", "1")[0] == 0  # the game before is legal
+    code, out, err = invoke("export", str(path), "--table", "games")
+    assert code == 1 and len(out.splitlines()) == 2  # the header and game 1
+    assert err == f"Error: {fault}; the export stops at a game that is not legal\n"
+    code, out, err = invoke("analyze", str(path), "--game", "2", "--iterations", "2")
+    assert code == 1
+    assert err == f"Error: {fault}; a game that is not legal can't be analysed\n"
+
+
+def test_a_game_repeated_whole_is_said_by_every_command(
+    tmp_path: Path, games: list[dict[str, Any]]
+) -> None:
+    # Issue 33, 8: a game repeated whole in a file passed verify without a word.
+    path = tmp_path / "twice.jsonl"
+    reordered = dict(reversed(list(games[0].items())))  # the same game, keys in another order
+    path.write_text("".join(json.dumps(g) + "\n" for g in [games[0], games[1], reordered]))
+    said = f"{path}: game 3 (line 3) repeats game 1 whole\n"
+    assert invoke("verify", str(path)) == (0, "3 games in 1 file: 3 legal, 0 faulty\n", said)
+    code, _, err = invoke("export", str(path), "--table", "games")
+    assert (code, err) == (0, said)
+    code, _, err = invoke("replay", str(path), "--game", "3")
+    assert (code, err) == (0, said)
+    code, _, err = invoke("verify", str(path), "--json")
+    assert (code, err) == (0, said)
+    path.write_text("".join(json.dumps(g) + "\n" for g in games[:2]))
+    assert invoke("verify", str(path))[2] == ""  # different games: nothing said
 
 
 def test_faulty_games_are_not_all_held(tmp_path: Path) -> None:
@@ -521,5 +557,26 @@ def test_progress_bar_on_a_terminal_clears_for_faults_and_ends_before_the_summar
     assert lines[-3].lstrip("\r\x1b[K").startswith(fault)  # then the fault
     assert lines[-2] == "3006 games in 1 file: 3005 legal, 1 faulty"  # and the summary
     quiet = shown("--quiet").replace("\r\n", "\n")
-    assert quiet.startswith(fault) and "Verifying" not in quiet
+    repeats = f"{many}: game 7 (line 7) repeats game 1 whole\n"  # said at once, on stderr
+    assert quiet.startswith(repeats) and "Verifying" not in quiet
+    assert f"\n{many}: 2999 games in all repeat an earlier game whole\n{fault}" in quiet
     assert quiet.endswith("\n3006 games in 1 file: 3005 legal, 1 faulty\n")
+
+
+def test_an_interrupted_verify_says_how_many_games_it_checked(
+    games_text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 33, 9: it said only "Interrupted.".
+    from kow.verify import Verdict
+
+    real_check = Verdict.check
+
+    def check(self: Verdict, log: object, **kwargs: Any) -> Any:
+        if self.games == 3:
+            raise KeyboardInterrupt
+        return real_check(self, log, **kwargs)
+
+    monkeypatch.setattr(Verdict, "check", check)
+    code, out, err = invoke("verify", "-", input=games_text)
+    assert (code, out) == (130, "")
+    assert err == "Interrupted after checking 3 games: 3 legal, 0 faulty so far.\n"

@@ -12,6 +12,8 @@ import contextlib
 import io
 import os
 import re
+import shlex
+import shutil
 import signal
 import stat
 import sys
@@ -38,6 +40,7 @@ __all__ = [
     "clear_stale_temporaries",
     "color_fits",
     "fit_streams",
+    "page",
     "progress_fits",
     "quiet_broken_pipe",
     "reader_may_leave",
@@ -163,15 +166,24 @@ def fit_streams() -> None:
     Call once, before a command writes anything. A stream whose encoding cannot encode
     the suit symbols (cp1252, latin-1, ascii: what a redirect on Windows or
     ``PYTHONIOENCODING`` gives) keeps its encoding and writes through :data:`FALLBACK`:
-    ``Q♠`` as ``Qs``, a name it cannot show escaped, never a ``UnicodeEncodeError``. Its
-    stdin, in the same encoding, reads what it cannot decode as U+FFFD. Streams that can
+    ``Q♠`` as ``Qs``, a name it cannot show escaped, never a ``UnicodeEncodeError``.
+    stdin, in any encoding, reads what it cannot decode (as U+FFFD in an encoding that
+    cannot show the suits; as Python's C and C.UTF-8 locales read it, a lone surrogate
+    per byte, in UTF-8), so a byte of another encoding (a script saved in Latin-1, piped
+    to ``kow play`` under a UTF-8 locale) is an entry refused like any other, never a
+    ``UnicodeDecodeError``. Streams that can
     show the suits (UTF-8), or that are not text files (None, a test's stand-in), are
-    left alone.
+    otherwise left alone.
     """
     streams = [(sys.stdout, FALLBACK), (sys.stderr, FALLBACK), (sys.stdin, "replace")]
     for stream, errors in streams:
         encoding = getattr(stream, "encoding", None)
-        if not isinstance(stream, io.TextIOWrapper) or not encoding or _shows_suits(encoding):
+        if not isinstance(stream, io.TextIOWrapper) or not encoding:
+            continue
+        if _shows_suits(encoding):
+            if stream is sys.stdin and stream.errors == "strict":  # as under C.UTF-8
+                with contextlib.suppress(OSError, ValueError):
+                    stream.reconfigure(errors="surrogateescape")
             continue
         if codecs.lookup(encoding).name == "ascii" and stream is not sys.stdin:
             encoding = _ASCII
@@ -200,6 +212,51 @@ def color_fits(
         return stream.isatty()
     except (AttributeError, ValueError):  # no isatty, or a closed stream
         return False
+
+
+def page(text: str, *, color: bool | None = None) -> None:
+    """Show ``text`` through the pager, as :func:`click.echo_via_pager` does (``$PAGER``,
+    else ``less`` or ``more``; ``LESS=-R`` unless ``LESS`` is set), colour kept when
+    ``color``.
+
+    A ``$PAGER`` that runs and fails (exits with a status above 0: ``PAGER=false``, an
+    option the pager refuses) may have shown nothing, so the text is written to stdout
+    without it and stderr says which pager failed. A pager left early by its reader exits
+    0 and is no failure. Raises nothing of the pager's.
+    """
+    os.environ.setdefault("LESS", "-R")  # let less show the colours, not their codes
+    command = os.environ.get("PAGER", "").strip()
+    try:
+        argv = shlex.split(command)
+    except ValueError:  # unbalanced quotes: click takes the pager its own way
+        argv = []
+    if not argv or shutil.which(argv[0]) is None:  # click falls back to plain output
+        click.echo_via_pager(text, color=color)
+        return
+    import subprocess
+
+    shown = text if color else click.unstyle(text)
+    try:
+        pager = subprocess.Popen(argv, stdin=subprocess.PIPE, text=True, errors="replace")
+    except OSError as err:
+        status = f"it cannot run: {err.strerror or err}"
+    else:
+        assert pager.stdin is not None
+        with contextlib.suppress(BrokenPipeError):  # the pager left without reading it all
+            pager.stdin.write(shown)
+        with contextlib.suppress(BrokenPipeError):
+            pager.stdin.close()
+        while True:  # less takes Ctrl-C for its own: wait for it to end
+            try:
+                code = pager.wait()
+                break
+            except KeyboardInterrupt:
+                pass
+        if code <= 0:
+            return
+        status = f"exit status {code}"
+    click.echo(shown, nl=False)
+    click.echo(f"Warning: the pager {command!r} failed ({status}); shown without it.", err=True)
 
 
 def progress_fits(output: str | None) -> bool:

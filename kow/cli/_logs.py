@@ -27,6 +27,7 @@ from ._io import (
     atomic_output,
     color_fits,
     file_state,
+    page,
     progress_fits,
     reader_may_leave,
     replaced_whole,
@@ -37,6 +38,7 @@ from ._io import (
     write_out,
 )
 from ._options import (
+    PATH,
     Count,
     ascii_option,
     cluster_executor,
@@ -90,25 +92,81 @@ def _open_input(file: str) -> tuple[IO[bytes], str]:
     return stream, _label(file)
 
 
-def _games_in(stream: IO[bytes], label: str) -> Iterator[tuple[int, int, Any]]:
-    """Yield ``(index, line, game)`` for each game of the input ``stream``, read in order.
+def _games_in(
+    stream: IO[bytes], label: str, *, clear: Callable[[], None] | None = None
+) -> Iterator[tuple[int, int, Any, Fault | None]]:
+    """Yield ``(index, line, game, fault)`` for each game of the input ``stream``, in order.
 
     ``index`` counts the games from 1; ``line`` is where the game starts; ``label`` names
-    the input in messages. Raises :class:`click.ClickException` (exit 1) naming the input
-    when it can't be read as JSON or can't be read at all. An input with no game (empty,
-    or ``[]``) yields nothing, as jq reads it. The caller closes ``stream``.
+    the input in messages. ``fault`` is what makes this game alone unreadable as kow
+    reads logs everywhere (as ``kow verify`` reads them: a repeated key, a nesting too
+    deep, an integer too long), or None: every command refuses such a game as it refuses
+    one that is not legal. A game that repeats an earlier game of the input whole is
+    said on stderr (:class:`_Repeats`), after ``clear()`` (a progress bar's). Raises
+    :class:`click.ClickException` (exit 1) naming the input when it can't be read as
+    JSON or can't be read at all. An input with no game (empty, or ``[]``) yields
+    nothing, as jq reads it. The caller closes ``stream``.
     """
-    from ..log import LogReadError, iter_games
+    from ..log import LogReadError, iter_entries
+    from ..verify import Fault
 
     index = 0
+    repeats = _Repeats(label, clear=clear)
     try:
-        for line, game in iter_games(stream):
+        for entry in iter_entries(stream, unique_keys=True):
             index += 1
-            yield index, line, game
+            fault = None
+            if entry.fault is not None:
+                fault = Fault(None, None, None, message=str(entry.fault))
+            else:
+                repeats.check(entry.value, index, entry.line)
+            yield index, entry.line, entry.value, fault
+        repeats.finish()
     except LogReadError as err:
         raise click.ClickException(f"{label}: {err}") from None
     except OSError as err:
         raise click.ClickException(f"{label}: cannot read: {err.strerror or err}") from None
+
+
+class _Repeats:
+    """The games of one input seen so far, to say on stderr when one repeats another
+    whole (``cat a.jsonl a.jsonl``): every command that reads logs says it the same way.
+
+    The first repeat is said when it is read (``FILE: game 4 (line 4) repeats game 1
+    whole``); the others are counted, and :meth:`finish` says how many there were in all.
+    Holds a 16-byte digest per game read, not the games.
+    """
+
+    def __init__(self, label: str, *, clear: Callable[[], None] | None = None) -> None:
+        self.label = label
+        self.clear = clear  # called before a line is said: a progress bar's clear
+        self.seen: dict[bytes, int] = {}
+        self.repeated = 0
+
+    def check(self, game: Any, index: int, line: int) -> None:
+        """Note ``game``, the ``index``-th of the input (from 1), starting at ``line``;
+        say the first that is the same value as an earlier game (keys in any order)."""
+        import hashlib
+        import json
+
+        text = json.dumps(game, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        first = self.seen.setdefault(digest, index)
+        if first == index:
+            return
+        self.repeated += 1
+        if self.repeated == 1:
+            self._say(f"{self.label}: game {index} (line {line}) repeats game {first} whole")
+
+    def finish(self) -> None:
+        """Say how many games of the input repeated an earlier one, when more than one."""
+        if self.repeated > 1:
+            self._say(f"{self.label}: {self.repeated} games in all repeat an earlier game whole")
+
+    def _say(self, text: str) -> None:
+        if self.clear is not None:
+            self.clear()
+        click.echo(text, err=True)
 
 
 def _check_game_found(
@@ -141,7 +199,7 @@ def _title(index: int, label: str, seed: int | None) -> str:
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...", type=PATH)
 @json_option("Print the verdict as one JSON object.")
 @click.option(
     "--against-seed", is_flag=True,
@@ -164,8 +222,9 @@ def verify(
     (simulate --pretty) or JSON arrays of games, and may be gzip-compressed (.jsonl.gz);
     games count from 1 in each file. Prints one line per faulty game with the
     place of its first fault, as it is found, then a summary; an object that repeats a
-    key is a fault, placed at the key (replay and export take the last, as jq does); an
-    input with no game is said so on stderr. Exit 0 when every game is legal; 1 when any
+    key is a fault, placed at the key (replay, export and analyze refuse it too); a game
+    that repeats an earlier game of its file whole, and an input with no game, are said
+    so on stderr. Exit 0 when every game is legal; 1 when any
     is not, or an input can't be read as JSON (its place is named); 2 when a FILE can't
     be opened, or - is given more than once; 141 when stdout closes first (| head).
 
@@ -176,12 +235,14 @@ def verify(
     each bot's decision must be the one that bot makes (the decisions of people and of
     agents, programs that played through a framework adapter, are taken from the log; a
     line on stderr names the agents' seats). The first difference is named; a game counts
-    as legal only when there is none. A game whose seed is null (dealt outside kow) has
-    no seed to be checked against: it counts as faulty, saying so. When every game
-    passes, a line on stderr says that they were checked against their seeds; with
+    as legal only when there is none. A legal game whose seed is null (dealt outside
+    kow) has no seed to be checked against: it stays legal, and the summary says it was
+    not checked. When every game passes, a line on stderr says how many were checked
+    against their seeds; with
     --json, the verdict's "against_seed" counts the games checked, matched, unmatched and
-    unseeded. Logs do not record --search-iterations: give the one search bots played
-    with (default 100). Logs of another kow version may differ for that reason alone.
+    unseeded. Searching bots play at the settings their log records; give
+    --search-iterations for logs that record none (older logs; default 100). Logs of
+    another kow version may differ for that reason alone.
     A progress bar shows on stderr when it is a terminal and every FILE is a file.
     """
     from ..log import LogReadError, iter_entries
@@ -216,53 +277,69 @@ def verify(
     games = 0  # the games read in every file
     with reader_may_leave():
         json_out = JsonVerdict(sys.stdout) if as_json else None
-        with progress:  # ended before the summary, so that it starts on a line of its own
-            for name in files:
-                try:
-                    stream = _open_bytes(name)
-                except OSError as err:
-                    verdict.unreadable_input(_label(name), f"cannot open: {err.strerror or err}")
-                    missing = True
-                    continue
-                label = _label(name)
-                count = 0
-                try:
-                    with stream:
-                        for entry in iter_entries(stream, unique_keys=True):
-                            count += 1
-                            games += 1
-                            if progress.show:
-                                progress.advance(before + stream.tell() - progress.done, games)
-                            game = entry.value
-                            line = entry.line
-                            if entry.fault is not None:  # of this game alone: read on
-                                fault = Fault(None, None, None, message=str(entry.fault))
-                                read = verdict.faulty_game(
-                                    game, fault, file=label, game=count, line=line
+        try:
+            with progress:  # ended before the summary, so that it starts on a line of its own
+                for name in files:
+                    try:
+                        stream = _open_bytes(name)
+                    except OSError as err:
+                        verdict.unreadable_input(
+                            _label(name), f"cannot open: {err.strerror or err}"
+                        )
+                        missing = True
+                        continue
+                    label = _label(name)
+                    count = 0
+                    repeats = _Repeats(label, clear=progress.clear)
+                    try:
+                        with stream:
+                            for entry in iter_entries(stream, unique_keys=True):
+                                count += 1
+                                games += 1
+                                if progress.show:
+                                    progress.advance(before + stream.tell() - progress.done, games)
+                                game = entry.value
+                                line = entry.line
+                                if entry.fault is not None:  # of this game alone: read on
+                                    fault = Fault(None, None, None, message=str(entry.fault))
+                                    read = verdict.faulty_game(
+                                        game, fault, file=label, game=count, line=line
+                                    )
+                                    _show_fault(read, json_out, shown, progress=progress)
+                                    continue
+                                repeats.check(game, count, line)  # said on stderr
+                                unmatched = verdict.unmatched
+                                found = verdict.check(
+                                    game, file=label, game=count, line=line, also=also
                                 )
-                                _show_fault(read, json_out, shown, progress=progress)
-                                continue
-                            unmatched = verdict.unmatched
-                            found = verdict.check(
-                                game, file=label, game=count, line=line, also=also
-                            )
-                            checked = found is None or verdict.unmatched > unmatched  # legal
-                            if note is not None and checked and game["seed"] is not None:
-                                told = note(game)
-                                if told is not None:  # on stderr: stdout holds the verdict
-                                    seed = f" (seed {game['seed']})"
-                                    progress.clear()
-                                    click.echo(f"{label}: game {count}{seed}: {told}", err=True)
-                            if found is not None:
-                                _show_fault(found, json_out, shown, progress=progress)
-                        if progress.show:
-                            before += stream.tell()
-                except LogReadError as err:  # every fault of reading: an OSError is a write's
-                    verdict.unreadable_input(label, str(err))
-                else:
-                    if count == 0:  # jq's reading: no game is no fault, but say so
-                        progress.clear()
-                        click.echo(f"{label}: no games", err=True)
+                                checked = found is None or verdict.unmatched > unmatched  # legal
+                                if note is not None and checked and game["seed"] is not None:
+                                    told = note(game)
+                                    if told is not None:  # on stderr: stdout holds the verdict
+                                        seed = f" (seed {game['seed']})"
+                                        progress.clear()
+                                        click.echo(f"{label}: game {count}{seed}: {told}", err=True)
+                                if found is not None:
+                                    _show_fault(found, json_out, shown, progress=progress)
+                            if progress.show:
+                                before += stream.tell()
+                            repeats.finish()
+                    except LogReadError as err:  # every fault of reading: an OSError is a write's
+                        verdict.unreadable_input(label, str(err))
+                    else:
+                        if count == 0:  # jq's reading: no game is no fault, but say so
+                            progress.clear()
+                            click.echo(f"{label}: no games", err=True)
+        except (KeyboardInterrupt, Stopped) as stop:  # stop_signals ignores any more now
+            if json_out is None:  # the faults found so far: the JSON stays cut short
+                _show_fault(None, json_out, shown, progress=progress)
+            with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
+                click.echo(
+                    f"{stop_said(stop)} after checking {_games_shown(verdict.games)}: "
+                    f"{verdict.legal} legal, {verdict.faulty} faulty so far.",
+                    err=True,
+                )
+            click.get_current_context().exit(stop_code(stop))
         _show_fault(None, json_out, shown, progress=progress)
         if json_out is not None:
             json_out.close(verdict)
@@ -275,10 +352,13 @@ def verify(
     if verdict.unreadable or verdict.faulty:
         sys.exit(1)
     if against_seed and verdict.games:
-        counted = _games_shown(verdict.games)
-        click.echo(
-            f"checked against their seeds: {counted}, each the game its seed gives", err=True
-        )
+        seeded = verdict.games - verdict.unseeded
+        said = f"checked against their seeds: {_games_shown(seeded)}"
+        if seeded:
+            said += ", each the game its seed gives"
+        if verdict.unseeded:
+            said += f"; not checked: {_games_shown(verdict.unseeded)} with no seed"
+        click.echo(said, err=True)
 
 
 def _show_fault(
@@ -316,7 +396,7 @@ def table_names(players: list[PlayerLog]) -> list[str]:
     ...              {"seat": 3, "name": "agent-3", "kind": "agent"}])
     ['Ben', 'Ada', 'Cleo', 'agent-3']
     """
-    from ..events import NOT_BOTS, seat_name
+    from ..events import BOT_NAMES, NOT_BOTS, seat_name
     from ..screen import printable
 
     logged = [p["name"] for p in players]
@@ -324,15 +404,13 @@ def table_names(players: list[PlayerLog]) -> list[str]:
         p["kind"] not in NOT_BOTS and p["name"] == seat_name(p["kind"], p["seat"]) for p in players
     ]
     kept = {name for name, new in zip(logged, renamed, strict=True) if not new}
-    from ..events import BOT_NAMES
-
     free = iter([n for n in BOT_NAMES if n not in kept])
     names = [next(free, name) if new else name for name, new in zip(logged, renamed, strict=True)]
     return [printable(name) for name in names]
 
 
 @click.command()
-@click.argument("file", metavar="FILE")
+@click.argument("file", metavar="FILE", type=PATH)
 @click.option(
     "--game", "game_number", type=Count(1, None, "a game number"), default=1,
     show_default=True,
@@ -366,14 +444,15 @@ def replay(
     game: GameLog | None = None
     found = False
     count = 0
+    read_fault = None
     with stream:
-        for count, _, value in _games_in(stream, label):
+        for count, _, value, fault_read in _games_in(stream, label):
             if count == game_number:
-                game = value
+                game, read_fault = value, fault_read
                 found = True
                 break
     _check_game_found(label, count, found, game_number=game_number, verb="replay")
-    fault = verify_game(game)
+    fault = read_fault or verify_game(game)
     if fault is not None:
         raise click.ClickException(
             f"{label}: game {game_number} is not a legal game, so it can't be replayed: {fault}"
@@ -407,10 +486,9 @@ def replay(
     lines = screen.narrate(shown, state.events, title, round=round_number, width=width)
     text = "\n".join(lines)
     if sys.stdout.isatty():
-        os.environ.setdefault("LESS", "-R")  # let less show the colours, not their codes
         encoding = sys.stdout.encoding  # the pager's: it would write "?" for what it lacks
         text = text.encode(encoding, FALLBACK).decode(encoding)
-        click.echo_via_pager(text + "\n", color=color)
+        page(text + "\n", color=color)
     else:
         click.echo(text, color=color)
 
@@ -423,12 +501,15 @@ EXPORT_TABLES = ("games", "rounds", "tricks", "plays")
 
 
 def _export_games(
-    files: tuple[str, ...], *, measure: bool = False
-) -> Generator[tuple[str, int, int, GameLog, int], None, None]:
-    """Yield ``(label, index, line, game, read)`` for each game of ``files``, read in order.
+    files: tuple[str, ...], *, measure: bool = False, clear: Callable[[], None] | None = None
+) -> Generator[tuple[str, int, int, GameLog, Fault | None, int], None, None]:
+    """Yield ``(label, index, line, game, fault, read)`` for each game of ``files``, read
+    in order.
 
     ``label`` names the input (``stdin`` for -); ``index`` counts its games from 1;
-    ``line`` is where the game starts; ``read`` is the bytes of ``files`` read so far
+    ``line`` is where the game starts; ``fault`` is the game's fault of reading
+    (:func:`_games_in`), or None; ``clear`` clears the progress bar before a repeated game
+    is said; ``read`` is the bytes of ``files`` read so far
     with ``measure`` (regular files only: see :func:`_input_bytes`), else 0. Raises
     :class:`click.ClickException` for input that can't be opened or read (the place
     named); an input with no game (empty, or ``[]``) yields nothing, as jq reads it.
@@ -443,8 +524,8 @@ def _export_games(
         except OSError as err:
             raise click.ClickException(f"{label}: cannot open: {err.strerror or err}") from None
         with stream:
-            for index, line, game in _games_in(stream, label):
-                yield label, index, line, game, before + stream.tell() if measure else 0
+            for index, line, game, fault in _games_in(stream, label, clear=clear):
+                yield label, index, line, game, fault, before + stream.tell() if measure else 0
             if measure:
                 before += stream.tell()
 
@@ -484,12 +565,17 @@ def _same_file(output: str, name: str) -> bool:
         return False
 
 
+_FILE_SUFFIXES = frozenset([".csv", ".tsv", ".txt", ".json", ".jsonl", ".gz", ".xlsx"])
+"""The suffixes of a new ``-o`` that names a file, where several tables need a folder."""
+
+
 def _export_folder(folder: str) -> bool:
     """Make the folder ``-o DIR`` of a several-table export if it does not exist; return
     whether it was made here (then it is removed again if the export ends early).
 
-    Raises :class:`click.BadParameter` (exit 2) for a path that is a file, or a folder
-    that can't be made (its parent must exist).
+    Raises :class:`click.BadParameter` (exit 2) for a path that is a file, a new folder
+    named as a file is (``out.csv``: :data:`_FILE_SUFFIXES`; ``out.csv/`` is a folder),
+    or a folder that can't be made (its parent must exist).
     """
     hint = "'-o' / '--output'"
     if not folder.strip():
@@ -499,6 +585,13 @@ def _export_folder(folder: str) -> bool:
     if os.path.exists(folder):
         raise click.BadParameter(
             f"{folder!r} is a file: several tables go to a folder, one CSV file each",
+            param_hint=hint,
+        )
+    stem, suffix = os.path.splitext(folder)
+    if suffix.lower() in _FILE_SUFFIXES and stem.strip():
+        raise click.BadParameter(
+            f"{folder!r} is the name of a file: several tables go to a folder, one CSV "
+            f"file each (give -o {stem!r}, or {folder + '/'!r} for a folder of that name)",
             param_hint=hint,
         )
     try:
@@ -511,7 +604,7 @@ def _export_folder(folder: str) -> bool:
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...", type=PATH)
 @click.option(
     "--table", "tables", required=True, multiple=True,
     type=click.Choice((*EXPORT_TABLES, "all")),
@@ -519,10 +612,11 @@ def _export_folder(folder: str) -> bool:
     " Give it more than once, or all, for several tables in one pass, to -o DIR.",
 )  # fmt: skip
 @click.option(
-    "--output", "-o", default=None, metavar="FILE|DIR",
+    "--output", "-o", default=None, metavar="FILE|DIR", type=PATH,
     help="Write the table to FILE (replaced whole at the end; gzip if FILE ends in .gz)"
     " instead of stdout. With several tables, DIR is a folder (made if it does not"
-    " exist; its parent must) and each table is written to DIR/TABLE.csv, replaced whole"
+    " exist; its parent must; a new one named like a file, out.csv, is refused) and each"
+    " table is written to DIR/TABLE.csv, replaced whole"
     " at the end.",
 )  # fmt: skip
 @click.option(
@@ -652,10 +746,13 @@ def _export_rows(
             stack.enter_context(reader_may_leave(out))
             writers[table] = csv.writer(out, lineterminator="\n")
             writers[table].writerow(COLUMNS[table])
-        games = stack.enter_context(contextlib.closing(_export_games(files, measure=progress.show)))
+        read_games = _export_games(files, measure=progress.show, clear=progress.clear)
+        games = stack.enter_context(contextlib.closing(read_games))
         read = 0
-        for label, index, line, game, now in games:  # an input still open is closed on an error
+        for label, index, line, game, read_fault, now in games:  # closed on an error
             try:
+                if read_fault is not None:  # as verify reads it: refused as not legal
+                    raise IllegalGameError(read_fault)
                 found = tables_rows(game, tables, file=label, index=index)
             except IllegalGameError as err:
                 seed = game.get("seed") if isinstance(game, dict) else None
@@ -783,7 +880,7 @@ def _seats_of(text: str, game: GameLog, label: str, *, index: int) -> frozenset[
 
 
 @click.command()
-@click.argument("file", metavar="FILE")
+@click.argument("file", metavar="FILE", type=PATH)
 @click.option(
     "--game", "game_number", type=Count(1, None, "a game number"), default=None, metavar="K",
     help="Analyse only game K of the file (counting from 1) [default: every game].",
@@ -863,20 +960,20 @@ def analyze(
         )
     refuse_jobs_with_cluster(jobs, cluster)
     stream, label = _open_input(file)
-    games: list[tuple[int, int, GameLog]] = []
+    games: list[tuple[int, int, GameLog, Fault | None]] = []
     count = 0
     with stream:  # read whole, so that a fault anywhere is named before the long work
-        for count, line, game in _games_in(stream, label):
+        for count, line, game, read_fault in _games_in(stream, label):
             if game_number is None or count == game_number:
-                games.append((count, line, game))
+                games.append((count, line, game, read_fault))
                 if game_number is not None:
                     break
     _check_game_found(label, count, bool(games), game_number=game_number, verb="analyse")
     work: list[tuple[int, GameLog, frozenset[int] | None]] = []
     refused: list[click.BadParameter] = []
     total = 0
-    for index, line, game in games:
-        fault = verify_game(game)
+    for index, line, game, read_fault in games:
+        fault = read_fault or verify_game(game)
         if fault is not None:
             logged = game.get("seed") if isinstance(game, dict) else None
             known = isinstance(logged, int) and not isinstance(logged, bool)

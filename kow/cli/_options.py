@@ -37,6 +37,7 @@ from ..rules import (
 from ..verify._shape import name_fault
 
 __all__ = [
+    "PATH",
     "BOTS_HELP",
     "ENTRANTS_HELP",
     "Count",
@@ -423,7 +424,7 @@ cluster_option = click.option(
     callback=_cluster,
     help="Play the blocks as Ray tasks: on a Ray runtime started here (local), on the"
     " cluster RAY_ADDRESS names (ray), or at an address; the output does not depend on it."
-    " Needs pip install 'kow[ray]'; not with --jobs.",
+    " Needs pip install '.[ray]' in kow's folder; not with --jobs.",
 )  # fmt: skip
 """``--cluster`` of the runs (``simulate``, ``tournament``, ``analyze``): see
 :func:`cluster_executor`."""
@@ -491,11 +492,19 @@ def bots_option(
     return click.option("--bots", default=default, show_default=True, metavar=metavar, help=help)
 
 
+PATH = click.Path(file_okay=True, dir_okay=True, readable=False, writable=False, allow_dash=True)
+"""The type of every file or folder parameter (the logs read, ``-o``, ``--log``,
+``--resume``): a path as given, checked by the command itself, in its own words (Click's
+checks are all off), but completed by the shell as a file name when Click's completion is
+loaded (``eval "$(_KOW_COMPLETE=bash_source kow)"``), where a bare string completes
+nothing."""
+
+
 def output_option(what: str) -> Callable[[F], F]:
     """Return the ``--output``/``-o FILE`` option (written by
     :func:`kow.cli._io.atomic_output`) of a command whose output is ``what`` (``"the logs"``)."""
     return click.option(
-        "--output", "-o", default=None, metavar="FILE",
+        "--output", "-o", default=None, metavar="FILE", type=PATH,
         help=f"Write {what} to FILE (replaced whole at the end; gzip if FILE ends in .gz)"
         " instead of stdout.",
     )  # fmt: skip

@@ -10,9 +10,10 @@ one go with the same choices writes, byte for byte.
 
 What is refused, and how (the house's exit codes):
 
-- a FILE that can't be opened, ``-`` (stdin is the keyboard), a file that is not one
-  abandoned game of ``kow play`` (several games, none, a finished game, a game with no
-  seed or without a person, an agent's or an unknown bot's seat), or an option that
+- a FILE that can't be opened, ``-`` (stdin is the keyboard), a file whose last game is
+  not an abandoned game of ``kow play`` (no game, a finished game, a game with no seed or
+  without a person, an agent's or an unknown bot's seat; the games of a sitting before it
+  are kept when the game is written back to FILE), or an option that
   differs from the game's (``--seed``, ``--bots``, a rule...): a usage error, exit 2,
   naming what is wrong and what is allowed;
 - a log that can't be read (its place named), that is not legal (:func:`kow.verify.verify_game`,
@@ -35,9 +36,10 @@ from ._options import LEVELS, parse_bots
 
 if TYPE_CHECKING:
     from ..log import GameLog
+    from ..verify import Fault
     from .session import Resume
 
-__all__ = ["Resumed", "resume_game"]
+__all__ = ["Resumed", "kept_text", "resume_game"]
 
 _OPTION = "'--resume'"
 
@@ -62,7 +64,10 @@ class Resumed(NamedTuple):
     ``kinds`` and ``bot_names``: the bot seats' kinds and names, in seat order;
     ``resume``: what the sitting continues from (:class:`kow.cli.session.Resume`);
     ``log_path``: the file the continued game is written to (FILE itself unless
-    ``--log`` names another).
+    ``--log`` names another); ``kept``: the text of the games before the abandoned one in
+    FILE (a sitting's log), which a log written back to FILE keeps before it;
+    ``search_iterations``: the deals per decision its search bots record (the games after
+    it are played with them), else the ``--search-iterations`` given.
     """
 
     seed: int
@@ -72,6 +77,8 @@ class Resumed(NamedTuple):
     bot_names: tuple[str, ...]
     resume: Resume
     log_path: str
+    kept: str = ""
+    search_iterations: int | None = None
 
 
 def resume_game(path: str, *, search_iterations: int | None, log_path: str | None) -> Resumed:
@@ -108,20 +115,14 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
         raise click.BadParameter(
             f"cannot open {label}: {err.strerror or err}", param_hint=_OPTION
         ) from None
-    games: list[GameLog] = []
-    with stream:
-        for count, _, game in _games_in(stream, label):
-            if count > 1:
-                raise click.BadParameter(
-                    f"{label} holds more than one game; --resume takes the log of one game"
-                    " (the abandoned one: jq -c 'select(.abandoned)' FILE > game.json)",
-                    param_hint=_OPTION,
-                )
-            games.append(game)
-    if not games:
+    last: tuple[int, int, GameLog, Fault | None] | None = None
+    with stream:  # a sitting's log: its last game is the one to resume
+        for count, line, game, read_fault in _games_in(stream, label):
+            last = (count, line, game, read_fault)
+    if last is None:
         raise click.ClickException(f"{label}: holds no game, so there is none to resume")
-    game = games[0]
-    fault = verify_game(game)
+    count, line, game, read_fault = last
+    fault = read_fault or verify_game(game)
     if fault is not None:
         raise click.ClickException(f"{label}: not a legal game, so it can't be resumed: {fault}")
     seed = game["seed"]
@@ -131,8 +132,10 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
     if not game.get("abandoned"):
         winner = None if game["result"] is None else game["result"]["winner"]
         won = "" if winner is None else f", won by {players[winner]['name']!r}"
+        which = "a finished game" if count == 1 else f"a finished game last (game {count})"
         raise click.BadParameter(
-            f"{label} holds a finished game{won}: only an abandoned game can be resumed",
+            f"{label} holds {which}{won}: only an abandoned game, at the end of a log, can"
+            " be resumed",
             param_hint=_OPTION,
         )
     if seed is None:
@@ -150,6 +153,20 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
         )
     rules = Rules.from_dict(dict(game["rules"]))
     names = tuple(p["name"] for p in players)
+    recorded_iterations = {
+        settings["iterations"]
+        for p in players
+        if p["kind"] == "search" and (settings := p.get("settings")) is not None
+    }
+    if len(recorded_iterations) == 1:  # the log records them (since 0.5.0): the game's own
+        (recorded,) = recorded_iterations
+        if search_iterations is not None and search_iterations != recorded:
+            raise click.BadParameter(
+                f"{search_iterations} is not the game's: {label} was played with"
+                f" {recorded}; a resumed game keeps its own, so leave the option out",
+                param_hint="'--search-iterations'",
+            )
+        search_iterations = recorded
     dealer = game["rounds"][0]["dealer"]
     _check_options(label, seed=seed, rules=rules, names=names[:humans], kinds=bots, dealer=dealer)
     try:
@@ -160,7 +177,7 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
         raise click.ClickException(
             f"{label}: not the game its seed gives, so it can't be resumed: {again.difference}"
         )
-    logged = [LoggedPlayer(p["name"], p["kind"]) for p in players]
+    logged = [LoggedPlayer.from_log(p) for p in players]
     made = build(seed, rules, logged, events=again.state.events, abandoned=True)
     made["kow_version"] = game["kow_version"]
     if made != game:
@@ -177,7 +194,38 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
         bot_names=names[humans:],
         resume=Resume(again.state, bot_players, label),
         log_path=path if log_path is None else log_path,
+        kept=kept_text(path, before_line=line) if count > 1 else "",
+        search_iterations=search_iterations,
     )
+
+
+def kept_text(path: str, *, before_line: int | None = None) -> str:
+    """Return the text of the log file ``path`` (gzip or plain) that a log written to it
+    keeps before its own games: all of it, or its lines before ``before_line`` (from 1:
+    the games before a resumed game), ending with a newline unless empty.
+
+    Raises :class:`click.ClickException` (exit 1) naming the file when it can't be read
+    as UTF-8 text, so that nothing it held is lost.
+    """
+    import gzip
+
+    label = _label(path)
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read()
+        if data.startswith(b"\x1f\x8b"):
+            data = gzip.decompress(data)
+        text = data.decode("utf-8")
+    except (OSError, EOFError, UnicodeDecodeError, gzip.BadGzipFile) as err:
+        raise click.ClickException(
+            f"{label}: can't read what it holds, to keep it before the new games ({err});"
+            " give another --log"
+        ) from None
+    if before_line is not None:
+        text = "".join(text.splitlines(keepends=True)[: before_line - 1])
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return text
 
 
 def _given(ctx: click.Context, param: str) -> bool:

@@ -24,6 +24,7 @@ from ._io import (
     color_fits,
     file_state,
     fit_streams,
+    page,
     progress_fits,
     quiet_broken_pipe,
     reader_may_leave,
@@ -40,6 +41,7 @@ from ._logs import analyze, export, replay, verify
 from ._options import (
     ENTRANTS_HELP,
     LEVELS,
+    PATH,
     Count,
     Seconds,
     ascii_option,
@@ -215,10 +217,13 @@ def simulate(
             reader_may_leave(out),
         ):
             try:
+                cost = game_seconds(kinds, rules.start_cards, search_iterations)
                 if executor is None:
-                    cost = game_seconds(kinds, rules.start_cards, search_iterations)
                     jobs = jobs or auto_jobs(games, cost)
-                texts = run_text(run, first_game, games, jobs=jobs or 1, executor=executor)
+                texts = run_text(
+                    run, first_game, games, jobs=jobs or 1, executor=executor,
+                    seconds_per_game=cost,
+                )  # fmt: skip
                 with contextlib.closing(texts):  # on an error, stop any workers at once
                     for text, count in texts:
                         with stops_held():  # a stop ends the run between games, not in one
@@ -319,14 +324,15 @@ To play them, run the same command again (--first-game 0 --games 100)."
 @rule_options
 @search_iterations_option
 @click.option(
-    "--log", "log_path", default=None, metavar="FILE",
-    help="Save the log of each game played to FILE (replaced; one JSON line a game, as"
-    " simulate writes them; gzip if FILE ends in .gz), even if you quit.",
+    "--log", "log_path", default=None, metavar="FILE", type=PATH,
+    help="Save the log of each game played to FILE, after the games it held (one JSON"
+    " line a game, as simulate writes them; gzip if FILE ends in .gz), even if you quit.",
 )  # fmt: skip
 @click.option(
-    "--resume", default=None, metavar="FILE",
-    help="Continue the abandoned game that --log kept in FILE, with its seats, bots, rules"
-    " and seed; it is written back to FILE (or to --log FILE).",
+    "--resume", default=None, metavar="FILE", type=PATH,
+    help="Continue the abandoned game that --log kept at the end of FILE, with its seats,"
+    " bots, rules and seed; it is written back to FILE, after the games before it (or to"
+    " --log FILE).",
 )  # fmt: skip
 @click.option(
     "--auto-forced",
@@ -375,16 +381,30 @@ def play(
     if log_path == "-":
         raise click.BadParameter("give a file path; stdout shows the game", param_hint="'--log'")
     resumed = None
+    kept = ""  # a log is never replaced: what its file held is kept before the new games
     if resume is not None:
         from ._resume import resume_game
 
         resumed = resume_game(resume, search_iterations=search_iterations, log_path=log_path)
-        rules, seed, log_path = resumed.rules, resumed.seed, resumed.log_path
+        rules, seed = resumed.rules, resumed.seed
+        search_iterations = resumed.search_iterations  # the log's own, when it records them
+        if log_path is None or _same_path(log_path, resume):
+            kept = resumed.kept  # the sitting's games before the abandoned one
+        log_path = resumed.log_path
         human_names, kinds = list(resumed.humans), list(resumed.kinds)
         humans = len(human_names)
     else:
         human_names = people(names, humans, rules.players)
         kinds = level_kinds(level, bots, rules.players - humans)
+    if (
+        log_path is not None
+        and not kept
+        and os.path.isfile(log_path)
+        and not (resume is not None and _same_path(log_path, resume))
+    ):
+        from ._resume import kept_text
+
+        kept = kept_text(log_path)
     bot_seats = rules.players - humans
     if seed is None:
         seed = draw_seed()
@@ -403,6 +423,7 @@ def play(
         dealer=dealer, search_iterations=search_iterations, log_path=log_path,
         delay=(0.6 if interactive else 0.0) if delay is None else delay, symbols=symbols,
         rulebook=lambda: rule_lines(rules, min(terminal.width, 100)), auto_forced=auto_forced,
+        kept=kept,
     )  # fmt: skip
     try:
         ending = sitting.play(seed, draw_seed, resume=None if resumed is None else resumed.resume)
@@ -486,11 +507,15 @@ def rules_command(rules: Rules, as_json: bool) -> None:
     except (UnicodeEncodeError, LookupError):  # e.g. ASCII: drop the accents, é becomes e
         text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     if sys.stdout.isatty():  # a person reads it: a pager, as kow replay has; piped: whole
-        os.environ.setdefault("LESS", "-R")
-        click.echo_via_pager(text + "\n")
+        page(text + "\n")
         return
     with reader_may_leave():
         click.echo(text)
+
+
+def _same_path(one: str, other: str) -> bool:
+    """Return whether the paths ``one`` and ``other`` name the same file."""
+    return os.path.realpath(one) == os.path.realpath(other)
 
 
 # ----------------------------------------------------------------------------- tournament

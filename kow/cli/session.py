@@ -32,7 +32,7 @@ from ..rulebook import rules_summary
 from ..rules import Rules
 from ..runs.analysis import DEFAULT_ITERATIONS, analyse_game, decisions, text_lines
 from ..screen import GLUE, Screen, printable, strip_escapes, terminal_width, wrap
-from ._io import Stopped, atomic_output, signals_ignored, silence_stdout
+from ._io import Stopped, atomic_output, page, signals_ignored, silence_stdout
 from .human import HotSeat, HumanPlayer, Quit
 
 __all__ = ["PIPED_PATIENCE", "Ending", "LogWriteError", "Resume", "Sitting", "Terminal"]
@@ -177,18 +177,15 @@ class Terminal:
         return terminal_width()
 
     def page(self, lines: Sequence[str]) -> None:
-        """Show ``lines`` through a pager (:func:`click.echo_via_pager`: ``$PAGER``, else
+        """Show ``lines`` through a pager (:func:`~kow.cli._io.page`: ``$PAGER``, else
         ``less``) when a person reads this terminal; else write them as :meth:`write` does."""
         if not (self.screen and self.interactive):
             self.write("\n".join(lines))
             return
-        import click
-
         text = "\n".join(lines)
         if not self.color:
             text = strip_escapes(text)
-        os.environ.setdefault("LESS", "-R")  # let less show the colours, not their codes
-        click.echo_via_pager(text + "\n", color=self.color)
+        page(text + "\n", color=self.color)
 
     def write(self, text: str) -> None:
         """Write ``text`` (one line or several), each line wrapped to the width."""
@@ -308,6 +305,9 @@ class Sitting:
     symbols: bool = True
     rulebook: Callable[[], Sequence[str]] | None = None
     auto_forced: bool = False
+    kept: str = ""
+    """The text a log file written whole keeps before this sitting's games: what the file
+    held (a log is never replaced), or the games before a resumed one."""
     # What the sitting keeps as it goes: not given to __init__.
     logs: list[str] = field(default_factory=list, init=False)
     wins: list[int] = field(default_factory=list, init=False)
@@ -328,7 +328,8 @@ class Sitting:
         last game was played to the end (and no other wanted); 1 when a game was left
         (quit, end of input, a closed screen) or when :data:`PIPED_PATIENCE` piped answers
         to "Play again?" were refused (then ``finished`` is set); 130 on Ctrl-C, and the
-        signal's code on SIGTERM or SIGHUP. Raises :class:`~kow.game.PlayerError` (a bot's fault),
+        signal's code on SIGTERM or SIGHUP. Raises :class:`~kow.game.PlayerError` (a bot's fault;
+        like any other exception, only once the game so far is in the log),
         :class:`click.BadParameter` for a ``log_path`` that can't be opened and
         :class:`LogWriteError` when writing it fails (the games so far are shown).
         """
@@ -448,11 +449,16 @@ class Sitting:
                 self._rewrite = not os.path.exists(path) or os.path.isfile(path)
             stream = out.enter_context(atomic_output(self.log_path, "--log"))
         ending = Ending(0, "", seed)
+        fault: Exception | None = None
         try:
             with contextlib.ExitStack() as calm, out:  # calm ends after the log is saved
-                ending = self._play_out(
-                    seed, state, players, on_event=on_event, opening=opening, screen=screen
-                )
+                try:
+                    ending = self._play_out(
+                        seed, state, players, on_event=on_event, opening=opening, screen=screen
+                    )
+                except Exception as err:  # a bot's fault, or kow's: the game so far is kept
+                    fault = err
+                    ending = Ending(1, "a fault", seed)
                 # A second signal (a closing terminal sends several) must not cut the
                 # save short.
                 calm.enter_context(signals_ignored())
@@ -461,9 +467,12 @@ class Sitting:
                         seed, self.rules, players, events=state.events, abandoned=ending.code != 0
                     )
                     self.logs.append(log.dumps(game) + "\n")
-                    stream.write("".join(self.logs if self._rewrite else self.logs[-1:]))
+                    written = self.logs if self._rewrite else self.logs[-1:]
+                    stream.write((self.kept if self._rewrite else "") + "".join(written))
         except OSError as err:  # only the log is written here: the screen's faults are caught
             raise LogWriteError(self.log_path or "", err) from None
+        if fault is not None:
+            raise fault
         for i, player in enumerate(players[: len(self.humans)]):
             if isinstance(player, HumanPlayer):  # auto on or off: kept for the next game
                 self._auto[self.humans[i]] = player.auto_forced
@@ -476,7 +485,8 @@ class Sitting:
         if self.log_path:
             games = len(self.logs)
             what = "Log" if games == 1 else f"Logs of the {games} games"
-            terminal.write(f"{what} saved to {self.log_path}.")
+            after = ", after the games it held" if self.kept and self._rewrite else ""
+            terminal.write(f"{what} saved to {self.log_path}{after}.")
         return Ending(0, "", seed)
 
     def _play_out(

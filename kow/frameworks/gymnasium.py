@@ -1,6 +1,6 @@
 """Knock-Out Whist as a Gymnasium environment: one seat learns, kow's bots hold the others.
 
-Install with ``pip install 'kow[gymnasium]'``. Importing this module registers
+Install with ``pip install '.[gymnasium]' in kow's folder``. Importing this module registers
 :data:`ENV_ID`, so either of these builds the environment (the keywords are those of
 :class:`KnockOutWhistEnv`)::
 
@@ -49,7 +49,8 @@ try:
     from gymnasium import spaces
 except ImportError as err:  # the extra is not installed
     raise ImportError(
-        f"kow.frameworks.gymnasium needs Gymnasium: pip install 'kow[gymnasium]' ({err})"
+        "kow.frameworks.gymnasium needs Gymnasium: pip install '.[gymnasium]' in kow's folder"
+        f" ({err})"
     ) from err
 
 from ..engine import State

@@ -1,11 +1,12 @@
 """Knock-Out Whist as an OpenSpiel game: ``python_knock_out_whist``, driven by kow's engine.
 
 ``import kow.frameworks.openspiel`` registers the game with ``pyspiel`` (install the extra:
-``pip install 'kow[openspiel]'``); then ``pyspiel.load_game("python_knock_out_whist")``
-loads it, with every field of :class:`~kow.rules.Rules` as a game parameter of the same
-name and default (``players`` 4, ``start_cards`` 7, ``dogs_life`` ``"off"``, ``trump``
-``"winner-chooses"``, ``final_round_trump`` true, ``lead`` ``"most-tricks"``,
-``eliminated_vote`` false, ``sweep_wins`` true; docs/rules.md gives each one's source).
+``pip install '.[openspiel]'`` in kow's folder); then
+``pyspiel.load_game("python_knock_out_whist")`` loads it, with every field of
+:class:`~kow.rules.Rules` as a game parameter of the same name and default (``players``
+4, ``start_cards`` 7, ``dogs_life`` ``"off"``, ``trump`` ``"winner-chooses"``,
+``final_round_trump`` true, ``lead`` ``"most-tricks"``, ``eliminated_vote`` false,
+``sweep_wins`` true; docs/rules.md gives each one's source).
 A value the rules do not allow raises :class:`~kow.rules.RulesError`, naming the
 parameter and what is allowed. A preset is ``Rules(**PRESETS[name]).to_dict()`` given as
 the parameters: there is no ``preset`` parameter, since OpenSpiel hands a Python game
@@ -66,7 +67,8 @@ try:
     import pyspiel
 except ImportError as err:  # the extra is not installed
     raise ImportError(
-        f"kow.frameworks.openspiel needs OpenSpiel: pip install 'kow[openspiel]' ({err})"
+        "kow.frameworks.openspiel needs OpenSpiel: pip install '.[openspiel]' in kow's folder"
+        f" ({err})"
     ) from err
 
 from ..cards import DECK_SIZE, card_name, cards_in

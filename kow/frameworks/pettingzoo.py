@@ -1,6 +1,7 @@
 """Knock-Out Whist as a PettingZoo AEC environment: one agent per seat, each seeing its own view.
 
-Install with ``pip install 'kow[pettingzoo]'``. Built as PettingZoo's classic games are:
+Install with ``pip install '.[pettingzoo]'`` in kow's folder. Built as PettingZoo's classic
+games are:
 :func:`env` is :class:`raw_env` wrapped with PettingZoo's standard wrappers, and
 ``raw_env(**settings)`` takes the fields of :class:`~kow.rules.Rules` as keywords::
 
@@ -57,7 +58,8 @@ try:
     from pettingzoo.utils import wrappers
 except ImportError as err:  # the extra is not installed
     raise ImportError(
-        f"kow.frameworks.pettingzoo needs PettingZoo: pip install 'kow[pettingzoo]' ({err})"
+        "kow.frameworks.pettingzoo needs PettingZoo: pip install '.[pettingzoo]' in kow's"
+        f" folder ({err})"
     ) from err
 
 from ..engine import State

@@ -31,9 +31,9 @@ from ..events import (
     Vote,
 )
 from ..rules import Rules, check_bool, check_seed
-from ..verify._shape import KINDS, MAX_NAME, check_name
+from ..verify._shape import KINDS, MAX_ITERATIONS, MAX_NAME, SETTINGS, check_name
 from ._reader import iter_values
-from ._types import GameLog, PlayLog, ResultLog, RoundLog
+from ._types import GameLog, PlayerLog, PlayLog, ResultLog, RoundLog, SettingsLog
 
 __all__ = [
     "FORMAT",
@@ -56,13 +56,47 @@ VERSION: Final = 1
 
 
 class PlayerInfo(Protocol):
-    """What the log says of a player: its ``name`` and ``kind`` (any player has both)."""
+    """What the log says of a player: its ``name`` and ``kind`` (any player has both),
+    and its ``settings`` when it has that attribute (:func:`settings_of`)."""
 
     @property
     def name(self) -> str: ...
 
     @property
     def kind(self) -> str: ...
+
+
+def settings_of(player: object) -> tuple[tuple[str, int], ...]:
+    """Return the ``(name, value)`` settings of ``player`` that a log records: its
+    ``settings`` attribute (:attr:`kow.players.Player.settings`), or none without one.
+
+    Raises :class:`ValueError` for settings that are not ``(str, int)`` pairs of ints 1
+    or more, each name once.
+    """
+    settings = getattr(player, "settings", ())
+    try:
+        pairs = tuple((name, value) for name, value in settings)
+    except (TypeError, ValueError):
+        raise ValueError(f"settings must be (name, value) pairs, not {settings!r}") from None
+    names = [name for name, _ in pairs]
+    for name, value in pairs:
+        if not isinstance(name, str) or isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"settings must be (str, int) pairs, not {settings!r}")
+        if value < 1:
+            raise ValueError(f"the setting {name!r} is {value}: a setting is 1 or more")
+    if len(set(names)) != len(names):
+        raise ValueError(f"settings name a setting twice: {settings!r}")
+    return tuple(sorted(pairs))
+
+
+def _player_log(seat: int, player: PlayerInfo) -> PlayerLog:
+    """Return the ``players`` entry of ``player`` at ``seat``: ``settings`` only when it
+    has some (a searching bot's), so that the logs of other players are as before."""
+    entry: PlayerLog = {"seat": seat, "name": player.name, "kind": player.kind}
+    settings = settings_of(player)
+    if settings:
+        entry["settings"] = cast(SettingsLog, dict(settings))
+    return entry
 
 
 def check_players(players: Sequence[PlayerInfo]) -> None:
@@ -88,6 +122,16 @@ def check_players(players: Sequence[PlayerInfo]) -> None:
                 f"players[{seat}].kind: {kind!r} is no kind of the log format; one of "
                 f"{', '.join(KINDS)} ('agent': a program playing through an adapter)"
             )
+        try:
+            settings = settings_of(player)
+        except ValueError as err:
+            raise ValueError(f"players[{seat}].settings: {err}") from None
+        for key, value in settings:
+            if key not in SETTINGS.get(kind, ()) or value > MAX_ITERATIONS:
+                raise ValueError(
+                    f"players[{seat}].settings: {key}={value} is not a setting a {kind} player"
+                    f" records (the format's: {SETTINGS})"
+                )
 
 
 class LogFormatError(ValueError):
@@ -149,9 +193,7 @@ def build(
         "kow_version": __version__,
         "seed": seed,
         "rules": rules.to_dict(),
-        "players": [
-            {"seat": seat, "name": p.name, "kind": p.kind} for seat, p in enumerate(players)
-        ],
+        "players": [_player_log(seat, p) for seat, p in enumerate(players)],
         "rounds": rounds,
         "result": result,
     }

@@ -154,7 +154,7 @@ def iter_entries(stream: IO[bytes], *, unique_keys: bool = False) -> Iterator[En
     ...     io.BytesIO(b'{"a": 1, "a": 2}\\n{"b": 3}'), unique_keys=True)]
     ... # doctest: +NORMALIZE_WHITESPACE
     [(1, {'a': 2}, 'line 1, column 10: ambiguous: the key "a" is repeated in this object
-      (readers differ: jq, and kow replay and export, take the last one)'),
+      (readers differ: jq takes the last one, others the first)'),
      (2, {'b': 3}, 'None')]
     """
     return _values(stream, arrays=True, unique_keys=unique_keys)
@@ -402,7 +402,7 @@ def _scan(text: str, start: int, keys: bool) -> _Scan:
                         token.start(),
                         (
                             f"the key {token.group()} is repeated in this object (readers differ: "
-                            "jq, and kow replay and export, take the last one)"
+                            "jq takes the last one, others the first)"
                         ),
                     )
                 seen.add(key)
@@ -456,10 +456,38 @@ def _fault(
     ``line`` that starts at ``line_start`` or in one after it."""
     if text.startswith(_BOM, at):
         message = "a byte-order mark (U+FEFF) may only start the input"
+    elif text.startswith("\0", at) and kind == "not JSON":
+        message = (
+            "NUL bytes between ASCII characters: this looks like UTF-16 text (with no "
+            "byte-order mark), and logs are UTF-8"
+            if _utf16(text, at)
+            else "a NUL byte (0x00), which JSON has nowhere (in a string, write \\u0000)"
+        )
     newline = text.rfind("\n", max(line_start, 0), at)
     bad_line = line + text.count("\n", max(line_start, 0), at)
     column = at - (line_start if newline < 0 else newline + 1) + 1
     return LogReadError(f"{kind}: {message}", bad_line, column)
+
+
+def _utf16(text: str, at: int) -> bool:
+    """Return whether the NUL at ``text[at]`` is one of NULs that alternate with ASCII
+    characters, as UTF-16 read as UTF-8 gives (``{\\0"\\0`` or ``\\0{\\0"``).
+
+    >>> _utf16('{\\x00"\\x00a\\x00"\\x00', 1), _utf16('{"a": \\x00}', 6)
+    (True, False)
+    """
+    for start in (at - 1, at):
+        window = text[max(start, 0) : start + 16]
+        odd, even = window[1::2], window[0::2]
+        for nuls, chars in ((odd, even), (even, odd)):
+            if (
+                len(window) >= 4
+                and nuls == "\0" * len(nuls)
+                and chars.isascii()
+                and "\0" not in chars
+            ):
+                return True
+    return False
 
 
 class _Source:
@@ -518,15 +546,21 @@ class _Source:
         try:
             text = self.utf8.decode(chunk, final=eof)
         except UnicodeDecodeError as err:
+            # The text before the bad byte is handed on, and the fault is raised at the
+            # next read, after the values in that text: a bad byte loses no whole game
+            # before it, wherever the reads cut the input.
             data = pending + chunk  # what err's positions count in
-            good = rest + data[: err.start].decode("utf-8", "replace")
             why = (
                 f"byte {self.offset - len(pending) + err.start + 1} of the {self.what} "
                 f"is {data[err.start]:#04x}"
                 if err.reason != "unexpected end of data"
                 else "it ends inside a character"
             )
-            raise _placed(f"not UTF-8 text ({why})", good, line, column=column) from None
+            if self.offset == 0 and data.startswith((b"\xff\xfe", b"\xfe\xff")):
+                why += ": a UTF-16 byte-order mark, and logs are UTF-8"
+            self.failed = f"not UTF-8 text ({why})"
+            text = data[: err.start].decode("utf-8", "replace")
+            eof = False
         self.offset += len(chunk)
         if self.start and text:
             self.start = False

@@ -14,7 +14,7 @@ from ..engine.deal import DeckRanOut, StackedDeck, deal_deck
 from ..events import KNOCK, Action, Deal, RoundEnd, Seat
 from ..rules import Rules
 from ._format import build
-from ._types import GameLog, RoundLog
+from ._types import GameLog, PlayerLog, RoundLog
 
 __all__ = ["LoggedAction", "LoggedPlayer", "ReplayError", "replay", "round_actions"]
 
@@ -25,10 +25,24 @@ _HEAD_KEYS = ("number", "hand_size", "dealer", "cut", "hands", "turned_up", "dog
 
 
 class LoggedPlayer(NamedTuple):
-    """A player as a log names it: ``name`` and ``kind``."""
+    """A player as a log names it: ``name``, ``kind`` and ``settings`` (the ``(name,
+    value)`` pairs of a searching bot, sorted by name; empty for the other kinds)."""
 
     name: str
     kind: str
+    settings: tuple[tuple[str, int], ...] = ()
+
+    @classmethod
+    def from_log(cls, player: PlayerLog) -> LoggedPlayer:
+        """Return the player of a log's ``players`` entry, with its settings if it has any.
+
+        >>> LoggedPlayer.from_log({"seat": 0, "name": "s", "kind": "search",
+        ...                        "settings": {"iterations": 20}})
+        LoggedPlayer(name='s', kind='search', settings=(('iterations', 20),))
+        """
+        settings = player.get("settings")
+        pairs = () if settings is None else (("iterations", settings["iterations"]),)
+        return cls(player["name"], player["kind"], pairs)
 
 
 class LoggedAction(NamedTuple):
@@ -98,7 +112,7 @@ def replay(game: GameLog) -> Iterator[State]:
         # matters, so a null seed (deals from outside kow) stands in as 0.
         seed = 0 if game["seed"] is None else game["seed"]
         state = State(rules, random.Random(seed), first_dealer, deck=StackedDeck(decks, cuts))
-        players = [LoggedPlayer(p["name"], p["kind"]) for p in game["players"]]
+        players = [LoggedPlayer.from_log(p) for p in game["players"]]
     except (KeyError, TypeError, IndexError, ValueError) as err:
         raise ReplayError(f"not a log that can be replayed: {type(err).__name__} {err}") from None
     abandoned = bool(game.get("abandoned"))

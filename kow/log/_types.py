@@ -60,13 +60,25 @@ class RulesLog(TypedDict):
     sweep_wins: bool
 
 
-class PlayerLog(TypedDict):
-    """One seat's player (``$defs/player``): its ``seat``, ``name`` as shown on screen,
-    and ``kind`` (a bot kind, ``"agent"`` or ``"human"``)."""
+class SettingsLog(TypedDict):
+    """A searching bot's settings (``$defs/player/properties/settings``, since 0.5.0):
+    its ``iterations`` per decision (a ``search`` bot's deals)."""
 
+    iterations: int
+
+
+class _PlayerKeys(TypedDict):
     seat: Seat
     name: str
     kind: str
+
+
+class PlayerLog(_PlayerKeys, total=False):
+    """One seat's player (``$defs/player``): its ``seat``, ``name`` as shown on screen,
+    ``kind`` (a bot kind, ``"agent"`` or ``"human"``) and, for a searching bot, the
+    ``settings`` it played with (``{"iterations": 100}``)."""
+
+    settings: SettingsLog
 
 
 class _PlaySeat(TypedDict):

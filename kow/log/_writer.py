@@ -35,7 +35,7 @@ from ..events import (
     Vote,
 )
 from ..rules import Rules, check_bool, check_seed
-from ._format import FORMAT, VERSION, PlayerInfo, check_players
+from ._format import FORMAT, VERSION, PlayerInfo, check_players, settings_of
 
 __all__ = ["game_text"]
 
@@ -129,8 +129,12 @@ def game_text(
     return "".join(out)
 
 
-def _checked_seats(players: Sequence[PlayerInfo]) -> tuple[tuple[str, str], ...]:
-    """Return each seat's ``(name, kind)``, checked by :func:`check_players`.
+_Seat = tuple[str, str, tuple[tuple[str, int], ...]]
+"""A seat as the writer keeps it: ``(name, kind, settings)``."""
+
+
+def _checked_seats(players: Sequence[PlayerInfo]) -> tuple[_Seat, ...]:
+    """Return each seat's ``(name, kind, settings)``, checked by :func:`check_players`.
 
     A run writes the same players game after game, so the seats checked last are kept
     (in :data:`_CHECKED`) and the check is made again only for others (or for a name or
@@ -138,21 +142,23 @@ def _checked_seats(players: Sequence[PlayerInfo]) -> tuple[tuple[str, str], ...]
     """
     global _CHECKED
     try:
-        seats = tuple([(p.name, p.kind) for p in players])
+        seats: tuple[_Seat, ...] | None = tuple(
+            [(p.name, p.kind, getattr(p, "settings", ())) for p in players]
+        )
     except AttributeError:
         seats = None
     if (
         seats is None
         or seats != _CHECKED
-        or not all(type(n) is str for seat in seats for n in seat)
+        or not all(type(seat[0]) is str and type(seat[1]) is str for seat in seats)
     ):
         check_players(players)  # raises for a missing name or kind, or a bad value
-        seats = tuple([(p.name, p.kind) for p in players])
+        seats = tuple([(p.name, p.kind, settings_of(p)) for p in players])
         _CHECKED = seats
     return seats
 
 
-_CHECKED: tuple[tuple[str, str], ...] | None = None
+_CHECKED: tuple[_Seat, ...] | None = None
 """The seats that :func:`_checked_seats` checked last."""
 
 _NULL = "null"
@@ -267,14 +273,18 @@ def _deal_head(deal: Deal) -> str:
 
 
 @lru_cache(maxsize=64)
-def _rules_players(rules: Rules, players: tuple[tuple[str, str], ...]) -> str:
+def _rules_players(rules: Rules, players: tuple[_Seat, ...]) -> str:
     """Return the text from the key ``rules`` to the start of ``rounds``' list.
 
-    ``players`` holds each seat's ``(name, kind)``. Cached: a run repeats them every game.
+    ``players`` holds each seat's ``(name, kind, settings)``. Cached: a run repeats them
+    every game.
     """
-    listed = [
-        {"seat": seat, "name": name, "kind": kind} for seat, (name, kind) in enumerate(players)
-    ]
+    listed: list[dict[str, object]] = []
+    for seat, (name, kind, settings) in enumerate(players):
+        entry: dict[str, object] = {"seat": seat, "name": name, "kind": kind}
+        if settings:
+            entry["settings"] = dict(settings)
+        listed.append(entry)
     return (
         ',"rules":'
         + json.dumps(rules.to_dict(), separators=(",", ":"))

@@ -38,6 +38,13 @@ class Player:
 
     kind = "player"
 
+    @property
+    def settings(self) -> tuple[tuple[str, int], ...]:
+        """Return the ``(name, value)`` settings the player plays with, sorted by name,
+        as a log records them (``players[i].settings``) and an entrant gives them
+        (:class:`~kow.players.Entrant`): none but for a searching bot."""
+        return ()
+
     card_policy: Policy | None = None
     """Optional: the same decision as :meth:`play`, from the trick's facts alone.
 
@@ -108,6 +115,11 @@ class SearchingBot(Player):
         super().__init__(name)
         self.rng = check_rng(rng)
         self.iterations = check_iterations(iterations, "iterations", "a number of iterations")
+
+    @property
+    def settings(self) -> tuple[tuple[str, int], ...]:
+        """Return the bot's settings: its ``iterations`` per decision."""
+        return (("iterations", self.iterations),)
 
     def search(self, view: View) -> Action:
         """Return the action chosen by searching ``view`` (play or trump phase, several

@@ -147,7 +147,13 @@ def _games_text(run: Run, first: int, count: int) -> str:
 
 
 def run_text(
-    run: Run, first: int, count: int, *, jobs: int = 1, executor: Executor | None = None
+    run: Run,
+    first: int,
+    count: int,
+    *,
+    jobs: int = 1,
+    executor: Executor | None = None,
+    seconds_per_game: float = 0.0,
 ) -> Generator[tuple[str, int], None, None]:
     """Yield the text of games ``first .. first+count-1`` of ``run`` in order, as it is made.
 
@@ -161,26 +167,47 @@ def run_text(
     first such game in order), :class:`WorkerError` for a process of ``jobs`` that died,
     and :class:`BlockError` for a block whose Ray task failed.
 
+    ``seconds_per_game`` (an estimate of one game's cost in one process, as
+    :func:`kow.players.game_seconds` gives it; 0: cheap) sizes the blocks: costly games
+    go in blocks of a few seconds of work (:data:`BLOCK_SECONDS`), so that progress is
+    seen and a stop loses little; the bytes do not depend on it.
+
     ``first`` is 0 to :data:`~kow.rules.MAX_GAMES`, ``count`` 1 to ``MAX_GAMES`` and
     ``jobs`` 1 to :data:`~kow.rules.MAX_JOBS`, checked (when called, before any game) as
     ``kow simulate`` checks ``--first-game``, ``--games`` and ``--jobs``: a
-    :class:`~kow.rules.SettingError` names the value.
+    :class:`~kow.rules.SettingError` names the value. A ``seconds_per_game`` that is not
+    a number of seconds, 0 or more, raises :class:`ValueError`.
     """
     first = check_first_game(first)
     count = check_games(count)
     jobs = check_jobs(jobs)
-    return _run_text(run, first, count, executor=check_executor(executor, jobs))
+    _check_seconds(seconds_per_game)
+    return _run_text(
+        run, first, count, executor=check_executor(executor, jobs), seconds=seconds_per_game
+    )
+
+
+def _check_seconds(seconds: object) -> None:
+    """Raise :class:`ValueError` unless ``seconds`` is a number of seconds, 0 or more."""
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, (int, float))
+        or not 0 <= seconds < math.inf
+    ):
+        raise ValueError(
+            f"seconds_per_game must be a number of seconds, 0 or more, not {seconds!r}"
+        )
 
 
 def _run_text(
-    run: Run, first: int, count: int, *, executor: Executor
+    run: Run, first: int, count: int, *, executor: Executor, seconds: float = 0.0
 ) -> Generator[tuple[str, int], None, None]:
     """Yield what :func:`run_text` yields, its arguments checked."""
     if executor == Processes(1) or (count <= 1 and isinstance(executor, Processes)):
         for index in range(first, first + count):
             yield _games_text(run, index, 1), 1
         return
-    size = _block_size(count, executor.workers)
+    size = _block_size(count, executor.workers, seconds)
     blocks = range(-(-count // size))  # made as needed: flat in memory for any count
     block_text = functools.partial(_block_text, run=run, first=first, count=count, size=size)
     texts = executor.map(block_text, blocks)
@@ -210,14 +237,7 @@ def auto_jobs(games: int, seconds_per_game: float) -> int:
     and :class:`ValueError` for a cost that is not a number of seconds, 0 or more.
     """
     games = check_int("games", games, lo=0, hi=None, what="a number of games")
-    if (
-        isinstance(seconds_per_game, bool)
-        or not isinstance(seconds_per_game, (int, float))
-        or not 0 <= seconds_per_game < math.inf
-    ):
-        raise ValueError(
-            f"seconds_per_game must be a number of seconds, 0 or more, not {seconds_per_game!r}"
-        )
+    _check_seconds(seconds_per_game)
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
@@ -226,13 +246,26 @@ def auto_jobs(games: int, seconds_per_game: float) -> int:
     return max(1, min(cpus, games, int(worth)))
 
 
-def _block_size(count: int, jobs: int) -> int:
+BLOCK_SECONDS = 2.0
+"""The most work in one block of costly games, in seconds of one process (estimated): a
+block is written whole or not at all, so a stop keeps the blocks done and progress moves
+a block at a time."""
+
+
+def _block_size(count: int, jobs: int, seconds_per_game: float = 0.0) -> int:
     """Return games per block: enough to make the hand-over cheap, small to keep memory low.
 
-    About 8 blocks per process, so the processes finish close together, and at most 200
-    games (about 1 MB of text) per block.
+    About 8 blocks per process, so the processes finish close together, at most 200
+    games (about 1 MB of text) per block, and at most :data:`BLOCK_SECONDS` of estimated
+    work (``seconds_per_game`` a game), but never below one game.
+
+    >>> _block_size(3200, 2), _block_size(3200, 2, seconds_per_game=1.5)
+    (200, 1)
     """
-    return max(1, min(200, -(-count // (jobs * 8))))
+    size = min(200, -(-count // (jobs * 8)))
+    if seconds_per_game > 0:
+        size = min(size, int(BLOCK_SECONDS / seconds_per_game))
+    return max(1, size)
 
 
 def _block_text(block: int, *, run: Run, first: int, count: int, size: int) -> str:

@@ -14,7 +14,7 @@ any executor that hands the results back **in order** gives the same bytes. An
   :func:`ray_connection` connects as ``--cluster`` does.
 
 Ray is imported only when a :class:`RayTasks` runs or :func:`ray_connection` connects
-(the extra ``kow[ray]``); ``import kow`` and the rest of kow never load it.
+(the extra ``ray``); ``import kow`` and the rest of kow never load it.
 """
 
 from __future__ import annotations
@@ -238,7 +238,7 @@ def on_ray(*, in_flight: int | None = None, retries: int = 3) -> RayTasks:
     program's own. ``in_flight``: the most blocks submitted at once, 1 to
     :data:`MAX_IN_FLIGHT` (None: 2 per CPU of the cluster); ``retries``: Ray's retries of
     a block whose task failed (a worker killed, a node lost), 0 to :data:`MAX_RETRIES`.
-    Every node needs the same version of kow installed (``pip install 'kow[ray]'``).
+    Every node needs the same version of kow installed (``pip install '.[ray]' in kow's folder``).
     Raises :class:`ValueError` naming a value out of range (a bool or a float is
     refused).
     """
@@ -362,7 +362,8 @@ def _ray() -> Any:
         import ray
     except ImportError:
         raise ClusterError(
-            "Ray is not installed: pip install 'kow[ray]' (on every node of the cluster)"
+            "Ray is not installed: pip install '.[ray]' in kow's folder (on every node of the"
+            " cluster)"
         ) from None
     return ray
 
@@ -446,7 +447,7 @@ def _ray_says(err: BaseException) -> str:
     package named as kow's extra)."""
     said = _first_line(err)
     if "ray[client]" in said:
-        return "Ray Client is not installed here: pip install 'kow[ray]', which has it"
+        return "Ray Client is not installed here: pip install '.[ray]' in kow's folder has it"
     return said
 
 

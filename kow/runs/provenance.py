@@ -164,8 +164,9 @@ def check_against_seed(game: GameLog, *, search_iterations: int | None = None) -
     turned-up card and tie cut is compared with the log's as it is made. Decisions are
     the log's; when every player's ``kind`` is ``human``, ``agent`` or a kow bot
     (``random``, ``heuristic``, ``search``, ``ismcts``), each bot is made again and its
-    decisions are compared with the log's too (a search bot with ``search_iterations``
-    deals per decision, by default its own). The decisions of people and agents, and
+    decisions are compared with the log's too, each searching bot at the ``settings``
+    its player records (since 0.5.0), else a search bot at ``search_iterations`` deals
+    per decision (by default its own). The decisions of people and agents, and
     every decision when a player is of another kind, are taken from the log unchecked.
     A game cut short (``abandoned``) is compared up to where its log stops.
 
@@ -201,8 +202,8 @@ def play_again(game: GameLog, *, search_iterations: int | None = None) -> Played
     The walk of :func:`check_against_seed` (which returns its ``difference``), and what
     ``kow play --resume`` continues from: the state and the bots as they stood when
     the game was left, so that the rest of the game is the one its seed gives.
-    ``search_iterations``: the deals per decision of search bots (the log does not
-    record it). Raises as :func:`check_against_seed` does.
+    ``search_iterations``: the deals per decision of search bots whose log records no
+    ``settings`` (logs before they did). Raises as :func:`check_against_seed` does.
     """
     if game["seed"] is None:
         raise NoSeedError
@@ -225,10 +226,22 @@ def play_again(game: GameLog, *, search_iterations: int | None = None) -> Played
     for p in logged:
         kind = p["kind"]
         if bots_known and kind in BOT_KINDS:
-            bot = make_bot(kind, p["name"], rng, search_iterations=search_iterations)
-            deals = [f"{search_iterations or DEFAULT_ITERATIONS} iterations"] * (kind == "search")
-            if kind == "search" and search_iterations is None:  # the log cannot tell
-                deals[0] += ", which logs do not record: give --search-iterations"
+            settings = p.get("settings")  # since 0.5.0
+            logged_iterations = None if settings is None else settings["iterations"]
+            if logged_iterations is not None:  # the log says how the bot played
+                bot = make_bot(
+                    kind, p["name"], rng,
+                    search_iterations=logged_iterations if kind == "search" else None,
+                    ismcts_iterations=logged_iterations if kind == "ismcts" else None,
+                )  # fmt: skip
+                deals = [f"{logged_iterations} iterations, as logged"]
+            else:
+                bot = make_bot(kind, p["name"], rng, search_iterations=search_iterations)
+                deals = [f"{search_iterations or DEFAULT_ITERATIONS} iterations"] * (
+                    kind == "search"
+                )
+                if kind == "search" and search_iterations is None:  # the log cannot tell
+                    deals[0] += ", which this log does not record: give --search-iterations"
             source = f"its {kind} bot ({', '.join([f'seed {seed}', *deals, *other])})"
             players.append(_Checked(bot, course, source))
             bots.append(bot)

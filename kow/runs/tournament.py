@@ -391,8 +391,10 @@ class Tournament:
         """Return the settings and the results by entrant as a JSON-ready dict.
 
         ``games`` is the games played, ``games_planned`` those asked for, and
-        ``partial`` whether the tournament stopped before the end. With ``by_seat``, each
-        result has ``by_seat``: its results from each seat (:meth:`SeatResult.to_dict`).
+        ``partial`` whether the tournament stopped before the end; ``search_iterations``
+        the deals of a ``search`` entrant that gives none, or None when no entrant is one.
+        With ``by_seat``, each result has ``by_seat``: its results from each seat
+        (:meth:`SeatResult.to_dict`).
         """
         results = [r.to_dict() for r in self.results()]
         if by_seat:
@@ -405,8 +407,10 @@ class Tournament:
             "games_planned": self.played if self.planned is None else self.planned,
             "partial": self.partial,
             "bots": list(self.bots),
-            "search_iterations": (
-                DEFAULT_ITERATIONS if self.search_iterations is None else self.search_iterations
+            "search_iterations": (  # null when no entrant plays at it
+                (DEFAULT_ITERATIONS if self.search_iterations is None else self.search_iterations)
+                if any(Entrant.from_text(b) == Entrant("search") for b in self.bots)
+                else None
             ),
             "rules": self.rules.to_dict(),
             "results": results,

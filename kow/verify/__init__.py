@@ -181,12 +181,13 @@ class Verdict:
 
     ``games`` counts every game checked, ``legal`` those without a fault and ``faulty``
     those with one; ``unmatched`` the faulty games that the rules allow but the further
-    check (``also``) refused, and ``unseeded`` those of them whose seed is null (nothing
-    to check them against); ``unreadable`` lists the unreadable inputs in the order met
-    (at most one per input). ``against_seed``: whether the games are checked against
-    their seeds too (``kow verify --against-seed``, whose check is ``also``), which
-    :meth:`to_dict` then reports. The faulty games are not kept: each is returned as it
-    is found, for the caller to show, so memory stays flat however many there are.
+    check (``also``) refused, and ``unseeded`` the legal games whose seed is null (dealt
+    outside kow: nothing to check them against, so not checked, and not faulty);
+    ``unreadable`` lists the unreadable inputs in the order met (at most one per input).
+    ``against_seed``: whether the games are checked against their seeds too (``kow
+    verify --against-seed``, whose check is ``also``), which :meth:`to_dict` then reports.
+    The faulty games are not kept: each is returned as it is found, for the caller to
+    show, so memory stays flat however many there are.
     """
 
     games: int = 0
@@ -210,18 +211,20 @@ class Verdict:
         """Verify one game's log, count it, and return its fault entry (``None`` if legal).
 
         ``log`` is the parsed JSON value; ``file``, ``game`` and ``line`` say where it was
-        read (see :class:`GameFault`). ``also``, when given, checks a legal game further
-        and returns its fault or ``None`` (``kow verify --against-seed`` passes
-        :func:`kow.runs.provenance.seed_check`'s); a game counts as legal only when it passes
-        both. Raises nothing, whatever ``log`` holds, if ``also`` raises nothing.
+        read (see :class:`GameFault`). ``also``, when given, checks a legal game with a
+        seed further and returns its fault or ``None`` (``kow verify --against-seed``
+        passes :func:`kow.runs.provenance.seed_check`'s); a game counts as legal only when
+        it passes both. A legal game whose seed is null is not given to ``also``: it is
+        legal, and counted :attr:`unseeded`. Raises nothing, whatever ``log`` holds, if
+        ``also`` raises nothing.
         """
         fault = verify_game(log)
         if fault is None and also is not None:
-            fault = also(log)
-            if fault is not None:
-                if isinstance(log, dict) and log.get("seed") is None:
-                    self.unseeded += 1
-                else:
+            if isinstance(log, dict) and log.get("seed") is None:
+                self.unseeded += 1  # legal, with no seed to check it against: not a fault
+            else:
+                fault = also(log)
+                if fault is not None:
                     self.unmatched += 1
         if fault is None:
             self.games += 1
@@ -261,8 +264,8 @@ class Verdict:
         With :attr:`against_seed`, the key ``against_seed`` says that the games the rules
         allow were checked against their seeds, and how they came out: ``checked`` (those
         games), ``matched`` (each the game its seed gives: the legal ones), ``unmatched``
-        (not the game of their seed) and ``unseeded`` (a null seed: nothing to check them
-        against); the last two are faulty games too.
+        (not the game of their seed: faulty games too) and ``unseeded`` (legal, but a null
+        seed: not checked, since there is nothing to check them against).
 
         >>> Verdict().to_dict()
         {'unreadable': [], 'games': 0, 'legal': 0, 'faulty': 0}
@@ -278,8 +281,8 @@ class Verdict:
         }
         if self.against_seed:
             out["against_seed"] = {
-                "checked": self.legal + self.unmatched + self.unseeded,
-                "matched": self.legal,
+                "checked": self.legal - self.unseeded + self.unmatched,
+                "matched": self.legal - self.unseeded,
                 "unmatched": self.unmatched,
                 "unseeded": self.unseeded,
             }
@@ -298,7 +301,7 @@ class Verdict:
         if self.unmatched:
             notes.append(f"{self.unmatched} of them legal, but not the game of their seed")
         if self.unseeded:
-            notes.append(f"{self.unseeded} of them legal, but with no seed to check")
+            notes.append(f"{self.unseeded} of them with no seed, not checked against one")
         if notes:
             text += f" ({'; '.join(notes)})"
         if self.unreadable:

@@ -11,6 +11,7 @@ returns the value with its type checked, or stops the walk with the first fault 
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import NoReturn
 
 __all__ = [
@@ -61,22 +62,34 @@ LEADS = ("most-tricks", "dealer-left")
 TERMINATIONS = ("last-standing", "sweep", "final-trick")  # result.termination: after 0.5.0
 KINDS = ("random", "heuristic", "search", "ismcts", "agent", "human")  # agent: since 0.5.0
 TRUMP_METHODS = ("turned-up", "chosen", "fixed", "vote", "none")
+MAX_ITERATIONS = 100_000
+SETTINGS = {"search": ("iterations",), "ismcts": ("iterations",)}
+"""The settings a player of each kind may record (``players[i].settings``, since 0.5.0):
+a ``search`` bot's deals and an ``ismcts`` bot's iterations per decision, each an int 1
+to :data:`MAX_ITERATIONS`. Other kinds record none."""
 
 MAX_NAME = 64
 """The most characters (code points) in a player's name: a name fits a line of any screen,
 and a hand-made log cannot make ``replay`` or ``analyze`` repeat megabytes at each trick."""
 NOT_TEXT = (
-    "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f"
-    "\\u2028-\\u202e\\u2066-\\u2069\\ud800-\\udfff"
+    "\\u0000-\\u001f\\u007f-\\u00a0\\u00ad\\u0600-\\u0605\\u061c\\u06dd\\u070f"
+    "\\u0890\\u0891\\u08e2\\u1680\\u180e\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u206f"
+    "\\u3000\\ud800-\\udfff\\ue000-\\uf8ff\\ufeff\\ufff9-\\ufffb"
 )
 """The characters no name may hold, as the inside of a regular expression's class: the C0
 and C1 control characters and DEL (a terminal takes them as commands), the line and
-paragraph separators, the controls of bidirectional text (they reorder what follows) and
-the surrogates (no character: an undecodable byte carried from the command line). Stated
+paragraph separators, the controls of bidirectional text (they reorder what follows), the
+other invisible format characters (a soft hyphen, a zero-width space or joiner, a word
+joiner, a byte-order mark...: two names that look the same could differ), the spaces
+other than U+0020 (a no-break space, an ideographic space), the private-use characters
+(each font shows them its own way) and the surrogates (no character: an undecodable byte
+carried from the command line). These are the characters of the Basic Multilingual Plane
+that the screen would show escaped (:func:`kow.screen.printable`). Stated
 as ranges, not as :meth:`str.isprintable` (whose answer changes with the Unicode version
 of the interpreter), so every Python gives the same verdict, and the JSON Schema's
 name has ``"not": {"pattern": "[NOT_TEXT]"}`` word for word."""
 _NOT_TEXT = re.compile(f"[{NOT_TEXT}]")
+_BIDI_OR_LINE = frozenset([0x061C, 0x200E, 0x200F, *range(0x2028, 0x202F), *range(0x2066, 0x206A)])
 
 
 def name_fault(value: object) -> str | None:
@@ -93,6 +106,10 @@ def name_fault(value: object) -> str | None:
     "'tab\\there' has a control character (U+0009); names are printable text"
     >>> name_fault("caf\udce9")
     "'caf\\udce9' holds an undecodable byte 0xe9 (a lone surrogate); names are text"
+    >>> name_fault("Jo\u200dan"), name_fault("Ada\u00a0Lovelace")  # invisible or unlike a space
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ("'Jo\\u200dan' has an invisible format character (U+200D); names are printable text",
+     "'Ada\\xa0Lovelace' has a space other than U+0020 (U+00A0); names are printable text")
     >>> name_fault("x" * 65)
     "'xxxxxxxxxxxxxxxxxxxx...' has 65 characters; a name has at most 64"
     """
@@ -115,10 +132,15 @@ def name_fault(value: object) -> str | None:
         return f"{show(value)} holds the lone surrogate U+{code:04X}, which is no character"
     if code <= 0x9F:
         return f"{show(value)} has a control character (U+{code:04X}); names are printable text"
-    return (
-        f"{show(value)} has a line separator or a bidirectional control (U+{code:04X}); "
-        "names are printable text"
+    if code in _BIDI_OR_LINE:
+        return (
+            f"{show(value)} has a line separator or a bidirectional control (U+{code:04X}); "
+            "names are printable text"
+        )
+    what = {"Zs": "a space other than U+0020", "Co": "a private-use character"}.get(
+        unicodedata.category(found.group()), "an invisible format character"
     )
+    return f"{show(value)} has {what} (U+{code:04X}); names are printable text"
 
 
 def check_name(name: object, what: str = "name") -> str:

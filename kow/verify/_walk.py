@@ -24,12 +24,14 @@ from ._shape import (
     KINDS,
     LEADS,
     MAX_CUT,
+    MAX_ITERATIONS,
     MAX_KOW_VERSION,
     MAX_PLAYERS,
     MAX_SEED,
     MIN_PLAYERS,
     ROUND_KEYS,
     RULE_KEYS,
+    SETTINGS,
     TERMINATIONS,
     TOP_KEYS,
     TRICK_KEYS,
@@ -159,14 +161,21 @@ class Checker(Shape):
             self.fail(f"players: expected {self.n} players (rules.players), got {len(items)}")
         for i, item in enumerate(items):
             path = f"players[{i}]"
-            player = self.obj(item, path, ("seat", "name", "kind"))
+            player = self.obj(item, path, ("seat", "name", "kind"), optional=("settings",))
             seat = self.seat(player["seat"], f"{path}.seat")
             if seat != i:
                 self.fail(f"{path}.seat is {seat} but should be {i} (players are in seat order)")
             fault = name_fault(player["name"])
             if fault is not None:
                 self.fail(f"{path}.name: {fault}")
-            self.choice(player["kind"], f"{path}.kind", KINDS)
+            kind = self.choice(player["kind"], f"{path}.kind", KINDS)
+            if "settings" in player:
+                allowed = SETTINGS.get(kind, ())
+                if not allowed:
+                    self.fail(f"{path}.settings: a player of kind {kind!r} has no settings")
+                settings = self.obj(player["settings"], f"{path}.settings", allowed)
+                for key, value in settings.items():
+                    self.int_(value, f"{path}.settings.{key}", lo=1, hi=MAX_ITERATIONS)
 
     def rounds(self, value: object, rules: Rules, abandoned: bool) -> Game:
         """Walk the rounds; return the game as they leave it (``winner`` None if the game is
