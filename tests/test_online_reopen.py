@@ -138,3 +138,14 @@ def test_resume_refuses_a_finished_game_and_the_options_the_log_fixes(tmp_path: 
         assert f"{named} is not given with --resume" in result.output
     result = runner.invoke(main, ["host", "--resume", str(stopped), "--name", "Zed"])
     assert result.exit_code == 2 and "the host was 'Ann'" in result.output
+
+
+def test_host_refuses_a_log_its_games_cannot_be_added_to(tmp_path: Path) -> None:
+    binary = tmp_path / "old.jsonl"
+    binary.write_bytes(b"\x1f\x8b\x08\x00 gzip, not text")
+    result = CliRunner().invoke(
+        main, ["host", "--name", "Ann", "--listen", "127.0.0.1:0", "--log", str(binary)]
+    )
+    assert result.exit_code == 2
+    assert "old.jsonl' holds something the table's games cannot be added to" in result.output
+    assert binary.read_bytes().startswith(b"\x1f\x8b")  # untouched

@@ -455,3 +455,22 @@ def test_a_player_killed_mid_trick_rejoins_its_seat_with_its_secret(tmp_path: An
     assert over["type"] == "game_over" and over["finished"] and again.turns > 0
     assert verify_game(over["log"]) is None
     assert check_against_seed(over["log"]) is None
+
+
+def test_a_tables_log_keeps_what_its_file_held(tmp_path: Any) -> None:
+    path = tmp_path / "sitting.jsonl"
+    earlier = '{"an": "earlier game"}\n'
+    path.write_text(earlier)
+    with running_server() as server:
+        table = server.open(TableSettings(Rules(players=2), seed=12, log_path=str(path)))
+        ann = Agent(Connection.join(server.address, table.code, name="Ann"), games=2).start()
+        ann.connection.send({"type": "start"})
+        deadline = time.monotonic() + WAIT
+        while sum(f["type"] == "game_over" for f in list(ann.frames)) < 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        ann.connection.send({"type": "start"})
+        ann.join()
+    first, *games = path.read_text().splitlines(keepends=True)
+    assert first == earlier  # never replaced: the table's games come after it
+    assert [log.loads(g)["seed"] for g in games][0] == 12 and len(games) == 2

@@ -128,6 +128,18 @@ def _check_log(path: str | None) -> None:
             f"{path!r} cannot be written: its folder {folder!r} is missing or not writable",
             param_hint="'--log'",
         )
+    if os.path.exists(path):  # the table's games are added after it: it must be text
+        try:
+            with open(path, encoding="utf-8") as stream:
+                while stream.read(1 << 20):
+                    pass
+        except (OSError, UnicodeDecodeError) as err:
+            why = "not UTF-8 text" if isinstance(err, UnicodeDecodeError) else err.strerror
+            raise click.BadParameter(
+                f"{path!r} holds something the table's games cannot be added to ({why});"
+                " give another file",
+                param_hint="'--log'",
+            ) from None
 
 
 def _check_name(name: str) -> str:

@@ -196,6 +196,7 @@ class Table:
     thread: threading.Thread | None = field(default=None, init=False)
     _state: State | None = field(default=None, init=False)
     _saved: float = field(default=0.0, init=False)
+    _held: str | None = field(default=None, init=False)
     _turn: _Turn | None = field(default=None, init=False)
     _turns: int = field(default=0, init=False)
     _resume: tuple[State, int, Sequence[Player]] | None = field(default=None, init=False)
@@ -386,6 +387,7 @@ class Table:
         """
         self._resume = (reopened.state, reopened.seed, reopened.bots)
         self.logs = list(reopened.logs)
+        self._held = ""  # the log's finished games are these logs
         self.wins = list(reopened.wins)
         self.games = len(reopened.logs)
         for index, seat in enumerate(self.seats):
@@ -534,13 +536,17 @@ class Table:
         )
 
     def _save(self, game: log.GameLog, *, final: bool) -> None:
-        """Write the table's log: its finished games and ``game``, whole, through a
-        temporary file renamed over the old one. ``final``: ``game`` is kept among the
-        finished ones. A failure to write is told to the table, not raised."""
+        """Write the table's log: what its file held before the table opened (a log is
+        never replaced, as for ``kow play --log``), its finished games and ``game``,
+        whole, through a temporary file renamed over the old one. ``final``: ``game`` is
+        kept among the finished ones. A failure to write is told to the table, not
+        raised."""
         path = self.settings.log_path
         self._saved = time.monotonic()
         line = log.dumps(game) + "\n"
-        text = "".join(self.logs) + line
+        if self._held is None:
+            self._held = _held(path)
+        text = self._held + "".join(self.logs) + line
         if final:
             self.logs.append(line)
         if path is None:
@@ -641,3 +647,16 @@ def write_whole(path: str, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def _held(path: str | None) -> str:
+    """Return what the file at ``path`` holds (each line ending in a newline), kept first
+    in a table's log: empty when there is none or it cannot be read as text."""
+    if path is None:
+        return ""
+    try:
+        with open(path, encoding="utf-8", newline="") as stream:
+            text = stream.read()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return text if not text or text.endswith("\n") else text + "\n"
