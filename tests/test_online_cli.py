@@ -299,3 +299,21 @@ def test_two_people_play_a_whole_game_one_drops_and_rejoins_and_the_log_verifies
     )  # fmt: skip
     assert against.returncode == 0
     assert "each the game its seed gives" in against.stdout + against.stderr
+
+
+def test_a_spectator_is_shown_every_hand_once_the_game_is_over() -> None:
+    from kow.cli.remote import _hands_dealt
+    from kow.rules import Rules
+    from kow.screen import Screen
+
+    game = {"rounds": [
+        {"number": 1, "hands": [["Kc", "2h"], ["As", "Td"], None]},
+        {"number": 2, "hands": [["3c"], [], None]},
+    ]}  # fmt: skip
+    screen = Screen(["Ann", "Bob", "Cy"], Rules(players=3), symbols=False)
+    assert _hands_dealt(game, screen) == [
+        "The hands, as dealt:",
+        "  Round 1: Ann: Kc 2h; Bob: 10d As",
+        "  Round 2: Ann: 3c",
+    ]
+    assert _hands_dealt({"rounds": [{"number": 1, "hands": [["Zz"]]}]}, screen) == []

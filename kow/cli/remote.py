@@ -516,6 +516,8 @@ class RemoteSitting:
         game = message.get("log")
         if isinstance(game, dict) and isinstance(game.get("seed"), int):
             lines.append(f"Seed {game['seed']}.")
+        if self.seat is None and screen is not None and isinstance(game, dict):
+            lines += _hands_dealt(game, screen)
         if self.log_path:
             lines.append(f"The table's games are saved in {printable(self.log_path)}.")
         if self.host:
@@ -649,3 +651,22 @@ class SeatBook:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
             raise
+
+
+def _hands_dealt(game: dict[str, Any], screen: Screen) -> list[str]:
+    """Return the hands dealt in each round of a finished ``game`` (its log), for a
+    spectator: public once the game is over. Empty for a log of another shape."""
+    from ..online.protocol import CARD_OF
+
+    lines = ["The hands, as dealt:"]
+    try:
+        for rnd in game["rounds"]:
+            hands = []
+            for seat, hand in enumerate(rnd["hands"]):
+                if hand:
+                    cards = sorted(CARD_OF[c] for c in hand)
+                    hands.append(f"{screen.names[seat]}: " + " ".join(map(screen.card, cards)))
+            lines.append(f"  Round {int(rnd['number'])}: " + "; ".join(hands))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return []
+    return lines
