@@ -149,3 +149,42 @@ def test_host_refuses_a_log_its_games_cannot_be_added_to(tmp_path: Path) -> None
     assert result.exit_code == 2
     assert "old.jsonl' holds something the table's games cannot be added to" in result.output
     assert binary.read_bytes().startswith(b"\x1f\x8b")  # untouched
+
+
+def test_kow_serve_with_tls_plays_a_game_and_a_client_checks_its_certificate(
+    tmp_path: Path,
+) -> None:
+    import shutil
+    import ssl
+
+    import pytest
+
+    from kow.online.client import JoinError
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl makes the test's certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True, timeout=WAIT,
+    )  # fmt: skip
+    server, address, err = _serve(tmp_path, "--certfile", str(cert), "--keyfile", str(key))
+    try:
+        assert "Encrypted (TLS, wss://)" in err.read_text()
+        opening = {"type": "open", "protocol": 1, "rules": {"players": 2}, "name": "Ann"}
+        with pytest.raises(JoinError, match="CERTIFICATE_VERIFY_FAILED|certificate"):
+            Connection.open(f"wss://{address}", opening)  # a certificate nobody vouches for
+        with pytest.raises(JoinError):
+            Connection.open(f"ws://{address}", opening)  # plain text to a TLS port
+        trusted = ssl.create_default_context(cafile=str(cert))
+        ann = Connection.open(f"wss://{address}", opening, tls=trusted)
+        agent = Agent(ann).start()
+        ann.send({"type": "start"})
+        agent.join()
+    finally:
+        _stop(server, signal.SIGTERM)
+    over = agent.frames[-1]
+    assert over["type"] == "game_over" and over["finished"]
+    assert verify_game(over["log"]) is None
