@@ -199,7 +199,7 @@ def test_unwritable_output_is_an_error_and_leaves_the_old_file(tmp_path: Path) -
         assert old.read_text() == "keep me"
 
 
-def test_failed_run_leaves_the_old_file_untouched(
+def test_an_interrupted_run_replaces_the_old_file_with_its_finished_games_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     target = tmp_path / "games.jsonl"
@@ -217,9 +217,12 @@ def test_failed_run_leaves_the_old_file_untouched(
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(kow.game, "play_game", failing)
-    result = CliRunner().invoke(main, ["simulate", "--games", "5", "-o", str(target)])
-    assert result.exit_code != 0
-    assert target.read_text() == "previous run\n"
+    result = CliRunner().invoke(
+        main, ["simulate", "--seed", "4", "--games", "5", "--jobs", "1", "-o", str(target)]
+    )
+    assert result.exit_code == 130
+    whole = CliRunner().invoke(main, ["simulate", "--seed", "4", "--games", "2"]).output
+    assert target.read_text() == whole  # games 0 and 1, whole; the third never began
     assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
 
 
@@ -294,7 +297,7 @@ def test_empty_output_path_is_a_usage_error() -> None:
 )
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("delay", [0.0, 0.1, 0.3])
-def test_interrupted_run_exits_by_signal_and_leaves_the_old_file(
+def test_interrupted_run_exits_by_signal_and_keeps_its_finished_games_whole(
     tmp_path: Path, sig: int, code: int, jobs: str, delay: float
 ) -> None:
     # With 2 jobs the signal lands while workers start, play or send (it once hung a run
@@ -318,7 +321,15 @@ def test_interrupted_run_exits_by_signal_and_leaves_the_old_file(
         proc.kill()
     assert proc.returncode == code, err
     assert b"Traceback" not in err
-    assert target.read_text() == "previous run\n"
+    kept = target.read_text()
+    if kept != "previous run\n":  # games finished before the stop: each kept whole
+        count = kept.count("\n")
+        assert kept.endswith("\n") and all(json.loads(line) for line in kept.splitlines())
+        assert f"games 0 to {count - 1} of the run are written whole".encode() in err or (
+            count == 1 and b"game 0 of the run is written whole" in err
+        ), err
+    else:  # none finished: the file is left as it was
+        assert b"was left as it was" in err, err
     assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
     assert _running_with(str(target)) == []  # no worker outlives the run
 

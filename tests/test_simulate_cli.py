@@ -143,8 +143,12 @@ def test_progress_bar_on_a_terminal_and_quiet_silences_it(tmp_path: Path, termin
     child.expect(pexpect.EOF, timeout=30)
     child.close()
     assert child.exitstatus == 130
-    # Interrupted runs leave no file behind, whole or half-written.
-    assert list(tmp_path.iterdir()) == []
+    # Interrupted runs keep the games they finished, each whole, and no temporary file.
+    kept = sorted(p.name for p in tmp_path.iterdir())
+    assert set(kept) <= {"a.jsonl", "b.jsonl", "c.jsonl"} and "a.jsonl" in kept
+    for name in kept:
+        text = (tmp_path / name).read_text()
+        assert text.endswith("\n") and all(json.loads(line) for line in text.splitlines())
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not on PATH")
@@ -233,7 +237,7 @@ def test_a_stopped_run_to_stdout_says_the_shard_that_completes_it(
 
 
 @pytest.mark.parametrize(("signame", "code", "said"), STOPS)
-def test_a_stopped_run_to_a_file_leaves_it_and_says_the_run_to_play(
+def test_a_stopped_run_to_a_file_keeps_its_finished_games_and_says_the_rest(
     tmp_path: Path, signame: str, code: int, said: str
 ) -> None:
     target = tmp_path / "games.jsonl"
@@ -247,14 +251,21 @@ def test_a_stopped_run_to_a_file_leaves_it_and_says_the_run_to_play(
         signame,
     )
     assert (proc.returncode, out) == (code, b""), err
-    assert re.fullmatch(
-        rf"{said} after \d+ of 4000 games: {re.escape(repr(str(target)))} was left as it was"
-        r" \(not written\)\. To play them, run the same command again \(--first-game 100"
-        r" --games 4000\)\.\n",
+    found = re.fullmatch(
+        rf"{said} after (\d+) of 4000 games: games 100 to (\d+) of the run are written whole"
+        rf" to {re.escape(repr(str(target)))}\. To play the rest, run the same command with"
+        r" --first-game (\d+) --games (\d+): its output, after this one, makes the whole"
+        r" run\.\n",
         err.decode(),
-    ), err
-    assert target.read_text() == "previous run\n"
+    )
+    assert found, err
+    done, last, first, rest = map(int, found.groups())
+    assert 0 < done < 4000 and last == 99 + done and first == 100 + done
+    kept = target.read_bytes()  # the finished games, whole, in place of the old file
+    assert kept.count(b"\n") == done and kept.endswith(b"\n")
     assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
+    tail = kow(*SHARD[:-4], "--first-game", str(first), "--games", str(rest))
+    assert kept + tail.stdout.encode() == kow(*SHARD).stdout.encode()
 
 
 def test_the_note_of_a_stopped_run_counts_one_game_as_one() -> None:

@@ -457,12 +457,17 @@ def file_state(path: str) -> tuple[int, int, int] | None:
 
 
 @contextmanager
-def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str]]:
+def atomic_output(
+    path: str | None, option: str = "--output", *, keep_stopped: Callable[[], bool] | None = None
+) -> Iterator[IO[str]]:
     """Yield a text stream for ``path``, or stdout for None or ``-``.
 
     A regular file (or a link to one) is written to a temporary file in the same folder
     and renamed over it only when the block ends without error, so an existing file is
-    never left half-written; it keeps its permissions. Temporary files left there by a
+    never left half-written; it keeps its permissions. ``keep_stopped``: when the block
+    is left by a stop (Ctrl-C, :class:`Stopped`) and it returns True, what was written is
+    renamed into place all the same (``kow simulate`` keeps its finished games: it writes
+    whole games only, with stops held). Temporary files left there by a
     kow that was killed are removed first, or named (:func:`clear_stale_temporaries`).
     Anything else that exists there (a device such as /dev/null, a pipe) is written to
     directly. A path ending in ``.gz`` is written gzip-compressed (as kow's readers tell
@@ -543,8 +548,15 @@ def atomic_output(path: str | None, option: str = "--output") -> Iterator[IO[str
             raise click.BadParameter(
                 f"cannot write {path!r}: no free temporary name in its folder", param_hint=hint
             )
-        with _text_to(os.fdopen(fd, "wb"), compressed) as stream:
-            yield stream
+        try:
+            with _text_to(os.fdopen(fd, "wb"), compressed) as stream:
+                yield stream
+        except (KeyboardInterrupt, Stopped):
+            if keep_stopped is not None and keep_stopped():
+                os.chmod(tmp, mode)
+                os.replace(tmp, target)
+                tmp = ""
+            raise
         os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:  # an error, Ctrl-C, or a signal (see Stopped): no half file

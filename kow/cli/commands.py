@@ -187,8 +187,9 @@ def simulate(
     --first-game K with --games M gives games K..K+M-1 of the run, so shards concatenate
     to the whole run. A progress bar shows on stderr when it is a terminal (and the games
     do not go to that same screen). Stopped (Ctrl-C, SIGTERM, SIGHUP), it ends between
-    two games, says on stderr how many it wrote whole (a file given to -o is left as it
-    was) and the --first-game and --games that play the rest, and exits 130, 143 or 129.
+    two games, keeps every game finished (a file given to -o holds them whole; it is left
+    as it was when none was), says on stderr how many, and the --first-game and --games
+    that play the rest, and exits 130, 143 or 129.
     """
     from ..players import game_seconds
     from ..runs.batch import BlockError, GameError, Run, WorkerError, auto_jobs, run_text
@@ -211,7 +212,7 @@ def simulate(
     written = 0  # games whose logs are written whole
     try:
         with (
-            atomic_output(output) as out,
+            atomic_output(output, keep_stopped=lambda: written > 0) as out,
             cluster_executor(cluster, jobs) as executor,
             Progress(games, show, "Simulating") as progress,
             reader_may_leave(out),
@@ -235,7 +236,7 @@ def simulate(
     except (KeyboardInterrupt, Stopped) as stop:  # stop_signals ignores any more now
         where = "stdout" if output in (None, "-") else repr(output)
         if not kept and output is not None and file_state(output) != before:
-            kept, written = True, games  # stopped once the file was renamed into place
+            kept = True  # the finished games were renamed into place (keep_stopped)
         note = _stopped_run(
             stop_said(stop), written, games=games, first_game=first_game, where=where,
             kept=kept, drawn_seed=seed if drawn else None,
