@@ -495,3 +495,29 @@ def test_analyse_game_checks_as_analyze_does(settings: dict[str, Any], message: 
     with pytest.raises(ValueError) as caught:
         analyse_game(planted_game(), **settings)
     assert str(caught.value).startswith(message)
+
+
+def test_analyze_keeps_the_games_before_a_fault_then_names_it(tmp_path: Path) -> None:
+    # Issue 33, 1: gzip bytes after plain JSON Lines (cat today.jsonl old.jsonl.gz > all),
+    # or a line that is not JSON: the whole games before the fault are analysed.
+    import gzip
+
+    from click.testing import CliRunner
+
+    from kow.cli import main
+
+    runner = CliRunner()
+    logs = runner.invoke(main, ["simulate", "--seed", "1", "--games", "4"]).output
+    lines = logs.splitlines(keepends=True)
+    mixed = tmp_path / "all"
+    mixed.write_bytes("".join(lines[:2]).encode() + gzip.compress(logs.encode()))
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("".join(lines[:3]) + "{bad\n" + lines[3])
+    for path, kept, where in ((mixed, 2, "line 3"), (broken, 3, "line 4")):
+        result = runner.invoke(
+            main, ["analyze", str(path), "--iterations", "2", "--json", "-o", str(tmp_path / "a")]
+        )
+        assert result.exit_code == 1, result.output
+        assert where in result.output
+        analysed = (tmp_path / "a").read_text().splitlines()
+        assert [json.loads(a)["game"] for a in analysed] == list(range(1, kept + 1))

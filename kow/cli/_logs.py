@@ -936,7 +936,9 @@ def analyze(
 
     FILE (or - for stdin) holds logs of kow play or kow simulate, in any form verify
     reads; it is read up to the last game analysed (with --game K, up to game K) and
-    those games are checked before any analysis. --seat analyses the games that have
+    those games are checked before any analysis: at the first fault (bytes that can't be
+    read, a game that is not legal), the games before it are analysed and written, then
+    the fault is named (exit 1). --seat analyses the games that have
     that seat or player and skips the others. Text for people,
     or --json for tools. Seeded: the same log, --seed and --iterations give the same
     output whatever --jobs or --cluster is. A progress bar shows on stderr when it is a terminal.
@@ -962,13 +964,21 @@ def analyze(
     stream, label = _open_input(file)
     games: list[tuple[int, int, GameLog, Fault | None]] = []
     count = 0
+    # The games before the first fault are analysed, then the fault is named (exit 1).
+    pending: click.ClickException | None = None
     with stream:  # read whole, so that a fault anywhere is named before the long work
-        for count, line, game, read_fault in _games_in(stream, label):
-            if game_number is None or count == game_number:
-                games.append((count, line, game, read_fault))
-                if game_number is not None:
-                    break
-    _check_game_found(label, count, bool(games), game_number=game_number, verb="analyse")
+        try:
+            for count, line, game, read_fault in _games_in(stream, label):
+                if game_number is None or count == game_number:
+                    games.append((count, line, game, read_fault))
+                    if game_number is not None:
+                        break
+        except click.ClickException as err:  # bytes that can't be read: games before kept
+            if not games:
+                raise
+            pending = err
+    if pending is None:
+        _check_game_found(label, count, bool(games), game_number=game_number, verb="analyse")
     work: list[tuple[int, GameLog, frozenset[int] | None]] = []
     refused: list[click.BadParameter] = []
     total = 0
@@ -978,7 +988,8 @@ def analyze(
             logged = game.get("seed") if isinstance(game, dict) else None
             known = isinstance(logged, int) and not isinstance(logged, bool)
             place = GameFault(label, index, line, seed=logged if known else None, fault=fault)
-            raise click.ClickException(f"{place}; a game that is not legal can't be analysed")
+            pending = click.ClickException(f"{place}; a game that is not legal can't be analysed")
+            break
         seats = None
         if seat is not None:
             try:
@@ -994,8 +1005,8 @@ def analyze(
                 f"{label}: game {index} can't be replayed (a fault of kow's): {err}"
             ) from None
         work.append((index, game, seats))
-    if not work:  # no game has that seat: the first game's reason
-        raise refused[0]
+    if not work:  # no game before the fault, or none has that seat: say why
+        raise pending if pending is not None else refused[0]
     to_stdout = output in (None, "-")
     screen_out = to_stdout and sys.stdout.isatty()
     color = to_stdout and color_fits(sys.stdout, no_color=no_color)
@@ -1041,3 +1052,5 @@ def analyze(
                 write_out(text, out)
         except ReplayError as err:  # verify_game and the engine disagree: a fault of kow's
             raise click.ClickException(f"{label}: a game can't be replayed: {err}") from None
+    if pending is not None:  # the games before it are analysed and written
+        raise pending
