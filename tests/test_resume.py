@@ -364,3 +364,17 @@ def test_a_log_given_to_play_keeps_what_its_file_held(tmp_path: Path) -> None:
     assert f"Log saved to {path}, after the games it held." in " ".join(out.split())
     lines = path.read_text().splitlines()
     assert lines[0] == '{"earlier": "game"}' and [json.loads(x) for x in lines[1:]] == [expected]
+
+
+def test_play_refuses_a_log_whose_content_no_reader_would_find_the_games_after(
+    tmp_path: Path,
+) -> None:
+    # Issue 33's trial: a game added after a line that is not JSON (or after a crash's NULs)
+    # could be read back by nothing, though play said it was saved.
+    for content in (b"{bad json\n", b'{"a": 1}\n\x00\x00\x00\x00'):
+        path = tmp_path / "games.jsonl"
+        path.write_bytes(content)
+        code, _, err = run("play", "--seed", "3", "--log", str(path), entries=["quit"])
+        assert code == 1, err
+        assert "line " in err and "give another --log" in err, err
+        assert path.read_bytes() == content  # untouched

@@ -204,12 +204,25 @@ def kept_text(path: str, *, before_line: int | None = None) -> str:
     keeps before its own games: all of it, or its lines before ``before_line`` (from 1:
     the games before a resumed game), ending with a newline unless empty.
 
-    Raises :class:`click.ClickException` (exit 1) naming the file when it can't be read
-    as UTF-8 text, so that nothing it held is lost.
+    Raises :class:`click.ClickException` (exit 1) naming the file and the place when what
+    it holds is not kow's logs (bytes that are not UTF-8, a line that is not JSON, a
+    truncated gzip): nothing it held is lost, and no game is added where no reader of
+    logs would find it.
     """
     import gzip
 
     label = _label(path)
+    try:
+        with open(path, "rb") as raw:
+            for _ in _games_in(raw, label):
+                pass
+    except click.ClickException as err:
+        raise click.ClickException(
+            f"{err.message}: it holds something other than kow's logs, which the new games"
+            " can't follow; give another --log"
+        ) from None
+    except OSError:
+        pass  # said below, as reading it fails
     try:
         with open(path, "rb") as stream:
             data = stream.read()
