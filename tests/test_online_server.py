@@ -474,3 +474,45 @@ def test_a_tables_log_keeps_what_its_file_held(tmp_path: Any) -> None:
     first, *games = path.read_text().splitlines(keepends=True)
     assert first == earlier  # never replaced: the table's games come after it
     assert [log.loads(g)["seed"] for g in games][0] == 12 and len(games) == 2
+
+
+def test_reopen_keeps_earlier_games_of_other_seatings_and_counts_only_the_same(
+    tmp_path: Any,
+) -> None:
+    # The trial's table: a third person joined between games, then the server stopped.
+    path = tmp_path / "table.jsonl"
+    with running_server() as server:  # game 1: Ann alone with bots; game 2: Ann and Bob
+        table = server.open(TableSettings(Rules(players=3), seed=5, log_path=str(path)))
+        ann = Agent(Connection.join(server.address, table.code, name="Ann"), games=2)
+        ann.start()
+        ann.connection.send({"type": "start"})
+        deadline = time.monotonic() + WAIT
+        while not any(f["type"] == "game_over" for f in list(ann.frames)):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        bob = Agent(Connection.join(server.address, table.code, name="Bob"), stop_after=3)
+        bob.start()
+        ann.connection.send({"type": "start"})
+        bob.join()
+        time.sleep(0.3)
+        server.call(lambda: table.close("the server stopped"))
+        ann.join()
+    first, second = path.read_text().splitlines(keepends=True)
+    again = reopen(str(path))
+    assert again.names[:2] == ("Ann", "Bob") and again.logs == (first,)
+    assert again.wins == (0, 0, 0)  # game 1 had other seats: not in this table's score
+    assert log.loads(second)["abandoned"] is True
+    with running_server() as server:
+        table = server.open(TableSettings(again.rules, log_path=str(path)))
+        server.call(lambda: table.resume_from(again))
+        back = Connection.join(server.address, table.code, name="bob")  # any case
+        assert back.welcome["seat"] == 1
+
+
+@pytest.mark.parametrize("name", ["   ", "Ada ", " Ada"])
+def test_a_blank_name_or_one_with_spaces_at_an_end_is_refused(name: str) -> None:
+    from kow.online.protocol import ProtocolError, read_client
+
+    hello = {"type": "hello", "protocol": PROTOCOL, "table": "A" * 16, "name": name}
+    with pytest.raises(ProtocolError, match="blank or has spaces at an end"):
+        read_client(json.dumps(hello))

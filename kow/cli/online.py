@@ -686,6 +686,8 @@ def join(
     book = SeatBook(seats_file())
     key = SeatBook.key(url, plain)
     saved = None if watch else book.get(key)
+    if saved is not None and name is not None and saved.get("name") not in (None, name):
+        saved = None  # another name at the same table (a second terminal): a seat of its own
     connection = None
     try:
         if saved is not None:
@@ -795,7 +797,10 @@ def serve(
     say(f"Open a table with: kow host --server {shown[0]}")
     for path, again in reopened:
         code = _serve_reopened(running, path, again)
-        _note(f"Table of {path} reopened; its players ({', '.join(again.names)}) join with:")
+        people = [
+            n for n, k in zip(again.names, again.kinds, strict=True) if k in ("human", "agent")
+        ]
+        _note(f"Table of {path} reopened; its players ({', '.join(people)}) join with:")
         _note(f"  kow join {shown[0]} {code}")
     if log_dir is not None:
         say(f"Each table's games are kept in {log_dir}.")

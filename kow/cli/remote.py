@@ -157,11 +157,14 @@ class RemoteSitting:
                     return parting
         except Quit as err:
             mid_game = self.playing
+            if str(err) == "end of input":  # a closed terminal, or a script's end: a drop
+                self.connection.close()
+                return Parting(1, "end of input; your seat waits for the same join line")
             self._leave()
             if str(err) == "refused":
                 reason = f"{PIPED_PATIENCE} entries in a row were refused"
             else:
-                reason = "you quit" if str(err) == "quit" else "end of input"
+                reason = "you quit"
             if mid_game and not self.hosting:
                 reason += "; a bot plays your seat from now on"
             return Parting(1 if mid_game else 0, reason)

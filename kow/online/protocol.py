@@ -301,6 +301,8 @@ def shown_code(code: str) -> str:
 
 def _name(kind: str, name: object) -> str:
     fault = name_fault(name)
+    if fault is None and isinstance(name, str) and (not name.strip() or name != name.strip()):
+        fault = f"{quoted(name)} is blank or has spaces at an end; a name is seen by all"
     if fault is not None:
         raise ProtocolError("bad-message", f"{kind}: name: {fault}")
     return name  # type: ignore[return-value]  # name_fault checked that it is a str

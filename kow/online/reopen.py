@@ -34,8 +34,9 @@ class Reopened(NamedTuple):
     ``rules``; ``seed``: the abandoned game's; ``state``: that game where it stopped,
     the next decision awaited; ``names`` and ``kinds``: each seat's, as logged;
     ``bots``: the kow bots of the other seats, in seat order, having made their logged
-    decisions; ``logs``: the finished games' lines (each ending in a newline), kept
-    first in the table's log; ``wins[seat]``: the games each seat won among them.
+    decisions; ``logs``: the lines before it (each ending in a newline: earlier games of
+    this table, with the same seats or not, or of others), kept first in the table's log;
+    ``wins[seat]``: the games each seat won among those played by the same seats.
     """
 
     rules: Rules
@@ -82,11 +83,6 @@ def reopen(path: str, *, search_iterations: int | None = None) -> Reopened:
         raise ReopenError(
             f"{where}: the last game is finished, so there is none to continue: host a new table"
         )
-    for number, done in enumerate(finished, 1):
-        if done.get("abandoned") or done["players"] != game["players"]:
-            raise ReopenError(
-                f"{path}, line {number}: not a finished game of the same table as the last"
-            )
     seed = game["seed"]
     if seed is None:
         raise ReopenError(f"{where}: a game with no seed (dealt outside kow) cannot be continued")
@@ -106,9 +102,9 @@ def reopen(path: str, *, search_iterations: int | None = None) -> Reopened:
             f"{where}: not the game its seed gives, so it cannot be continued: {again.difference}"
         )
     wins = [0] * len(kinds)
-    for done in finished:
+    for done in finished:  # the running score: the games of the same seats (names, kinds)
         winner = done["result"]["winner"]
-        if winner is not None:
+        if done["players"] == game["players"] and winner is not None:
             wins[winner] += 1
     return Reopened(
         rules=Rules.from_dict(dict(game["rules"])),

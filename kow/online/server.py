@@ -93,6 +93,7 @@ class _Peer:
         self.limit = limit
         self.closing = False
         self._reason = ""
+        self._code = 1000
         self.writer = asyncio.ensure_future(self._write())
 
     def send(self, message: dict[str, Any] | str) -> None:
@@ -104,13 +105,15 @@ class _Peer:
             return
         self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
 
-    def close(self, reason: str) -> None:
-        """Send what is queued, then close the connection with ``reason``."""
+    def close(self, reason: str, *, normal: bool = False) -> None:
+        """Send what is queued, then close the connection with ``reason`` (WebSocket close
+        code 1008, a policy's; 1000 when ``normal``: the client asked for it)."""
         if self.closing:
             return
         self.closing = True
         self.queue.put_nowait(None)
         self._reason = reason[:120]
+        self._code = 1000 if normal or not reason else 1008
 
     async def _write(self) -> None:
         websocket = self.websocket
@@ -118,7 +121,7 @@ class _Peer:
             while True:
                 text = await self.queue.get()
                 if text is None:
-                    await websocket.close(1008 if self._reason else 1000, self._reason)
+                    await websocket.close(self._code, self._reason)
                     return
                 await websocket.send(text)
 
@@ -383,7 +386,7 @@ class Server:
                     table.start()
                 elif isinstance(message, Leave):
                     table.gone(peer, left=True)
-                    peer.close("you left the table")
+                    peer.close("you left the table", normal=True)
                     return
                 else:
                     raise ProtocolError(

@@ -405,7 +405,7 @@ class Table:
         only its secret retakes it. Raises :class:`ProtocolError` (``table-full``) when no
         seat waits for that name."""
         for index, seat in enumerate(self.seats):
-            if seat.held and seat.name == name:
+            if seat.held and seat.name is not None and seat.name.casefold() == name.casefold():
                 seat.held = False
                 if peer is not None:
                     seat.peer, seat.away_since = peer, None
@@ -611,7 +611,7 @@ class Table:
             raise ProtocolError("not-your-turn", "it is not your turn")
         if number != turn.number:
             raise ProtocolError(
-                "not-your-turn", f"turn {number} is over; the turn awaited is {turn.number}"
+                "not-your-turn", f"turn {number} is not the turn awaited of you ({turn.number})"
             )
         phase = turn.view.phase
         action = action_of(text, phase)
