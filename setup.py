@@ -3,8 +3,8 @@
 The compiled modules (``COMPILED``) are the engine (the state and its one trick loop, a
 round's set-up and end, the copies for search, the checks of its public methods, the
 views and facts, the rules of a trick and the deal: ``kow/engine/``), the cards
-(``kow/cards.py``), the bots' policies, deals, inference and card models
-(``kow/players/policy.py``, ``sampling.py``, ``inference.py``, ``models.py``), the
+(``kow/cards.py``), the bots' policies, deals and inference
+(``kow/players/policy.py``, ``sampling.py``, ``inference.py``), the
 log's fast writer (``kow/log/_writer.py``) and ``kow verify``'s oracle (``kow/verify/``,
 still a second statement of the rules, by design, independent of the engine): the same
 source files, compiled, so there is
@@ -44,7 +44,6 @@ COMPILED = [
     "kow/players/policy.py",
     "kow/players/sampling.py",
     "kow/players/inference.py",
-    "kow/players/models.py",
     "kow/log/_writer.py",
 ]
 

@@ -40,7 +40,6 @@ LAYERS: list[set[str]] = [
     {"kow.game", "kow.screen"},
     # the players
     {"kow.players.base", "kow.players.policy", "kow.players.sampling", "kow.players.value"},
-    {"kow.players.models"},
     {
         "kow.players.random_bot",
         "kow.players.heuristic",

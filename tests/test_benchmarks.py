@@ -225,8 +225,6 @@ def test_strength_refuses_options_that_do_not_go_together(args: list[str], messa
     [
         ("chooser.py", ["NOTALOG"], "not a log of kow games (line 1, column 1: not JSON"),
         ("chooser.py", ["MISSING"], "No such file or directory"),
-        ("fit_models.py", ["--logs", "NOTALOG", "-o", "OUT"], "not logs of kow games"),
-        ("fit_models.py", ["--logs", "EMPTY", "-o", "OUT"], "no decision of an ismcts seat"),
     ],
 )
 def test_a_file_that_is_no_log_ends_the_script_with_its_name(
