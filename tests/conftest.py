@@ -8,7 +8,11 @@ as text (``"Th"``, ``"h"``) and ``"knock"`` is a dog's-life knock.
 from __future__ import annotations
 
 import ast
+import difflib
 import inspect
+import itertools
+import json
+import os
 import random
 import re
 from collections.abc import Sequence
@@ -32,6 +36,41 @@ from kow.rules import Rules
 # CI machines are shared and slow at times: no test may fail for taking long per example.
 settings.register_profile("kow", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("kow")
+
+pytest_plugins = ["optional"]  # skips for a missing package, and CI's KOW_TEST_REQUIRE_ALL
+
+
+def readable_lines(text: str) -> list[str]:
+    """Return ``text`` as lines to diff: JSON spread one value a line, other text as it is.
+
+    A whole JSON document, or each JSON line of a log, is spread with ``indent=1`` (keys in
+    their order), so that two logs differing in one card differ in one line.
+
+    >>> readable_lines('{"a":[1,2]}')
+    ['{', ' "a": [', '  1,', '  2', ' ]', '}']
+    """
+    try:
+        return json.dumps(json.loads(text), indent=1, ensure_ascii=False).splitlines()
+    except ValueError:
+        pass
+    out: list[str] = []
+    for line in text.splitlines():
+        try:
+            out.extend(json.dumps(json.loads(line), indent=1, ensure_ascii=False).splitlines())
+        except ValueError:
+            out.append(line)
+    return out
+
+
+def first_difference(pinned: str, got: str, *, limit: int = 60) -> str:
+    """Return the start of a unified diff from ``pinned`` to ``got`` (readable lines).
+
+    At most ``limit`` lines, the first difference first; empty when the texts' readable
+    lines are equal (they may still differ in bytes: spacing, a final newline).
+    """
+    diff = difflib.unified_diff(readable_lines(pinned), readable_lines(got), "pinned", "now",
+                                lineterm="")  # fmt: skip
+    return "\n".join(itertools.islice(diff, limit))
 
 
 def cards(text: str) -> list[int]:
@@ -275,7 +314,6 @@ def lines_written(lines: int) -> Any:
 
     Read with ``pread``, which leaves the offset the child writes at where it is.
     """
-    import os
 
     def enough(out: Any) -> bool:
         size = os.fstat(out.fileno()).st_size

@@ -25,7 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import ray
+
+try:
+    import ray
+except ImportError as missing:  # pip install '.[test]' (or '.[ray]') brings it
+    pytest.skip(f"{missing.name} is not installed", allow_module_level=True)
 
 from kow.game import game_seed
 from kow.rules import Rules

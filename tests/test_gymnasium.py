@@ -8,12 +8,16 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-import gymnasium
 import jsonschema
-import numpy as np
 import pytest
 from click.testing import CliRunner
-from gymnasium.utils.env_checker import check_env
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium.utils.env_checker import check_env
+except ImportError as missing:  # pip install '.[test]' (or '.[gymnasium]') brings them
+    pytest.skip(f"{missing.name} is not installed", allow_module_level=True)
 
 from kow.cli import main
 from kow.engine import State

@@ -8,10 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import numpy as np
 import pytest
 from click.testing import CliRunner
-from pettingzoo.test import api_test, seed_test
+
+try:
+    import numpy as np
+    from pettingzoo.test import api_test, seed_test
+except ImportError as missing:  # pip install '.[test]' (or '.[pettingzoo]') brings them
+    pytest.skip(f"{missing.name} is not installed", allow_module_level=True)
 
 from kow.cards import cards_in
 from kow.cli import main
