@@ -9,9 +9,13 @@ depends on the interpreter fails here. Five of the seven cases differed between 
 3.10/3.11 and 3.12/3.13 before the search's means were summed exactly (issue 20:
 ``sum()`` adds floats with compensation from 3.12 on).
 
-After an intended change to a bot, regenerate the hashes with ``KOW_REGEN_GOLDEN=1
-python -m pytest -n 0 tests/test_reproducibility.py``, as for the golden logs, and say
-why in the commit.
+Each case's text is kept beside its hash, in ``tests/reproducibility/CASE.txt``, so that a
+failure shows a diff from the first differing line (JSON spread one value a line), not
+only a hash; a test checks that each text has its pinned hash.
+
+After an intended change to a bot, regenerate the hashes and texts with
+``KOW_REGEN_GOLDEN=1 python -m pytest -n 0 tests/test_reproducibility.py``, as for the
+golden logs, and say why in the commit.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import first_difference
 
 from kow.cli import main
 from kow.players import BOT_KINDS
@@ -29,6 +34,8 @@ from kow.rules import Rules
 from kow.runs.batch import Run, run_text
 
 PINNED = Path(__file__).resolve().parent / "reproducibility.sha256"
+TEXTS = PINNED.with_suffix("")
+"""The folder of the cases' texts, ``CASE.txt``, beside the hashes."""
 
 SEARCH_GAME = [
     "simulate", "--seed", "1", "--first-game", "26", "--players", "3",
@@ -94,6 +101,12 @@ def pinned() -> dict[str, str]:
     return {case: digest for digest, case in (line.split("  ", 1) for line in lines)}
 
 
+def pinned_text(case: str) -> str | None:
+    """Return the pinned text of ``case``, or None when there is none."""
+    path = TEXTS / f"{case}.txt"
+    return path.read_bytes().decode() if path.exists() else None
+
+
 def kow(args: list[str], input: str | None = None) -> str:
     """Return the stdout of ``kow ARGS``, which must succeed."""
     result = CliRunner().invoke(main, [*args, "-q", "-j", "1"] if args[0] == "simulate" else args,
@@ -118,6 +131,14 @@ def test_the_cases_cover_every_bot_kind() -> None:
         kinds.update(args[args.index("--bots") + 1].split(","))
     assert kinds == set(BOT_KINDS)
     assert sorted(pinned()) == sorted([*CASES, *RETIRED])
+    assert sorted(p.stem for p in TEXTS.glob("*.txt")) == CASES
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_each_pinned_text_has_the_pinned_hash(case: str) -> None:
+    text = pinned_text(case)
+    assert text is not None, f"{TEXTS.name}/{case}.txt is missing"
+    assert hashlib.sha256(text.encode()).hexdigest() == pinned()[case]
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -128,4 +149,9 @@ def test_seeded_output_has_the_pinned_bytes(case: str) -> None:
     if os.environ.get("KOW_REGEN_GOLDEN"):
         hashes = {**pinned(), case: digest}  # a retired case's hash is kept as it was
         PINNED.write_text("".join(f"{hashes[c]}  {c}\n" for c in sorted(hashes)))
-    assert digest == pinned().get(case), f"{case}: not the pinned bytes"
+        TEXTS.mkdir(exist_ok=True)
+        (TEXTS / f"{case}.txt").write_bytes(text.encode())
+    if digest != pinned().get(case):
+        kept = pinned_text(case)
+        shown = "no pinned text" if kept is None else first_difference(kept, text)
+        pytest.fail(f"{case}: not the pinned bytes (sha256 {digest})\n{shown}", pytrace=False)
