@@ -143,7 +143,7 @@ def apply_all(state: State, actions: str | Sequence[str | int]) -> State:
     return state
 
 
-def log_of(state: State, seed: int = 0) -> dict[str, Any]:
+def log_of(state: State, seed: int = 0) -> Any:
     """Return the log so far of ``state`` (players named ``p0``, ``p1``, ...)."""
     players = [ScriptedPlayer(f"p{s}") for s in range(state.players)]
     return build(seed, state.rules, players, events=state.events)
@@ -155,7 +155,7 @@ def play_stacked(
     decks: Sequence[Sequence[int]],
     scripts: Sequence[str | Sequence[str | int]],
     seed: int = 0,
-) -> dict[str, Any]:
+) -> Any:
     """Play a whole stacked game with scripted players and return its log dict.
 
     ``scripts[seat]`` is that seat's actions in order. Raises :class:`AssertionError`
@@ -217,7 +217,7 @@ class FirstLegalAgent(Player):
         return view.legal[0]
 
 
-def agent_log(seed: int | None) -> dict[str, Any]:
+def agent_log(seed: int | None) -> Any:
     """Return the log of a short game (3 players, 5 cards) as a framework adapter writes
     one: seat 0 an agent named ``ppo``, seats 1 and 2 heuristic bots (``heuristic-1``,
     ``heuristic-2``), the log's ``seed`` given (None: null, the deals came from outside
@@ -229,7 +229,7 @@ def agent_log(seed: int | None) -> dict[str, Any]:
     rules = Rules(players=3, start_cards=5)
     rng = bots_rng(5)
     players = [FirstLegalAgent("ppo")]
-    players += [make_bot("heuristic", f"heuristic-{s}", rng) for s in (1, 2)]
+    players += [make_bot("heuristic", f"heuristic-{s}", rng) for s in (1, 2)]  # type: ignore[misc]
     state = play_game(rules, players, 5)
     return build(seed, rules, players, events=state.events)
 
@@ -254,7 +254,7 @@ def documented_order(module: ModuleType, name: str) -> tuple[str, ...]:
         target = node.target if isinstance(node, ast.AnnAssign) else None
         if isinstance(target, ast.Name) and target.id == name:
             assert isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
-            found = re.search(r"``\(([^)]*)\)``", after.value.value)
+            found = re.search(r"``\(([^)]*)\)``", after.value.value)  # type: ignore[arg-type]
             assert found, f"{name}'s docstring writes no order"
             return tuple(found.group(1).replace("\n", " ").replace(" ", "").split(","))
     raise AssertionError(f"no {name} in {module}")

@@ -73,7 +73,7 @@ PLANTED_NUMBER = 13
 3c, then the knock."""
 
 
-def planted_game() -> dict[str, Any]:
+def planted_game() -> Any:
     """Return the whole game in which seat 2 knocks (the blunder), as a log of people."""
     game = play_stacked(
         PLANTED_RULES, 2, PLANTED_DECKS,
@@ -84,7 +84,7 @@ def planted_game() -> dict[str, Any]:
     return game
 
 
-def good_game() -> dict[str, Any]:
+def good_game() -> Any:
     """Return the same game where seat 2 plays 4c instead, cut short just after it."""
     state = new_state(PLANTED_RULES, 2, PLANTED_DECKS)
     apply_all(state, "As 3s 2s Ah 3h 2h 2c Kc 5c h 2c 3c 4c")
@@ -161,7 +161,7 @@ def test_the_sure_trick_taken_is_no_blunder(tmp_path: Path) -> None:
 
 
 def test_the_best_action_is_never_marked(games: Path) -> None:
-    found = []
+    found: list[Any] = []
     for line in games.read_text().splitlines():
         found += analyse_game(json.loads(line), iterations=30).decisions
     assert len(found) > 40

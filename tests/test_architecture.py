@@ -273,7 +273,7 @@ def test_the_names_of_moved_modules_import_the_same_modules() -> None:
     for old, new in kow.MOVED.items():
         module = importlib.import_module(old)
         assert module is importlib.import_module(new), old
-        assert module.__name__ == new and module.__spec__.name == new, old
+        assert module.__name__ == new and module.__spec__.name == new, old  # type: ignore[union-attr]
         parent, _, leaf = old.rpartition(".")
         assert getattr(importlib.import_module(parent), leaf) is module, old
     assert kow.MOVED["kow.batch"] + ".Run" == "kow.runs.batch.Run"

@@ -109,7 +109,7 @@ def test_every_rule_is_a_parameter() -> None:
     params = {"players": 3, "start_cards": 5, "dogs_life": "once-per-game", "trump": "fixed",
               "eliminated_vote": True}  # fmt: skip
     game = load(**params)
-    rules = Rules(**params)
+    rules = Rules(**params)  # type: ignore[arg-type]
     assert game.rules == rules
     assert game.get_parameters() == rules.to_dict()
     assert game.num_players() == 3

@@ -326,7 +326,7 @@ def test_rollouts_replay_heuristic_bots_exactly(rules: Rules) -> None:
                 pending.append(rollout.tricks_won[:])
             round_number = state.round
             state.apply(bots[state.turn].act(view))
-            if state.round != round_number or state.phase == Phase.OVER:
+            if state.round != round_number or state.phase == Phase.OVER:  # type: ignore[comparison-overlap]
                 end = [e for e in state.events if isinstance(e, RoundEnd)][-1]
                 tricks = [t or 0 for t in end.tricks_won]
                 assert pending and all(p == tricks for p in pending)

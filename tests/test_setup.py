@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import runpy
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import conftest
 import optional
@@ -74,7 +74,9 @@ def test_kow_pure_python_builds_no_compiled_module(monkeypatch: pytest.MonkeyPat
     assert setup_module_names()["extensions"](["setup.py", "bdist_wheel"]) == []
 
 
-def skipped(reason: str, when: str = "setup") -> pytest.TestReport:
+def skipped(
+    reason: str, when: Literal["setup", "call", "teardown"] = "setup"
+) -> pytest.TestReport:
     """Return the report of a test skipped for ``reason``."""
     return pytest.TestReport(
         nodeid="tests/test_x.py::test_x",
@@ -96,10 +98,10 @@ def test_a_skip_for_a_missing_package_fails_when_ci_requires_all(
     report = skipped(reason)
     monkeypatch.setattr(optional, "REQUIRE_ALL", False)
     optional.fail_if_required(report)
-    assert report.outcome == "skipped"
+    assert report.skipped
     monkeypatch.setattr(optional, "REQUIRE_ALL", True)
     optional.fail_if_required(report)
-    assert report.outcome == "failed"
+    assert report.failed and not report.skipped
     assert (
         report.longrepr == f"KOW_TEST_REQUIRE_ALL is set, and this was skipped: Skipped: {reason}"
     )
