@@ -44,6 +44,25 @@ def absent(packages: tuple[str, ...]) -> list[str]:
     return [p for p in packages if importlib.util.find_spec(p) is None]
 
 
+def not_installed(missing: list[str]) -> str:
+    """Return the reason of a skip for the packages ``missing``.
+
+    >>> not_installed(["numpy", "pyspiel"])
+    'numpy, pyspiel are not installed'
+    """
+    return f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed"
+
+
+def needs(*packages: str) -> pytest.MarkDecorator:
+    """Return a mark that skips a test when a package of ``packages`` is absent, saying which."""
+    missing = absent(packages)
+    return pytest.mark.skipif(bool(missing), reason=not_installed(missing))
+
+
+ADAPTER_PACKAGES = ("numpy", "pyspiel", "gymnasium", "pettingzoo")
+"""Every package that one framework adapter or another imports."""
+
+
 def missing_package(report: pytest.CollectReport | pytest.TestReport) -> str | None:
     """Return the reason ``report`` was skipped for a missing package, else None."""
     if not report.skipped:
@@ -72,8 +91,7 @@ def skip_adapter_without_framework(
     missing = absent(ADAPTERS.get(Path(path).name, ()))
     if missing:
         report.outcome = "skipped"
-        verb = "is" if len(missing) == 1 else "are"
-        report.longrepr = (str(path), 0, f"Skipped: {', '.join(missing)} {verb} not installed")
+        report.longrepr = (str(path), 0, f"Skipped: {not_installed(missing)}")
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -430,7 +430,7 @@ def test_winner_takes_every_trick_of_the_last_round(
 
 
 def test_an_integer_of_another_type_is_taken_as_its_int() -> None:
-    import numpy as np
+    np = pytest.importorskip("numpy")
 
     rules = Rules(players=np.int64(3), start_cards=np.int16(5))
     assert (rules.players, rules.start_cards) == (3, 5)
