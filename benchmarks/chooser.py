@@ -47,7 +47,7 @@ def count(
                 continue
             if rnd.get("tricks_won") is None:
                 continue
-            k = sum(1 for t in rnd["tricks_won"] if t is not None)
+            k = sum(1 for t in rnd["tricks_won"] if t is not None)  # type: ignore[misc, union-attr]
             cell = (k, rnd["hand_size"])
             rounds[cell] += 1
             wins[cell] += chooser == winner

@@ -85,7 +85,7 @@ def pettingzoo(seconds: float, wrapped: bool) -> Counts:
             if terminated or truncated:
                 table.step(None)
                 continue
-            table.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            table.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))  # type: ignore[index]
             steps += 1
     return steps, steps
 
@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---:|---:|---:|")
     for row in rows:
         print(f"| {row['what']} | {row['steps_per_s']:,.0f} | {row['actions_per_s']:,.0f} "
-              f"| {1e6 / row['steps_per_s']:.1f} |")  # fmt: skip
+              f"| {1e6 / row['steps_per_s']:.1f} |")  # type: ignore[operator]  # fmt: skip
     if args.json:
         figures: dict[str, Any] = {
             "python": platform.python_implementation() + " " + platform.python_version(),

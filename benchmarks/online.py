@@ -112,13 +112,13 @@ class Bot:
             sent, waiting, starts = 0.0, False, 0
             async for text in ws:
                 self.heard = time.monotonic()
-                turn = TURN.match(text)
+                turn = TURN.match(text)  # type: ignore[arg-type]
                 if turn is not None:
                     answer = f'{{"type":"action","turn":{turn[1]},"action":"{turn[2]}"}}'
                     sent, waiting = time.perf_counter(), True
                     await ws.send(answer)
                     continue
-                if text.startswith(('{"type":"waiting"', '{"type":"event"')) and not waiting:
+                if text.startswith(('{"type":"waiting"', '{"type":"event"')) and not waiting:  # type: ignore[arg-type]
                     continue
                 message = json.loads(text)
                 kind = message["type"]

@@ -243,12 +243,12 @@ def main() -> None:
         help="the bot under test, then its opponents (default: %(default)s)",
     )
     parser.add_argument(
-        "--games", type=typed(GAMES), default=100, help="games per seat (default 100)"
+        "--games", type=typed(GAMES), default=100, help="games per seat (default 100)"  # type: ignore[arg-type]
     )
-    parser.add_argument("--seed", type=typed(SEED), default=1, help="the run's seed (default 1)")
-    parser.add_argument("--jobs", type=typed(JOBS), default=2, help="processes (default 2)")
+    parser.add_argument("--seed", type=typed(SEED), default=1, help="the run's seed (default 1)")  # type: ignore[arg-type]
+    parser.add_argument("--jobs", type=typed(JOBS), default=2, help="processes (default 2)")  # type: ignore[arg-type]
     parser.add_argument(
-        "--search-iterations", type=typed(SEARCH_ITERATIONS), default=None, metavar="N"
+        "--search-iterations", type=typed(SEARCH_ITERATIONS), default=None, metavar="N"  # type: ignore[arg-type]
     )
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
     parser.add_argument("--timeout", type=float, default=3600, help=argparse.SUPPRESS)

@@ -1021,7 +1021,7 @@ def main() -> None:
         {"command": "kow --help", "ms": bench_startup(["-m", "kow", "--help"], runs)},
     ]
     for row in startup:
-        row["over_python"] = row["ms"] - startup[0]["ms"]
+        row["over_python"] = row["ms"] - startup[0]["ms"]  # type: ignore[operator]
     out["startup"] = startup
     print("\n## Start-up (median wall time; 'over python': minus python -c pass)\n")
     print(table(startup, [("command", "command", ""), ("ms", "ms", ".0f"),

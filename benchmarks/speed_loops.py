@@ -93,7 +93,7 @@ def pettingzoo_loop(games: int) -> dict[str, Any]:
             if terminated or truncated:
                 table.step(None)
                 continue
-            action = int(rng.choice(flatnonzero(obs["action_mask"])))
+            action = int(rng.choice(flatnonzero(obs["action_mask"])))  # type: ignore[index]
             table.step(action)
             chose(action)
     seconds = time.perf_counter() - start

@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             legal = np.flatnonzero(obs["action_mask"])
             table.step(int(rng.choice(legal)))
             steps += 1
-        wins[winner] += 1
+        wins[winner] += 1  # type: ignore[index]
         print(f"game {index + 1} (seed {table.seed}): {winner} wins after {steps} steps")
     print("wins: " + ", ".join(f"{agent} {wins[agent]}" for agent in table.possible_agents))
     if args.log:

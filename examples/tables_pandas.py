@@ -25,6 +25,8 @@ import io
 import subprocess
 import sys
 
+from kow.runs.export import TYPES
+
 PROG = "tables_pandas.py"
 
 try:
@@ -32,8 +34,6 @@ try:
 except ImportError:
     print(f"{PROG}: pandas is not installed; run: pip install pandas", file=sys.stderr)
     sys.exit(1)
-
-from kow.runs.export import TYPES
 
 PANDAS = {int: "Int64", bool: "boolean", str: "string"}
 """The nullable pandas dtype of each type of ``kow.runs.export.TYPES``."""

@@ -8,7 +8,11 @@ as text (``"Th"``, ``"h"``) and ``"knock"`` is a dog's-life knock.
 from __future__ import annotations
 
 import ast
+import difflib
 import inspect
+import itertools
+import json
+import os
 import random
 import re
 from collections.abc import Sequence
@@ -32,6 +36,41 @@ from kow.rules import Rules
 # CI machines are shared and slow at times: no test may fail for taking long per example.
 settings.register_profile("kow", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("kow")
+
+pytest_plugins = ["optional"]  # skips for a missing package, and CI's KOW_TEST_REQUIRE_ALL
+
+
+def readable_lines(text: str) -> list[str]:
+    """Return ``text`` as lines to diff: JSON spread one value a line, other text as it is.
+
+    A whole JSON document, or each JSON line of a log, is spread with ``indent=1`` (keys in
+    their order), so that two logs differing in one card differ in one line.
+
+    >>> readable_lines('{"a":[1,2]}')
+    ['{', ' "a": [', '  1,', '  2', ' ]', '}']
+    """
+    try:
+        return json.dumps(json.loads(text), indent=1, ensure_ascii=False).splitlines()
+    except ValueError:
+        pass
+    out: list[str] = []
+    for line in text.splitlines():
+        try:
+            out.extend(json.dumps(json.loads(line), indent=1, ensure_ascii=False).splitlines())
+        except ValueError:
+            out.append(line)
+    return out
+
+
+def first_difference(pinned: str, got: str, *, limit: int = 60) -> str:
+    """Return the start of a unified diff from ``pinned`` to ``got`` (readable lines).
+
+    At most ``limit`` lines, the first difference first; empty when the texts' readable
+    lines are equal (they may still differ in bytes: spacing, a final newline).
+    """
+    diff = difflib.unified_diff(readable_lines(pinned), readable_lines(got), "pinned", "now",
+                                lineterm="")  # fmt: skip
+    return "\n".join(itertools.islice(diff, limit))
 
 
 def cards(text: str) -> list[int]:
@@ -104,7 +143,7 @@ def apply_all(state: State, actions: str | Sequence[str | int]) -> State:
     return state
 
 
-def log_of(state: State, seed: int = 0) -> dict[str, Any]:
+def log_of(state: State, seed: int = 0) -> Any:
     """Return the log so far of ``state`` (players named ``p0``, ``p1``, ...)."""
     players = [ScriptedPlayer(f"p{s}") for s in range(state.players)]
     return build(seed, state.rules, players, events=state.events)
@@ -116,7 +155,7 @@ def play_stacked(
     decks: Sequence[Sequence[int]],
     scripts: Sequence[str | Sequence[str | int]],
     seed: int = 0,
-) -> dict[str, Any]:
+) -> Any:
     """Play a whole stacked game with scripted players and return its log dict.
 
     ``scripts[seat]`` is that seat's actions in order. Raises :class:`AssertionError`
@@ -178,7 +217,7 @@ class FirstLegalAgent(Player):
         return view.legal[0]
 
 
-def agent_log(seed: int | None) -> dict[str, Any]:
+def agent_log(seed: int | None) -> Any:
     """Return the log of a short game (3 players, 5 cards) as a framework adapter writes
     one: seat 0 an agent named ``ppo``, seats 1 and 2 heuristic bots (``heuristic-1``,
     ``heuristic-2``), the log's ``seed`` given (None: null, the deals came from outside
@@ -190,7 +229,7 @@ def agent_log(seed: int | None) -> dict[str, Any]:
     rules = Rules(players=3, start_cards=5)
     rng = bots_rng(5)
     players = [FirstLegalAgent("ppo")]
-    players += [make_bot("heuristic", f"heuristic-{s}", rng) for s in (1, 2)]
+    players += [make_bot("heuristic", f"heuristic-{s}", rng) for s in (1, 2)]  # type: ignore[misc]
     state = play_game(rules, players, 5)
     return build(seed, rules, players, events=state.events)
 
@@ -215,7 +254,7 @@ def documented_order(module: ModuleType, name: str) -> tuple[str, ...]:
         target = node.target if isinstance(node, ast.AnnAssign) else None
         if isinstance(target, ast.Name) and target.id == name:
             assert isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
-            found = re.search(r"``\(([^)]*)\)``", after.value.value)
+            found = re.search(r"``\(([^)]*)\)``", after.value.value)  # type: ignore[arg-type]
             assert found, f"{name}'s docstring writes no order"
             return tuple(found.group(1).replace("\n", " ").replace(" ", "").split(","))
     raise AssertionError(f"no {name} in {module}")
@@ -275,7 +314,6 @@ def lines_written(lines: int) -> Any:
 
     Read with ``pread``, which leaves the offset the child writes at where it is.
     """
-    import os
 
     def enough(out: Any) -> bool:
         size = os.fstat(out.fileno()).st_size

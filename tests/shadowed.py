@@ -44,9 +44,10 @@ def refuse_shadowed_sources() -> None:
     """Stop the test run when compiled modules shadow the sources of the checkout's ``kow``.
 
     Tests run from this checkout import its ``kow``; a compiled module left in the tree
-    (by ``pip install -e .`` without ``KOW_PURE_PYTHON=1``) would be tested instead of
-    the source beside it. An installed build tested from outside the checkout (CI's
-    second run) is not the checkout's ``kow`` and is not checked. Exits with pytest's
+    (by an editable install of kow before issue 34, or ``setup.py build_ext --inplace``)
+    would be tested instead of the source beside it. An installed build tested from
+    outside the checkout (CI's second run) is not the checkout's ``kow`` and is not
+    checked. Exits with pytest's
     usage error (4), naming the files and the command that removes them.
     """
     spec = importlib.util.find_spec("kow")
@@ -62,7 +63,8 @@ def refuse_shadowed_sources() -> None:
         message = (
             f"compiled modules shadow the checkout's sources ({shown}{more}), so the tests "
             f"would not test the source. Remove them:\n    cd {CHECKOUT} && {CLEAN}\n"
-            "and install for development with:\n    KOW_PURE_PYTHON=1 pip install -e '.[test]'"
+            "and install for development with (an editable install compiles nothing):\n"
+            "    pip install -e '.[test]'"
         )
         print(f"ERROR: {message}", file=sys.stderr)
         raise SystemExit(pytest.ExitCode.USAGE_ERROR)

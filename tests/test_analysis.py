@@ -73,7 +73,7 @@ PLANTED_NUMBER = 13
 3c, then the knock."""
 
 
-def planted_game() -> dict[str, Any]:
+def planted_game() -> Any:
     """Return the whole game in which seat 2 knocks (the blunder), as a log of people."""
     game = play_stacked(
         PLANTED_RULES, 2, PLANTED_DECKS,
@@ -84,7 +84,7 @@ def planted_game() -> dict[str, Any]:
     return game
 
 
-def good_game() -> dict[str, Any]:
+def good_game() -> Any:
     """Return the same game where seat 2 plays 4c instead, cut short just after it."""
     state = new_state(PLANTED_RULES, 2, PLANTED_DECKS)
     apply_all(state, "As 3s 2s Ah 3h 2h 2c Kc 5c h 2c 3c 4c")
@@ -161,7 +161,7 @@ def test_the_sure_trick_taken_is_no_blunder(tmp_path: Path) -> None:
 
 
 def test_the_best_action_is_never_marked(games: Path) -> None:
-    found = []
+    found: list[Any] = []
     for line in games.read_text().splitlines():
         found += analyse_game(json.loads(line), iterations=30).decisions
     assert len(found) > 40
@@ -268,12 +268,16 @@ def test_bad_input_exits_with_the_code_and_place(
     for name in ("NOPE", "CORRUPT", "EMPTY", "ILLEGAL"):
         message = message.replace(name, str(files[name]))
     got, out, err = run("analyze", "--iterations", "2", *args)
-    assert (got, out) == (code, "")
+    assert got == code
+    if args[0] in (str(files["CORRUPT"]), str(files["ILLEGAL"])):  # game 1 before the fault
+        assert out.startswith(f"Game 1 of {args[0]}, seed ") and "Game 2" not in out
+    else:
+        assert out == ""
     assert message in " ".join(err.split()), err
     assert "Traceback" not in err
 
 
-def test_an_illegal_game_stops_before_any_analysis_and_leaves_the_output(
+def test_an_illegal_game_is_named_after_the_games_before_it_are_analysed(
     games: Path, tmp_path: Path
 ) -> None:
     bad = tmp_path / "bad.jsonl"
@@ -283,7 +287,9 @@ def test_an_illegal_game_stops_before_any_analysis_and_leaves_the_output(
     code, out, err = run("analyze", str(bad), "--iterations", "2", "-o", str(output))
     assert code == 1 and out == ""
     assert f"{bad}: game 3: " in err and "can't be analysed" in err
-    assert output.read_text() == "before"
+    whole, _, _ = run("analyze", str(games), "--iterations", "2", "-o", str(tmp_path / "w"))
+    alone = (tmp_path / "w").read_text().replace(str(games), str(bad))
+    assert output.read_text() == alone  # games 1 and 2, as they are analysed alone
 
 
 # ----------------------------------------------------------------------------- JSON

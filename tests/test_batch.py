@@ -274,7 +274,7 @@ def test_run_text_checks_its_span_before_any_game(
 def test_numpy_integers_are_taken_as_their_ints_and_give_the_same_bytes() -> None:
     np = pytest.importorskip("numpy")
     plain = Run(7, Rules(players=3), ("heuristic", "random", "heuristic"), dealer=1)
-    numpy_run = Run(np.int64(7), Rules(players=np.int32(3)), ["heuristic", "random", "heuristic"],
+    numpy_run = Run(np.int64(7), Rules(players=np.int32(3)), ["heuristic", "random", "heuristic"],  # type: ignore[arg-type]
                     dealer=np.int8(1))  # fmt: skip
     assert numpy_run == plain and type(numpy_run.seed) is int and type(numpy_run.dealer) is int
     assert joined(run_text(numpy_run, np.int64(2), np.int64(3), jobs=np.int64(1))) == joined(

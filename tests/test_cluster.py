@@ -25,7 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import ray
+
+try:
+    import ray
+except ImportError as missing:  # pip install '.[test]' (or '.[ray]') brings it
+    pytest.skip(f"{missing.name} is not installed", allow_module_level=True)
 
 from kow.game import game_seed
 from kow.rules import Rules
@@ -48,10 +52,10 @@ def gcs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     os.environ["RAY_AUTH_MODE"] = "disabled"  # this runtime's clients need no token
     context = ray.init(
         address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
-        logging_level="ERROR", object_store_memory=200 * 2**20,
+        logging_level="ERROR", object_store_memory=200 * 2**20,  # type: ignore[arg-type]
     )  # fmt: skip
     try:
-        yield context.address_info["gcs_address"]
+        yield context.address_info["gcs_address"]  # type: ignore[attr-defined]
     finally:
         ray.shutdown()
 
@@ -90,7 +94,7 @@ def free_cpus_come_back() -> bool:
     """Return whether the runtime's 2 CPUs are all free again within 15 s (no task runs)."""
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
-        if ray.available_resources().get("CPU", 0) == 2:
+        if ray.available_resources().get("CPU", 0) == 2:  # type: ignore[no-untyped-call]
             return True
         time.sleep(0.2)
     return False
@@ -99,7 +103,7 @@ def free_cpus_come_back() -> bool:
 def block_pids() -> list[int]:
     """Return the processes of this runtime's Ray workers running a kow block now: the
     raylet's children titled ``ray::kow-block`` (another runtime's are left alone)."""
-    raylet = ray._private.worker._global_node.all_processes["raylet"][0].process.pid
+    raylet = ray._private.worker._global_node.all_processes["raylet"][0].process.pid  # type: ignore[attr-defined]
     listing = subprocess.run(["ps", "-eo", "pid=,ppid=,args="], capture_output=True, text=True)
     return [
         int(words[0])
@@ -315,7 +319,7 @@ def _fails_at_two(item: int) -> int:
     return item
 
 
-ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers can't import it
+ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # type: ignore[no-untyped-call]  # the workers can't import it
 
 
 def test_ray_retries_a_block_whose_worker_died(gcs: str, tmp_path: Path) -> None:
@@ -354,7 +358,7 @@ def test_the_library_refuses_jobs_with_an_executor_and_bad_settings() -> None:
     with pytest.raises(ValueError, match="0 is not a number of tasks: allowed 1 to 100000"):
         on_ray(in_flight=0)
     with pytest.raises(ValueError, match="True is not a number of retries: allowed 0 to 100"):
-        on_ray(retries=True)  # type: ignore[arg-type]
+        on_ray(retries=True)
     with pytest.raises(ValueError, match="-1 is not a number of retries: allowed 0 to 100"):
         executors.RayTasks(retries=-1)
     assert on_ray(in_flight=4) == executors.RayTasks(in_flight=4, retries=3)

@@ -318,7 +318,7 @@ def with_typed(odd: dict[str, str]) -> list[str]:
     return out
 
 
-LINE = st.text(st.characters(exclude_characters="\n\r", exclude_categories=("Cs",)), max_size=40)
+LINE = st.text(st.characters(exclude_characters="\n\r", exclude_categories=("Cs",)), max_size=40)  # type: ignore[arg-type]
 """Text typed on one line: any character but a line's end. Lone surrogates cannot be
 encoded as the test runner's input; bytes that are not UTF-8, which Python reads as
 them, are typed by :func:`test_bytes_that_are_not_utf8_are_refused_and_the_game_goes_on`."""

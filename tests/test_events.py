@@ -137,7 +137,7 @@ def test_the_base_visitor_ignores_every_event() -> None:
     visitor = Plays()
     visitor.visit(tuple(event for _, event in ONE_OF_EACH))  # a tuple is walked too
     assert visitor.cards == [KH]
-    assert EventVisitor().visit([event for _, event in ONE_OF_EACH]) is None
+    assert EventVisitor().visit([event for _, event in ONE_OF_EACH]) is None  # type: ignore[func-returns-value]
 
 
 def test_a_game_walked_by_a_visitor_gives_its_events_in_order() -> None:

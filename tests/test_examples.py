@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from optional import needs
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -717,6 +718,7 @@ def test_readme_shows_the_real_output_of_the_tables_and_duckdb(tmp_path: Path) -
 PETTINGZOO_RANDOM = EXAMPLES / "pettingzoo_random.py"
 
 
+@needs("numpy", "pettingzoo")
 def test_readme_shows_the_real_output_of_the_pettingzoo_random_agent(tmp_path: Path) -> None:
     """Run each command of the README's PettingZoo section in an empty folder: each prints
     the output shown under it, and the log written is a finished game of four agents."""
@@ -742,6 +744,7 @@ def test_readme_shows_the_real_output_of_the_pettingzoo_random_agent(tmp_path: P
     assert "abandoned" not in game and game["result"]["winner"] == 1
 
 
+@needs("numpy", "pettingzoo")
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from click.testing import CliRunner
+from optional import needs
 
 from kow.cli import main
 from kow.frameworks.encoding import information_state_size, observation_size
@@ -32,6 +33,7 @@ def _run(code: str, cwd: Path) -> str:
     return done.stdout
 
 
+@needs("numpy", "pyspiel")
 def test_the_openspiel_code_plays_games_and_logs_them(tmp_path: Path) -> None:
     code = "\n".join(_blocks("OpenSpiel"))
     code += (
@@ -49,6 +51,7 @@ def test_the_openspiel_code_plays_games_and_logs_them(tmp_path: Path) -> None:
     assert out["kinds"] == ["agent", "search", "heuristic"] and out["seed"] is None
 
 
+@needs("numpy", "pettingzoo")
 def test_the_pettingzoo_code_writes_a_log_kow_verify_accepts(tmp_path: Path) -> None:
     (code,) = _blocks("PettingZoo")
     _run(code, tmp_path)
@@ -59,6 +62,7 @@ def test_the_pettingzoo_code_writes_a_log_kow_verify_accepts(tmp_path: Path) -> 
     assert (result.exit_code, result.output) == (0, "1 game in 1 file: 1 legal, 0 faulty\n")
 
 
+@needs("numpy", "gymnasium")
 def test_the_gymnasium_code_plays_one_game_to_its_end(tmp_path: Path) -> None:
     (code,) = _blocks("Gymnasium")
     code += (

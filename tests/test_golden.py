@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import first_difference
 
 from kow.cli import main
 
@@ -38,4 +39,7 @@ def test_golden_log(name: str) -> None:
     path = GOLDEN / name
     if os.environ.get("KOW_REGEN_GOLDEN"):
         path.write_text(result.stdout)
-    assert result.stdout == path.read_text()
+    pinned = path.read_text()
+    assert result.stdout == pinned, f"{name}: not the golden bytes\n" + first_difference(
+        pinned, result.stdout
+    )

@@ -40,7 +40,7 @@ PLAYERS = [LoggedPlayer(f"p{s}", "human") for s in range(4)]
 
 
 @pytest.fixture(scope="module")
-def crafted() -> dict[str, Any]:
+def crafted() -> Any:
     return play_stacked(RULES, 0, DECKS, SCRIPTS, seed=17)
 
 
@@ -56,7 +56,7 @@ def line() -> str:
 # ----------------------------------------------------------------------------- build
 
 
-def test_build_gives_the_documented_keys_in_order(crafted: dict[str, Any]) -> None:
+def test_build_gives_the_documented_keys_in_order(crafted: Any) -> None:
     assert list(crafted) == [
         "format", "version", "kow_version", "seed", "rules", "players", "rounds", "result",
     ]  # fmt: skip
@@ -98,7 +98,7 @@ def test_build_of_no_events_has_no_rounds() -> None:
     assert game["result"] == {"winner": None, "rounds_played": 0, "termination": None}
 
 
-def test_build_lists_votes_only_under_the_eliminated_vote(crafted: dict[str, Any]) -> None:
+def test_build_lists_votes_only_under_the_eliminated_vote(crafted: Any) -> None:
     rules = Rules(players=3, start_cards=2, lead="dealer-left", eliminated_vote=True)
     decks = [deal(0, ["2c 3c", "Ac 4d", "Kc 5d"], "2h"), deal(1, [None, "As", "Ks"])]
     # Round 1: seat 1 takes Ac, seat 2 takes 5d (3c is a discard): seat 0 is knocked out.
@@ -129,7 +129,7 @@ def test_build_logs_a_null_seed_and_the_agent_kind() -> None:
 # ----------------------------------------------------------------------------- dumps, dump
 
 
-def test_compact_text_is_one_line_without_spaces(crafted: dict[str, Any]) -> None:
+def test_compact_text_is_one_line_without_spaces(crafted: Any) -> None:
     text = log.dumps(crafted)
     assert text == json.dumps(crafted, separators=(",", ":"))
     assert "\n" not in text and ": " not in text and ", " not in text
@@ -137,7 +137,7 @@ def test_compact_text_is_one_line_without_spaces(crafted: dict[str, Any]) -> Non
     assert text.endswith(',"result":{"winner":3,"rounds_played":3,"termination":"final-trick"}}')
 
 
-def test_pretty_text_keeps_short_lists_on_one_line(crafted: dict[str, Any]) -> None:
+def test_pretty_text_keeps_short_lists_on_one_line(crafted: Any) -> None:
     lines = log.dumps(crafted, pretty=True).splitlines()
     assert lines[:3] == ["{", '  "format": "kow-log",', '  "version": 1,']
     for expected in (
@@ -173,19 +173,19 @@ def test_pretty_text_puts_each_hand_on_its_line_when_the_hands_are_long() -> Non
 @pytest.mark.parametrize("n", [89, 90])
 def test_pretty_text_keeps_what_fits_in_100_columns_on_one_line(n: int) -> None:
     # '{"k": ["x...x"]}' is 11 + n columns: one line up to n = 89.
-    text = log.dumps({"k": ["x" * n]}, pretty=True)
+    text = log.dumps({"k": ["x" * n]}, pretty=True)  # type: ignore[typeddict-item, typeddict-unknown-key]
     assert text.count("\n") == (0 if n == 89 else 4)
     assert json.loads(text) == {"k": ["x" * n]}
     # Within an object too long for one line, '  "k": ["x...x"],' is 12 + n columns (with
     # its comma; the comma is not counted): one line up to n = 89.
-    lines = log.dumps({"k": ["x" * n], "a": "y" * 100}, pretty=True).splitlines()
+    lines = log.dumps({"k": ["x" * n], "a": "y" * 100}, pretty=True).splitlines()  # type: ignore[typeddict-item, typeddict-unknown-key]
     if n == 89:
         assert '  "k": ["' + "x" * 89 + '"],' in lines
     else:
         assert lines[1:4] == ['  "k": [', '    "' + "x" * 90 + '"', "  ],"]
 
 
-def test_text_is_ascii_and_names_round_trip(crafted: dict[str, Any]) -> None:
+def test_text_is_ascii_and_names_round_trip(crafted: Any) -> None:
     players = [LoggedPlayer(name, "human") for name in ("Zoë", "🂡 ace", 'say "hi"', "back\\slash")]
     state = new_state(RULES, 0, DECKS)
     game = log.build(0, RULES, players, events=state.events, abandoned=True)
@@ -197,7 +197,7 @@ def test_text_is_ascii_and_names_round_trip(crafted: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("pretty", [False, True])
-def test_dump_writes_dumps_and_a_newline(crafted: dict[str, Any], pretty: bool) -> None:
+def test_dump_writes_dumps_and_a_newline(crafted: Any, pretty: bool) -> None:
     stream = io.StringIO()
     log.dump(crafted, stream, pretty)
     text = stream.getvalue()
@@ -307,7 +307,7 @@ def test_build_refuses_a_kind_the_format_does_not_have() -> None:
         log.build(0, RULES, players, events=[])
 
 
-def test_the_logs_built_here_validate_against_the_schema(crafted: dict[str, Any]) -> None:
+def test_the_logs_built_here_validate_against_the_schema(crafted: Any) -> None:
     schema = log.schema()
     validator = Draft202012Validator(schema)
     assert list(schema["properties"]) == [*crafted, "abandoned"]

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 import pytest
+from optional import needs
 
 from kow import log
 from kow.rules import Rules
@@ -180,6 +181,7 @@ def test_a_log_read_is_the_plain_dict_of_its_json() -> None:
     assert type(game) is dict and type(game["rounds"][0]["tricks"][0]) is dict
 
 
+@needs("mypy")
 def test_mypy_refuses_a_misspelt_key(tmp_path: Path) -> None:
     source = textwrap.dedent(
         """\

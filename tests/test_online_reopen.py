@@ -85,7 +85,7 @@ def test_a_table_of_kow_serve_stopped_by_sigterm_goes_on_after_serve_resume(
         assert (ann2.connection.welcome["seat"], bob2.connection.welcome["seat"]) == (0, 1)
         ann2.start(), bob2.start()
         ann2.connection.send({"type": "start"})
-        ann2.join(), bob2.join()
+        ann2.join(), bob2.join()  # type: ignore[func-returns-value]
     finally:
         assert _stop(server, signal.SIGINT) == 130
     over = ann2.frames[-1]
@@ -123,7 +123,7 @@ def test_resume_refuses_a_finished_game_and_the_options_the_log_fixes(tmp_path: 
     game["rounds"][0]["tricks"] = game["rounds"][0]["tricks"][:1]
     for key in ("tricks_won",):
         game["rounds"][0][key] = None
-    game["rounds"][0].update(eliminated=[], dogs_life_granted=[], revived=[])
+    game["rounds"][0].update(eliminated=[], dogs_life_granted=[], revived=[])  # type: ignore[call-arg]
     game["result"] = {"winner": None, "rounds_played": 1, "termination": None}
     game["abandoned"] = True
     stopped.write_text(log.dumps(game) + "\n")

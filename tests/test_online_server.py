@@ -249,7 +249,7 @@ def test_a_table_reopened_from_its_log_goes_on_with_the_same_game(tmp_path: Any)
         assert (ann.connection.welcome["seat"], bob.connection.welcome["seat"]) == (0, 1)
         ann.start(), bob.start()
         ann.connection.send({"type": "start"})
-        ann.join(), bob.join()
+        ann.join(), bob.join()  # type: ignore[func-returns-value]
     continued = open(path, encoding="utf-8").read()
     assert continued == open(tmp_path / "whole.jsonl", encoding="utf-8").read()
     assert check_against_seed(log.loads(continued)) is None

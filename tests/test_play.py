@@ -60,7 +60,7 @@ def script(
     rng = bots_rng(seed)  # one generator that all the game's bots share, as in kow play
     players += [make_bot(kinds[i], BOT_NAMES[i], rng) for i in range(rules.players - humans)]
     state = play_game(rules, players, seed)
-    return entries, log.build(seed, rules, players, events=state.events)
+    return entries, log.build(seed, rules, players, events=state.events)  # type: ignore[return-value]
 
 
 UTF8 = {"LC_ALL": "C.UTF-8", "LC_CTYPE": None, "LANG": None}
@@ -226,7 +226,7 @@ def test_trump_choice_accepts_letters_names_symbols_and_numbers() -> None:
     for typed, suit in [("h", 2), ("hearts", 2), ("♥", 2), ("4", 3), ("C", 0)]:
         lines: list[str] = []
         answers = iter(["bogus", typed])
-        human = HumanPlayer("You", screen, lambda _, a=answers: next(a), write=lines.append)
+        human = HumanPlayer("You", screen, lambda _, a=answers: next(a), write=lines.append)  # type: ignore[misc]
         assert human.choose_trump(view) == suit
         assert sum("is not a suit" in line for line in lines) == 1
 
@@ -288,7 +288,7 @@ def test_hint_reads_the_view_only_and_repeats_for_one_seed() -> None:
     for i in range(2):
         answers = iter(["hint", "quit"])
         human = HumanPlayer(
-            "You", screen, lambda _, a=answers: next(a), write=lines[i].append,
+            "You", screen, lambda _, a=answers: next(a), write=lines[i].append,  # type: ignore[misc]
             hint_rng=random.Random("kow-hint:5:0"), hint_iterations=15,
         )  # fmt: skip
         with pytest.raises(Quit):
@@ -341,7 +341,7 @@ def test_screen_says_who_leads_after_a_dogs_life_card_wins() -> None:
             why=WonBy.HIGHEST_OF_LED,
         ),
     ]:
-        lines += screen.event(ev)
+        lines += screen.event(ev)  # type: ignore[arg-type]
     assert lines[-2].strip().startswith("You win trick 1 of 2 with Ac (highest club).")
     assert lines[-1] == "  Ada leads, on the dog's-life winner's left."
 
@@ -383,7 +383,7 @@ def test_the_first_of_two_signals_counts_and_the_log_is_still_saved(
     # first, and that one gives the exit code.
     pexpect = pytest.importorskip("pexpect")
     saved = tmp_path / "game.json"
-    saved.write_text("old\n")
+    saved.write_text('{"old": 1}\n')
     child = pexpect.spawn(
         sys.executable,
         ["-m", "kow", "play", "--seed", "5", "--delay", "0", "--log", str(saved)],
@@ -400,7 +400,7 @@ def test_the_first_of_two_signals_counts_and_the_log_is_still_saved(
     assert child.exitstatus in (128 + first, 128 + second)
     assert "Traceback" not in (child.before or "")
     old, game = saved.read_text().splitlines()  # what the file held is kept (issue 33, 6)
-    assert old == "old" and json.loads(game)["abandoned"] is True
+    assert old == '{"old": 1}' and json.loads(game)["abandoned"] is True
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
 
 
@@ -456,7 +456,7 @@ def test_level_sets_the_kind_of_every_bot(level: str, kind: str, tmp_path: Path)
 def test_without_level_or_bots_the_bots_are_medium(tmp_path: Path) -> None:
     # The default is --bots heuristic, the level medium: the same game either way.
     entries, _ = script(Rules(), 6, humans=1)
-    logs = []
+    logs: list[Any] = []
     for args in ([], ["--level", "medium"], ["--bots", "heuristic"]):
         path = tmp_path / f"game{len(logs)}.json"
         code, _, err = play("--seed", "6", "--log", str(path), *args, entries=entries)
@@ -496,7 +496,7 @@ def test_after_the_hand_over_a_person_sees_what_they_missed() -> None:
     first = expected["rounds"][0]["tricks"][0]
     assert first["leader"] == 1
     recap = out.split("Since your last turn:\n")[1]  # Player 2's second turn
-    recap = recap[: recap.index("\n\n")].splitlines()
+    recap = recap[: recap.index("\n\n")].splitlines()  # type: ignore[assignment]
     names = ["Player 1", "Player 2", "Ada"]
     # From the play after Player 2's own: a person is not told back what they did.
     played = [f"  {names[p['seat']]} plays " for p in first["plays"][1:]]
@@ -566,7 +566,7 @@ def test_a_knocked_out_person_waits_no_more(monkeypatch: pytest.MonkeyPatch) -> 
     import kow.cli.session
 
     slept: list[str] = []
-    monkeypatch.setattr(kow.cli.session.time, "sleep", lambda s: slept.append("sleep"))
+    monkeypatch.setattr(kow.cli.session.time, "sleep", lambda s: slept.append("sleep"))  # type: ignore[attr-defined]
     real_write = kow.cli.session.Terminal.write
 
     def write(self: kow.cli.session.Terminal, text: str) -> None:
@@ -610,7 +610,7 @@ def test_a_slow_hint_says_it_is_thinking() -> None:
         lines: list[str] = []
         answers = iter(["hint", "quit"])
         human = HumanPlayer(
-            "You", screen, lambda _, a=answers: next(a), write=lines.append,
+            "You", screen, lambda _, a=answers: next(a), write=lines.append,  # type: ignore[misc]
             hint_rng=random.Random(1), hint_iterations=200, thinking_after=after,
         )  # fmt: skip
         with pytest.raises(Quit):
@@ -900,7 +900,7 @@ def test_a_fault_mid_game_still_saves_the_game_so_far(
     # Every way out of kow play keeps --log, even a fault no one foresaw.
     from kow.cli import session
 
-    real_drive = session.drive
+    real_drive = session.drive  # type: ignore[attr-defined]
 
     def failing_drive(state: Any, players: Any, on_event: Any) -> None:
         def told(event: Any) -> None:

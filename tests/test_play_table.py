@@ -58,7 +58,7 @@ def recorded(rules: Rules, seed: int) -> tuple[list[tuple[str, bool, int]], dict
     players: list[Player] = [you]
     players += [make_bot("heuristic", BOT_NAMES[i], rng) for i in range(rules.players - 1)]
     state = play_game(rules, players, seed)
-    return you.decisions, log.build(seed, rules, players, events=state.events)
+    return you.decisions, log.build(seed, rules, players, events=state.events)  # type: ignore[return-value]
 
 
 def reaching_the_last_round(rules: Rules) -> int:

@@ -71,7 +71,7 @@ class Run:
 
     def expect(self, pattern: Any) -> re.Match[str]:
         self.child.expect(pattern)
-        return self.child.match
+        return self.child.match  # type: ignore[no-any-return]
 
     def answer(self, entries: list[str]) -> None:
         """Type ``entries`` in turn, each once its prompt shows; an empty entry must meet a
@@ -86,7 +86,7 @@ class Run:
         """Wait for the program to end; return its exit status."""
         self.child.expect(pexpect.EOF)
         self.child.close()
-        return self.child.exitstatus
+        return self.child.exitstatus  # type: ignore[no-any-return]
 
     def close(self) -> None:
         self.child.close(force=True)

@@ -42,10 +42,10 @@ def _rules(i: int) -> Rules:
         players=players,
         start_cards=1 + (i * 5) % max_start_cards(players) if i % 4 == 0 else min(
             7, max_start_cards(players)),
-        dogs_life=DOGS_LIFE[i % 3],
-        trump=TRUMPS[i // 3 % 2],
+        dogs_life=DOGS_LIFE[i % 3],  # type: ignore[arg-type]
+        trump=TRUMPS[i // 3 % 2],  # type: ignore[arg-type]
         final_round_trump=i % 5 != 1,
-        lead=LEADS[i // 2 % 2],
+        lead=LEADS[i // 2 % 2],  # type: ignore[arg-type]
         eliminated_vote=i % 7 < 4,
         sweep_wins=i % 11 != 3,
     )

@@ -52,7 +52,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
 }  # fmt: skip
 
 
-def simulate(rules: Rules, seed: int, kinds: tuple[str, ...]) -> dict[str, Any]:
+def simulate(rules: Rules, seed: int, kinds: tuple[str, ...]) -> Any:
     """Play one game with bots of ``kinds`` (cycled over the seats) and return its log."""
     rng = bots_rng(seed)
     players = [

@@ -232,7 +232,7 @@ def test_a_big_array_of_games_is_read_in_flat_memory() -> None:
             return self.game * n + (b"{}]" if not self.left else b"")
 
     tracemalloc.start()
-    count = sum(1 for _ in iter_games(Endless()))  # type: ignore[arg-type]
+    count = sum(1 for _ in iter_games(Endless()))  # type: ignore[arg-type, misc]
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert count == 20_000_000 // len(Endless.game) + 1
@@ -381,7 +381,7 @@ def test_every_whole_game_before_a_byte_that_is_not_utf8_is_read(
             with pytest.raises(LogReadError) as err:
                 got.extend(iter_games(io.BytesIO(data)))
             assert (got, str(err.value)) == (games, message), chunk
-            entries = []
+            entries: list[Any] = []
             with pytest.raises(LogReadError):
                 entries.extend(iter_entries(io.BytesIO(gzip.compress(data, mtime=0))))
             assert [(e.line, e.value) for e in entries] == games, chunk
@@ -603,7 +603,7 @@ def test_a_fault_of_one_game_is_placed_and_the_next_games_are_read(
     assert faults[1][1].startswith(f"line 4, column {column + 11}: {why}")
     # iter_games stops at the first, placed there too (jq's reading keeps a repeated key).
     if "repeated" in why:
-        assert read(data, chunk)[1] == (2, {"x": 2})  # type: ignore[index]
+        assert read(data, chunk)[1] == (2, {"x": 2})
     else:
         assert read(data, chunk) == faults[0][1]
 
@@ -654,4 +654,4 @@ def test_a_repeated_key_is_named_where_it_stands(
     line = start + planted.count("\n", 0, second)
     column = second - (planted.rfind("\n", 0, second) + 1) + 1
     assert faults[0].startswith(f'line {line}, column {column}: ambiguous: the key "{key}"')
-    assert [value for _, value in read(data)] == games  # type: ignore[union-attr]
+    assert [value for _, value in read(data)] == games  # type: ignore[str-unpack]

@@ -9,9 +9,13 @@ depends on the interpreter fails here. Five of the seven cases differed between 
 3.10/3.11 and 3.12/3.13 before the search's means were summed exactly (issue 20:
 ``sum()`` adds floats with compensation from 3.12 on).
 
-After an intended change to a bot, regenerate the hashes with ``KOW_REGEN_GOLDEN=1
-python -m pytest -n 0 tests/test_reproducibility.py``, as for the golden logs, and say
-why in the commit.
+Each case's text is kept beside its hash, in ``tests/reproducibility/CASE.txt``, so that a
+failure shows a diff from the first differing line (JSON spread one value a line), not
+only a hash; a test checks that each text has its pinned hash.
+
+After an intended change to a bot, regenerate the hashes and texts with
+``KOW_REGEN_GOLDEN=1 python -m pytest -n 0 tests/test_reproducibility.py``, as for the
+golden logs, and say why in the commit.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import first_difference
 
 from kow.cli import main
 from kow.players import BOT_KINDS
@@ -29,6 +34,8 @@ from kow.rules import Rules
 from kow.runs.batch import Run, run_text
 
 PINNED = Path(__file__).resolve().parent / "reproducibility.sha256"
+TEXTS = PINNED.with_suffix("")
+"""The folder of the cases' texts, ``CASE.txt``, beside the hashes."""
 
 SEARCH_GAME = [
     "simulate", "--seed", "1", "--first-game", "26", "--players", "3",
@@ -71,32 +78,11 @@ RUNS = {
 game of each run that they play."""
 RUN_GAME = {"ismcts-vote-variant": 34, "ismcts-two-players": 0}
 
-MIXTURE_GAME = ("mixture-search-dogs-life", 4)
-"""A game (its rules, then the index of the game in seed 1's run) of two search bots with
-issue 21's mixture of card models and the game's Evidence (one with model playouts, one
-playing its own later turns by the searcher model), a heuristic bot
-and a random one, with a dog's life: the float weights of the deals must not depend on
-the Python version or the build."""
-MIXTURE_RULES = Rules(dogs_life="once-per-player")
-
-
-def mixture_game() -> str:
-    """Return the log line of :data:`MIXTURE_GAME`."""
-    from kow.game import bots_rng, game_seed, play_game
-    from kow.log._writer import game_text
-    from kow.players import make_bot
-    from kow.players.search import Method, SearchBot
-
-    seed = game_seed(1, MIXTURE_GAME[1])
-    rng = bots_rng(seed)
-    players = [
-        SearchBot("a", rng, iterations=12, method=Method("mixture", "models", "heuristic")),
-        make_bot("heuristic", "b", rng),
-        SearchBot("c", rng, iterations=12, method=Method("mixture", "heuristic", "searcher")),
-        make_bot("random", "d", rng),
-    ]
-    state = play_game(MIXTURE_RULES, players, seed)
-    return game_text(seed, MIXTURE_RULES, players, events=state.events) + "\n"
+RETIRED = {"mixture-search-dogs-life": "df33805"}
+"""Pinned cases whose code has left kow, each with the commit that still plays it: issue
+21's search variants (a mixture of card models, docs/bots.md "What was tried"). Their
+hashes stay in ``tests/reproducibility.sha256`` unchanged, as that commit's record; no
+case here produces them."""
 
 
 ANALYSES = {
@@ -106,13 +92,19 @@ ANALYSES = {
 """Cases of ``kow analyze - --json --iterations 12 --seed 5`` on the game of a command."""
 ANALYZE = ["analyze", "-", "--json", "--iterations", "12", "--seed", "5", "-j", "1", "-q"]
 
-CASES = sorted([*COMMANDS, *RUNS, *ANALYSES, MIXTURE_GAME[0]])
+CASES = sorted([*COMMANDS, *RUNS, *ANALYSES])
 
 
 def pinned() -> dict[str, str]:
     """Return the pinned hashes by case."""
     lines = PINNED.read_text().splitlines() if PINNED.exists() else []
     return {case: digest for digest, case in (line.split("  ", 1) for line in lines)}
+
+
+def pinned_text(case: str) -> str | None:
+    """Return the pinned text of ``case``, or None when there is none."""
+    path = TEXTS / f"{case}.txt"
+    return path.read_bytes().decode() if path.exists() else None
 
 
 def kow(args: list[str], input: str | None = None) -> str:
@@ -127,8 +119,6 @@ def output(case: str) -> str:
     """Return the output of ``case``."""
     if case in COMMANDS:
         return kow(COMMANDS[case])
-    if case == MIXTURE_GAME[0]:
-        return mixture_game()
     if case in RUNS:
         index = RUN_GAME[case]
         return "".join(text for text, _ in run_text(RUNS[case], index, 1))
@@ -140,7 +130,15 @@ def test_the_cases_cover_every_bot_kind() -> None:
     for args in COMMANDS.values():
         kinds.update(args[args.index("--bots") + 1].split(","))
     assert kinds == set(BOT_KINDS)
-    assert sorted(pinned()) == CASES
+    assert sorted(pinned()) == sorted([*CASES, *RETIRED])
+    assert sorted(p.stem for p in TEXTS.glob("*.txt")) == CASES
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_each_pinned_text_has_the_pinned_hash(case: str) -> None:
+    text = pinned_text(case)
+    assert text is not None, f"{TEXTS.name}/{case}.txt is missing"
+    assert hashlib.sha256(text.encode()).hexdigest() == pinned()[case]
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -149,6 +147,11 @@ def test_seeded_output_has_the_pinned_bytes(case: str) -> None:
     assert text.endswith("\n")
     digest = hashlib.sha256(text.encode()).hexdigest()
     if os.environ.get("KOW_REGEN_GOLDEN"):
-        hashes = {**pinned(), case: digest}
+        hashes = {**pinned(), case: digest}  # a retired case's hash is kept as it was
         PINNED.write_text("".join(f"{hashes[c]}  {c}\n" for c in sorted(hashes)))
-    assert digest == pinned().get(case), f"{case}: not the pinned bytes"
+        TEXTS.mkdir(exist_ok=True)
+        (TEXTS / f"{case}.txt").write_bytes(text.encode())
+    if digest != pinned().get(case):
+        kept = pinned_text(case)
+        shown = "no pinned text" if kept is None else first_difference(kept, text)
+        pytest.fail(f"{case}: not the pinned bytes (sha256 {digest})\n{shown}", pytrace=False)

@@ -91,7 +91,7 @@ def _script_with_iterations(
         for i in range(rules.players - 1)
     ]
     state = play_game(rules, players, seed)
-    return entries, log.build(seed, rules, players, events=state.events)
+    return entries, log.build(seed, rules, players, events=state.events)  # type: ignore[return-value]
 
 
 def test_a_game_left_twice_and_written_to_another_log(tmp_path: Path) -> None:
@@ -150,7 +150,7 @@ def test_options_that_differ_from_the_game_are_usage_errors(
     kept = path.read_bytes()
     code, out, err = run("play", "--resume", str(path), option, value, entries=["quit"])
     assert code == 2, err
-    assert option in err and said in " ".join(err.split()), err
+    assert option in err and said in " ".join(err.split()), err  # type: ignore[operator]
     assert path.read_bytes() == kept
 
 

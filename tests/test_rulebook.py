@@ -57,10 +57,10 @@ def every_rules() -> list[Rules]:
         DOGS_LIFE, TRUMPS, (True, False), LEADS, (True, False), (True, False)
     ):
         base = Rules(
-            dogs_life=dogs,
-            trump=trump,
+            dogs_life=dogs,  # type: ignore[arg-type]
+            trump=trump,  # type: ignore[arg-type]
             final_round_trump=last,
-            lead=lead,
+            lead=lead,  # type: ignore[arg-type]
             eliminated_vote=vote,
             sweep_wins=sweep,
         )
@@ -432,9 +432,9 @@ def test_rules_summary_names_every_change_and_the_preset(rules: Rules) -> None:
     cards = "1 card" if rules.start_cards == 1 else f"{rules.start_cards} cards"
     assert parts[0] == f"{rules.players} players, {cards}"
     changed = [
-        PHRASES[name][value]
+        PHRASES[name][value]  # type: ignore[index]
         for name, value in rules.to_dict().items()
-        if value in PHRASES.get(name, {})
+        if value in PHRASES.get(name, {})  # type: ignore[operator]
     ]
     assert [p for p in parts[1:] if p not in ("no dog's life", "a sweep wins")] == changed
     assert line.endswith(f" (preset {preset_of(rules)})") == (preset_of(rules) is not None)

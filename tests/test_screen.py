@@ -490,7 +490,7 @@ def test_plays() -> None:
 
 
 @pytest.fixture(scope="module")
-def logged() -> tuple[dict[str, Any], list[Event]]:
+def logged() -> tuple[Any, list[Event]]:
     """Return the full game's log, and its events as kow.log.replay gives them."""
     players = [ScriptedPlayer(n, s) for n, s in zip(FULL_NAMES, FULL_SCRIPTS, strict=True)]
     state = play_game(FULL_RULES, players, 11, dealer=0, deck=StackedDeck(FULL_DECKS))
@@ -565,13 +565,13 @@ Ben is knocked out.
 def test_narrate_a_whole_game(logged: tuple[dict[str, Any], list[Event]]) -> None:
     game, events = logged
     s = Screen(FULL_NAMES, FULL_RULES, symbols=False)
-    lines = s.narrate(game, events, "Game 1 of full.json, seed 11")
+    lines = s.narrate(game, events, "Game 1 of full.json, seed 11")  # type: ignore[arg-type]
     assert lines == NARRATION.split("\n")
 
 
 def test_narrate_wraps_to_a_width_as_play_does(logged: tuple[dict[str, Any], list[Event]]) -> None:
     game, events = logged
-    wrapped = Screen(FULL_NAMES, FULL_RULES, symbols=False).narrate(game, events, "T", width=24)
+    wrapped = Screen(FULL_NAMES, FULL_RULES, symbols=False).narrate(game, events, "T", width=24)  # type: ignore[arg-type]
     assert max(map(len, wrapped)) <= 24
     assert (
         " ".join(wrapped).split() == NARRATION.replace("Game 1 of full.json, seed 11", "T").split()
@@ -583,7 +583,7 @@ def test_narrate_wraps_to_a_width_as_play_does(logged: tuple[dict[str, Any], lis
 def test_narrate_one_round(logged: tuple[dict[str, Any], list[Event]]) -> None:
     game, events = logged
     s = Screen(FULL_NAMES, FULL_RULES)
-    assert s.narrate(game, events, "Round 2", round=2) == [
+    assert s.narrate(game, events, "Round 2", round=2) == [  # type: ignore[arg-type]
         "Round 2",
         "Seats, clockwise: 0 Ann (human), 1 Bo (human), 2 Ben (human), "
         "3 Dmitri (human)",
@@ -603,7 +603,7 @@ def test_narrate_one_round(logged: tuple[dict[str, Any], list[Event]]) -> None:
         "Round 2 over. Tricks: Ben 1 · Dmitri 1",
     ]
     # The last round ends with the game's end.
-    assert s.narrate(game, events, "Round 3", round=3)[-2:] == [
+    assert s.narrate(game, events, "Round 3", round=3)[-2:] == [  # type: ignore[arg-type]
         "",
         "*** Dmitri wins the game by taking the only trick of the last round (round 3). ***",
     ]
@@ -611,7 +611,7 @@ def test_narrate_one_round(logged: tuple[dict[str, Any], list[Event]]) -> None:
 
 def test_narrate_bolds_the_title_in_colour(logged: tuple[dict[str, Any], list[Event]]) -> None:
     game, events = logged
-    lines = Screen(FULL_NAMES, FULL_RULES, color=True).narrate(game, events, "Title", round=1)
+    lines = Screen(FULL_NAMES, FULL_RULES, color=True).narrate(game, events, "Title", round=1)  # type: ignore[arg-type]
     assert lines[0] == f"{BOLD}Title{RESET}"
     assert lines[3] == f"{BOLD}=== Round 1: 3 cards each ==={RESET}"
 
@@ -620,7 +620,7 @@ def test_narrate_an_abandoned_game(logged: tuple[dict[str, Any], list[Event]]) -
     game, events = logged
     cut = events.index(Lead(1)) + 1  # abandoned before Bo's first card
     lines = Screen(FULL_NAMES, FULL_RULES, symbols=False).narrate(
-        {**game, "abandoned": True}, events[:cut], "Abandoned"
+        {**game, "abandoned": True}, events[:cut], "Abandoned"  # type: ignore[typeddict-item]
     )
     assert lines[-4:] == [
         "Turned up: 2h.",

@@ -21,7 +21,7 @@ from kow.players import Player, RandomBot, SearchBot, make_bot
 from kow.players.inference import decisions, likely_deals, misses, trump_chooser
 from kow.players.policy import heuristic_card
 from kow.players.sampling import Sampler, seen_cards, voids
-from kow.players.search import METHOD, Method, estimate
+from kow.players.search import estimate
 from kow.players.value import CHOOSER, DOG, chooser_win, mean, round_value
 from kow.rules import Rules
 
@@ -50,21 +50,10 @@ VARIANTS = [
 ]
 
 
-METHODS = [
-    METHOD,
-    Method("mixture", "models", "heuristic"),
-    Method("mixture", "heuristic", "searcher"),
-    Method("misses", "heuristic", "heuristic", 7),
-]
-"""The shipped method and issue 21's variants: the mixture of card models with model
-playouts, with the searcher model for its own later turns, and every style switch."""
-
-
-@pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("rules", VARIANTS)
-def test_search_bot_only_plays_legal_actions(rules: Rules, method: Method) -> None:
+def test_search_bot_only_plays_legal_actions(rules: Rules) -> None:
     for seed in range(2):
-        bot = SearchBot("s", bots_rng(seed), iterations=4, method=method)
+        bot = SearchBot("s", bots_rng(seed), iterations=4)
         players = [Checked(bot)] + [
             Checked(make_bot("heuristic", f"h{s}", bots_rng(seed))) for s in range(1, rules.players)
         ]
@@ -174,8 +163,7 @@ def test_the_search_bot_never_peeks() -> None:
     assert found_one == found_two
 
 
-@pytest.mark.parametrize("method", METHODS)
-def test_the_search_bot_never_peeks_after_seeing_plays(method: Method) -> None:
+def test_the_search_bot_never_peeks_after_seeing_plays() -> None:
     # Mid-trick, with the inference at work: seats 1-3 have each played a club, and
     # their other cards go round the table between the two games.
     mine = "As Kd 7h 2c 9c Tc 4s"
@@ -193,11 +181,11 @@ def test_the_search_bot_never_peeks_after_seeing_plays(method: Method) -> None:
     assert one.hands != two.hands
     view_one, view_two = one.view(), two.view()
     assert view_one == view_two and view_one.seat == 0 and len(view_one.trick) == 3
-    choice_one = SearchBot("s", bots_rng(5), iterations=30, method=method).act(view_one)
-    choice_two = SearchBot("s", bots_rng(5), iterations=30, method=method).act(view_two)
+    choice_one = SearchBot("s", bots_rng(5), iterations=30).act(view_one)
+    choice_two = SearchBot("s", bots_rng(5), iterations=30).act(view_two)
     assert choice_one == choice_two
-    one_found = estimate(view_one, random.Random(9), 20, method=method)
-    assert one_found == estimate(view_two, random.Random(9), 20, method=method)
+    one_found = estimate(view_one, random.Random(9), 20)
+    assert one_found == estimate(view_two, random.Random(9), 20)
 
 
 def test_estimates_cover_each_legal_action_and_the_trump_choice() -> None:
@@ -338,41 +326,10 @@ def test_rollouts_replay_heuristic_bots_exactly(rules: Rules) -> None:
                 pending.append(rollout.tricks_won[:])
             round_number = state.round
             state.apply(bots[state.turn].act(view))
-            if state.round != round_number or state.phase == Phase.OVER:
+            if state.round != round_number or state.phase == Phase.OVER:  # type: ignore[comparison-overlap]
                 end = [e for e in state.events if isinstance(e, RoundEnd)][-1]
                 tricks = [t or 0 for t in end.tricks_won]
                 assert pending and all(p == tricks for p in pending)
                 checked += len(pending)
                 pending = []
     assert checked > 200
-
-
-@pytest.mark.parametrize(
-    ("method", "error", "message"),
-    [
-        (("misses", "heuristic", "heuristic"), TypeError, "must be a kow.players.search.Method"),
-        (Method("mixtur", "models", "heuristic"), ValueError, "inference 'mixtur' is not one"),
-        (Method("mixture", "model", "heuristic"), ValueError, "others 'model' is not one"),
-        (Method("misses", "heuristic", "searchr"), ValueError, "own 'searchr' is not one"),
-        (Method("misses", "models", "heuristic"), ValueError, 'needs inference "mixture"'),
-        (Method("misses", "heuristic", "heuristic", 8), ValueError, "style 8 is not 0 to 7"),
-        (Method("misses", "heuristic", "searcher", 1), ValueError, 'for own "heuristic" only'),
-    ],
-)
-def test_an_unknown_method_is_refused_by_name(method: object, error: type, message: str) -> None:
-    with pytest.raises(error, match=message):
-        SearchBot("s", bots_rng(1), method=method)  # type: ignore[arg-type]
-    view = new_game(Rules(), 3).view()
-    if isinstance(method, Method):
-        with pytest.raises(error, match=message):
-            estimate(view, random.Random(1), 4, method=method)
-
-
-def test_a_mixture_bot_plays_on_at_a_table_of_another_size() -> None:
-    # One bot kept from a 3-player game to a 5-player one starts its evidence afresh.
-    bot = SearchBot("s", bots_rng(1), iterations=6, method=Method("mixture", "models", "heuristic"))
-    for players, seed in ((3, 1), (5, 2)):
-        others = [make_bot("heuristic", f"h{s}", bots_rng(seed)) for s in range(1, players)]
-        state = drive(new_game(Rules(players=players), seed), [bot, *others])
-        assert state.phase == Phase.OVER
-        assert bot.evidence is not None and len(bot.evidence.weights) == players

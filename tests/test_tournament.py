@@ -246,7 +246,7 @@ def test_an_interrupt_anywhere_in_add_counts_all_of_its_games_or_none() -> None:
         tally = Tally(rules, bots, 2, search_iterations=None)
         tally.add(games[:3])
         steps["done"] = 0
-        sys.settrace(trace)
+        sys.settrace(trace)  # type: ignore[arg-type]
         try:
             tally.add(games[3:])
         except KeyboardInterrupt:

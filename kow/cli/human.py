@@ -39,7 +39,6 @@ from ..screen import GLUE, Screen, sorted_hand
 
 if TYPE_CHECKING:
     from ..events import Knock
-    from ..players.inference import Evidence
 
 __all__ = ["HotSeat", "HumanPlayer", "Quit"]
 
@@ -168,19 +167,12 @@ class HumanPlayer(Player):
         self.read = read
         self.write = write
         self.hot_seat = hot_seat
-        self.evidence: Evidence | None = None
-        """What the earlier rounds said of how each other seat plays, for hints."""
 
     # ------------------------------------------------------------------ decisions
 
     def act(self, view: View) -> Action:
         """Return the action typed for ``view`` (see :meth:`Player.act`)."""
         self._entries = 0
-        if self.evidence is None:
-            from ..players.inference import Evidence  # the bots' modules: only once playing
-
-            self.evidence = Evidence(view.rules.players)
-        self.evidence.see(view)
         return super().act(view)
 
     def play(self, view: View) -> Action:
@@ -438,10 +430,7 @@ class HumanPlayer(Player):
         timer.daemon = True
         timer.start()
         try:
-            priors = () if self.evidence is None else self.evidence.priors()
-            found = max(
-                estimate(view, self.hint_rng, iterations, priors=priors), key=lambda e: e.value
-            )
+            found = max(estimate(view, self.hint_rng, iterations), key=lambda e: e.value)
         finally:
             timer.cancel()
             timer.join()  # a "Thinking..." being written is done before the hint is

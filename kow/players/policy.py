@@ -21,9 +21,6 @@ from ..engine.view import TrickFacts, legal_actions_of
 from ..events import KNOCK, Action
 
 __all__ = [
-    "CASH",
-    "GRAB",
-    "SAVE",
     "heuristic_card",
     "heuristic_trump",
     "lowest",
@@ -88,19 +85,7 @@ def _bosses(cards: Mask, unseen: Mask) -> Mask:
     return out
 
 
-CASH = 1
-"""A style of :func:`heuristic_card`: needing a trick and leading with no side card that
-is sure to win, lead the highest side card (cash a king) rather than the lowest card of
-the shortest side suit."""
-GRAB = 2
-"""A style: needing a trick, following with a card that wins the trick as it stands
-(none sure), play the strongest such card on any trick, not only the last two."""
-SAVE = 4
-"""A style: with its trick, take only the tricks that are sure (the cheapest sure
-winner), and otherwise play the cheapest card."""
-
-
-def heuristic_card(facts: TrickFacts, forget: Mask = 0, style: int = 0) -> Action:
+def heuristic_card(facts: TrickFacts, forget: Mask = 0) -> Action:
     """Return the heuristic bot's card (or :data:`~kow.events.KNOCK`) for one decision.
 
     Judges from ``facts`` alone (see :class:`~kow.engine.view.TrickFacts`): the cards it has
@@ -130,10 +115,6 @@ def heuristic_card(facts: TrickFacts, forget: Mask = 0, style: int = 0) -> Actio
     played on any trick it wins as it stands (the rule here); knocking with a winning
     side card early in the round, or a winning trump with two or more higher trumps
     unseen, each did worse (29.0%, 31.0%).
-
-    ``style`` (0 for the heuristic bot) sets switches of these rules, or'd together:
-    :data:`CASH`, :data:`GRAB`, :data:`SAVE`; the search bot may play its own later turns
-    in its playouts with a style (docs/bots.md says what each was measured to be worth).
     """
     legal = facts.legal
     may_knock = facts.may_knock
@@ -166,8 +147,6 @@ def heuristic_card(facts: TrickFacts, forget: Mask = 0, style: int = 0) -> Actio
     if facts.won:
         if sure:
             return lowest(sure, trump)
-        if style & SAVE:
-            return lowest(legal, trump)
         if winning < 0:
             side = legal & ~trumps
             return strongest(side, trump) if side else lowest(legal, trump)
@@ -194,8 +173,6 @@ def heuristic_card(facts: TrickFacts, forget: Mask = 0, style: int = 0) -> Actio
         bosses = _bosses(side, unseen)
         if bosses:
             return strongest(bosses, trump)
-        if style & CASH:
-            return strongest(side, trump)
         shortest = -1  # the side suit with fewest cards in hand, ties to the lower suit
         length = 99
         for suit in range(4):
@@ -205,7 +182,7 @@ def heuristic_card(facts: TrickFacts, forget: Mask = 0, style: int = 0) -> Actio
                     length = n
                     shortest = suit
         return lowest(side & SUIT_MASK[shortest], trump)
-    if winners and (facts.tricks_left <= 2 or style & GRAB):
+    if winners and facts.tricks_left <= 2:
         return strongest(winners, trump)
     if winners and facts.led != trump and not winners & ~trumps:
         return lowest(winners, trump)  # ruff with the lowest trump that wins

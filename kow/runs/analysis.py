@@ -35,7 +35,6 @@ from ..engine.view import View
 from ..events import KNOCK, Action, Knock, Phase, Play, Seat, action_name
 from ..log import GameLog, RulesLog, replay
 from ..log._replay import round_actions
-from ..players.inference import Evidence
 from ..players.search import sample
 from ..players.value import mean
 from ..rules import check_analysis_iterations, check_jobs, check_seed
@@ -105,9 +104,7 @@ class Decision(NamedTuple):
     ``number``: the action's place among all the game's actions (votes, trump choices,
     plays and knocks, in the order taken), from 1; ``round`` from 1; ``trick`` from 1 (None
     for a trump choice); ``seat``; ``view``: what the seat could see then; ``chosen``: the
-    action the log records; ``priors``: what the seat had seen of how each seat plays in
-    the game's earlier rounds, the search bot's :class:`~kow.players.inference.Evidence`
-    fed that seat's views (``()``: none, the mixture's own weights).
+    action the log records.
     """
 
     number: int
@@ -116,7 +113,6 @@ class Decision(NamedTuple):
     seat: Seat
     view: View
     chosen: Action
-    priors: tuple[tuple[float, float, float], ...] = ()
 
 
 class DecisionAnalysis(NamedTuple):
@@ -212,13 +208,11 @@ def decisions(game: GameLog, seats: Collection[Seat] | None = None) -> list[Deci
     ``game`` is a version-1 log (check it first with :func:`kow.verify.verify_game`);
     ``seats``: only these seats' decisions (None: every seat's). Trump choices and card
     plays (knocks included) with more than one legal action; not votes. Each comes with
-    the seat's :class:`~kow.engine.view.View` at the time, from :func:`kow.log.replay`, and
-    what that seat had seen of how each seat plays (``priors``). Raises
+    the seat's :class:`~kow.engine.view.View` at the time, from :func:`kow.log.replay`. Raises
     :class:`kow.log.ReplayError` for a log that the engine does not replay.
     """
     actions = [a for n, rnd in enumerate(game["rounds"], 1) for a in round_actions(rnd, n)]
     out: list[Decision] = []
-    evidence = [Evidence(len(game["players"])) for _ in game["players"]]
     for number, state in enumerate(replay(game), start=1):
         if number > len(actions):
             continue  # the state after the last action: let replay finish its checks
@@ -226,10 +220,9 @@ def decisions(game: GameLog, seats: Collection[Seat] | None = None) -> list[Deci
         seat = logged.seat
         if seat is None:
             continue
-        view = state.view(seat)
-        evidence[seat].see(view)  # every seat's, so no analysis depends on the seats asked
         if state.phase is Phase.VOTE or (seats is not None and seat not in seats):
             continue
+        view = state.view(seat)
         if len(view.legal) > 1:
             out.append(
                 Decision(
@@ -239,7 +232,6 @@ def decisions(game: GameLog, seats: Collection[Seat] | None = None) -> list[Deci
                     seat=seat,
                     view=view,
                     chosen=logged.action,
-                    priors=tuple(evidence[seat].priors()),
                 )
             )
     return out
@@ -268,7 +260,7 @@ def evaluate(
     view = decision.view
     logged = "null" if game_seed is None else game_seed
     rng = random.Random(f"kow-analysis:{seed}:{logged}:{decision.number}")
-    found = sample(view, rng, iterations, priors=decision.priors)
+    found = sample(view, rng, iterations)
     n = iterations
     values = []
     for i, action in enumerate(found.actions):
