@@ -38,6 +38,7 @@ from kow.engine import State
 from kow.entries import number_type
 from kow.events import Phase
 from kow.frameworks.openspiel import GAME_NAME
+from kow.log import rules_to_log
 from kow.rules import GAMES, MAX_PLAYERS, MIN_PLAYERS, SEED, Rules, RulesError
 
 
@@ -98,13 +99,13 @@ def main(argv: list[str] | None = None) -> int:
         rules = Rules(players=args.players, start_cards=args.start_cards)
     except RulesError as err:
         parser.error(str(err))
-    game = pyspiel.load_game(GAME_NAME, rules.to_dict())
+    game = pyspiel.load_game(GAME_NAME, rules_to_log(rules))
     spiel = min(openspiel_play(game, args.games, args.seed) for _ in range(args.repeat))
     alone = min(engine_play(rules, args.games, args.seed) for _ in range(args.repeat))
     seconds, steps, decisions = spiel
     figures = {
         "games": args.games,
-        "rules": rules.to_dict(),
+        "rules": rules_to_log(rules),
         "openspiel": {
             "seconds": round(seconds, 3),
             "steps": steps,

@@ -9,14 +9,11 @@ from __future__ import annotations
 import operator
 import os
 from collections.abc import Mapping
-from dataclasses import KW_ONLY, asdict, dataclass, replace
+from dataclasses import KW_ONLY, dataclass, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
+from typing import Any, Literal, NamedTuple
 
 from .entries import allowed_range
-
-if TYPE_CHECKING:
-    from .log import RulesLog
 
 __all__ = [
     "ANALYSIS_DEALS",
@@ -240,7 +237,7 @@ class RulesError(SettingError):
 class Rules:
     """Every rule setting of one game.
 
-    Fields (each is a key of the log's ``rules`` object):
+    Fields (each is a key of the log's ``rules`` object: :func:`kow.log.rules_to_log`):
 
     - ``players``: 2..7, each for themselves (rules text, "Joueurs").
     - ``start_cards``: cards dealt to each player in round 1; each later round deals one
@@ -309,25 +306,6 @@ class Rules:
                 what, seat, f"a seat 0 to {self.players - 1} with {self.players} players"
             )
         return int(seat)  # type: ignore[call-overload,no-any-return]  # an int, checked
-
-    def to_dict(self) -> RulesLog:
-        """Return the settings as the log's ``rules`` object (a new dict, keys in field order)."""
-        return cast("RulesLog", asdict(self))  # its keys are the fields (tests/test_log_types.py)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
-        """Build rules from a log's ``rules`` object.
-
-        Raises :class:`RulesError` for an unknown or missing key, or a value out of range.
-        """
-        names = set(cls.__dataclass_fields__)
-        unknown = sorted(set(data) - names)
-        if unknown:
-            raise RulesError(unknown[0], None, None, message=f"unknown rule setting {unknown[0]!r}")
-        missing = sorted(names - set(data))
-        if missing:
-            raise RulesError(missing[0], None, None, message=f"missing rule setting {missing[0]!r}")
-        return cls(**data)
 
 
 def check_rules(rules: object) -> Rules:

@@ -23,7 +23,7 @@ from kow import log
 from kow.cli import main
 from kow.cli._logs import ANALYSIS_ITERATIONS
 from kow.events import KNOCK
-from kow.log import LoggedPlayer
+from kow.log import LoggedPlayer, rules_to_log
 from kow.rules import Rules
 from kow.runs import analysis
 from kow.runs.analysis import BLUNDER, analyse_game
@@ -465,7 +465,7 @@ def test_the_text_gives_the_threshold_used_and_no_minus_zero() -> None:
         game=1,
         seed=7,
         players=(("Ada", "human"), ("Ben", "human")),
-        rules=Rules(players=2).to_dict(),
+        rules=rules_to_log(Rules(players=2)),
         seats=(0,),
         decisions=(within, under),
         analysis_seed=0,

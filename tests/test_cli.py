@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from kow import __version__
 from kow.cli import main
 from kow.cli._options import MAX_GAMES
+from kow.log import rules_to_log
 from kow.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,12 +131,12 @@ def test_rule_options_default_to_the_rules_defaults() -> None:
     """No rule option given: the log's rules are Rules(), and --help shows its defaults."""
     code, out, _ = run("simulate", "--seed", "3", "--bots", "random")
     assert code == 0
-    assert json.loads(out)["rules"] == Rules().to_dict()
+    assert json.loads(out)["rules"] == rules_to_log(Rules())
     _, shown, _ = run("simulate", "--help")
     for default in ("[default: 4; 2<=x<=7]", "[default: off]", "[default: final-round-trump]"):
         assert default in " ".join(shown.split()), default
     by_name = {p.name: p for p in main.commands["simulate"].params}
-    for field, value in Rules().to_dict().items():
+    for field, value in rules_to_log(Rules()).items():
         if field not in ("trump", "eliminated_vote"):  # flags: --fixed-trump, --eliminated-vote
             assert by_name[field].default == value, field
 

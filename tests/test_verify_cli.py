@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from conftest import agent_log
 
 from kow.cli import main
-from kow.log import LoggedPlayer, LogReadError, iter_games, replay
+from kow.log import LoggedPlayer, LogReadError, iter_games, replay, rules_from_log
 
 
 def invoke(*args: str, input: bytes | str | None = None) -> tuple[int, str, str]:
@@ -217,12 +217,11 @@ def test_iter_games_gives_lines() -> None:
 
 def test_a_replayed_log_rebuilds_the_log(games: list[dict[str, Any]]) -> None:
     from kow import log
-    from kow.rules import Rules
 
     for game in games:
         players = [LoggedPlayer.from_log(p) for p in game["players"]]
         *_, state = replay(game)  # type: ignore[arg-type]
-        rules = Rules.from_dict(game["rules"])
+        rules = rules_from_log(game["rules"])
         rebuilt = log.build(game["seed"], rules, players, events=state.events)
         assert rebuilt == game
 

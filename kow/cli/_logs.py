@@ -19,7 +19,7 @@ import click
 
 from ..entries import EntryError, is_number, parse_number
 from ..entries import shown as quoted
-from ..rules import ANALYSIS_DEALS, JOBS, SEED, Rules
+from ..rules import ANALYSIS_DEALS, JOBS, SEED
 from ._io import (
     FALLBACK,
     Progress,
@@ -435,7 +435,7 @@ def replay(
     """
     import collections
 
-    from ..log import ReplayError
+    from ..log import ReplayError, rules_from_log
     from ..log import replay as replay_log
     from ..screen import Screen, terminal_width
     from ..verify import verify_game
@@ -480,7 +480,7 @@ def replay(
         **game,
         "players": [{**p, "name": n} for p, n in zip(logged, names, strict=True)],
     }
-    screen = Screen(names, Rules.from_dict(game["rules"]), symbols=symbols, color=color)
+    screen = Screen(names, rules_from_log(game["rules"]), symbols=symbols, color=color)
     title = _title(game_number, label, game["seed"])
     width = terminal_width() if sys.stdout.isatty() else None  # as kow play wraps; a pipe: none
     lines = screen.narrate(shown, state.events, title, round=round_number, width=width)
@@ -947,7 +947,7 @@ def analyze(
     """
     import json
 
-    from ..log import ReplayError
+    from ..log import ReplayError, rules_from_log
     from ..runs.analysis import analyse_game, decisions, text_lines, to_dict
     from ..runs.batch import auto_jobs
     from ..runs.executors import TaskError
@@ -1040,7 +1040,7 @@ def analyze(
                 else:
                     names = table_names(game["players"])
                     screen = Screen(
-                        names, Rules.from_dict(game["rules"]), symbols=symbols, color=color
+                        names, rules_from_log(game["rules"]), symbols=symbols, color=color
                     )
                     title = _title(index, label, game["seed"])
                     lines = [""] if number else []

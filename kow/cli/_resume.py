@@ -151,7 +151,9 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
             f" bots: {', '.join(BOT_KINDS)}); its seats are {', '.join(kinds)}",
             param_hint=_OPTION,
         )
-    rules = Rules.from_dict(dict(game["rules"]))
+    from ..log import rules_from_log
+
+    rules = rules_from_log(dict(game["rules"]))
     names = tuple(p["name"] for p in players)
     recorded_iterations = {
         settings["iterations"]

@@ -8,7 +8,7 @@
 ``final_round_trump`` true, ``lead`` ``"most-tricks"``, ``eliminated_vote`` false,
 ``sweep_wins`` true; docs/rules.md gives each one's source).
 A value the rules do not allow raises :class:`~kow.rules.RulesError`, naming the
-parameter and what is allowed. A preset is ``Rules(**PRESETS[name]).to_dict()`` given as
+parameter and what is allowed. A preset is ``rules_to_log(Rules(**PRESETS[name]))`` given as
 the parameters: there is no ``preset`` parameter, since OpenSpiel hands a Python game
 every parameter with its default filled in, so a preset could not tell which settings
 were given to override it.
@@ -61,6 +61,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from ..log import rules_to_log
 
 try:
     import numpy as np
@@ -124,7 +126,7 @@ GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification=Rules().to_dict(),
+    parameter_specification=rules_to_log(Rules()),
 )
 """The game's type: sequential, explicit chance, imperfect information, constant sum."""
 
@@ -159,7 +161,7 @@ class KnockOutWhistGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = dict(params or {})
-        rules = Rules(**{**Rules().to_dict(), **given})
+        rules = Rules(**{**rules_to_log(Rules()), **given})
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=DECK_SIZE,

@@ -12,6 +12,8 @@
 - :class:`GameLog` and the types of its parts (:class:`RoundLog`, :class:`TrickLog`,
   :class:`PlayLog`...) mirror the schema's objects, key for key: a log is a plain dict
   at run time, and ``mypy --strict`` checks the keys its readers use.
+- :func:`rules_to_log` and :func:`rules_from_log` turn :class:`~kow.rules.Rules` into the
+  log's ``rules`` object and back: the format converts from the core, never the reverse.
 - :func:`schema` is the JSON Schema of the format, shipped in the package.
 - :func:`check_name` is the one rule of a player's name (1 to :data:`MAX_NAME`
   characters, no control character, no undecodable byte), followed by every writer,
@@ -34,6 +36,8 @@ from ._format import (
     dumps,
     load,
     loads,
+    rules_from_log,
+    rules_to_log,
     schema,
 )
 from ._reader import MAX_DEPTH, Entry, LogReadError, iter_entries, iter_games
@@ -86,5 +90,7 @@ __all__ = [
     "load",
     "loads",
     "replay",
+    "rules_from_log",
+    "rules_to_log",
     "schema",
 ]

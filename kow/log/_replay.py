@@ -12,8 +12,7 @@ from ..cards import NAMES, SUITS, Card, Suit
 from ..engine import IllegalActionError, State
 from ..engine.deal import DeckRanOut, StackedDeck, deal_deck
 from ..events import KNOCK, Action, Deal, RoundEnd, Seat
-from ..rules import Rules
-from ._format import build
+from ._format import build, rules_from_log
 from ._types import GameLog, PlayerLog, RoundLog
 
 __all__ = ["LoggedAction", "LoggedPlayer", "ReplayError", "replay", "round_actions"]
@@ -96,7 +95,7 @@ def replay(game: GameLog) -> Iterator[State]:
     stops before the game ends (or cannot be read).
     """
     try:
-        rules = Rules.from_dict(dict(game["rules"]))
+        rules = rules_from_log(dict(game["rules"]))
         rounds = game["rounds"]
         decks: list[list[Card]] = []
         cuts: list[int] = []

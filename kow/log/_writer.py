@@ -35,7 +35,7 @@ from ..events import (
     Vote,
 )
 from ..rules import Rules, check_bool, check_seed
-from ._format import FORMAT, VERSION, PlayerInfo, check_players, settings_of
+from ._format import FORMAT, VERSION, PlayerInfo, check_players, rules_to_log, settings_of
 
 __all__ = ["game_text"]
 
@@ -287,7 +287,7 @@ def _rules_players(rules: Rules, players: tuple[_Seat, ...]) -> str:
         listed.append(entry)
     return (
         ',"rules":'
-        + json.dumps(rules.to_dict(), separators=(",", ":"))
+        + json.dumps(rules_to_log(rules), separators=(",", ":"))
         + ',"players":'
         + json.dumps(listed, separators=(",", ":"))
         + ',"rounds":['

@@ -39,6 +39,7 @@ from ..engine import State
 from ..engine.view import View
 from ..events import AGENT, BOT_NAMES, HUMAN, Deal, Event, GameEnd, RoundEnd, Seat, TrickWon
 from ..game import bots_rng, drive, new_game
+from ..log import rules_to_log
 from ..players import Player, make_bot
 from ..players.heuristic import HeuristicBot
 from ..rules import Rules, draw_seed
@@ -354,7 +355,7 @@ class Table:
             "seat": seat,
             "secret": secret,
             "host": seat == 0,
-            "rules": s.rules.to_dict(),
+            "rules": rules_to_log(s.rules),
             "bots": s.bots,
             "hints": s.hints,
             "away": s.away,

@@ -63,11 +63,10 @@ from ..events import (
     action_name,
 )
 from ..game import PlayerError, bots_rng, drive, new_game
-from ..log import GameLog, RoundLog
+from ..log import GameLog, RoundLog, rules_from_log
 from ..log._replay import round_actions
 from ..players import BOT_KINDS, Player, make_bot
 from ..players.search import DEFAULT_ITERATIONS
-from ..rules import Rules
 from ..screen import printable
 from ..verify import Fault
 
@@ -208,7 +207,7 @@ def play_again(game: GameLog, *, search_iterations: int | None = None) -> Played
     if game["seed"] is None:
         raise NoSeedError
     seed: int = game["seed"]
-    rules = Rules.from_dict(dict(game["rules"]))
+    rules = rules_from_log(dict(game["rules"]))
     rounds = game["rounds"]
     state = new_game(rules, seed, rounds[0]["dealer"] if rounds else None)
     version = game.get("kow_version")

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 from ..engine.view import View
 from ..events import Action, Deal, EventVisitor, RoundEnd, seat_name
 from ..game import bots_rng, game_seed, play_game
+from ..log import rules_to_log
 from ..players import Entrant, Player, check_entrants
 from ..players.search import DEFAULT_ITERATIONS
 from ..rules import Rules
@@ -412,7 +413,7 @@ class Tournament:
                 if any(Entrant.from_text(b) == Entrant("search") for b in self.bots)
                 else None
             ),
-            "rules": self.rules.to_dict(),
+            "rules": rules_to_log(self.rules),
             "results": results,
         }
 
