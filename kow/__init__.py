@@ -30,9 +30,9 @@ import importlib
 import importlib.machinery
 import sys
 
-TYPE_CHECKING = False  # not typing's: importing typing would slow `kow --help` down
+from .version import __version__
 
-__version__ = "0.5.0"
+TYPE_CHECKING = False  # not typing's: importing typing would slow `kow --help` down
 
 PUBLIC: dict[str, str] = {
     "Card": "kow.cards",

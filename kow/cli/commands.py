@@ -14,8 +14,8 @@ from typing import Any
 
 import click
 
-from .. import __version__
 from ..rules import FIRST_GAME, GAMES, MAX_PLAYERS, Rules
+from ..version import __version__
 from ._io import (
     Progress,
     Stopped,

@@ -14,7 +14,6 @@ from dataclasses import asdict
 from importlib import resources
 from typing import IO, Any, Final, Protocol, cast
 
-from .. import __version__
 from ..cards import NAMES, SUITS
 from ..events import (
     Deal,
@@ -33,6 +32,7 @@ from ..events import (
 )
 from ..rules import Rules, RulesError, check_bool, check_seed
 from ..verify._shape import KINDS, MAX_ITERATIONS, MAX_NAME, SETTINGS, check_name
+from ..version import __version__
 from ._reader import iter_values
 from ._types import GameLog, PlayerLog, PlayLog, ResultLog, RoundLog, RulesLog, SettingsLog
 

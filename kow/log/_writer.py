@@ -17,7 +17,6 @@ import json
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from .. import __version__
 from ..cards import NAMES, SUITS, Card
 from ..events import (
     Deal,
@@ -35,6 +34,7 @@ from ..events import (
     Vote,
 )
 from ..rules import Rules, check_bool, check_seed
+from ..version import __version__
 from ._format import FORMAT, VERSION, PlayerInfo, check_players, rules_to_log, settings_of
 
 __all__ = ["game_text"]

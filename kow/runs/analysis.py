@@ -29,7 +29,6 @@ from collections.abc import Callable, Collection, Sequence
 from importlib import resources
 from typing import Any, NamedTuple
 
-from .. import __version__
 from ..cards import NAMES, SUITS, Card, Suit
 from ..engine.view import View
 from ..events import KNOCK, Action, Knock, Phase, Play, Seat, action_name
@@ -39,6 +38,7 @@ from ..players.search import sample
 from ..players.value import mean
 from ..rules import check_analysis_iterations, check_jobs, check_seed
 from ..screen import GLUE, Screen, sorted_hand
+from ..version import __version__
 from .executors import Executor, TaskError, check_executor
 from .stats import Z95, wilson
 

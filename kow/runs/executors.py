@@ -381,7 +381,7 @@ def _connected() -> Any:
 
 def _version() -> str:
     """Return this kow's version (what a block's task checks against its worker's)."""
-    from .. import __version__
+    from ..version import __version__
 
     return __version__
 

@@ -45,7 +45,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, NoReturn
 
-from .. import __version__
 from ..cards import NAMES, Mask
 from ..engine import State
 from ..engine.view import TrickFacts, View
@@ -69,6 +68,7 @@ from ..players import BOT_KINDS, Player, make_bot
 from ..players.search import DEFAULT_ITERATIONS
 from ..screen import printable
 from ..verify import Fault
+from ..version import __version__
 
 __all__ = [
     "AGENT",
