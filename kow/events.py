@@ -26,6 +26,7 @@ from .cards import NAMES, SUITS, Card, Suit
 
 __all__ = [
     "BOT_NAMES",
+    "CLOCKWISE",
     "KNOCK",
     "Action",
     "CutCard",
@@ -110,12 +111,14 @@ def clockwise(first: Seat, players: int) -> tuple[Seat, ...]:
     >>> clockwise(2, 4)
     (2, 3, 0, 1)
     """
-    return _CLOCKWISE[players][first]
+    return CLOCKWISE[players][first]
 
 
-_CLOCKWISE: Final[tuple[tuple[tuple[Seat, ...], ...], ...]] = tuple(
+CLOCKWISE: Final[tuple[tuple[tuple[Seat, ...], ...], ...]] = tuple(
     tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(8)
 )
+"""The seats in clockwise order: ``CLOCKWISE[players][first]`` is :func:`clockwise`'s
+tuple, made once for every table of 0 to 7 players (the trick loop reads it)."""
 
 
 class Phase(enum.Enum):

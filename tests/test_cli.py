@@ -16,9 +16,8 @@ from click.testing import CliRunner
 
 from kow import __version__
 from kow.cli import main
-from kow.cli._options import MAX_GAMES
 from kow.log import rules_to_log
-from kow.rules import Rules
+from kow.rules import MAX_GAMES, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 

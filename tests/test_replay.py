@@ -670,7 +670,7 @@ def test_a_changed_tie_cut_is_named_before_the_plays(crafted: Any) -> None:
 
 
 def test_logged_action_fields_are_in_the_documented_order() -> None:
-    from kow.log._replay import LoggedAction
+    from kow.log import LoggedAction
 
     assert LoggedAction._fields == ("action", "seat", "where", "trick")
 

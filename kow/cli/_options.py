@@ -34,7 +34,7 @@ from ..rules import (
     SettingError,
     draw_seed,
 )
-from ..verify._shape import name_fault
+from ..verify import name_fault
 
 __all__ = [
     "PATH",

@@ -8,7 +8,10 @@
   any fault by line and column (:class:`LogReadError`); :func:`iter_entries` reads the
   same, going on after a fault of one game alone (:class:`Entry`).
 - :func:`replay` steps through a logged game with the engine, yielding its state after
-  each action; its last state rebuilds the same log.
+  each action; its last state rebuilds the same log. :func:`round_actions` reads a logged
+  round's actions in order (each a :class:`LoggedAction`), for tools that walk decisions.
+- :func:`game_text` is the fast writer: the bytes of ``dumps(build(...))`` written
+  straight from a game's events (``kow simulate``).
 - :class:`GameLog` and the types of its parts (:class:`RoundLog`, :class:`TrickLog`,
   :class:`PlayLog`...) mirror the schema's objects, key for key: a log is a plain dict
   at run time, and ``mypy --strict`` checks the keys its readers use.
@@ -41,7 +44,7 @@ from ._format import (
     schema,
 )
 from ._reader import MAX_DEPTH, Entry, LogReadError, iter_entries, iter_games
-from ._replay import LoggedPlayer, ReplayError, replay
+from ._replay import LoggedAction, LoggedPlayer, ReplayError, replay, round_actions
 from ._types import (
     CutCardLog,
     CutLog,
@@ -56,6 +59,7 @@ from ._types import (
     TrickLog,
     VoteLog,
 )
+from ._writer import game_text
 
 __all__ = [
     "FORMAT",
@@ -68,6 +72,7 @@ __all__ = [
     "GameLog",
     "LogFormatError",
     "LogReadError",
+    "LoggedAction",
     "LoggedPlayer",
     "PlayLog",
     "PlayerInfo",
@@ -85,11 +90,13 @@ __all__ = [
     "check_players",
     "dump",
     "dumps",
+    "game_text",
     "iter_entries",
     "iter_games",
     "load",
     "loads",
     "replay",
+    "round_actions",
     "rules_from_log",
     "rules_to_log",
     "schema",

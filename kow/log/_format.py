@@ -31,7 +31,7 @@ from ..events import (
     Vote,
 )
 from ..rules import Rules, RulesError, check_bool, check_seed
-from ..verify._shape import KINDS, MAX_ITERATIONS, MAX_NAME, SETTINGS, check_name
+from ..verify import KINDS, MAX_ITERATIONS, MAX_NAME, SETTINGS, check_name
 from ..version import __version__
 from ._reader import iter_values
 from ._types import GameLog, PlayerLog, PlayLog, ResultLog, RoundLog, RulesLog, SettingsLog

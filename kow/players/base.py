@@ -9,7 +9,7 @@ from ..cards import Mask, Suit
 from ..engine.view import Policy, View
 from ..events import Action, Phase
 from ..rules import check_iterations
-from ..verify._shape import check_name
+from ..verify import check_name
 
 __all__ = ["Player", "SearchingBot", "TrumpPolicy", "check_rng"]
 

@@ -32,8 +32,7 @@ from typing import Any, NamedTuple
 from ..cards import NAMES, SUITS, Card, Suit
 from ..engine.view import View
 from ..events import KNOCK, Action, Knock, Phase, Play, Seat, action_name
-from ..log import GameLog, RulesLog, replay
-from ..log._replay import round_actions
+from ..log import GameLog, RulesLog, replay, round_actions
 from ..players.search import sample
 from ..players.value import mean
 from ..rules import check_analysis_iterations, check_jobs, check_seed

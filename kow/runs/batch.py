@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import game, log
 from ..game import PlayerError, bots_rng, game_seed
-from ..log._writer import game_text
+from ..log import game_text
 from ..players import check_kinds, make_bot, seat_bots
 from ..rules import (
     Rules,

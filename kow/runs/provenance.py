@@ -62,8 +62,7 @@ from ..events import (
     action_name,
 )
 from ..game import PlayerError, bots_rng, drive, new_game
-from ..log import GameLog, RoundLog, rules_from_log
-from ..log._replay import round_actions
+from ..log import GameLog, RoundLog, round_actions, rules_from_log
 from ..players import BOT_KINDS, Player, make_bot
 from ..players.search import DEFAULT_ITERATIONS
 from ..screen import printable

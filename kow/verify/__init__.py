@@ -16,6 +16,11 @@ The parts: :mod:`._shape` checks the shape of each value (types, keys, ranges, c
 seats) and holds the format's constants; :mod:`._table` holds the rules, who is still in,
 and seats around the table; :mod:`._walk` walks the game, its rounds, tricks and ends of
 round; :mod:`._trump` checks how each round's trump is set (votes, tie cut, suit).
+
+The rule of a player's name (:func:`name_fault`, :func:`check_name`, :data:`MAX_NAME`)
+and the players' kinds and settings the format allows (:data:`KINDS`, :data:`SETTINGS`
+up to :data:`MAX_ITERATIONS`) are stated here once and offered to every writer of logs
+and names (the log, the players, the protocol, the command line's options).
 """
 
 from __future__ import annotations
@@ -25,10 +30,33 @@ from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass, field
 from typing import IO, Any
 
-from ._shape import Stop
+from ._shape import (
+    KINDS,
+    MAX_ITERATIONS,
+    MAX_NAME,
+    NOT_TEXT,
+    SETTINGS,
+    Stop,
+    check_name,
+    name_fault,
+)
 from ._walk import Checker
 
-__all__ = ["Fault", "GameFault", "JsonVerdict", "UnreadableInput", "Verdict", "verify_game"]
+__all__ = [
+    "KINDS",
+    "MAX_ITERATIONS",
+    "MAX_NAME",
+    "NOT_TEXT",
+    "SETTINGS",
+    "Fault",
+    "GameFault",
+    "JsonVerdict",
+    "UnreadableInput",
+    "Verdict",
+    "check_name",
+    "name_fault",
+    "verify_game",
+]
 
 
 @dataclass(frozen=True)
