@@ -37,9 +37,10 @@ from kow.game import bots_rng, drive, game_seed, new_game
 from kow.players import Player, make_bot
 from kow.players.policy import heuristic_card
 from kow.players.value import round_value
-from kow.rules import GAMES, JOBS, Rules
+from kow.rules import Rules
 from kow.runs.executors import Processes
 from kow.runs.stats import wilson
+from kow.settings import GAMES, JOBS
 
 SEED = 1
 

@@ -39,7 +39,8 @@ from kow.entries import number_type
 from kow.events import Phase
 from kow.frameworks.openspiel import GAME_NAME
 from kow.log import rules_to_log
-from kow.rules import GAMES, MAX_PLAYERS, MIN_PLAYERS, SEED, Rules, RulesError
+from kow.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
+from kow.settings import GAMES, SEED
 
 
 def openspiel_play(game: Any, games: int, seed: int) -> tuple[float, int, int]:

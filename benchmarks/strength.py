@@ -70,10 +70,11 @@ from speed import Kow, install, working_tree  # noqa: E402
 from kow.entries import number_type  # noqa: E402
 from kow.events import Seat  # noqa: E402
 from kow.game import game_seed  # noqa: E402
-from kow.rules import JOBS, MAX_GAMES, SEARCH_ITERATIONS, Rules  # noqa: E402
+from kow.rules import Rules
 from kow.runs.executors import Processes  # noqa: E402
 from kow.runs.stats import wilson  # noqa: E402
 from kow.runs.tournament import play_tournament  # noqa: E402
+from kow.settings import JOBS, MAX_GAMES, SEARCH_ITERATIONS  # noqa: E402
 
 KINDS = ("random", "heuristic", "ismcts", "search")
 SEED = 1

@@ -3,7 +3,7 @@
 The folder is the architecture (``docs/architecture.md``), bottom first:
 
 - the vocabulary and the game loop, at the top level: :mod:`kow.cards` (cards and their
-  notation), :mod:`kow.entries` (what a person types), :mod:`kow.rules` (the settings),
+  notation), :mod:`kow.entries` (what a person types), :mod:`kow.rules` (the rule settings),
   :mod:`kow.rulebook` (the rules in force as text, with their sources), :mod:`kow.events`
   (seats, actions, phases, one record per kind of event), :mod:`kow.game` (the game loop)
   and :mod:`kow.screen` (cards and events as text);

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from .engine import IllegalActionError, State, action_name
 from .engine.deal import Deck
 from .events import Action, Event, Phase, Seat
-from .rules import MAX_GAMES, MAX_SEED, Rules, check_int, check_rules, check_seed
+from .rules import Rules, check_rules
+from .settings import MAX_GAMES, MAX_SEED, check_int, check_seed
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -64,10 +65,10 @@ def game_seed(run_seed: object, index: object) -> int:
     >>> game_seed(7, 1) == game_seed(7, 1) != game_seed(8, 1)
     True
 
-    Raises :class:`~kow.rules.SettingError` for a seed that is not an int 0 to 2^53-1
+    Raises :class:`~kow.settings.SettingError` for a seed that is not an int 0 to 2^53-1
     (:func:`check_seed`; a numpy integer counts as its int, a bool or a float is
     refused, as ``--seed`` refuses them) or an index not from 0 to
-    :data:`~kow.rules.MAX_GAMES`.
+    :data:`~kow.settings.MAX_GAMES`.
     """
     run_seed = check_seed(run_seed)
     index = check_int("index", index, lo=0, hi=MAX_GAMES, what="a game number")
@@ -88,7 +89,7 @@ def bots_rng(seed: object) -> random.Random:
     >>> bots_rng(7).random() == bots_rng(7).random() != bots_rng(8).random()
     True
 
-    Raises :class:`~kow.rules.SettingError` for a seed that is not one (:func:`check_seed`).
+    Raises :class:`~kow.settings.SettingError` for a seed that is not one (:func:`check_seed`).
     """
     return random.Random(check_seed(seed) | _BOTS)
 
@@ -105,7 +106,7 @@ def new_game(
     ``dealer`` is the first dealer's seat (drawn from the seed when None). ``deck``, for
     tests and replays, replaces the shuffle (see :class:`~kow.engine.deal.StackedDeck`). Raises
     :class:`~kow.rules.RulesError` for a dealer that is not a seat,
-    :class:`~kow.rules.SettingError` for a seed that is not an int 0 to 2^53-1
+    :class:`~kow.settings.SettingError` for a seed that is not an int 0 to 2^53-1
     (:func:`check_seed`) and :class:`TypeError` for rules that are not a :class:`Rules`
     (:func:`~kow.rules.check_rules`) or a deck that is not a
     :class:`~kow.engine.deal.Deck`.

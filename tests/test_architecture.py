@@ -25,6 +25,7 @@ KOW = Path(__file__).resolve().parent.parent / "kow"
 LAYERS: list[set[str]] = [
     # the vocabulary, and the modules that import nothing of kow
     {"kow.version", "kow.cards", "kow.entries", "kow.log._reader"},
+    {"kow.settings"},
     {"kow.rules"},
     # the oracle: a second statement of the rules, importing nothing else of kow
     {"kow.verify._shape", "kow.verify._table"},

@@ -17,7 +17,8 @@ from click.testing import CliRunner
 from kow import __version__
 from kow.cli import main
 from kow.log import rules_to_log
-from kow.rules import MAX_GAMES, Rules
+from kow.rules import Rules
+from kow.settings import MAX_GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -33,8 +33,9 @@ from kow.events import KNOCK, Knock, Phase, Play, Seat, TrumpSet, Vote
 from kow.game import drive, new_game
 from kow.log import LoggedPlayer, ReplayError, build, dumps, replay, rules_from_log
 from kow.players import BOT_KINDS, Player
-from kow.rules import DOGS_LIFE, LEADS, MAX_SEED, TRUMPS, Rules, max_start_cards
+from kow.rules import DOGS_LIFE, LEADS, TRUMPS, Rules, max_start_cards
 from kow.runs.batch import Run, run_text
+from kow.settings import MAX_SEED
 
 # ----------------------------------------------------------------------------- helpers
 

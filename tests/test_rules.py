@@ -445,7 +445,7 @@ def test_an_integer_of_another_type_is_taken_as_its_int() -> None:
 def test_setting_checks_take_numpy_values_as_their_own_and_refuse_bools() -> None:
     import pytest
 
-    from kow.rules import SettingError, check_bool, check_int, check_seed
+    from kow.settings import SettingError, check_bool, check_int, check_seed
 
     np = pytest.importorskip("numpy")
     assert check_bool("pretty", np.True_) is True

@@ -19,7 +19,7 @@ import click
 
 from ..entries import EntryError, is_number, parse_number
 from ..entries import shown as quoted
-from ..rules import ANALYSIS_DEALS, JOBS, SEED
+from ..settings import ANALYSIS_DEALS, JOBS, SEED
 from ._io import (
     FALLBACK,
     Progress,

@@ -1,9 +1,9 @@
 """The options that several commands share, each one decorator, and their checks.
 
 Rule settings are checked by :class:`~kow.rules.Rules` itself: a
-:class:`~kow.rules.SettingError` becomes a usage error naming the option (exit 2) with the
+:class:`~kow.settings.SettingError` becomes a usage error naming the option (exit 2) with the
 library's own message. The other settings of a run (seed, games, jobs, iterations) are
-stated once in :mod:`kow.rules` (:data:`~kow.rules.SEED`, ...), whose bounds and words
+stated once in :mod:`kow.settings` (:data:`~kow.settings.SEED`, ...), whose bounds and words
 both their options (:meth:`Count.of`) and the library's checks use.
 """
 
@@ -17,20 +17,15 @@ from typing import Any, TypeVar
 import click
 
 from ..entries import EntryError, parse_decimal, parse_number
-from ..rules import (
-    DOGS_LIFE,
+from ..rules import DOGS_LIFE, LEADS, MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
+from ..settings import (
     JOBS,
-    LEADS,
     MAX_GAMES,
     MAX_ITERATIONS,
     MAX_JOBS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    PRESETS,
     SEARCH_ITERATIONS,
     SEED,
     IntSetting,
-    Rules,
     SettingError,
     draw_seed,
 )
@@ -90,7 +85,7 @@ class Count(click.IntRange):
 
     @classmethod
     def of(cls, setting: IntSetting) -> Count:
-        """Return the option type of a setting of the library (:data:`kow.rules.SEED`,
+        """Return the option type of a setting of the library (:data:`kow.settings.SEED`,
         ...): its bounds and words, so the option and the library's check of the same
         value say the same (``'-1' is not a seed: allowed 0 to ...``)."""
         return cls(setting.lo, setting.hi, setting.what)
@@ -272,7 +267,7 @@ def _preset_help() -> str:
 
 @contextlib.contextmanager
 def usage_errors() -> Iterator[None]:
-    """Turn a :class:`~kow.rules.SettingError` raised in the block into a usage error (exit 2).
+    """Turn a :class:`~kow.settings.SettingError` raised in the block into a usage error (exit 2).
 
     The error names the option of the setting at fault (``start_cards``: ``--start-cards``)
     and says what the library says for the same value: "start_cards must be 1 to 7 with 7
@@ -385,7 +380,8 @@ fits 40 columns); any log allows longer names (:data:`kow.log.MAX_NAME`)."""
 
 
 MAX_SEARCH_ITERATIONS = MAX_ITERATIONS
-"""The most deals per decision ``--search-iterations`` allows (:data:`kow.rules.MAX_ITERATIONS`)."""
+"""The most deals per decision ``--search-iterations`` allows
+(:data:`kow.settings.MAX_ITERATIONS`)."""
 seed_option = click.option(
     "--seed", type=Count.of(SEED), default=None, metavar="INT",
     help="Seed of the run (0 to 2^53-1); drawn at random and recorded when omitted.",

@@ -14,7 +14,8 @@ from typing import Any
 
 import click
 
-from ..rules import FIRST_GAME, GAMES, MAX_PLAYERS, Rules
+from ..rules import MAX_PLAYERS, Rules
+from ..settings import FIRST_GAME, GAMES
 from ..version import __version__
 from ._io import (
     Progress,

@@ -29,7 +29,8 @@ from ..events import (
     action_name,
     new_trick_won,
 )
-from ..rules import Rules, check_bool
+from ..rules import Rules
+from ..settings import check_bool
 from ._checks import check_deck, check_hands, check_policies, check_start, check_view
 from ._copies import BLANK, copy_state, fork_state, state_from_view
 from ._round import ALL_SUITS, end_round, next_vote, set_trump, start_round
@@ -386,7 +387,7 @@ class State:
         before it (:attr:`turn` the seat that chose it). Raises before any play
         :class:`TypeError` or :class:`ValueError` for ``policies`` that are not one
         callable per seat, :class:`IllegalActionError` for a ``first`` that is not an int,
-        and :class:`~kow.rules.SettingError` for an ``ask_forced`` that is not a bool.
+        and :class:`~kow.settings.SettingError` for an ``ask_forced`` that is not a bool.
         """
         if self.phase is not Phase.PLAY:
             raise ValueError(f"no card to play in phase {self.phase.value!r}")

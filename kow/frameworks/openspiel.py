@@ -80,7 +80,8 @@ from ..log import GameLog, LoggedPlayer, PlayerInfo, build
 from ..players import Player, make_bot
 from ..players.base import check_rng
 from ..players.sampling import Sampler
-from ..rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_seed
+from ..rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from ..settings import check_seed
 from .encoding import (
     NUM_ACTIONS,
     action_id,

@@ -30,7 +30,8 @@ from ..events import (
     TurnedUp,
     Vote,
 )
-from ..rules import Rules, RulesError, check_bool, check_seed
+from ..rules import Rules, RulesError
+from ..settings import check_bool, check_seed
 from ..verify import KINDS, MAX_ITERATIONS, MAX_NAME, SETTINGS, check_name
 from ..version import __version__
 from ._reader import iter_values
@@ -194,7 +195,7 @@ def build(
     ``abandoned: true``; a trick cut short has ``winner`` null.
 
     Raises :class:`ValueError` (naming the value) for a seed that is not an int 0 to
-    2^53-1 (:func:`kow.rules.check_seed`) or a player's name that is not one (see
+    2^53-1 (:func:`kow.settings.check_seed`) or a player's name that is not one (see
     :func:`check_name`), and :class:`TypeError` for rules
     that are not :class:`~kow.rules.Rules` or a player without a name and a kind.
     """

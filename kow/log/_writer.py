@@ -33,7 +33,8 @@ from ..events import (
     TurnedUp,
     Vote,
 )
-from ..rules import Rules, check_bool, check_seed
+from ..rules import Rules
+from ..settings import check_bool, check_seed
 from ..version import __version__
 from ._format import FORMAT, VERSION, PlayerInfo, check_players, rules_to_log, settings_of
 

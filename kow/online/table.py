@@ -42,7 +42,8 @@ from ..game import bots_rng, drive, new_game
 from ..log import rules_to_log
 from ..players import Player, make_bot
 from ..players.heuristic import HeuristicBot
-from ..rules import Rules, draw_seed
+from ..rules import Rules
+from ..settings import draw_seed
 from .protocol import (
     CODE_LENGTH,
     ProtocolError,

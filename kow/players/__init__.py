@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from ..entries import EntryError, parse_number, shown
 from ..events import Seat, seat_name
-from ..rules import MAX_ITERATIONS, IntSetting, check_iterations
+from ..settings import MAX_ITERATIONS, IntSetting, check_iterations
 from .base import Player
 from .heuristic import HeuristicBot
 from .ismcts import ISMCTS_ITERATIONS, IsmctsBot
@@ -238,10 +238,10 @@ def make_bot(
     ``search_iterations`` sets a ``search`` bot's deals per decision and
     ``ismcts_iterations`` an ``ismcts`` bot's iterations per decision (None: their
     defaults); other kinds ignore them, but each is checked whatever the kind, as
-    ``--search-iterations`` is: an int 1 to :data:`~kow.rules.MAX_ITERATIONS` (a numpy
+    ``--search-iterations`` is: an int 1 to :data:`~kow.settings.MAX_ITERATIONS` (a numpy
     integer counts as its int; a bool or a float does not). Raises :class:`ValueError`
     naming the kind and the known kinds when it is unknown,
-    :class:`~kow.rules.SettingError` (a :class:`ValueError`) for a bad setting,
+    :class:`~kow.settings.SettingError` (a :class:`ValueError`) for a bad setting,
     :class:`ValueError` for a name no log may hold (:func:`kow.log.check_name`), and
     :class:`TypeError` when ``rng`` is not a :class:`random.Random`.
     """

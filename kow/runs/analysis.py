@@ -35,8 +35,8 @@ from ..events import KNOCK, Action, Knock, Phase, Play, Seat, action_name
 from ..log import GameLog, RulesLog, replay, round_actions
 from ..players.search import sample
 from ..players.value import mean
-from ..rules import check_analysis_iterations, check_jobs, check_seed
 from ..screen import GLUE, Screen, sorted_hand
+from ..settings import check_analysis_iterations, check_jobs, check_seed
 from ..version import __version__
 from .executors import Executor, TaskError, check_executor
 from .stats import Z95, wilson
@@ -344,9 +344,9 @@ def analyse_game(
     :func:`evaluate`. Raises :class:`kow.log.ReplayError` for a log the engine does not
     replay, :class:`~kow.runs.executors.TaskError` for a decision whose Ray task failed
     (its ``item`` is then the decision's ``number``), and
-    :class:`~kow.rules.SettingError` (a :class:`ValueError`) as ``kow analyze`` does for
+    :class:`~kow.settings.SettingError` (a :class:`ValueError`) as ``kow analyze`` does for
     its options, with the same message: ``seed`` not an int 0 to 2^53-1, ``iterations``
-    not 2 to 100000, ``jobs`` not 1 to :data:`~kow.rules.MAX_JOBS` (a numpy integer counts
+    not 2 to 100000, ``jobs`` not 1 to :data:`~kow.settings.MAX_JOBS` (a numpy integer counts
     as its int; a bool or a float does not).
     """
     seed = check_seed(seed)

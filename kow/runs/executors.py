@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from ..rules import check_int
+from ..settings import check_int
 from ._pool import ordered_map
 
 __all__ = [
