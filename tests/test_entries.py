@@ -294,14 +294,14 @@ def play(entries: list[str], path: Path) -> tuple[int, str, str]:
     example takes well under a second.
     """
     from kow.cli import session
-    from kow.runs.analysis import analyse_game
+    from kow.runs.analysis import analyze_game
 
     args = ["play", "--seed", str(SEED), "--players", "3", "--start-cards", "4"]
     args += ["--eliminated-vote", "--humans", "2", "--search-iterations", "2"]
     args += ["--log", str(path)]
-    quick = functools.partial(analyse_game, iterations=2)
+    quick = functools.partial(analyze_game, iterations=2)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(session, "analyse_game", quick)
+        patch.setattr(session, "analyze_game", quick)
         patch.setattr("kow.cli.commands.draw_seed", lambda: 7)  # the seed of a game played again
         result = CliRunner(env=UTF8).invoke(main, args, input="\n".join(entries) + "\n")
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info

@@ -475,7 +475,7 @@ def test_a_repeated_key_is_a_fault_for_every_command(
     assert err == f"Error: {fault}; the export stops at a game that is not legal\n"
     code, out, err = invoke("analyze", str(path), "--game", "2", "--iterations", "2")
     assert code == 1
-    assert err == f"Error: {fault}; a game that is not legal can't be analysed\n"
+    assert err == f"Error: {fault}; a game that is not legal can't be analyzed\n"
 
 
 def test_a_game_repeated_whole_is_said_by_every_command(

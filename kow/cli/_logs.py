@@ -883,11 +883,11 @@ def _seats_of(text: str, game: GameLog, label: str, *, index: int) -> frozenset[
 @click.argument("file", metavar="FILE", type=PATH)
 @click.option(
     "--game", "game_number", type=Count(1, None, "a game number"), default=None, metavar="K",
-    help="Analyse only game K of the file (counting from 1) [default: every game].",
+    help="Analyze only game K of the file (counting from 1) [default: every game].",
 )  # fmt: skip
 @click.option(
     "--seat", default=None, metavar="SEAT",
-    help="Analyse only this player's decisions: a seat (0-based, clockwise) or a name in"
+    help="Analyze only this player's decisions: a seat (0-based, clockwise) or a name in"
     " the log [default: every seat].",
 )  # fmt: skip
 @click.option(
@@ -904,7 +904,7 @@ def _seats_of(text: str, game: GameLog, label: str, *, index: int) -> frozenset[
 @click.option(
     "--jobs", "-j", type=Count.of(JOBS), default=None, metavar="N",
     show_default="one per CPU, fewer for little work",
-    help="Processes analysing decisions at once; the output does not depend on it.",
+    help="Processes analyzing decisions at once; the output does not depend on it.",
 )  # fmt: skip
 @cluster_option
 @ascii_option
@@ -932,13 +932,13 @@ def analyze(
     deals and estimates its chance of winning the game and of taking a trick this
     round, with 95% intervals. A choice worth clearly less than the best found is a
     blunder (??): its loss in win chance, deal by deal, has a 95% lower bound above 2
-    points. Votes and forced actions are not analysed.
+    points. Votes and forced actions are not analyzed.
 
     FILE (or - for stdin) holds logs of kow play or kow simulate, in any form verify
-    reads; it is read up to the last game analysed (with --game K, up to game K) and
+    reads; it is read up to the last game analyzed (with --game K, up to game K) and
     those games are checked before any analysis: at the first fault (bytes that can't be
-    read, a game that is not legal), the games before it are analysed and written, then
-    the fault is named (exit 1). --seat analyses the games that have
+    read, a game that is not legal), the games before it are analyzed and written, then
+    the fault is named (exit 1). --seat analyzes the games that have
     that seat or player and skips the others. Text for people,
     or --json for tools. Seeded: the same log, --seed and --iterations give the same
     output whatever --jobs or --cluster is. A progress bar shows on stderr when it is a terminal.
@@ -948,7 +948,7 @@ def analyze(
     import json
 
     from ..log import ReplayError, rules_from_log
-    from ..runs.analysis import analyse_game, decisions, text_lines, to_dict
+    from ..runs.analysis import analyze_game, decisions, text_lines, to_dict
     from ..runs.batch import auto_jobs
     from ..runs.executors import TaskError
     from ..screen import Screen, terminal_width, wrap
@@ -964,7 +964,7 @@ def analyze(
     stream, label = _open_input(file)
     games: list[tuple[int, int, GameLog, Fault | None]] = []
     count = 0
-    # The games before the first fault are analysed, then the fault is named (exit 1).
+    # The games before the first fault are analyzed, then the fault is named (exit 1).
     pending: click.ClickException | None = None
     with stream:  # read whole, so that a fault anywhere is named before the long work
         try:
@@ -978,7 +978,7 @@ def analyze(
                 raise
             pending = err
     if pending is None:
-        _check_game_found(label, count, bool(games), game_number=game_number, verb="analyse")
+        _check_game_found(label, count, bool(games), game_number=game_number, verb="analyze")
     work: list[tuple[int, GameLog, frozenset[int] | None]] = []
     refused: list[click.BadParameter] = []
     total = 0
@@ -988,14 +988,14 @@ def analyze(
             logged = game.get("seed") if isinstance(game, dict) else None
             known = isinstance(logged, int) and not isinstance(logged, bool)
             place = GameFault(label, index, line, seed=logged if known else None, fault=fault)
-            pending = click.ClickException(f"{place}; a game that is not legal can't be analysed")
+            pending = click.ClickException(f"{place}; a game that is not legal can't be analyzed")
             break
         seats = None
         if seat is not None:
             try:
                 seats = _seats_of(seat, game, label, index=index)
             except click.BadParameter as err:
-                # Games of one file may have other tables: analyse those that have it.
+                # Games of one file may have other tables: analyze those that have it.
                 refused.append(err)
                 continue
         try:
@@ -1017,7 +1017,7 @@ def analyze(
     with (
         atomic_output(output) as out,
         cluster_executor(cluster, jobs) as executor,
-        Progress(total, show, "Analysing") as progress,
+        Progress(total, show, "Analyzing") as progress,
         reader_may_leave(out),
     ):
         if executor is None:
@@ -1025,7 +1025,7 @@ def analyze(
         try:
             for number, (index, game, seats) in enumerate(work):
                 try:
-                    result = analyse_game(
+                    result = analyze_game(
                         game, index=index, seed=seed, iterations=iterations, seats=seats,
                         jobs=jobs or 1, on_decision=lambda: progress.advance(1),
                         executor=executor,
@@ -1052,5 +1052,5 @@ def analyze(
                 write_out(text, out)
         except ReplayError as err:  # verify_game and the engine disagree: a fault of kow's
             raise click.ClickException(f"{label}: a game can't be replayed: {err}") from None
-    if pending is not None:  # the games before it are analysed and written
+    if pending is not None:  # the games before it are analyzed and written
         raise pending

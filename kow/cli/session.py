@@ -30,7 +30,7 @@ from ..game import bots_rng, drive, new_game
 from ..players import Player, make_bot
 from ..rulebook import rules_summary
 from ..rules import Rules
-from ..runs.analysis import DEFAULT_ITERATIONS, analyse_game, decisions, text_lines
+from ..runs.analysis import DEFAULT_ITERATIONS, analyze_game, decisions, text_lines
 from ..screen import GLUE, Screen, printable, strip_escapes, terminal_width, wrap
 from ._io import Stopped, atomic_output, page, signals_ignored, silence_stdout
 from .human import HotSeat, HumanPlayer, Quit
@@ -543,7 +543,7 @@ class Sitting:
         """Ask whether to play another game; ``n``, ``quit`` or end of input is no.
 
         When the people had decisions with a choice in the game just played, ``a`` shows
-        their analysis first (:meth:`_analyse`), then asks again. Any other answer is
+        their analysis first (:meth:`_analyze`), then asks again. Any other answer is
         refused (:func:`kow.entries.parse_choice`) and asked again. Raises
         :class:`~kow.cli.human.Quit` (``"refused"``) after :data:`PIPED_PATIENCE`
         entries from piped input with no y or n, as every prompt of the game does.
@@ -574,7 +574,7 @@ class Sitting:
                 terminal.write(f"{err}.")
                 continue
             if answer is None:
-                self._analyse(count)
+                self._analyze(count)
                 continue
             return answer
         raise Quit("refused")
@@ -586,7 +586,7 @@ class Sitting:
             return 0
         return len(decisions(self._finished, range(len(self.humans))))
 
-    def _analyse(self, count: int) -> None:
+    def _analyze(self, count: int) -> None:
         """Show the analysis of the people's ``count`` decisions in the game just played.
 
         The same as ``kow analyze LOG --game K --seat S`` on the sitting's log (game K of
@@ -597,10 +597,10 @@ class Sitting:
             return
         terminal = self.terminal
         terminal.write(
-            f"Analysing {count} decision{'s' if count != 1 else ''}, {DEFAULT_ITERATIONS} "
+            f"Analyzing {count} decision{'s' if count != 1 else ''}, {DEFAULT_ITERATIONS} "
             "deals each: a few seconds..."
         )
-        result = analyse_game(game, index=self._games, seats=range(len(self.humans)))
+        result = analyze_game(game, index=self._games, seats=range(len(self.humans)))
         names = [*self.humans, *self.bot_names]
         screen = Screen(names, self.rules, symbols=self.symbols, color=terminal.color)
         title = f"Game {self._games} of this sitting, seed {game['seed']}"
