@@ -135,7 +135,8 @@ def test_tests_mirror_the_packages() -> None:
     # Every package of kow/ has its folder of tests, every folder of tests is a package of
     # kow/, and no two test files share a name (pytest imports each by its name alone).
     packages = {p.name for p in (ROOT / "kow").iterdir() if (p / "__init__.py").is_file()}
-    folders = {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and any(p.glob("test_*.py"))}
+    tests = (ROOT / "tests").iterdir()
+    folders = {p.name for p in tests if p.is_dir() and any(p.glob("test_*.py"))}
     assert packages == set(PACKAGES) == folders
     names = [p.name for p in (ROOT / "tests").rglob("test_*.py")]
     assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
