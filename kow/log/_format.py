@@ -66,7 +66,7 @@ def rules_to_log(rules: Rules) -> RulesLog:
     >>> rules_to_log(Rules(players=3))["players"]
     3
     """
-    return cast("RulesLog", asdict(rules))  # its keys are the fields (tests/test_log_types.py)
+    return cast("RulesLog", asdict(rules))  # its keys are the fields (tests/log/test_log_types.py)
 
 
 def rules_from_log(data: Mapping[str, Any]) -> Rules:

@@ -27,7 +27,7 @@ from kow import log
 from kow.log import rules_to_log
 from kow.rules import Rules
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 OBJECTS: dict[str, type] = {
     "#": log.GameLog,

@@ -31,7 +31,7 @@ from kow.players import BOT_KINDS, Player
 from kow.rules import DOGS_LIFE, LEADS, TRUMPS, Rules
 from kow.settings import MAX_SEED
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = log.schema()
 VALIDATOR = Draft202012Validator(SCHEMA)
 

@@ -20,7 +20,7 @@ from kow.log import rules_to_log
 from kow.rules import Rules
 from kow.settings import MAX_GAMES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> tuple[int, str, str]:
