@@ -381,7 +381,8 @@ def _suit_table(suit: Suit) -> list[tuple[Card, ...]]:
 SUIT_CARDS: Final[tuple[list[tuple[Card, ...]], ...]] = tuple(_suit_table(s) for s in range(4))
 """Per suit, the cards of each 13-bit suit mask (bit ``r`` for rank ``r``), lowest first.
 
-Filled at import (about 2 MB, a few ms) so that listing a hand is four list lookups.
+Filled at import (docs/performance.md, "Design choices", gives its size and cost) so that
+listing a hand is four list lookups.
 """
 _C0: Final = SUIT_CARDS[0]
 _C1: Final = SUIT_CARDS[1]

@@ -394,8 +394,8 @@ better. The engine makes its events by these constructors (``new_deal``,
 with its field order, and no other code builds those records by position.
 ``functools.partial`` over ``tuple.__new__`` is the fastest callable that names its class
 (see :data:`kow.engine.view.new_trick_facts`); a keyword call such as ``Deal(round=...,
-...)`` costs about 400 ns more, which in every round of every game made ``kow simulate``
-with heuristic bots 2.7% slower (instructions counted). The events that hold one field
+...)`` costs more, in every round of every game (docs/performance.md, "Design choices").
+The events that hold one field
 (:class:`TurnedUp`, :class:`Lead`, :class:`GameEnd`) are built by keyword: they have no
 order to get wrong, and a keyword costs little there.
 """

@@ -48,7 +48,7 @@ MAX_SEED = 2**53 - 1
 MAX_JOBS = 4 * (os.cpu_count() or 1)
 """The most processes a run may ask for (``--jobs``): more than 4 per CPU only adds start-up."""
 MAX_GAMES = 10**12
-"""The most games one run plays, and the last first game (16 years at 2,000 games/s)."""
+"""The most games one run plays, and the last first game: more than any run can play."""
 MAX_ITERATIONS = 100_000
 """The most deals (``search``) or iterations (``ismcts``) a bot may take per decision
 (near a minute a decision)."""
