@@ -83,7 +83,7 @@ MOVED: dict[str, str] = {
     "kow.session": "kow.cli.session",
     "kow.players.human": "kow.cli.human",
 }
-"""Each public module that moved into a package after 0.5.0, and where it lives now."""
+"""Each public module that moved into a package in 0.6.0, and where it lives now."""
 
 __all__ = ["MOVED", "PUBLIC", "__version__", *PUBLIC]
 

@@ -8,4 +8,4 @@ It imports nothing, so a module low in the layers can name the version without i
 
 __all__ = ["__version__"]
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"
