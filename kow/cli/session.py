@@ -5,7 +5,7 @@ with line editing, a private clear between people. :class:`Sitting` plays a game
 people and bots on it, keeps the log, shows the end-of-game summary, offers the search
 bot's analysis of the people's decisions (:mod:`kow.runs.analysis`) and another game, and
 keeps the running score of the sitting (games won by each player). A sitting may start by
-continuing an abandoned game (:class:`Resume`, from ``kow play --resume``). The command line
+continuing an abandoned game (:class:`Continuation`, from ``kow play --resume``). The command line
 (:func:`kow.cli.play`) only reads the options and the exit code.
 """
 
@@ -35,7 +35,7 @@ from ..screen import GLUE, Screen, printable, strip_escapes, terminal_width, wra
 from ._io import Stopped, atomic_output, page, signals_ignored, silence_stdout
 from .human import HotSeat, HumanPlayer, Quit
 
-__all__ = ["PIPED_PATIENCE", "Ending", "LogWriteError", "Resume", "Sitting", "Terminal"]
+__all__ = ["PIPED_PATIENCE", "Ending", "LogWriteError", "Continuation", "Sitting", "Terminal"]
 
 PIPED_PATIENCE = 20
 """Entries read for one decision from piped input before the game is left (a script
@@ -73,8 +73,8 @@ class Ending(NamedTuple):
     finished: bool = False
 
 
-class Resume(NamedTuple):
-    """An abandoned game to continue, the first game of a sitting (``kow play --resume``).
+class Continuation(NamedTuple):
+    """Where a sitting takes up an abandoned game, its first game (``kow play --resume``).
 
     ``state``: the game played again from its seed up to where its log stops
     (:func:`kow.runs.provenance.play_again`), the next decision awaited; ``bots``: the
@@ -317,7 +317,7 @@ class Sitting:
     _finished: log.GameLog | None = field(default=None, init=False)
 
     def play(
-        self, seed: int, new_seed: Callable[[], int], *, resume: Resume | None = None
+        self, seed: int, new_seed: Callable[[], int], *, resume: Continuation | None = None
     ) -> Ending:
         """Play games from ``seed`` until the people stop; return how the last one ended.
 
@@ -346,7 +346,7 @@ class Sitting:
                     return Ending(1, _QUIT_REASONS[str(err)], seed, finished=True)
                 seed = new_seed()
 
-    def play_game(self, seed: int, *, resume: Resume | None = None) -> Ending:
+    def play_game(self, seed: int, *, resume: Continuation | None = None) -> Ending:
         """Play one game with ``seed``; return how it ended (see :meth:`play`).
 
         ``resume``: continue that game of ``seed`` instead, from where its log stops: the
