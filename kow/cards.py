@@ -65,7 +65,7 @@ NO_CARD: Final[Card] = -1
 NO_SUIT: Final[Suit] = -1
 """Where a suit may be missing on the hot path (no trump, nothing led): -1, never a suit.
 
-Tables indexed by suit have a last entry for it, so ``TABLE[NO_SUIT]`` needs no test.
+Tables indexed by suit have a last element for it, so ``TABLE[NO_SUIT]`` needs no test.
 """
 
 RANKS = "23456789TJQKA"
@@ -370,7 +370,7 @@ def suit_cards(mask: Mask, suit: Suit) -> tuple[Card, ...]:
 
 
 def _suit_table(suit: Suit) -> list[tuple[Card, ...]]:
-    """Return the cards of every 13-bit mask of ``suit``, indexed by mask (8192 entries)."""
+    """Return the cards of every 13-bit mask of ``suit``, indexed by mask (8192 masks)."""
     table: list[tuple[Card, ...]] = [()]
     for rank in range(13):
         card = (13 * suit + rank,)

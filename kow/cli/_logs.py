@@ -107,20 +107,20 @@ def _games_in(
     JSON or can't be read at all. An input with no game (empty, or ``[]``) yields
     nothing, as jq reads it. The caller closes ``stream``.
     """
-    from ..log import LogReadError, iter_entries
+    from ..log import LogReadError, iter_games_and_faults
     from ..verify import Fault
 
     index = 0
     repeats = _Repeats(label, clear=clear)
     try:
-        for entry in iter_entries(stream, unique_keys=True):
+        for item in iter_games_and_faults(stream, unique_keys=True):
             index += 1
             fault = None
-            if entry.fault is not None:
-                fault = Fault(None, None, None, message=str(entry.fault))
+            if item.fault is not None:
+                fault = Fault(None, None, None, message=str(item.fault))
             else:
-                repeats.check(entry.value, index, entry.line)
-            yield index, entry.line, entry.value, fault
+                repeats.check(item.value, index, item.line)
+            yield index, item.line, item.value, fault
         repeats.finish()
     except LogReadError as err:
         raise click.ClickException(f"{label}: {err}") from None
@@ -245,7 +245,7 @@ def verify(
     another kow version may differ for that reason alone.
     A progress bar shows on stderr when it is a terminal and every FILE is a file.
     """
-    from ..log import LogReadError, iter_entries
+    from ..log import LogReadError, iter_games_and_faults
     from ..verify import Fault, JsonVerdict, Verdict
 
     if search_iterations is not None and not against_seed:
@@ -293,15 +293,15 @@ def verify(
                     repeats = _Repeats(label, clear=progress.clear)
                     try:
                         with stream:
-                            for entry in iter_entries(stream, unique_keys=True):
+                            for item in iter_games_and_faults(stream, unique_keys=True):
                                 count += 1
                                 games += 1
                                 if progress.show:
                                     progress.advance(before + stream.tell() - progress.done, games)
-                                game = entry.value
-                                line = entry.line
-                                if entry.fault is not None:  # of this game alone: read on
-                                    fault = Fault(None, None, None, message=str(entry.fault))
+                                game = item.value
+                                line = item.line
+                                if item.fault is not None:  # of this game alone: read on
+                                    fault = Fault(None, None, None, message=str(item.fault))
                                     read = verdict.faulty_game(
                                         game, fault, file=label, game=count, line=line
                                     )

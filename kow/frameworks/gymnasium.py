@@ -89,7 +89,7 @@ class _LearnersTurn(Exception):
 class _Learner(Player):
     """The learner's seat in the game loop: it hands every decision back to the environment.
 
-    Also the learner's entry in the log (kind ``"agent"``).
+    Also the learner's player in the log (kind ``"agent"``).
     """
 
     kind = AGENT

@@ -5,8 +5,8 @@
   verbs, as in pokerkit's hand histories).
 - :func:`iter_games` streams the games of a file (one game, JSON Lines, concatenated
   values, or the elements of JSON arrays; gzip-compressed or not) in flat memory, placing
-  any fault by line and column (:class:`LogReadError`); :func:`iter_entries` reads the
-  same, going on after a fault of one game alone (:class:`Entry`).
+  any fault by line and column (:class:`LogReadError`); :func:`iter_games_and_faults` reads the
+  same, going on after a fault of one game alone (:class:`GameOrFault`).
 - :func:`replay` steps through a logged game with the engine, yielding its state after
   each action; its last state rebuilds the same log. :func:`round_actions` reads a logged
   round's actions in order (each a :class:`LoggedAction`), for tools that walk decisions.
@@ -43,7 +43,7 @@ from ._format import (
     rules_to_log,
     schema,
 )
-from ._reader import MAX_DEPTH, Entry, LogReadError, iter_entries, iter_games
+from ._reader import MAX_DEPTH, GameOrFault, LogReadError, iter_games, iter_games_and_faults
 from ._replay import LoggedAction, LoggedPlayer, ReplayError, replay, round_actions
 from ._types import (
     CutCardLog,
@@ -68,7 +68,7 @@ __all__ = [
     "VERSION",
     "CutCardLog",
     "CutLog",
-    "Entry",
+    "GameOrFault",
     "GameLog",
     "LogFormatError",
     "LogReadError",
@@ -91,7 +91,7 @@ __all__ = [
     "dump",
     "dumps",
     "game_text",
-    "iter_entries",
+    "iter_games_and_faults",
     "iter_games",
     "load",
     "loads",

@@ -125,13 +125,13 @@ def settings_of(player: object) -> tuple[tuple[str, int], ...]:
 
 
 def _player_log(seat: int, player: PlayerInfo) -> PlayerLog:
-    """Return the ``players`` entry of ``player`` at ``seat``: ``settings`` only when it
+    """Return the ``players`` item of ``player`` at ``seat``: ``settings`` only when it
     has some (a searching bot's), so that the logs of other players are as before."""
-    entry: PlayerLog = {"seat": seat, "name": player.name, "kind": player.kind}
+    item: PlayerLog = {"seat": seat, "name": player.name, "kind": player.kind}
     settings = settings_of(player)
     if settings:
-        entry["settings"] = cast(SettingsLog, dict(settings))
-    return entry
+        item["settings"] = cast(SettingsLog, dict(settings))
+    return item
 
 
 def check_players(players: Sequence[PlayerInfo]) -> None:

@@ -33,7 +33,7 @@ class LoggedPlayer(NamedTuple):
 
     @classmethod
     def from_log(cls, player: PlayerLog) -> LoggedPlayer:
-        """Return the player of a log's ``players`` entry, with its settings if it has any.
+        """Return the player of a log's ``players`` item, with its settings if it has any.
 
         >>> LoggedPlayer.from_log({"seat": 0, "name": "s", "kind": "search",
         ...                        "settings": {"iterations": 20}})

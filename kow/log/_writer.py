@@ -282,10 +282,10 @@ def _rules_players(rules: Rules, players: tuple[_Seat, ...]) -> str:
     """
     listed: list[dict[str, object]] = []
     for seat, (name, kind, settings) in enumerate(players):
-        entry: dict[str, object] = {"seat": seat, "name": name, "kind": kind}
+        item: dict[str, object] = {"seat": seat, "name": name, "kind": kind}
         if settings:
-            entry["settings"] = dict(settings)
-        listed.append(entry)
+            item["settings"] = dict(settings)
+        listed.append(item)
     return (
         ',"rules":'
         + json.dumps(rules_to_log(rules), separators=(",", ":"))

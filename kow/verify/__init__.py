@@ -145,7 +145,7 @@ class GameFault:
     fault: Fault
 
     def to_dict(self) -> dict[str, object]:
-        """Return the entry of ``faults`` in the verdict's JSON, keys in their order.
+        """Return the item of ``faults`` in the verdict's JSON, keys in their order.
 
         >>> GameFault("g.jsonl", 2, 5, seed=None, fault=Fault(1, None, 0, message="x")).to_dict()
         ... # doctest: +NORMALIZE_WHITESPACE
@@ -187,7 +187,7 @@ class UnreadableInput:
     message: str
 
     def to_dict(self) -> dict[str, object]:
-        """Return the entry of ``unreadable`` in the verdict's JSON, keys in their order.
+        """Return the item of ``unreadable`` in the verdict's JSON, keys in their order.
 
         >>> UnreadableInput("g.json", "line 1, column 2: not JSON").to_dict()
         {'file': 'g.json', 'message': 'line 1, column 2: not JSON'}
@@ -236,7 +236,7 @@ class Verdict:
         line: int,
         also: Callable[[Any], Fault | None] | None = None,
     ) -> GameFault | None:
-        """Verify one game's log, count it, and return its fault entry (``None`` if legal).
+        """Verify one game's log, count it, and return its fault record (``None`` if legal).
 
         ``log`` is the parsed JSON value; ``file``, ``game`` and ``line`` say where it was
         read (see :class:`GameFault`). ``also``, when given, checks a legal game with a
@@ -264,7 +264,7 @@ class Verdict:
         self, log: object, fault: Fault, *, file: str, game: int, line: int
     ) -> GameFault:
         """Count a game found faulty by ``fault`` (``log``: its value, for its seed, or
-        None when it could not be read) and return its fault entry.
+        None when it could not be read) and return its fault record.
 
         For a fault found in reading one game (a key repeated, a nesting too deep), whose
         message places it by line and column; :meth:`check` counts the others.
@@ -282,9 +282,9 @@ class Verdict:
 
     def unreadable_input(self, file: str, message: str) -> UnreadableInput:
         """Record an input that could not be read (``message`` says why) and return it."""
-        entry = UnreadableInput(file, message)
-        self.unreadable.append(entry)
-        return entry
+        item = UnreadableInput(file, message)
+        self.unreadable.append(item)
+        return item
 
     def to_dict(self) -> dict[str, object]:
         """Return the verdict's JSON object but its ``faults``: unreadable inputs, counts.
@@ -361,9 +361,9 @@ class JsonVerdict:
         self.first = True
         out.write('{\n  "faults": [')
 
-    def fault(self, entry: GameFault) -> None:
-        """Write one entry of ``faults``."""
-        text = json.dumps(entry.to_dict(), indent=2).replace("\n", "\n    ")
+    def fault(self, item: GameFault) -> None:
+        """Write one item of ``faults``."""
+        text = json.dumps(item.to_dict(), indent=2).replace("\n", "\n    ")
         self.out.write(("\n    " if self.first else ",\n    ") + text)
         self.first = False
 
