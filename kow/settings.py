@@ -142,10 +142,10 @@ FIRST_GAME = IntSetting("first_game", 0, MAX_GAMES, "a game number")
 JOBS = IntSetting("jobs", 1, MAX_JOBS, "a number of processes")
 """The processes of a run (``--jobs``)."""
 SEARCH_ITERATIONS = IntSetting("search_iterations", 1, MAX_ITERATIONS, "a number of deals")
-"""A search bot's deals (or an ismcts bot's iterations) per decision (``--search-iterations``)."""
+"""A search bot's deals (or an ismcts bot's iterations) per decision (``--search-deals``)."""
 ANALYSIS_DEALS = IntSetting("iterations", 2, MAX_ITERATIONS, "a number of deals")
 """The deals per decision of an analysis, two at least for an interval
-(``kow analyze --iterations``)."""
+(``kow analyze --deals``)."""
 
 
 def draw_seed() -> int:

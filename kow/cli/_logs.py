@@ -241,7 +241,7 @@ def verify(
     against their seeds; with
     --json, the verdict's "against_seed" counts the games checked, matched, unmatched and
     unseeded. Searching bots play at the settings their log records; give
-    --search-iterations for logs that record none (older logs; default 100). Logs of
+    --search-deals for logs that record none (older logs; default 100). Logs of
     another kow version may differ for that reason alone.
     A progress bar shows on stderr when it is a terminal and every FILE is a file.
     """
@@ -249,9 +249,7 @@ def verify(
     from ..verify import Fault, JsonVerdict, Verdict
 
     if search_iterations is not None and not against_seed:
-        raise click.BadParameter(
-            "it is used with --against-seed", param_hint="'--search-iterations'"
-        )
+        raise click.BadParameter("it is used with --against-seed", param_hint="'--search-deals'")
     # The check against each game's seed (it loads the engine and bots), and what it
     # leaves to the log: the agents' decisions.
     also: Callable[[GameLog], Fault | None] | None = None
@@ -825,7 +823,7 @@ def _stopped_export(
 # ----------------------------------------------------------------------------- analyze
 
 ANALYSIS_ITERATIONS = 200
-"""``kow analyze --iterations``'s default: :data:`kow.runs.analysis.DEFAULT_ITERATIONS`, named
+"""``kow analyze --deals``'s default: :data:`kow.runs.analysis.DEFAULT_ITERATIONS`, named
 here so that ``kow --help`` imports no engine."""
 SECONDS_PER_DEAL = 0.00026
 """About what one deal of one decision costs an analysis, in seconds (a 4-player game of
@@ -891,9 +889,10 @@ def _seats_of(text: str, game: GameLog, label: str, *, index: int) -> frozenset[
     " the log [default: every seat].",
 )  # fmt: skip
 @click.option(
-    "--iterations", type=Count.of(ANALYSIS_DEALS),
+    "--deals", "--iterations", "iterations", type=Count.of(ANALYSIS_DEALS),
     default=ANALYSIS_ITERATIONS, show_default=True, metavar="N",
-    help="Deals sampled per decision, 2 to 100000; more gives tighter intervals.",
+    help="Deals sampled per decision, 2 to 100000; more gives tighter intervals"
+    " (--iterations: the same, its older name).",
 )  # fmt: skip
 @click.option(
     "--seed", type=Count.of(SEED), default=0, show_default=True, metavar="INT",
@@ -940,7 +939,7 @@ def analyze(
     read, a game that is not legal), the games before it are analyzed and written, then
     the fault is named (exit 1). --seat analyzes the games that have
     that seat or player and skips the others. Text for people,
-    or --json for tools. Seeded: the same log, --seed and --iterations give the same
+    or --json for tools. Seeded: the same log, --seed and --deals give the same
     output whatever --jobs or --cluster is. A progress bar shows on stderr when it is a terminal.
     Exit 1 for input that can't be read or a game that is not legal (its place named),
     2 for a FILE that can't be opened or a --game or --seat the input does not have.

@@ -293,7 +293,7 @@ def parse_bots(text: str, seats: int, option: str = "--bots") -> list[str]:
     except ValueError as err:
         why = str(err)
         if ":" in text:  # an entrant's setting, which only a tournament takes
-            why += " (KIND:NAME=VALUE is for kow tournament; here use --search-iterations)"
+            why += " (KIND:NAME=VALUE is for kow tournament; here use --search-deals)"
         raise click.BadParameter(why, param_hint=f"'{option}'") from None
 
 
@@ -314,7 +314,7 @@ def parse_entrants(text: str, seats: int, option: str = "--bots") -> list[str]:
 
 LEVELS: dict[str, str] = {"easy": "random", "medium": "heuristic", "hard": "search"}
 """``kow play --level``: the bot kind that each level gives every bot seat, weakest first
-(the search bot at its default deals per decision, unless ``--search-iterations`` is given)."""
+(the search bot at its default deals per decision, unless ``--search-deals`` is given)."""
 
 
 def level_kinds(level: str | None, bots: str, seats: int) -> list[str]:
@@ -380,15 +380,17 @@ fits 40 columns); any log allows longer names (:data:`kow.log.MAX_NAME`)."""
 
 
 MAX_SEARCH_ITERATIONS = MAX_ITERATIONS
-"""The most deals per decision ``--search-iterations`` allows
+"""The most deals per decision ``--search-deals`` allows
 (:data:`kow.settings.MAX_ITERATIONS`)."""
 seed_option = click.option(
     "--seed", type=Count.of(SEED), default=None, metavar="INT",
     help="Seed of the run (0 to 2^53-1); drawn at random and recorded when omitted.",
 )  # fmt: skip
 search_iterations_option = click.option(
-    "--search-iterations", type=Count.of(SEARCH_ITERATIONS), default=None, metavar="N",
-    help="Deals a search bot samples per decision, 1 to 100000 [default: the bot's own, 100].",
+    "--search-deals", "--search-iterations", "search_iterations",
+    type=Count.of(SEARCH_ITERATIONS), default=None, metavar="N",
+    help="Deals a search bot samples per decision, 1 to 100000 [default: the bot's own, 100]"
+    " (--search-iterations: the same, its older name).",
 )  # fmt: skip
 dealer_option = click.option(
     "--dealer", type=Count(0, None, "a seat"), default=None, metavar="SEAT",

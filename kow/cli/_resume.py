@@ -67,7 +67,7 @@ class AbandonedGame(NamedTuple):
     ``--log`` names another); ``kept``: the text of the games before the abandoned one in
     FILE (a sitting's log), which a log written back to FILE keeps before it;
     ``search_iterations``: the deals per decision its search bots record (the games after
-    it are played with them), else the ``--search-iterations`` given.
+    it are played with them), else the ``--search-deals`` given.
     """
 
     seed: int
@@ -166,7 +166,7 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
             raise click.BadParameter(
                 f"{search_iterations} is not the game's: {label} was played with"
                 f" {recorded}; a resumed game keeps its own, so leave the option out",
-                param_hint="'--search-iterations'",
+                param_hint="'--search-deals'",
             )
         search_iterations = recorded
     dealer = game["rounds"][0]["dealer"]

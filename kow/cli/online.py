@@ -402,7 +402,7 @@ def host(
         given = [
             option for option, value in (
                 ("--listen", _given("listen")), ("--log", log_path), ("--certfile", certfile),
-                ("--keyfile", keyfile), ("--search-iterations", search_iterations),
+                ("--keyfile", keyfile), ("--search-deals", search_iterations),
             ) if value
         ]  # fmt: skip
         if given:

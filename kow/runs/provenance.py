@@ -34,7 +34,7 @@ What the log does not say, and how it is taken:
   first dealer is taken from the log, and the seed's cards are dealt from there (a
   first dealer edited, the log kept legal, moves the seed's hands to other seats: the
   hands then differ).
-- ``--search-iterations``: a search bot's choices depend on it and the log does not
+- ``--search-deals``: a search bot's choices depend on it and the log does not
   record it; give the one the game was played with (default: the bot's own).
 - The kow version: deals and bots are those of the kow running the check; a log from
   another version may differ for that reason, and the message then says so.
@@ -232,14 +232,13 @@ def play_again(game: GameLog, *, search_iterations: int | None = None) -> Played
                     search_iterations=logged_iterations if kind == "search" else None,
                     ismcts_iterations=logged_iterations if kind == "ismcts" else None,
                 )  # fmt: skip
-                deals = [f"{logged_iterations} iterations, as logged"]
+                effort = "deals" if kind == "search" else "iterations"
+                deals = [f"{logged_iterations} {effort}, as logged"]
             else:
                 bot = make_bot(kind, p["name"], rng, search_iterations=search_iterations)
-                deals = [f"{search_iterations or DEFAULT_ITERATIONS} iterations"] * (
-                    kind == "search"
-                )
+                deals = [f"{search_iterations or DEFAULT_ITERATIONS} deals"] * (kind == "search")
                 if kind == "search" and search_iterations is None:  # the log cannot tell
-                    deals[0] += ", which this log does not record: give --search-iterations"
+                    deals[0] += ", which this log does not record: give --search-deals"
             source = f"its {kind} bot ({', '.join([f'seed {seed}', *deals, *other])})"
             players.append(_Checked(bot, course, source))
             bots.append(bot)
