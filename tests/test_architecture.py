@@ -61,6 +61,8 @@ LAYERS: list[set[str]] = [
     {"kow.frameworks.openspiel", "kow.frameworks.pettingzoo", "kow.frameworks.gymnasium"},
     # runs of many games, and the tools that read logs
     {"kow.runs", "kow.runs._pool", "kow.runs.stats"},
+    {"kow.runs.executors._local", "kow.runs.executors._ray_tasks"},
+    {"kow.runs.executors._cluster"},
     {"kow.runs.executors"},
     {"kow.runs.batch", "kow.runs.tournament", "kow.runs.provenance", "kow.runs.export"},
     {"kow.runs.analysis"},
