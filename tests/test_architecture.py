@@ -57,14 +57,19 @@ LAYERS: list[set[str]] = [
     {"kow.log"},
     # the framework adapters
     {"kow.frameworks", "kow.frameworks.encoding"},
-    {"kow.frameworks._gym"},
+    {"kow.frameworks._gym", "kow.frameworks.openspiel._chance"},
+    {"kow.frameworks.openspiel._state"},
+    {"kow.frameworks.openspiel._observer", "kow.frameworks.openspiel._bots"},
+    {"kow.frameworks.openspiel._game"},
     {"kow.frameworks.openspiel", "kow.frameworks.pettingzoo", "kow.frameworks.gymnasium"},
     # runs of many games, and the tools that read logs
     {"kow.runs", "kow.runs._pool", "kow.runs.stats"},
     {"kow.runs.executors._local", "kow.runs.executors._ray_tasks"},
     {"kow.runs.executors._cluster"},
     {"kow.runs.executors"},
-    {"kow.runs.batch", "kow.runs.tournament", "kow.runs.provenance", "kow.runs.export"},
+    {"kow.runs.tournament._results"},
+    {"kow.runs.tournament._play", "kow.runs.tournament._tables"},
+    {"kow.runs.tournament", "kow.runs.batch", "kow.runs.provenance", "kow.runs.export"},
     {"kow.runs.analysis"},
     # online play: the protocol, a table, the server, a client's connection (no Click)
     {"kow.online", "kow.online.protocol"},
@@ -187,6 +192,11 @@ frameworks (their adapters' alone)."""
 
 ADAPTERS = (
     "kow.frameworks.openspiel",
+    "kow.frameworks.openspiel._bots",
+    "kow.frameworks.openspiel._chance",
+    "kow.frameworks.openspiel._game",
+    "kow.frameworks.openspiel._observer",
+    "kow.frameworks.openspiel._state",
     "kow.frameworks.pettingzoo",
     "kow.frameworks.gymnasium",
     "kow.frameworks._gym",
