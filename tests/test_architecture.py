@@ -73,7 +73,7 @@ LAYERS: list[set[str]] = [
     {"kow.runs.analysis"},
     # online play: the protocol, a table, the server, a client's connection (no Click)
     {"kow.online", "kow.online.protocol"},
-    {"kow.online.addresses", "kow.online.views"},
+    {"kow.online.addresses", "kow.online.views", "kow.online.log_file"},
     {"kow.online.table", "kow.online.client", "kow.online.reopen"},
     {"kow.online.server"},
     {"kow.online.running"},
