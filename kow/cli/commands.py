@@ -16,10 +16,10 @@ import click
 
 from ..rules import MAX_PLAYERS, Rules
 from ..settings import FIRST_GAME, GAMES
+from ..stopping import Stopped, stop_code, stop_said, stop_signals, stops_held
 from ..version import __version__
 from ._io import (
     Progress,
-    Stopped,
     atomic_output,
     closed_streams,
     color_fits,
@@ -31,10 +31,6 @@ from ._io import (
     reader_may_leave,
     replaced_whole,
     silence_stdout,
-    stop_code,
-    stop_said,
-    stop_signals,
-    stops_held,
     suits_fit,
     write_out,
 )
