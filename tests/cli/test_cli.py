@@ -172,6 +172,24 @@ def test_usage_errors_exit_2_naming_the_value(args: list[str], named: str) -> No
     assert "Traceback" not in err
 
 
+def test_the_deals_options_keep_their_older_names() -> None:
+    # --search-deals was --search-iterations, and kow analyze's --deals was --iterations:
+    # both older names still work, with the same meaning.
+    game = ["simulate", "--seed", "3", "--players", "2", "--bots", "search,random"]
+    new = CliRunner().invoke(main, [*game, "--search-deals", "2"])
+    old = CliRunner().invoke(main, [*game, "--search-iterations", "2"])
+    assert new.exit_code == old.exit_code == 0 and new.stdout == old.stdout
+    assert json.loads(new.stdout)["players"][0]["settings"] == {"iterations": 2}
+    analyze = ["analyze", "-", "--json", "--seed", "1", "-j", "1", "-q", "--game", "1"]
+    a = CliRunner().invoke(main, [*analyze, "--deals", "2"], input=new.stdout)
+    b = CliRunner().invoke(main, [*analyze, "--iterations", "2"], input=new.stdout)
+    assert a.exit_code == b.exit_code == 0 and a.stdout == b.stdout
+    assert json.loads(a.stdout)["iterations"] == 2
+    assert "--search-deals, --search-iterations N" in CliRunner().invoke(
+        main, ["simulate", "--help"]
+    ).stdout
+
+
 def test_output_file_is_written_whole(tmp_path: Path) -> None:
     target = tmp_path / "games.jsonl"
     code, out, _ = run("simulate", "--seed", "2", "--games", "3", "-o", str(target))
