@@ -35,7 +35,15 @@ from ._copies import BLANK, copy_state, fork_state, state_from_view
 from ._round import ALL_SUITS, end_round, next_vote, set_trump, start_round
 from .deal import Deck, ShuffledDeck
 from .trick import BEATEN_BY, knock_allowed, legal_cards, trick_order, won_by
-from .view import Policy, TrickFacts, View, legal_actions_of, new_trick_facts, new_view
+from .view import (
+    CardPolicy,
+    Policy,
+    TrickFacts,
+    View,
+    legal_actions_of,
+    new_trick_facts,
+    new_view,
+)
 
 __all__ = ["FIELDS", "IllegalActionError", "State", "action_name"]
 
@@ -449,17 +457,25 @@ class State:
                 elif not ask_forced and not may_knock and not legal & (legal - 1):
                     action = legal.bit_length() - 1  # the one legal card, played unasked
                 else:
-                    facts = new_facts(
-                        (seat, hand, legal, may_knock, seen, winning, led, trump, played < last,
-                         won[seat], hand_size - number + 1)
-                    )  # fmt: skip
                     # A player that raises (one quits, say) leaves the game at this decision.
-                    chosen: object = policies[seat](facts)  # type: ignore[index]
-                    if type(chosen) is not int:  # a str, a bool, a numpy integer: no action
-                        refused = chosen
-                        illegal = True
-                        break
-                    action = chosen
+                    policy = policies[seat]  # type: ignore[index]
+                    if isinstance(policy, CardPolicy):  # a built-in bot's: no facts made
+                        action = policy.decide(
+                            seat, hand, legal, may_knock, seen, winning, led, trump,
+                            played < last, won[seat], hand_size - number + 1,
+                        )  # fmt: skip
+                    else:
+                        chosen: object = policy(
+                            new_facts(
+                                (seat, hand, legal, may_knock, seen, winning, led, trump,
+                                 played < last, won[seat], hand_size - number + 1)
+                            )
+                        )  # fmt: skip
+                        if type(chosen) is not int:  # a str, a bool, a numpy integer
+                            refused = chosen
+                            illegal = True
+                            break
+                        action = chosen
                 if type(action) is int and 0 <= action < 52 and legal >> action & 1:
                     bit = bit_of[action]
                     hands[seat] = hand ^ bit
