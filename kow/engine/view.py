@@ -126,13 +126,14 @@ class CardPolicy:
 
     :meth:`decide` takes the fields of :class:`TrickFacts` one by one, in their order, and
     returns the action; calling the policy with a :class:`TrickFacts` must ask
-    :meth:`decide` the same, so that it is a :data:`Policy` like any other. The built-in bots' policies are
-    subclasses (:mod:`kow.players.policy`): in the installed build they are compiled with
-    the engine, and the trick loop (:meth:`State.play_round
+    :meth:`decide` the same, so that it is a :data:`Policy` like any other. The built-in
+    bots' policies are subclasses (:mod:`kow.players.policy`): in the installed build
+    they are compiled with the engine, and the trick loop (:meth:`State.play_round
     <kow.engine.State.play_round>`) calls :meth:`decide` directly, making no
-    :class:`TrickFacts` and no Python call for each card. In that build the class is final
-    for Python code, so a policy of your own is a plain callable. (Its subclasses give
-    ``__call__`` themselves: mypyc cannot yet inherit it from another compiled module.)
+    :class:`TrickFacts` and no Python call for each card. In that build the class is
+    final for Python code, so a policy of your own is a plain callable. (Its subclasses
+    give ``__call__`` themselves: mypyc cannot yet inherit it from another compiled
+    module.)
     """
 
     def decide(
