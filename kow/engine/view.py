@@ -124,9 +124,10 @@ seat (:meth:`State.play_round <kow.engine.State.play_round>`)."""
 class CardPolicy:
     """A :data:`Policy` that the engine's trick loop asks with the facts as plain ints.
 
-    :meth:`decide` takes the fields of :class:`TrickFacts` one by one, in their order, and
-    returns the action; calling the policy with a :class:`TrickFacts` must ask
-    :meth:`decide` the same, so that it is a :data:`Policy` like any other. The built-in
+    :meth:`decide` takes the fields of :class:`TrickFacts` by keyword (a native call in
+    the compiled build: no keyword is parsed at run time) and returns the action; calling
+    the policy with a :class:`TrickFacts` must ask :meth:`decide` the same, so that it is
+    a :data:`Policy` like any other. The built-in
     bots' policies are subclasses (:mod:`kow.players.policy`): in the installed build
     they are compiled with the engine, and the trick loop (:meth:`State.play_round
     <kow.engine.State.play_round>`) calls :meth:`decide` directly, making no
@@ -137,8 +138,8 @@ class CardPolicy:
     """
 
     def decide(
-        self, seat: Seat, hand: Mask, legal: Mask, may_knock: bool, seen: Mask, winning: Card,
-        led: Suit, trump: Suit, to_come: bool, won: int, tricks_left: int,
+        self, *, seat: Seat, hand: Mask, legal: Mask, may_knock: bool, seen: Mask,
+        winning: Card, led: Suit, trump: Suit, to_come: bool, won: int, tricks_left: int,
     ) -> Action:  # fmt: skip
         """Return the card or knock for the facts given (see :class:`TrickFacts`)."""
         raise NotImplementedError

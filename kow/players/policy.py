@@ -96,14 +96,15 @@ def heuristic_card(facts: TrickFacts, forget: Mask = 0) -> Action:
     :class:`~kow.engine.view.TrickFacts`) and ``forget`` (see there).
     """
     return heuristic_play(
-        facts.hand, facts.legal, facts.may_knock, facts.seen, facts.winning, facts.led,
-        facts.trump, facts.to_come, facts.won, facts.tricks_left, forget,
+        hand=facts.hand, legal=facts.legal, may_knock=facts.may_knock, seen=facts.seen,
+        winning=facts.winning, led=facts.led, trump=facts.trump, to_come=facts.to_come,
+        won=facts.won, tricks_left=facts.tricks_left, forget=forget,
     )  # fmt: skip
 
 
 def heuristic_play(
-    hand: Mask, legal: Mask, may_knock: bool, seen: Mask, winning: Card, led: Suit, trump: Suit,
-    to_come: bool, won: int, tricks_left: int, forget: Mask,
+    *, hand: Mask, legal: Mask, may_knock: bool, seen: Mask, winning: Card, led: Suit,
+    trump: Suit, to_come: bool, won: int, tricks_left: int, forget: Mask,
 ) -> Action:  # fmt: skip
     """Return the heuristic bot's card (or :data:`~kow.events.KNOCK`) for one decision.
 
@@ -260,8 +261,9 @@ class _FactsPolicy(CardPolicy):
     def __call__(self, facts: TrickFacts) -> Action:
         """Return :meth:`decide` of ``facts``' fields."""
         return self.decide(
-            facts.seat, facts.hand, facts.legal, facts.may_knock, facts.seen, facts.winning,
-            facts.led, facts.trump, facts.to_come, facts.won, facts.tricks_left,
+            seat=facts.seat, hand=facts.hand, legal=facts.legal, may_knock=facts.may_knock,
+            seen=facts.seen, winning=facts.winning, led=facts.led, trump=facts.trump,
+            to_come=facts.to_come, won=facts.won, tricks_left=facts.tricks_left,
         )  # fmt: skip
 
 
@@ -273,13 +275,13 @@ class HeuristicPolicy(_FactsPolicy):
         self.forget = forget
 
     def decide(
-        self, seat: Seat, hand: Mask, legal: Mask, may_knock: bool, seen: Mask, winning: Card,
-        led: Suit, trump: Suit, to_come: bool, won: int, tricks_left: int,
+        self, *, seat: Seat, hand: Mask, legal: Mask, may_knock: bool, seen: Mask,
+        winning: Card, led: Suit, trump: Suit, to_come: bool, won: int, tricks_left: int,
     ) -> Action:  # fmt: skip
         """Return :func:`heuristic_play` of the facts."""
         return heuristic_play(
-            hand, legal, may_knock, seen, winning, led, trump, to_come, won, tricks_left,
-            self.forget,
+            hand=hand, legal=legal, may_knock=may_knock, seen=seen, winning=winning, led=led,
+            trump=trump, to_come=to_come, won=won, tricks_left=tricks_left, forget=self.forget,
         )  # fmt: skip
 
 
@@ -291,8 +293,8 @@ class UniformPolicy(_FactsPolicy):
         self.draw = draw
 
     def decide(
-        self, seat: Seat, hand: Mask, legal: Mask, may_knock: bool, seen: Mask, winning: Card,
-        led: Suit, trump: Suit, to_come: bool, won: int, tricks_left: int,
+        self, *, seat: Seat, hand: Mask, legal: Mask, may_knock: bool, seen: Mask,
+        winning: Card, led: Suit, trump: Suit, to_come: bool, won: int, tricks_left: int,
     ) -> Action:  # fmt: skip
         """Return :func:`uniform_play` of the facts."""
         return uniform_play(self.draw, legal, may_knock)
