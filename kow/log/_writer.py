@@ -68,7 +68,9 @@ def game_text(
     play_text = _PLAY_TEXT
     trick_head = _TRICK_HEAD
     trick_tail = _TRICK_TAIL
-    play, trick_won, knock = Play, TrickWon, Knock  # local names: read at every event
+    # Exact types as local names, tested with ``is``: the events are the engine's own.
+    play, trick_won, knock, deal, trump_set = Play, TrickWon, Knock, Deal, TrumpSet
+    lead, round_end, turned_up, tie_cut, vote = Lead, RoundEnd, TurnedUp, TieCut, Vote
     for ev in events:
         if type(ev) is play:
             plays.append(play_text[ev.seat][ev.card])
@@ -79,24 +81,24 @@ def game_text(
             plays = []
         elif type(ev) is knock:
             plays.append(_KNOCK_TEXT[ev.seat])
-        elif isinstance(ev, Deal):
+        elif type(ev) is deal:
             if current.head:
                 rounds.append(current.text(tricks, None))
                 tricks = []
             current = _RoundText(ev, votes=rules.eliminated_vote)
-        elif isinstance(ev, TrumpSet):
+        elif type(ev) is trump_set:
             current.trump = _NULL if ev.suit is None else _QUOTED_SUITS[ev.suit]
             current.method = _string(ev.method)
             current.chosen_by = _NULL if ev.chosen_by is None else str(ev.chosen_by)
-        elif isinstance(ev, Lead):
+        elif type(ev) is lead:
             current.leader = str(ev.seat)
-        elif isinstance(ev, RoundEnd):
+        elif type(ev) is round_end:
             rounds.append(current.text(tricks, ev))
             tricks = []
             current = _RoundText()
-        elif isinstance(ev, TurnedUp):
+        elif type(ev) is turned_up:
             current.turned_up = _QUOTED_NAMES[ev.card]
-        elif isinstance(ev, TieCut):
+        elif type(ev) is tie_cut:
             current.tie_cut = (
                 "["
                 + ",".join(
@@ -105,10 +107,10 @@ def game_text(
                 )
                 + "]"
             )
-        elif isinstance(ev, Vote):
+        elif type(ev) is vote:
             assert current.votes is not None
             current.votes.append(f'{{"seat":{ev.seat},"suit":{_QUOTED_SUITS[ev.suit]}}}')
-        elif isinstance(ev, GameEnd):
+        elif type(ev) is GameEnd:
             winner = ev.outcome.winner
             termination = _TERMINATIONS[ev.outcome.termination]
             rounds_played = ev.outcome.rounds_played
