@@ -21,7 +21,7 @@ KOW = Path(__file__).resolve().parent.parent / "kow"
 
 LAYERS: list[set[str]] = [
     # the vocabulary, and the modules that import nothing of kow
-    {"kow", "kow.cards", "kow.entries", "kow.log._reader"},
+    {"kow", "kow.cards", "kow.entries", "kow.stopping", "kow.log._reader"},
     {"kow.rules"},
     # the oracle: a second statement of the rules, importing nothing else of kow
     {"kow.verify._shape", "kow.verify._table"},
@@ -57,16 +57,23 @@ LAYERS: list[set[str]] = [
     {"kow.log"},
     # the framework adapters
     {"kow.frameworks", "kow.frameworks.encoding"},
-    {"kow.frameworks._gym"},
+    {"kow.frameworks._gym", "kow.frameworks.openspiel._chance"},
+    {"kow.frameworks.openspiel._state"},
+    {"kow.frameworks.openspiel._observer", "kow.frameworks.openspiel._bots"},
+    {"kow.frameworks.openspiel._game"},
     {"kow.frameworks.openspiel", "kow.frameworks.pettingzoo", "kow.frameworks.gymnasium"},
     # runs of many games, and the tools that read logs
     {"kow.runs", "kow.runs._pool", "kow.runs.stats"},
+    {"kow.runs.executors._local", "kow.runs.executors._ray_tasks"},
+    {"kow.runs.executors._cluster"},
     {"kow.runs.executors"},
-    {"kow.runs.batch", "kow.runs.tournament", "kow.runs.provenance", "kow.runs.export"},
+    {"kow.runs.tournament._results"},
+    {"kow.runs.tournament._play", "kow.runs.tournament._tables"},
+    {"kow.runs.tournament", "kow.runs.batch", "kow.runs.provenance", "kow.runs.export"},
     {"kow.runs.analysis"},
     # online play: the protocol, a table, the server, a client's connection (no Click)
     {"kow.online", "kow.online.protocol"},
-    {"kow.online.addresses", "kow.online.views"},
+    {"kow.online.addresses", "kow.online.views", "kow.online.log_file"},
     {"kow.online.table", "kow.online.client", "kow.online.reopen"},
     {"kow.online.server"},
     {"kow.online.running"},
@@ -185,6 +192,11 @@ frameworks (their adapters' alone)."""
 
 ADAPTERS = (
     "kow.frameworks.openspiel",
+    "kow.frameworks.openspiel._bots",
+    "kow.frameworks.openspiel._chance",
+    "kow.frameworks.openspiel._game",
+    "kow.frameworks.openspiel._observer",
+    "kow.frameworks.openspiel._state",
     "kow.frameworks.pettingzoo",
     "kow.frameworks.gymnasium",
     "kow.frameworks._gym",

@@ -20,10 +20,10 @@ import click
 from ..entries import EntryError, is_number, parse_number
 from ..entries import shown as quoted
 from ..rules import ANALYSIS_DEALS, JOBS, SEED, Rules
+from ..stopping import Stopped, stop_code, stop_said, stops_held
 from ._io import (
     FALLBACK,
     Progress,
-    Stopped,
     atomic_output,
     color_fits,
     file_state,
@@ -31,9 +31,6 @@ from ._io import (
     progress_fits,
     reader_may_leave,
     replaced_whole,
-    stop_code,
-    stop_said,
-    stops_held,
     suits_fit,
     write_out,
 )

@@ -16,9 +16,9 @@ import click
 
 from .. import __version__
 from ..rules import FIRST_GAME, GAMES, MAX_PLAYERS, Rules
+from ..stopping import Stopped, stop_code, stop_said, stop_signals, stops_held
 from ._io import (
     Progress,
-    Stopped,
     atomic_output,
     closed_streams,
     color_fits,
@@ -30,10 +30,6 @@ from ._io import (
     reader_may_leave,
     replaced_whole,
     silence_stdout,
-    stop_code,
-    stop_said,
-    stop_signals,
-    stops_held,
     suits_fit,
     write_out,
 )

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from kow import stopping
 from kow.runs import _pool
 from kow.runs._pool import ordered_map
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 needs_fork = pytest.mark.skipif(
     "fork" not in multiprocessing.get_all_start_methods(),
@@ -101,7 +102,7 @@ def test_closing_ordered_map_kills_busy_workers() -> None:
 def test_a_signal_held_while_a_worker_starts_still_ends_that_worker(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real = _pool._signals_held
+    real = stopping.stops_blocked
 
     @contextmanager
     def lands_when_let_in() -> Iterator[None]:
@@ -109,7 +110,7 @@ def test_a_signal_held_while_a_worker_starts_still_ends_that_worker(
             yield
         raise KeyboardInterrupt  # as a Ctrl-C held back during the fork lands
 
-    monkeypatch.setattr(_pool, "_signals_held", lands_when_let_in)
+    monkeypatch.setattr(_pool, "stops_blocked", lands_when_let_in)
     with pytest.raises(KeyboardInterrupt):
         list(ordered_map(_sleep_after_first, range(6), jobs=2))
     assert multiprocessing.active_children() == []  # the worker just started was killed
@@ -118,7 +119,7 @@ def test_a_signal_held_while_a_worker_starts_still_ends_that_worker(
 _WATCHED = """
 import os, sys, time
 from kow.runs._pool import ordered_map
-from tests.test_pool import _sleep_after_first
+from tests.runs.test_pool import _sleep_after_first
 it = ordered_map(_sleep_after_first, range(6), jobs=2)
 next(it)
 import multiprocessing
