@@ -332,11 +332,18 @@ def rules_players(kind: str) -> str:
 RULES_PLAYERS = {False: rules_players("random"), True: rules_players("heuristic")}
 
 
+def natural(text: str) -> int:
+    """Return the number of ``text``, in the digits 0-9 only (``int`` takes ``'٣'`` as 3)."""
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number in the digits 0-9")
+    return int(text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bots", choices=("random", "heuristic"), default="random")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=natural, default=1)
+    parser.add_argument("--games", type=natural, default=1000)
     parser.add_argument("-o", "--output", default="-")
     try:
         version = importlib.metadata.version("kow")
