@@ -37,6 +37,11 @@ to tell whether a change made kow faster or slower:
     ``heuristic`` bots (10 games; the median seconds of a decision, as
     ``benchmarks/decision_time.py`` times it).
 
+  - ``tuned-random``, ``tuned-heuristic``: the CPU (user + system) of each kow's
+    ``simulate`` row (10,000 and 8,000 games) over that of ``benchmarks/tuned_simulator.py``
+    playing the same games (issue 35's yardstick, run by this Python), whose output must
+    be the new kow's bytes but for ``"kow_version"``; printed as a third table.
+
   ``--quick`` plays fewer games (``AGAINST_GAMES_QUICK``) and runs each 3 times, not 5.
 - Each whole-process row first runs each kow once to a file and compares the files:
   simulate's games must be the same bytes but for the ``"kow_version"`` field (or the
@@ -239,7 +244,8 @@ def table(rows: list[dict[str, Any]], columns: list[tuple[str, str, str]]) -> st
 
 # --- --against REF: an older kow and the working tree, side by side -------------------
 
-ROWS = ("random", "heuristic", "search", "verify", "export", "pettingzoo", "apply", "decision")
+ROWS = ("random", "heuristic", "search", "verify", "export", "pettingzoo", "apply", "decision",
+        "tuned-random", "tuned-heuristic")  # fmt: skip
 """The rows of ``--against``, in the order they run and print; ``--only`` names some."""
 SIMULATE_ROWS = ("random", "heuristic", "search")
 """``kow simulate`` with 4 bots of the row's kind."""
@@ -247,16 +253,21 @@ LOG_ROWS = {"verify": ["verify"], "export": ["export", "--table", "plays"]}
 """The commands that read the log, before its file name."""
 LOOP_ROWS = ("pettingzoo", "apply", "decision")
 """The loops of ``benchmarks/speed_loops.py``, timed inside the process."""
+TUNED_ROWS = {"tuned-random": "random", "tuned-heuristic": "heuristic"}
+"""The rows that weigh each kow's CPU against ``benchmarks/tuned_simulator.py``'s, by bots."""
+TUNED = Path(__file__).resolve().with_name("tuned_simulator.py")
 
 AGAINST_GAMES = {"random": 10_000, "heuristic": 8_000, "search": 5, "log": 2_000,
-                 "pettingzoo": 800, "apply": 6_000, "decision": 10}  # fmt: skip
+                 "pettingzoo": 800, "apply": 6_000, "decision": 10,
+                 "tuned-random": 10_000, "tuned-heuristic": 8_000}  # fmt: skip
 """Games per run of each row (``"log"``: the games in the log that ``verify`` and
 ``export`` read): two to four seconds a run for kow 0.5.0 on the machine of
 docs/performance.md, but nine for ``export --table plays``, which reads about 220 games a
 second (a ``search`` game takes about a second; ``decision``: one ``search`` bot against
 three ``heuristic`` bots). A full run takes about six minutes there."""
 AGAINST_GAMES_QUICK = {"random": 4_000, "heuristic": 4_000, "search": 2, "log": 600,
-                       "pettingzoo": 200, "apply": 1_500, "decision": 3}  # fmt: skip
+                       "pettingzoo": 200, "apply": 1_500, "decision": 3,
+                       "tuned-random": 4_000, "tuned-heuristic": 4_000}  # fmt: skip
 LOG_SEED = 2
 """The ``--seed`` of the log that ``verify`` and ``export`` read (the simulate rows use 1)."""
 FRAMEWORK = ("pettingzoo", "gymnasium", "numpy")
@@ -726,6 +737,59 @@ def rate(games_per_s: float) -> str:
     return format(games_per_s, ",.0f" if games_per_s >= 100 else ".2f")
 
 
+def cpu_seconds(what: str, cmd: list[str], cwd: Path, timeout: float, output: str) -> float:
+    """Run ``cmd > output`` and return the CPU seconds (user + system) it took."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(output, "wb") as out:
+        run_checked(what, cmd, cwd, timeout, out)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def bench_tuned(sides: Sides, row: str, games: int) -> dict[str, Any]:
+    """Weigh each kow's CPU against the tuned pure-Python simulator's; return the row.
+
+    ``kow simulate --bots KIND --seed 1 --jobs 1`` (each kow) and
+    ``benchmarks/tuned_simulator.py --bots KIND --seed 1`` (run by this Python) play the
+    same ``games`` games: the simulator's output must be the new kow's bytes but for
+    ``"kow_version"``. Then the three run ``sides.repeat`` times each, interleaved (the
+    order turning), stdout to /dev/null, and the row gives each kow's median CPU seconds
+    (user + system) over the simulator's (``old_share``, ``new_share``: issue 35's target
+    is a new share of 0.5 or less), with the lowest and highest of the new kow's shares
+    taken run by run.
+    """
+    bots = TUNED_ROWS[row]
+    args = simulate_args(bots, 4, games) + ["--jobs", "1"]
+    tuned = [sys.executable, str(TUNED), "--bots", bots, "--seed", "1", "--games", str(games)]
+    say(f"{row}: kow {shlex.join(args)} against {TUNED.name}: one run to compare, "
+        f"then {sides.repeat} x 3 timed")  # fmt: skip
+    commands = {"old": sides.old.command(args), "new": sides.new.command(args), "tuned": tuned}
+    cwds = {"old": sides.old.cwd, "new": sides.new.cwd, "tuned": sides.tmp}
+    outputs = {side: sides.tmp / f"{side}.out" for side in ("new", "tuned")}
+    for side, path in outputs.items():
+        cpu_seconds(side, commands[side], cwds[side], sides.timeout, str(path))
+    compared = first_difference(outputs["tuned"], outputs["new"])
+    runs: dict[str, list[float]] = {"old": [], "new": [], "tuned": []}
+    order = ["old", "new", "tuned"]
+    for i in range(sides.repeat):
+        for side in order[i % 3 :] + order[: i % 3]:
+            runs[side].append(cpu_seconds(side, commands[side], cwds[side], sides.timeout,
+                                          os.devnull))  # fmt: skip
+    medians = {side: statistics.median(found) for side, found in runs.items()}
+    shares = [n / t for n, t in zip(runs["new"], runs["tuned"], strict=True)]
+    return {
+        "row": row, "bots": bots, "games": games, "what": f"simulate --bots {bots} / tuned",
+        "old_cpu": medians["old"], "new_cpu": medians["new"], "tuned_cpu": medians["tuned"],
+        "old_share": medians["old"] / medians["tuned"],
+        "new_share": medians["new"] / medians["tuned"],
+        "share_min": min(shares), "share_max": max(shares), "runs": runs,
+        "same": compared.first is None and not compared.added, "difference": compared.first,
+        "added_fields": list(compared.added),
+    }  # fmt: skip
+
+
 def run_rows(sides: Sides, rows: list[str], plan: dict[str, int]) -> list[dict[str, Any]]:
     """Run ``rows`` (names of :data:`ROWS`, in that order) with the games of ``plan``."""
     done = []
@@ -741,6 +805,8 @@ def run_rows(sides: Sides, rows: list[str], plan: dict[str, int]) -> list[dict[s
         elif row in LOG_ROWS:
             args = [*LOG_ROWS[row], str(log)]
             done.append(bench_process(sides, row, args, games=plan["log"], unit="line"))
+        elif row in TUNED_ROWS:
+            done.append(bench_tuned(sides, row, plan[row]))
         else:
             done.append(bench_loop(sides, row, plan[row]))
     return done
@@ -751,7 +817,7 @@ def print_tables(rows: list[dict[str, Any]], repeat: int, log_games: int) -> Non
     runs = f"median of {repeat} runs" if repeat > 1 else "one run"
     ratios = [("new/old speed", "speed_ratio", ".3f"), ("lowest pair", "pair_ratio_min", ".3f"),
               ("highest pair", "pair_ratio_max", ".3f")]  # fmt: skip
-    processes = [r for r in rows if r["row"] not in LOOP_ROWS]
+    processes = [r for r in rows if r["row"] not in LOOP_ROWS and r["row"] not in TUNED_ROWS]
     if processes:
         print(f"\n## Whole process (python -m kow ... > /dev/null), {runs}\n")
         notes = []
@@ -787,6 +853,18 @@ def print_tables(rows: list[dict[str, Any]], repeat: int, log_games: int) -> Non
                             ("work", "work", "s"), ("old", "old", "s"), ("new", "new", "s"),
                             ("unit", "unit", ""), *ratios,
                             ("same choices", "same_choices", "")]))  # fmt: skip
+    tuned = [r for r in rows if r["row"] in TUNED_ROWS]
+    if tuned:
+        print(f"\n## CPU against benchmarks/tuned_simulator.py (user + system s), {runs}\n")
+        print("simulate: 4 players, --seed 1 --jobs 1; the simulator plays the same games and "
+              "writes the same bytes.\n")  # fmt: skip
+        shown = [{**r, "same_output": "yes" if r["same"] else "NO"} for r in tuned]
+        print(table(shown, [("row", "row", ""), ("games", "games", ",d"),
+                            ("old kow s", "old_cpu", ".2f"), ("new kow s", "new_cpu", ".2f"),
+                            ("tuned s", "tuned_cpu", ".2f"), ("old/tuned", "old_share", ".3f"),
+                            ("new/tuned", "new_share", ".3f"), ("lowest", "share_min", ".3f"),
+                            ("highest", "share_max", ".3f"),
+                            ("same output", "same_output", "")]))  # fmt: skip
     print("\nnew/old speed above 1: the new kow is faster. 'Lowest/highest pair': the ratio of")
     print("the runs taken side by side, a guide to the noise.")
 

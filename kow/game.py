@@ -70,15 +70,17 @@ def game_seed(run_seed: object, index: object) -> int:
     refused, as ``--seed`` refuses them) or an index not from 0 to
     :data:`~kow.settings.MAX_GAMES`.
     """
-    run_seed = check_seed(run_seed)
-    index = check_int("index", index, lo=0, hi=MAX_GAMES, what="a game number")
+    if type(run_seed) is not int or not 0 <= run_seed <= MAX_SEED:
+        run_seed = check_seed(run_seed)
+    if type(index) is not int or not 0 <= index <= MAX_GAMES:
+        index = check_int("index", index, lo=0, hi=MAX_GAMES, what="a game number")
     if index == 0:
         return run_seed
     digest = hashlib.sha256(f"kow-game:{run_seed}:{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 11
 
 
-def bots_rng(seed: object) -> random.Random:
+def bots_rng(seed: object, rng: random.Random | None = None) -> random.Random:
     """Return the generator that the bots of the game with ``seed`` share.
 
     Each bot draws from it in turn as it acts, so a game's draws come in the order of the
@@ -89,9 +91,16 @@ def bots_rng(seed: object) -> random.Random:
     >>> bots_rng(7).random() == bots_rng(7).random() != bots_rng(8).random()
     True
 
+    ``rng``, when given, is reseeded and returned instead of a new generator: the same
+    draws (``Random(x)`` is ``Random().seed(x)``), so that a run's bots, made once, draw
+    from one generator reseeded for each game.
+
     Raises :class:`~kow.settings.SettingError` for a seed that is not one (:func:`check_seed`).
     """
-    return random.Random(check_seed(seed) | _BOTS)
+    if rng is None:
+        return random.Random(check_seed(seed) | _BOTS)
+    rng.seed(check_seed(seed) | _BOTS)
+    return rng
 
 
 _BOTS = 1 << 53
@@ -99,19 +108,32 @@ _BOTS = 1 << 53
 
 
 def new_game(
-    rules: Rules, seed: object, dealer: object = None, *, deck: Deck | None = None
+    rules: Rules,
+    seed: object,
+    dealer: object = None,
+    *,
+    deck: Deck | None = None,
+    rng: random.Random | None = None,
 ) -> State:
     """Return a new game under ``rules`` with ``seed``, round 1 dealt.
 
     ``dealer`` is the first dealer's seat (drawn from the seed when None). ``deck``, for
-    tests and replays, replaces the shuffle (see :class:`~kow.engine.deal.StackedDeck`). Raises
+    tests and replays, replaces the shuffle (see :class:`~kow.engine.deal.StackedDeck`).
+    ``rng``, when given, is reseeded with ``seed`` and deals the game instead of a new
+    generator (the same cards): a run reuses one for all its games. Raises
     :class:`~kow.rules.RulesError` for a dealer that is not a seat,
     :class:`~kow.settings.SettingError` for a seed that is not an int 0 to 2^53-1
     (:func:`check_seed`) and :class:`TypeError` for rules that are not a :class:`Rules`
     (:func:`~kow.rules.check_rules`) or a deck that is not a
     :class:`~kow.engine.deal.Deck`.
     """
-    return State(check_rules(rules), random.Random(check_seed(seed)), dealer, deck=deck)
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        seed = check_seed(seed)
+    if rng is None:
+        rng = random.Random(seed)
+    else:
+        rng.seed(seed)
+    return State(check_rules(rules), rng, dealer, deck=deck)
 
 
 def drive(
@@ -177,10 +199,12 @@ def play_game(
     dealer: object = None,
     on_event: Callable[[Event], None] | None = None,
     deck: Deck | None = None,
+    rng: random.Random | None = None,
 ) -> State:
     """Play one game to the end and return its final :class:`~kow.engine.State`.
 
-    The same as ``drive(new_game(rules, seed, dealer, deck), players, on_event)``; see
-    :func:`new_game` and :func:`drive` for the arguments and what is raised.
+    The same as ``drive(new_game(rules, seed, dealer, deck=deck, rng=rng), players,
+    on_event)``; see :func:`new_game` and :func:`drive` for the arguments and what is
+    raised.
     """
-    return drive(new_game(rules, seed, dealer, deck=deck), players, on_event)
+    return drive(new_game(rules, seed, dealer, deck=deck, rng=rng), players, on_event)

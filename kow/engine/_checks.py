@@ -16,12 +16,17 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Iterable, Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from ..cards import FULL_DECK, Card, Mask
+from ..cards import BIT, FULL_DECK, NAMES, SUITS, Card, Mask, cards_in
+from ..events import KNOCK, Phase, action_name
 from ..rules import check_rules
 from .deal import Deck
+from .trick import legal_cards
 from .view import Policy, View
+
+if TYPE_CHECKING:
+    from ._state import State
 
 __all__ = [
     "check_cut",
@@ -31,6 +36,7 @@ __all__ = [
     "check_policies",
     "check_start",
     "check_view",
+    "why_illegal",
 ]
 
 
@@ -107,14 +113,14 @@ def check_hands(hands: object, players: int) -> list[Mask]:
     return checked
 
 
-def check_policies(policies: object, players: int) -> Sequence[Policy]:
-    """Return ``policies`` if it is a sequence of ``players`` callables, one per seat.
+def check_policies(policies: object, players: int) -> list[Policy]:
+    """Return ``policies`` as a list if it is a sequence of ``players`` callables, one per seat.
 
     Raises :class:`TypeError` naming ``policies`` when it is not a sequence (or is a
     string) or naming the seat whose policy cannot be called, and :class:`ValueError` for
     a wrong count.
     """
-    if type(policies) is list and len(policies) == players and all(map(callable, policies)):
+    if type(policies) is list and len(policies) == players and all(callable(p) for p in policies):
         return policies  # the common case, made cheap: every playout of a search passes here
     if isinstance(policies, (str, bytes)) or not isinstance(policies, Sequence):
         raise TypeError(
@@ -127,7 +133,7 @@ def check_policies(policies: object, players: int) -> Sequence[Policy]:
             raise TypeError(
                 f"seat {seat}'s policy must be a callable given TrickFacts, not {policy!r}"
             )
-    return policies
+    return list(policies)
 
 
 def check_view(view: object) -> View:
@@ -181,3 +187,31 @@ def check_drawn(cards: object, count: int) -> list[Card]:
     raise ValueError(
         f"the deck's draw({count}) returned {shown}: {count} different cards, each an int 0 to 51"
     )
+
+
+def why_illegal(state: State, action: object) -> str:
+    """Return why ``action`` is not legal now in ``state``, in plain words: the message of
+    :class:`~kow.engine.IllegalActionError`."""
+    seat = state.turn
+    phase = state.phase
+    if phase is Phase.OVER:
+        return "the game is over"
+    if phase is Phase.ROUND_OVER:
+        return "the round copied for search is over"
+    if phase is not Phase.PLAY:
+        allowed = ", ".join(SUITS[s] for s in state.allowed)
+        return (
+            f"seat {seat} must name a suit ({allowed}) to {phase.value}, "
+            f"not {action_name(action, phase)}"
+        )
+    if type(action) is not int or not 0 <= action <= KNOCK:
+        return f"seat {seat}: {action!r} is not a card or a knock"
+    if action == KNOCK:
+        if not state._on_dogs_life[seat]:
+            return f"seat {seat} is not on a dog's life and cannot knock"
+        return f"seat {seat} must play its dog's-life card on the round's last trick"
+    hand = state.hands[seat]
+    if not hand & BIT[action]:
+        return f"seat {seat} does not hold {NAMES[action]}"
+    held = " and ".join(NAMES[c] for c in cards_in(legal_cards(hand, state.led)))
+    return f"seat {seat} must follow suit {SUITS[state.led]}: it holds {held}, not {NAMES[action]}"

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..cards import BIT, NO_CARD, NO_SUIT, RANK_OF, SUIT_OF, Card, Suit
 from ..events import (
+    CLOCKWISE,
     CutCard,
     Event,
     Phase,
@@ -94,7 +95,10 @@ def start_round(state: State) -> None:
             dealt[s] = deck[i : k : len(deal_order)]
     hands = [0] * state.players
     for s in deal_order:
-        hands[s] = sum(map(BIT.__getitem__, dealt[s] or ()))  # distinct bits: the union
+        mask = 0
+        for card in dealt[s] or ():
+            mask |= BIT[card]
+        hands[s] = mask
     state.hands = hands
     state.tricks_won = [0] * state.players
     state.votes = []
@@ -267,11 +271,11 @@ def most_tricks_player(state: State) -> Seat:
     previous = state.previous_tricks_won
     assert previous is not None
     top = max(previous)
-    tied = [s for s in clockwise(state._left, state.players) if previous[s] == top]
+    tied = [s for s in CLOCKWISE[state.players][state._left] if previous[s] == top]
     passes = []
     while len(tied) > 1:
         drawn = _draw(state, len(tied))
-        cut = [CutCard(seat=s, card=c) for s, c in zip(tied, drawn, strict=True)]
+        cut = [CutCard(s, c) for s, c in zip(tied, drawn, strict=True)]
         passes.append(tuple(cut))
         high = max(RANK_OF[c.card] for c in cut)
         tied = [c.seat for c in cut if RANK_OF[c.card] == high]

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..cards import BIT, NAMES, NO_SUIT, SUIT_OF, SUITS, Card, Mask, Suit
+from ..cards import BIT, NO_SUIT, SUIT_OF, Card, Mask, Suit
 from ..cards import cards_in as _cards_in
 from ..events import (
     KNOCK,
@@ -31,12 +31,27 @@ from ..events import (
 )
 from ..rules import Rules
 from ..settings import check_bool
-from ._checks import check_deck, check_hands, check_policies, check_start, check_view
+from ._checks import (
+    check_deck,
+    check_hands,
+    check_policies,
+    check_start,
+    check_view,
+    why_illegal,
+)
 from ._copies import BLANK, copy_state, fork_state, state_from_view
 from ._round import ALL_SUITS, end_round, next_vote, set_trump, start_round
 from .deal import Deck, ShuffledDeck
 from .trick import BEATEN_BY, knock_allowed, legal_cards, trick_order, won_by
-from .view import Policy, TrickFacts, View, legal_actions_of, new_trick_facts, new_view
+from .view import (
+    CardPolicy,
+    Policy,
+    TrickFacts,
+    View,
+    legal_actions_of,
+    new_trick_facts,
+    new_view,
+)
 
 __all__ = ["FIELDS", "IllegalActionError", "State", "action_name"]
 
@@ -237,39 +252,11 @@ class State:
     def check(self, action: object) -> None:
         """Raise :class:`IllegalActionError` saying why, if ``action`` is not legal now."""
         if not self.is_legal(action):
-            raise IllegalActionError(self._why_illegal(action), self.turn, action)
+            raise IllegalActionError(why_illegal(self, action), self.turn, action)
 
     def _may_knock(self, seat: Seat) -> bool:
         """Return whether ``seat`` may knock: a dog's life, on any trick but the last."""
         return self._on_dogs_life[seat] and knock_allowed(self.trick_number, self.hand_size)
-
-    def _why_illegal(self, action: object) -> str:
-        """Return why ``action`` is not legal now, in plain words."""
-        seat = self.turn
-        phase = self.phase
-        if phase is Phase.OVER:
-            return "the game is over"
-        if phase is Phase.ROUND_OVER:
-            return "the round copied for search is over"
-        if phase is not Phase.PLAY:
-            allowed = ", ".join(SUITS[s] for s in self.allowed)
-            return (
-                f"seat {seat} must name a suit ({allowed}) to {phase.value}, "
-                f"not {action_name(action, phase)}"
-            )
-        if type(action) is not int or not 0 <= action <= KNOCK:
-            return f"seat {seat}: {action!r} is not a card or a knock"
-        if action == KNOCK:
-            if not self._on_dogs_life[seat]:
-                return f"seat {seat} is not on a dog's life and cannot knock"
-            return f"seat {seat} must play its dog's-life card on the round's last trick"
-        hand = self.hands[seat]
-        if not hand & BIT[action]:
-            return f"seat {seat} does not hold {NAMES[action]}"
-        held = " and ".join(NAMES[c] for c in _cards_in(legal_cards(hand, self.led)))
-        return (
-            f"seat {seat} must follow suit {SUITS[self.led]}: it holds {held}, not {NAMES[action]}"
-        )
 
     def facts(self) -> TrickFacts:
         """Return the :class:`~kow.engine.view.TrickFacts` of the seat to play (play phase only).
@@ -352,7 +339,7 @@ class State:
         a value that is not an int included.
         """
         if type(action) is not int:  # a bool, a numpy integer or a str is no action
-            raise IllegalActionError(self._why_illegal(action), self.turn, action)
+            raise IllegalActionError(why_illegal(self, action), self.turn, action)
         phase = self.phase
         if phase is Phase.PLAY:
             seat = self.turn
@@ -393,13 +380,13 @@ class State:
             raise ValueError(f"no card to play in phase {self.phase.value!r}")
         policies = check_policies(policies, self.players)
         if first is not None and type(first) is not int:
-            raise IllegalActionError(self._why_illegal(first), self.turn, first)
+            raise IllegalActionError(why_illegal(self, first), self.turn, first)
         if ask_forced is not True and ask_forced is not False:
             ask_forced = check_bool("ask_forced", ask_forced)
         self._play_cards(policies, first, ask_forced)
 
     def _play_cards(
-        self, policies: Sequence[Policy] | None, action: Action | None, ask_forced: bool = True
+        self, policies: list[Policy] | None, action: Action | None, ask_forced: bool = True
     ) -> None:
         """The one trick loop: play cards, end tricks, pick leaders, end the round.
 
@@ -426,41 +413,47 @@ class State:
         seen = self.seen
         recording = self.recording
         events = self.events
-        record = events.append
         trick_start = self._trick_start
         new_trick = False
         round_over = False
         illegal = False
         refused: object = None  # the action refused, when one is
-        # Functions, tables and types as local names: the loop reads them at every play.
-        legal_of = legal_cards
+        # Tables as local names (compiled code calls functions directly: none are aliased).
         bit_of = BIT
         suit_of = SUIT_OF
         plays = _PLAYS
-        new_facts = new_trick_facts
         asking = action is None
         seat = order[played]
         try:
             while True:
                 hand = hands[seat]
-                legal = legal_of(hand, led)
+                legal = legal_cards(hand, led)
                 may_knock = on_dogs_life[seat] and knock_allowed(number, hand_size)
                 if not asking:
                     pass  # the action is given
                 elif not ask_forced and not may_knock and not legal & (legal - 1):
                     action = legal.bit_length() - 1  # the one legal card, played unasked
                 else:
-                    facts = new_facts(
-                        (seat, hand, legal, may_knock, seen, winning, led, trump, played < last,
-                         won[seat], hand_size - number + 1)
-                    )  # fmt: skip
                     # A player that raises (one quits, say) leaves the game at this decision.
-                    chosen: object = policies[seat](facts)  # type: ignore[index]
-                    if type(chosen) is not int:  # a str, a bool, a numpy integer: no action
-                        refused = chosen
-                        illegal = True
-                        break
-                    action = chosen
+                    policy = policies[seat]  # type: ignore[index]
+                    if isinstance(policy, CardPolicy):  # a built-in bot's: no facts made
+                        action = policy.decide(
+                            seat=seat, hand=hand, legal=legal, may_knock=may_knock, seen=seen,
+                            winning=winning, led=led, trump=trump, to_come=played < last,
+                            won=won[seat], tricks_left=hand_size - number + 1,
+                        )  # fmt: skip
+                    else:
+                        chosen: object = policy(
+                            new_trick_facts(
+                                (seat, hand, legal, may_knock, seen, winning, led, trump,
+                                 played < last, won[seat], hand_size - number + 1)
+                            )
+                        )  # fmt: skip
+                        if type(chosen) is not int:  # a str, a bool, a numpy integer
+                            refused = chosen
+                            illegal = True
+                            break
+                        action = chosen
                 if type(action) is int and 0 <= action < 52 and legal >> action & 1:
                     bit = bit_of[action]
                     hands[seat] = hand ^ bit
@@ -474,10 +467,10 @@ class State:
                         winning = action
                         winning_seat = seat
                     if recording:
-                        record(plays[seat][action])
+                        events.append(plays[seat][action])
                 elif action == KNOCK and type(action) is int and may_knock:
                     if recording:
-                        record(_KNOCKS[seat])
+                        events.append(_KNOCKS[seat])
                 else:
                     refused = action
                     illegal = True  # refused once the state is kept, so the message reads it
@@ -504,7 +497,7 @@ class State:
                     next_leader = None if last_trick else order[0]
                     why = won_by(winning, led, trump, seen ^ self._trick_seen)
                     self._trick_seen = seen
-                    record(
+                    events.append(
                         new_trick_won(
                             (number, leader, winning_seat, next_leader, winning, led, why)
                         )
@@ -538,7 +531,7 @@ class State:
             if new_trick:
                 self._view_parts = None
         if illegal:
-            raise IllegalActionError(self._why_illegal(refused), seat, refused)
+            raise IllegalActionError(why_illegal(self, refused), seat, refused)
         if round_over:
             end_round(self)
 

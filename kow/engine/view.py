@@ -23,7 +23,15 @@ from ..events import KNOCK, Action, Knock, Phase, Play, Seat, Trick, TrumpMethod
 from ..rules import Rules
 from .trick import legal_cards
 
-__all__ = ["Policy", "TrickFacts", "View", "legal_actions_of", "new_trick_facts", "new_view"]
+__all__ = [
+    "CardPolicy",
+    "Policy",
+    "TrickFacts",
+    "View",
+    "legal_actions_of",
+    "new_trick_facts",
+    "new_view",
+]
 
 
 class TrickFacts(NamedTuple):
@@ -108,6 +116,30 @@ Policy: TypeAlias = Callable[[TrickFacts], Action]
 """A card decision from the facts alone: returns a card of ``facts.legal``, or
 :data:`~kow.events.KNOCK` when ``facts.may_knock``. The engine's trick loop asks one per
 seat (:meth:`State.play_round <kow.engine.State.play_round>`)."""
+
+
+class CardPolicy:
+    """A :data:`Policy` that the engine's trick loop asks with the facts as plain ints.
+
+    :meth:`decide` takes the fields of :class:`TrickFacts` by keyword (a native call in
+    the compiled build: no keyword is parsed at run time) and returns the action; calling
+    the policy with a :class:`TrickFacts` must ask :meth:`decide` the same, so that it is
+    a :data:`Policy` like any other. The built-in
+    bots' policies are subclasses (:mod:`kow.players.policy`): in the installed build
+    they are compiled with the engine, and the trick loop (:meth:`State.play_round
+    <kow.engine.State.play_round>`) calls :meth:`decide` directly, making no
+    :class:`TrickFacts` and no Python call for each card. In that build the class is
+    final for Python code, so a policy of your own is a plain callable. (Its subclasses
+    give ``__call__`` themselves: mypyc cannot yet inherit it from another compiled
+    module.)
+    """
+
+    def decide(
+        self, *, seat: Seat, hand: Mask, legal: Mask, may_knock: bool, seen: Mask,
+        winning: Card, led: Suit, trump: Suit, to_come: bool, won: int, tricks_left: int,
+    ) -> Action:  # fmt: skip
+        """Return the card or knock for the facts given (see :class:`TrickFacts`)."""
+        raise NotImplementedError
 
 
 class View(NamedTuple):

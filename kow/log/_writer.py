@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Final
 
 from ..cards import NAMES, SUITS, Card
 from ..events import (
@@ -68,7 +69,9 @@ def game_text(
     play_text = _PLAY_TEXT
     trick_head = _TRICK_HEAD
     trick_tail = _TRICK_TAIL
-    play, trick_won, knock = Play, TrickWon, Knock  # local names: read at every event
+    # Exact types as local names, tested with ``is``: the events are the engine's own.
+    play, trick_won, knock, deal, trump_set = Play, TrickWon, Knock, Deal, TrumpSet
+    lead, round_end, turned_up, tie_cut, vote = Lead, RoundEnd, TurnedUp, TieCut, Vote
     for ev in events:
         if type(ev) is play:
             plays.append(play_text[ev.seat][ev.card])
@@ -79,24 +82,24 @@ def game_text(
             plays = []
         elif type(ev) is knock:
             plays.append(_KNOCK_TEXT[ev.seat])
-        elif isinstance(ev, Deal):
+        elif type(ev) is deal:
             if current.head:
                 rounds.append(current.text(tricks, None))
                 tricks = []
             current = _RoundText(ev, votes=rules.eliminated_vote)
-        elif isinstance(ev, TrumpSet):
+        elif type(ev) is trump_set:
             current.trump = _NULL if ev.suit is None else _QUOTED_SUITS[ev.suit]
             current.method = _string(ev.method)
             current.chosen_by = _NULL if ev.chosen_by is None else str(ev.chosen_by)
-        elif isinstance(ev, Lead):
+        elif type(ev) is lead:
             current.leader = str(ev.seat)
-        elif isinstance(ev, RoundEnd):
+        elif type(ev) is round_end:
             rounds.append(current.text(tricks, ev))
             tricks = []
             current = _RoundText()
-        elif isinstance(ev, TurnedUp):
+        elif type(ev) is turned_up:
             current.turned_up = _QUOTED_NAMES[ev.card]
-        elif isinstance(ev, TieCut):
+        elif type(ev) is tie_cut:
             current.tie_cut = (
                 "["
                 + ",".join(
@@ -105,10 +108,10 @@ def game_text(
                 )
                 + "]"
             )
-        elif isinstance(ev, Vote):
+        elif type(ev) is vote:
             assert current.votes is not None
             current.votes.append(f'{{"seat":{ev.seat},"suit":{_QUOTED_SUITS[ev.suit]}}}')
-        elif isinstance(ev, GameEnd):
+        elif type(ev) is GameEnd:
             winner = ev.outcome.winner
             termination = _TERMINATIONS[ev.outcome.termination]
             rounds_played = ev.outcome.rounds_played
@@ -162,27 +165,31 @@ def _checked_seats(players: Sequence[PlayerInfo]) -> tuple[_Seat, ...]:
 _CHECKED: tuple[_Seat, ...] | None = None
 """The seats that :func:`_checked_seats` checked last."""
 
-_NULL = "null"
-_HEAD = f'{{"format":"{FORMAT}","version":{VERSION},"kow_version":{json.dumps(__version__)},"seed":'
-_QUOTED_NAMES = tuple(f'"{name}"' for name in NAMES)
-_QUOTED_SUITS = tuple(f'"{suit}"' for suit in SUITS)
-_TERMINATIONS = {why: f'"{why.value}"' for why in Termination}
+_NULL: Final = "null"
+_HEAD: Final = (
+    f'{{"format":"{FORMAT}","version":{VERSION},"kow_version":{json.dumps(__version__)},"seed":'
+)
+_QUOTED_NAMES: Final = tuple(f'"{name}"' for name in NAMES)
+_QUOTED_SUITS: Final = tuple(f'"{suit}"' for suit in SUITS)
+_TERMINATIONS: Final = {why: f'"{why.value}"' for why in Termination}
 """``_TERMINATIONS[termination]``: the text of a game's ``result.termination``."""
-_PLAY_TEXT = tuple(
+_PLAY_TEXT: Final = tuple(
     tuple(f'{{"seat":{seat},"card":"{name}"}}' for name in NAMES) for seat in range(7)
 )
 """``_PLAY_TEXT[seat][card]``: the text of a play."""
-_CUT_TEXT = _PLAY_TEXT
+_CUT_TEXT: Final = _PLAY_TEXT
 """``_CUT_TEXT[seat][card]``: the text of a tie cut's card (the same shape as a play)."""
-_TRICK_HEAD = tuple(
+_TRICK_HEAD: Final = tuple(
     tuple(f'{{"number":{number},"leader":{leader},"plays":[' for leader in range(7))
     for number in range(27)
 )
 """``_TRICK_HEAD[number][leader]``: a trick's text up to its plays (numbers 1..26)."""
-_TRICK_TAIL = tuple(f'],"winner":{winner}}}' for winner in range(7))
+_TRICK_TAIL: Final = tuple(f'],"winner":{winner}}}' for winner in range(7))
 """``_TRICK_TAIL[winner]``: a trick's text after its plays."""
-_KNOCK_TEXT = tuple(f'{{"seat":{seat},"knock":true}}' for seat in range(7))
-_SEAT_OF_PLAY = {t: seat for seat in range(7) for t in (*_PLAY_TEXT[seat], _KNOCK_TEXT[seat])}
+_KNOCK_TEXT: Final = tuple(f'{{"seat":{seat},"knock":true}}' for seat in range(7))
+_SEAT_OF_PLAY: Final = {
+    t: seat for seat in range(7) for t in (*_PLAY_TEXT[seat], _KNOCK_TEXT[seat])
+}
 """The seat of each play's text, for the leader of a trick cut short."""
 
 
@@ -197,7 +204,7 @@ def _string(value: str) -> str:
     return quoted
 
 
-_STRINGS = {m: f'"{m}"' for m in ("turned-up", "chosen", "fixed", "vote", "none")}
+_STRINGS: Final = {m: f'"{m}"' for m in ("turned-up", "chosen", "fixed", "vote", "none")}
 
 
 def _ints(values: tuple[int | None, ...]) -> str:
@@ -209,7 +216,7 @@ def _ints(values: tuple[int | None, ...]) -> str:
     return text
 
 
-_INTS: dict[tuple[int | None, ...], str] = {}
+_INTS: Final[dict[tuple[int | None, ...], str]] = {}
 """The text of short lists of ints met so far (the same few recur in every game)."""
 
 
@@ -239,7 +246,7 @@ class _RoundText:
         self.turned_up = self.trump = self.method = self.chosen_by = _NULL
         self.tie_cut = self.leader = _NULL
         self.votes: list[str] | None = [] if votes else None
-        self.dogs_life = "" if deal is None else ",".join(map(str, deal.dogs_life))
+        self.dogs_life = "" if deal is None else ",".join([str(s) for s in deal.dogs_life])
 
     def text(self, tricks: list[str], end: RoundEnd | None) -> str:
         """Return the round's text, its ``tricks`` (the texts of its tricks) and its

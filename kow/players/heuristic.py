@@ -18,7 +18,7 @@ from ..cards import Mask, Suit
 from ..engine.view import View
 from ..events import Action
 from .base import Player, check_rng
-from .policy import heuristic_card, heuristic_trump
+from .policy import HeuristicPolicy, heuristic_card, heuristic_trump
 
 __all__ = ["HeuristicBot"]
 
@@ -58,8 +58,8 @@ class HeuristicBot(Player):
         super().__init__(name)
         self.rng = check_rng(rng)
 
-    card_policy = staticmethod(heuristic_card)
-    """Its card decisions: :func:`kow.players.policy.heuristic_card`."""
+    card_policy = HeuristicPolicy()
+    """Its card decisions: :func:`kow.players.policy.heuristic_play`."""
     card_policy_draws = False
 
     def choose_trump(self, view: View) -> Suit:

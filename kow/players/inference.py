@@ -21,9 +21,9 @@ from typing import NamedTuple
 
 from ..cards import BIT, NO_CARD, NO_SUIT, SUIT_OF, Mask, Suit, cards_in
 from ..engine.trick import BEATEN_BY, knock_allowed, legal_cards
-from ..engine.view import TrickFacts, View, new_trick_facts
+from ..engine.view import TrickFacts, View
 from ..events import KNOCK, Action, Knock, Seat
-from .policy import heuristic_card, heuristic_trump
+from .policy import heuristic_play, heuristic_trump
 from .sampling import Sampler
 
 __all__ = [
@@ -157,12 +157,14 @@ def _missed(d: ObservedPlay, now: Mask) -> bool:
     legal = legal_cards(hand, facts.led)
     if not facts.may_knock and not legal & (legal - 1):
         return False  # a single legal card says nothing
-    # facts.with_hand(hand), made here at once: a search asks this many thousand times.
-    then = new_trick_facts(
-        (facts.seat, hand, legal, facts.may_knock, facts.seen, facts.winning, facts.led,
-         facts.trump, facts.to_come, facts.won, facts.tricks_left)
+    # heuristic_card(facts.with_hand(hand)), with no facts made: a search asks this many
+    # thousand times.
+    then = heuristic_play(
+        hand=hand, legal=legal, may_knock=facts.may_knock, seen=facts.seen,
+        winning=facts.winning, led=facts.led, trump=facts.trump, to_come=facts.to_come,
+        won=facts.won, tricks_left=facts.tricks_left, forget=0,
     )  # fmt: skip
-    return heuristic_card(then) != d.action
+    return then != d.action
 
 
 CANDIDATES = 4

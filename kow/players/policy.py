@@ -17,15 +17,19 @@ from collections.abc import Callable
 
 from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_OF, Card, Mask, Suit
 from ..engine.trick import BEATEN_BY
-from ..engine.view import TrickFacts, legal_actions_of
-from ..events import KNOCK, Action
+from ..engine.view import CardPolicy, TrickFacts
+from ..events import KNOCK, Action, Seat
 
 __all__ = [
+    "HeuristicPolicy",
+    "UniformPolicy",
     "heuristic_card",
+    "heuristic_play",
     "heuristic_trump",
     "lowest",
     "strongest",
     "uniform_action",
+    "uniform_play",
 ]
 
 _ABOVE = tuple(SUIT_MASK[SUIT_OF[c]] & ~((BIT[c] << 1) - 1) for c in range(52))
@@ -88,7 +92,24 @@ def _bosses(cards: Mask, unseen: Mask) -> Mask:
 def heuristic_card(facts: TrickFacts, forget: Mask = 0) -> Action:
     """Return the heuristic bot's card (or :data:`~kow.events.KNOCK`) for one decision.
 
-    Judges from ``facts`` alone (see :class:`~kow.engine.view.TrickFacts`): the cards it has
+    The rules of :func:`heuristic_play`, given ``facts`` (a
+    :class:`~kow.engine.view.TrickFacts`) and ``forget`` (see there).
+    """
+    return heuristic_play(
+        hand=facts.hand, legal=facts.legal, may_knock=facts.may_knock, seen=facts.seen,
+        winning=facts.winning, led=facts.led, trump=facts.trump, to_come=facts.to_come,
+        won=facts.won, tricks_left=facts.tricks_left, forget=forget,
+    )  # fmt: skip
+
+
+def heuristic_play(
+    *, hand: Mask, legal: Mask, may_knock: bool, seen: Mask, winning: Card, led: Suit,
+    trump: Suit, to_come: bool, won: int, tricks_left: int, forget: Mask,
+) -> Action:  # fmt: skip
+    """Return the heuristic bot's card (or :data:`~kow.events.KNOCK`) for one decision.
+
+    The arguments are the fields of a :class:`~kow.engine.view.TrickFacts` of the same
+    names; it judges from them alone (see :class:`~kow.engine.view.TrickFacts`): the cards it has
     not seen are those not in its hand, not played this round and not turned up, and
     those of ``forget`` (a mask of seen cards it judges as if unseen: the search bot's
     playouts forget the card the searching seat tried, as kow 0.2.0's did). The rules are
@@ -112,15 +133,9 @@ def heuristic_card(facts: TrickFacts, forget: Mask = 0) -> Action:
     held. docs/bots.md ("heuristic") gives the dogs' survival under this rule and the
     others tried.
     """
-    legal = facts.legal
-    may_knock = facts.may_knock
     if not may_knock and not legal & (legal - 1):
         return legal.bit_length() - 1
-    hand = facts.hand
-    unseen = FULL_DECK ^ (facts.seen | hand) | forget
-    winning = facts.winning
-    trump = facts.trump
-    to_come = facts.to_come
+    unseen = FULL_DECK ^ (seen | hand) | forget
     trumps = SUIT_MASK[trump]
     if may_knock:  # a dog's life: one card, played on a trick it wins as it stands
         card = hand.bit_length() - 1
@@ -140,7 +155,7 @@ def heuristic_card(facts: TrickFacts, forget: Mask = 0) -> Action:
         sure = _bosses(winners & trumps, unseen)
     else:
         sure = _bosses(winners, unseen)
-    if facts.won:
+    if won:
         if sure:
             return lowest(sure, trump)
         if winning < 0:
@@ -178,9 +193,9 @@ def heuristic_card(facts: TrickFacts, forget: Mask = 0) -> Action:
                     length = n
                     shortest = suit
         return lowest(side & SUIT_MASK[shortest], trump)
-    if winners and facts.tricks_left <= 2:
+    if winners and tricks_left <= 2:
         return strongest(winners, trump)
-    if winners and facts.led != trump and not winners & ~trumps:
+    if winners and led != trump and not winners & ~trumps:
         return lowest(winners, trump)  # ruff with the lowest trump that wins
     return lowest(legal, trump)
 
@@ -211,10 +226,71 @@ def uniform_action(draw: Callable[[], float], facts: TrickFacts) -> Action:
 
     ``draw`` returns a float in [0, 1) (``random.Random.random`` of the bot's generator);
     it is called once, and the action is ``legal[int(draw() * len(legal))]`` over
-    :func:`~kow.engine.view.legal_actions_of` (cards lowest first, then the knock). Here,
-    in a compiled module, so that the engine's trick loop asks it at compiled speed
-    (:class:`~kow.players.random_bot.RandomBot` binds its generator with
-    :func:`functools.partial`).
+    :func:`~kow.engine.view.legal_actions_of` (cards lowest first, then the knock): see
+    :func:`uniform_play`.
     """
-    legal = legal_actions_of(facts)
-    return legal[int(draw() * len(legal))]
+    return uniform_play(draw, facts.legal, facts.may_knock)
+
+
+def uniform_play(draw: Callable[[], float], legal: Mask, may_knock: bool) -> Action:
+    """Return one of the cards of the mask ``legal`` or the knock (when ``may_knock``),
+    each with equal chance: the ``random`` bot's rule.
+
+    ``draw`` is called once; the action is the one at ``int(draw() * count)`` in the
+    order of :func:`~kow.engine.view.legal_actions_of` (cards lowest first, then the
+    knock), ``count`` being how many there are: the same draw picks the same action.
+    """
+    count = legal.bit_count()
+    index = int(draw() * (count + 1 if may_knock else count))
+    if index == count:
+        return KNOCK
+    while index:  # drop the lowest cards until the one drawn is the lowest
+        legal &= legal - 1
+        index -= 1
+    return (legal & -legal).bit_length() - 1
+
+
+class _FactsPolicy(CardPolicy):
+    """A :class:`~kow.engine.view.CardPolicy` that is also called with a
+    :class:`~kow.engine.view.TrickFacts` (a :data:`~kow.engine.view.Policy`)."""
+
+    def __call__(self, facts: TrickFacts) -> Action:
+        """Return :meth:`decide` of ``facts``' fields."""
+        return self.decide(
+            seat=facts.seat, hand=facts.hand, legal=facts.legal, may_knock=facts.may_knock,
+            seen=facts.seen, winning=facts.winning, led=facts.led, trump=facts.trump,
+            to_come=facts.to_come, won=facts.won, tricks_left=facts.tricks_left,
+        )  # fmt: skip
+
+
+class HeuristicPolicy(_FactsPolicy):
+    """The ``heuristic`` bot's card decisions, as a :class:`~kow.engine.view.CardPolicy`:
+    :func:`heuristic_play`, forgetting the cards of the mask ``forget`` (see there)."""
+
+    def __init__(self, forget: Mask = 0) -> None:
+        self.forget = forget
+
+    def decide(
+        self, *, seat: Seat, hand: Mask, legal: Mask, may_knock: bool, seen: Mask,
+        winning: Card, led: Suit, trump: Suit, to_come: bool, won: int, tricks_left: int,
+    ) -> Action:  # fmt: skip
+        """Return :func:`heuristic_play` of the facts."""
+        return heuristic_play(
+            hand=hand, legal=legal, may_knock=may_knock, seen=seen, winning=winning, led=led,
+            trump=trump, to_come=to_come, won=won, tricks_left=tricks_left, forget=self.forget,
+        )  # fmt: skip
+
+
+class UniformPolicy(_FactsPolicy):
+    """The ``random`` bot's card decisions, as a :class:`~kow.engine.view.CardPolicy`:
+    :func:`uniform_play` with ``draw`` (``random.Random.random`` of the bot's generator)."""
+
+    def __init__(self, draw: Callable[[], float]) -> None:
+        self.draw = draw
+
+    def decide(
+        self, *, seat: Seat, hand: Mask, legal: Mask, may_knock: bool, seen: Mask,
+        winning: Card, led: Suit, trump: Suit, to_come: bool, won: int, tricks_left: int,
+    ) -> Action:  # fmt: skip
+        """Return :func:`uniform_play` of the facts."""
+        return uniform_play(self.draw, legal, may_knock)

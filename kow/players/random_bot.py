@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 import random
 
 from ..cards import Mask, Suit
 from ..engine.view import TrickFacts, View
 from ..events import Action
 from .base import Player, check_rng
-from .policy import uniform_action
+from .policy import UniformPolicy, uniform_action
 
 __all__ = ["RandomBot"]
 
@@ -32,7 +31,7 @@ class RandomBot(Player):
         if type(self).card_policy is RandomBot.card_policy:  # not a subclass's own
             # The engine's trick loop asks this for each card (kow simulate): compiled,
             # it costs less than a method.
-            self.card_policy = functools.partial(uniform_action, rng.random)  # type: ignore[method-assign]
+            self.card_policy = UniformPolicy(rng.random)  # type: ignore[method-assign]
 
     def act(self, view: View) -> Action:
         """Return a legal action of ``view``, each with equal chance."""

@@ -13,12 +13,11 @@ It works from its :class:`~kow.engine.view.View` alone, through the engine's pub
 state it searches is built by :meth:`State.from_view <kow.engine.State.from_view>` from
 its own guesses, and each playout is the engine's one trick loop,
 :meth:`State.play_round <kow.engine.State.play_round>`, asking
-:func:`~kow.players.policy.heuristic_card` for every seat's cards.
+:func:`~kow.players.policy.heuristic_play` for every seat's cards.
 """
 
 from __future__ import annotations
 
-import functools
 import random
 from typing import NamedTuple
 
@@ -28,7 +27,7 @@ from ..engine.view import Policy, View
 from ..events import KNOCK, Action, Phase
 from .base import SearchingBot
 from .inference import likely_deals
-from .policy import heuristic_card
+from .policy import HeuristicPolicy
 from .sampling import Sampler
 from .value import mean, round_value
 
@@ -135,14 +134,12 @@ def estimate(view: View, rng: random.Random, iterations: int) -> list[ActionEsti
 def _rollout_policy(tried: Action) -> Policy:
     """Return the policy of every seat in a playout after the searching seat plays ``tried``.
 
-    It is :func:`~kow.players.policy.heuristic_card`, forgetting the card ``tried``: the
+    It is :func:`~kow.players.policy.heuristic_play`, forgetting the card ``tried``: the
     seats judge as if it were still unseen. kow 0.2.0's playouts did so, and keeping it
     keeps every seeded game of the search bot the same. A knock (or a trump choice,
     given as :data:`~kow.events.KNOCK`) has nothing to forget.
     """
-    if tried == KNOCK:
-        return heuristic_card
-    return functools.partial(heuristic_card, forget=BIT[tried])
+    return HeuristicPolicy(0 if tried == KNOCK else BIT[tried])
 
 
 class SearchBot(SearchingBot):

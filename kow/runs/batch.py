@@ -15,7 +15,8 @@ from __future__ import annotations
 import functools
 import math
 import os
-from collections.abc import Generator, Iterable, Mapping
+import random
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
@@ -114,28 +115,35 @@ def _bot_options(options: object) -> tuple[tuple[str, Any], ...]:
 
 def _games_text(run: Run, first: int, count: int) -> str:
     """Return the text of games ``first .. first+count-1`` of ``run``, one after another."""
+    return "".join(_game_texts(run, first, count))
+
+
+def _game_texts(run: Run, first: int, count: int) -> Iterator[str]:
+    """Yield the text of each of games ``first .. first+count-1`` of ``run``, with its newline.
+
+    The bots and the two generators (the deal's, the bots') are made once and reseeded
+    for each game, which gives the draws of new ones (see :func:`kow.game.bots_rng`): the
+    built-in bots keep nothing from one game to the next but their generator.
+    """
     rules = run.rules
     dealer = run.dealer
     pretty = run.pretty
-    options = dict(run.bot_options)
+    deal_rng = random.Random()
+    rng = random.Random()
+    players = seat_bots(run.kinds, rng, **dict(run.bot_options))
     play_game = game.play_game  # looked up here, so that tests can stand in for it
-    texts = []
     for index in range(first, first + count):
         seed = game_seed(run.seed, index)
-        rng = bots_rng(seed)
-        players = seat_bots(run.kinds, rng, **options)
+        bots_rng(seed, rng)
         try:
-            state = play_game(rules, players, seed, dealer=dealer)
+            state = play_game(rules, players, seed, dealer=dealer, rng=deal_rng)
         except PlayerError as err:
             raise GameError(index, seed, str(err)) from None
         if pretty:
-            texts.append(
-                log.dumps(log.build(seed, rules, players, events=state.events), pretty=True)
-            )
+            built = log.build(seed, rules, players, events=state.events)
+            yield log.dumps(built, pretty=True) + "\n"
         else:
-            texts.append(game_text(seed, rules, players, events=state.events))
-        texts.append("\n")
-    return "".join(texts)
+            yield game_text(seed, rules, players, events=state.events) + "\n"
 
 
 def run_text(
@@ -196,8 +204,8 @@ def _run_text(
 ) -> Generator[tuple[str, int], None, None]:
     """Yield what :func:`run_text` yields, its arguments checked."""
     if executor == Processes(1) or (count <= 1 and isinstance(executor, Processes)):
-        for index in range(first, first + count):
-            yield _games_text(run, index, 1), 1
+        for text in _game_texts(run, first, count):
+            yield text, 1
         return
     size = _block_size(count, executor.workers, seconds)
     blocks = range(-(-count // size))  # made as needed: flat in memory for any count

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 
 import pytest
 
@@ -13,6 +14,8 @@ from kow.events import KNOCK, Knock, Phase
 from kow.game import bots_rng, new_game
 from kow.players import HeuristicBot, make_bot
 from kow.players.policy import (
+    HeuristicPolicy,
+    UniformPolicy,
     heuristic_card,
     heuristic_trump,
     lowest,
@@ -239,3 +242,43 @@ def test_the_random_bot_asks_uniform_action_with_its_generator() -> None:
     legal = (0, 1, 3, KNOCK)
     assert picks == [legal[int(other.random() * 4)] for _ in range(40)]
     assert set(picks) == set(legal)
+
+
+@pytest.mark.parametrize("rules", VARIANTS)
+def test_the_card_policies_decide_as_the_rules_functions(rules: Rules) -> None:
+    # HeuristicPolicy and UniformPolicy (which the compiled trick loop asks through
+    # decide, with no TrickFacts) choose what heuristic_card and uniform_action choose
+    # from the same facts, called with the facts or through decide; and a round played
+    # with them is the round played with the functions as plain policies.
+    checked = 0
+    for seed in range(12):
+        state = new_game(rules, seed)
+        bots = [make_bot("random", str(s), bots_rng(seed)) for s in range(rules.players)]
+        while state.phase != Phase.OVER:
+            view = state.view()
+            if view.phase == Phase.PLAY:
+                f = view.facts
+                assert f is not None
+                forget = BIT[(f.seen | f.hand).bit_length() - 1]  # a card it holds or saw
+                for policy, expected in (
+                    (HeuristicPolicy(), heuristic_card(f)),
+                    (HeuristicPolicy(forget), heuristic_card(f, forget)),
+                ):
+                    assert policy(f) == policy.decide(**f._asdict()) == expected
+                one, other = random.Random(seed), random.Random(seed)
+                drawn = UniformPolicy(one.random)(f)
+                assert drawn == uniform_action(other.random, f)
+                assert one.random() == other.random()  # one draw each
+                checked += 1
+                if checked % 7 == 0:  # the round out, both ways, from here
+                    natives, functions = state.copy(), state.copy()
+                    natives.play_round([HeuristicPolicy()] * rules.players)
+                    functions.play_round([heuristic_card] * rules.players)
+                    assert natives.events == functions.events
+                    r1, r2 = random.Random(seed), random.Random(seed)
+                    natives, functions = state.copy(), state.copy()
+                    natives.play_round([UniformPolicy(r1.random)] * rules.players)
+                    functions.play_round([partial(uniform_action, r2.random)] * rules.players)
+                    assert natives.events == functions.events
+            state.apply(bots[state.turn].act(view))
+    assert checked > 100
