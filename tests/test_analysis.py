@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator
 
 from kow import log
 from kow.cli import main
-from kow.cli._logs import ANALYSIS_ITERATIONS
+from kow.cli.commands.analyze import ANALYSIS_ITERATIONS
 from kow.events import KNOCK
 from kow.log import LoggedPlayer
 from kow.rules import Rules

@@ -21,8 +21,8 @@ KOW = Path(__file__).resolve().parent.parent / "kow"
 
 LAYERS: list[set[str]] = [
     # the vocabulary, and the modules that import nothing of kow
-    {"kow", "kow.cards", "kow.entries", "kow.log._reader"},
-    {"kow.rules"},
+    {"kow", "kow.cards", "kow.entries", "kow.log._gzip"},
+    {"kow.rules", "kow.log._reader"},
     # the oracle: a second statement of the rules, importing nothing else of kow
     {"kow.verify._shape", "kow.verify._table"},
     {"kow.verify._trump"},
@@ -52,7 +52,7 @@ LAYERS: list[set[str]] = [
     {"kow.players.search"},
     {"kow.players"},
     # the log
-    {"kow.log._format"},
+    {"kow.log._format", "kow.log._records"},
     {"kow.log._writer", "kow.log._replay"},
     {"kow.log"},
     # the framework adapters
@@ -60,10 +60,11 @@ LAYERS: list[set[str]] = [
     {"kow.frameworks._gym"},
     {"kow.frameworks.openspiel", "kow.frameworks.pettingzoo", "kow.frameworks.gymnasium"},
     # runs of many games, and the tools that read logs
-    {"kow.runs", "kow.runs._pool", "kow.runs.stats"},
+    {"kow.runs", "kow.runs._pool", "kow.runs.stats", "kow.runs.names"},
     {"kow.runs.executors"},
     {"kow.runs.batch", "kow.runs.tournament", "kow.runs.provenance", "kow.runs.export"},
     {"kow.runs.analysis"},
+    {"kow.runs.analysis_plan"},
     # online play: the protocol, a table, the server, a client's connection (no Click)
     {"kow.online", "kow.online.protocol"},
     {"kow.online.addresses", "kow.online.views"},
@@ -71,11 +72,26 @@ LAYERS: list[set[str]] = [
     {"kow.online.server"},
     {"kow.online.running"},
     # the command line
-    {"kow.cli._io", "kow.cli.human"},
+    {"kow.cli._io", "kow.cli._inputs", "kow.cli.human"},
     {"kow.cli.session"},
     {"kow.cli._options", "kow.cli.remote"},
-    {"kow.cli._logs", "kow.cli.online"},
+    {"kow.cli.online"},
     {"kow.cli._resume"},
+    # one module per command; no command module imports another
+    {
+        "kow.cli.commands.simulate",
+        "kow.cli.commands.play",
+        "kow.cli.commands.tournament",
+        "kow.cli.commands.rules",
+        "kow.cli.commands.schema",
+        "kow.cli.commands.verify",
+        "kow.cli.commands.replay",
+        "kow.cli.commands.export",
+        "kow.cli.commands.analyze",
+        "kow.cli.commands.host",
+        "kow.cli.commands.join",
+        "kow.cli.commands.serve",
+    },
     {"kow.cli.commands"},
     {"kow.cli"},
     {"kow.__main__"},

@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from conftest import STOPS, agent_log, apply_all, cards, deal, new_state, play_stacked, stopped
 
 from kow.cli import main
-from kow.cli._logs import EXPORT_TABLES
+from kow.cli.commands.export import EXPORT_TABLES
 from kow.log import LoggedPlayer, build
 from kow.rules import MAX_PLAYERS, Rules
 from kow.runs.export import COLUMNS, TABLES, IllegalGameError, cells, rows
