@@ -14,7 +14,8 @@ import hashlib
 import json
 import sys
 from collections.abc import Iterable, Iterator
-from typing import IO, Any, NamedTuple
+from dataclasses import dataclass
+from typing import IO, Any
 
 from ..screen import printable
 from ._reader import LogReadError, iter_entries
@@ -22,7 +23,8 @@ from ._reader import LogReadError, iter_entries
 __all__ = ["GameRecord", "InputEnd", "InputError", "input_label", "read_logs"]
 
 
-class GameRecord(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class GameRecord:
     """One game of an input, as :func:`read_logs` reads it.
 
     ``label`` names the input in messages (:func:`input_label`); ``index`` counts the
@@ -44,7 +46,8 @@ class GameRecord(NamedTuple):
     note: str | None
 
 
-class InputEnd(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class InputEnd:
     """The end of one input of :func:`read_logs`: read whole, or stopped by a fault.
 
     ``games`` counts the games read from it; ``opened`` is False when it could not be

@@ -24,7 +24,7 @@ records (:func:`kow.log.read_logs`), each game checked and replayed once.
 from __future__ import annotations
 
 import collections
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, TypeAlias, TypedDict
 
 from ..cards import NAMES, NO_CARD, NO_SUIT, SUIT_OF, SUITS, Card, Suit
@@ -203,7 +203,7 @@ class ExportedGame(NamedTuple):
 
 def export_games(
     records: Iterable[GameRecord | InputEnd], tables: Sequence[str]
-) -> Iterator[ExportedGame | InputEnd]:
+) -> Generator[ExportedGame | InputEnd, None, None]:
     """Yield the rows of each game of ``records`` in each of ``tables``, and each input's end.
 
     ``records`` are :func:`kow.log.read_logs`'s; each game is verified and replayed once

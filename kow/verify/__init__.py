@@ -255,8 +255,8 @@ class Verdict:
             game, label, index, line = item.game, item.label, item.index, item.line
             if item.fault is not None:  # of this game alone: read on
                 fault = Fault(None, None, None, message=str(item.fault))
-                found = self.faulty_game(game, fault, file=label, game=index, line=line)
-                yield Checked(item, found, None)
+                read = self.faulty_game(game, fault, file=label, game=index, line=line)
+                yield Checked(item, read, None)
                 continue
             unmatched = self.unmatched
             found = self.check(game, file=label, game=index, line=line, also=also)

@@ -207,7 +207,7 @@ def _given(param: str) -> bool:
 
 def _bot_kind(bots: str, level: str | None) -> str:
     """Return the one bot kind of a table's open seats, from ``--bots`` or ``--level``."""
-    from ._options import level_kinds
+    from .._options import level_kinds
 
     if "," in bots:
         raise click.BadParameter(
