@@ -536,13 +536,13 @@ def test_analyze_replays_each_game_once(games: Path, monkeypatch: pytest.MonkeyP
     # The plan replays each game once to list its decisions, and values them with no second
     # replay (analyze replayed each game twice: once to count its decisions for the bar).
     replayed: list[int] = []
-    real = analysis.replay
+    real = log.replay
 
     def counted(game: Any) -> Any:
         replayed.append(game["seed"])
         return real(game)
 
-    monkeypatch.setattr(analysis, "replay", counted)
+    monkeypatch.setattr("kow.runs.analysis.replay", counted)
     code, out, err = run("analyze", str(games), "--iterations", "2", "--json", "--jobs", "1")
     assert code == 0, err
     seeds = [game["seed"] for game in lines_of(games.read_text(encoding="utf-8"))]
