@@ -323,7 +323,7 @@ def reopened_bots(kinds: Any) -> str:
 def keep_seat(url: str, code: str, welcome: dict[str, Any], *, name: str | None) -> None:
     """Keep the seat's secret in the user's seats file, so that the same join line
     retakes it; say so when it cannot be kept."""
-    from .remote import SeatBook, seats_file
+    from .seats import SeatBook, seats_file
 
     if welcome.get("secret") is None:
         return

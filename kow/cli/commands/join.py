@@ -52,7 +52,7 @@ def join(
     from ...online.addresses import server_url
     from ...online.client import Connection, JoinError
     from ...online.protocol import ProtocolError, check_code
-    from ..remote import SeatBook, seats_file
+    from ..seats import SeatBook, seats_file
 
     try:
         url = server_url(address)
