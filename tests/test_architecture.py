@@ -21,7 +21,7 @@ KOW = Path(__file__).resolve().parent.parent / "kow"
 
 LAYERS: list[set[str]] = [
     # the vocabulary, and the modules that import nothing of kow
-    {"kow", "kow.cards", "kow.entries", "kow.log._gzip"},
+    {"kow", "kow.cards", "kow.entries", "kow.stopping", "kow.log._gzip"},
     {"kow.rules", "kow.log._reader"},
     # the oracle: a second statement of the rules, importing nothing else of kow
     {"kow.verify._shape", "kow.verify._table"},

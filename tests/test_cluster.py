@@ -509,55 +509,6 @@ def test_a_cluster_that_is_no_str_is_a_type_error() -> None:
                 pass
 
 
-def inside(script: str) -> subprocess.Popen[str]:
-    """Start Python on ``script`` and return it once it has printed ``in`` (in its block)."""
-    child = subprocess.Popen(
-        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        cwd=ROOT, text=True,
-    )  # fmt: skip
-    assert child.stdout is not None and child.stdout.readline() == "in\n"
-    return child
-
-
-def test_a_stop_while_ray_never_returns_ends_kow_after_the_grace() -> None:
-    # A call that never returns and never runs a Python handler stands for Ray's core
-    # retrying an address for good: a lock acquired twice.
-    script = (
-        "import threading\n"
-        "from kow.runs import executors as ex\n"
-        "with ex._stops_deferred(ex._stop_handlers()), ex._stop_ends_after(1.0, 'h:1'):\n"
-        "    print('in', flush=True)\n"
-        "    lock = threading.Lock(); lock.acquire(); lock.acquire()\n"
-    )
-    for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        child = inside(script)
-        started = time.monotonic()
-        child.send_signal(number)
-        _, err = child.communicate(timeout=30)
-        assert child.returncode == 128 + number
-        assert 0.9 < time.monotonic() - started < 20
-        assert err == (
-            f"kow: stopped ({signal.Signals(number).name}); Ray did not return within 1 s"
-            " while connecting to 'h:1', so kow ends without it\n"
-        )
-
-
-def test_a_stop_while_ray_returns_in_time_reaches_the_handlers() -> None:
-    script = (
-        "import signal, sys, time\n"
-        "from kow.runs import executors as ex\n"
-        "signal.signal(signal.SIGTERM, lambda n, f: sys.exit(7))\n"
-        "with ex._stops_deferred(ex._stop_handlers()), ex._stop_ends_after(5.0, 'h:1'):\n"
-        "    print('in', flush=True)\n"
-        "    time.sleep(1.5)\n"
-        "    print('out', flush=True)\n"
-    )
-    child = inside(script)
-    child.send_signal(signal.SIGTERM)
-    out, err = child.communicate(timeout=30)
-    assert (child.returncode, out, err) == (7, "out\n", "")
-
-
 def test_without_ray_installed_cluster_says_how_to_install_it(tmp_path: Path) -> None:
     script = (
         "import sys; sys.modules['ray'] = None\n"

@@ -313,38 +313,6 @@ def test_the_temporary_file_of_a_killed_run_goes_at_the_next_run(tmp_path: Path)
     assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
 
 
-# ----------------------------------------------------------------------------- stops held
-
-HELD = """
-import signal, sys
-from kow.cli._io import Stopped, stop_signals, stops_held
-done = []
-try:
-    with stop_signals():
-        with stops_held():
-            signal.raise_signal(signal.SIG{name})
-            done.append("in the block, after the signal")
-            signal.raise_signal(signal.SIGTERM)  # a second stop: ignored
-            done.append("still in the block")
-        done.append("after the block")
-except (KeyboardInterrupt, Stopped) as stop:
-    done.append(type(stop).__name__ + " " + getattr(stop, "name", ""))
-print(done)
-"""
-
-
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-@pytest.mark.parametrize(("name", "raised"), [("INT", "KeyboardInterrupt "),
-                                              ("HUP", "Stopped SIGHUP")])  # fmt: skip
-def test_a_stop_in_a_held_block_ends_the_command_at_the_blocks_end(name: str, raised: str) -> None:
-    done = subprocess.run([sys.executable, "-c", HELD.replace("{name}", name)], cwd=ROOT,
-                          capture_output=True, text=True, check=False, timeout=60)  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == (
-        f"['in the block, after the signal', 'still in the block', '{raised}']\n"
-    )
-
-
 def test_a_pager_that_fails_leaves_the_text_shown_plainly_and_says_so(
     capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from kow import stopping
 from kow.runs import _pool
 from kow.runs._pool import ordered_map
 
@@ -101,7 +102,7 @@ def test_closing_ordered_map_kills_busy_workers() -> None:
 def test_a_signal_held_while_a_worker_starts_still_ends_that_worker(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real = _pool._signals_held
+    real = stopping.stops_blocked
 
     @contextmanager
     def lands_when_let_in() -> Iterator[None]:
@@ -109,7 +110,7 @@ def test_a_signal_held_while_a_worker_starts_still_ends_that_worker(
             yield
         raise KeyboardInterrupt  # as a Ctrl-C held back during the fork lands
 
-    monkeypatch.setattr(_pool, "_signals_held", lands_when_let_in)
+    monkeypatch.setattr(_pool, "stops_blocked", lands_when_let_in)
     with pytest.raises(KeyboardInterrupt):
         list(ordered_map(_sleep_after_first, range(6), jobs=2))
     assert multiprocessing.active_children() == []  # the worker just started was killed

@@ -41,7 +41,7 @@ def test_each_game_is_a_named_record_and_each_input_ends(tmp_path: Path) -> None
     # The bytes read so far, in all the inputs: the first file's size once it is read.
     assert records[2].read == first.stat().st_size
     assert records[3].read == first.stat().st_size + second.stat().st_size
-    assert items[3] == InputEnd(str(first), 3, True, None, None)
+    assert items[3] == InputEnd(str(first), 3, opened=True, why=None, note=None)
     assert items[3].error() is None
 
 

@@ -1,4 +1,4 @@
-"""The command line's plumbing: output files written whole, signals, progress, broken pipes,
+"""The command line's plumbing: output files written whole, progress, broken pipes,
 terminals that cannot show every character, and when to use colour.
 
 Nothing here knows the game beyond the four suit symbols: :mod:`kow.cli` uses it around
@@ -14,29 +14,25 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import stat
 import sys
-import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import IO, Any, NoReturn
 
 import click
 
+from ..stopping import Stopped
+
 __all__ = [
     "BROKEN_PIPE",
     "FALLBACK",
     "Progress",
     "closed_streams",
-    "Stopped",
     "STALE_AFTER",
     "atomic_output",
     "file_state",
     "replaced_whole",
-    "stop_code",
-    "stop_said",
-    "stops_held",
     "clear_stale_temporaries",
     "color_fits",
     "fit_streams",
@@ -45,10 +41,8 @@ __all__ = [
     "quiet_broken_pipe",
     "reader_may_leave",
     "write_out",
-    "signals_ignored",
     "suits_fit",
     "silence_stdout",
-    "stop_signals",
 ]
 
 
@@ -564,136 +558,6 @@ def atomic_output(
             with contextlib.suppress(FileNotFoundError):  # gone if the signal came after
                 os.unlink(tmp)
         raise
-
-
-class Stopped(BaseException):
-    """Raised in the main thread by SIGTERM or SIGHUP, so that cleanups run on the way out.
-
-    ``code`` is the exit code a shell gives a process ended by the signal (128 + its
-    number: 143 for SIGTERM, 129 for SIGHUP); ``name`` is the signal's name. A
-    :class:`BaseException`, like :class:`KeyboardInterrupt`, so that no ``except
-    Exception`` stops it.
-    """
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.code = 128 + signum
-        self.name = signal.Signals(signum).name
-
-
-_STOP_NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
-_held: list[int] | None = None
-"""In a block of :func:`stops_held`, the stop signals that landed in it; None outside."""
-
-
-def _stop(signum: int, frame: object) -> None:
-    """End the command on the first stop signal (at the end of a :func:`stops_held`
-    block when one runs); ignore any that follow while it cleans up."""
-    for name in _STOP_NAMES:
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _ignore)
-    if _held is not None:
-        _held.append(signum)
-        return
-    _raise_stop(signum)
-
-
-def _raise_stop(signum: int) -> NoReturn:
-    """Raise what the stop signal ``signum`` raises: :class:`KeyboardInterrupt` for
-    Ctrl-C, :class:`Stopped` for the others."""
-    if signum == signal.SIGINT:
-        raise KeyboardInterrupt
-    raise Stopped(signum)
-
-
-@contextmanager
-def stops_held() -> Iterator[None]:
-    """Let a stop signal that lands in the block (Ctrl-C, SIGTERM, SIGHUP, made
-    exceptions by :func:`stop_signals`) end the command at the block's end, not within.
-
-    So what the block writes is written whole: a game's log, a game's rows, never a part
-    of one. A write that waits in the block (a pipe whose reader is slow) is not cut
-    short: it goes on when the reader reads, and fails at once when it leaves. An
-    exception raised in the block goes out as raised. Main thread only; a block within
-    another is the outer block's part.
-    """
-    global _held
-    if _held is not None or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    _held = []
-    try:
-        yield
-    finally:
-        held, _held = _held, None
-    if held:
-        _raise_stop(held[0])
-
-
-def stop_said(stop: KeyboardInterrupt | Stopped) -> str:
-    """Return how a message names the stop: ``Interrupted`` (Ctrl-C) or ``Stopped by
-    SIGTERM``."""
-    return "Interrupted" if isinstance(stop, KeyboardInterrupt) else f"Stopped by {stop.name}"
-
-
-def stop_code(stop: KeyboardInterrupt | Stopped) -> int:
-    """Return the exit code of a command ended by ``stop``: 130 for Ctrl-C, else 128 +
-    the signal's number (143 for SIGTERM, 129 for SIGHUP), as a shell gives."""
-    return 130 if isinstance(stop, KeyboardInterrupt) else stop.code
-
-
-def _ignore(signum: int, frame: object) -> None:
-    """Let a signal pass. Not SIG_IGN: one already caught then would print a warning."""
-
-
-@contextmanager
-def signals_ignored() -> Iterator[None]:
-    """Ignore Ctrl-C, SIGTERM and SIGHUP in the block (main thread only), then restore them."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    numbers = [getattr(signal, n) for n in _STOP_NAMES if hasattr(signal, n)]
-    previous = [(number, signal.signal(number, _ignore)) for number in numbers]
-    try:
-        yield
-    finally:
-        for number, handler in previous:
-            signal.signal(number, handler)
-
-
-@contextmanager
-def stop_signals() -> Iterator[None]:
-    """Turn Ctrl-C, SIGTERM and SIGHUP into exceptions while a command runs (main thread).
-
-    Ctrl-C raises :class:`KeyboardInterrupt`, the others :class:`Stopped`, so worker
-    processes are ended, temporary files removed and a game's log saved on the way out.
-    Only the first counts: the rest are ignored from then on (a closing terminal sends
-    several), so they cannot cut the cleanup short, nor, once the block is left, end the
-    process before it exits with the first one's code. Signals that were ignored when kow
-    started (``nohup``) stay ignored.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {}
-    for name in _STOP_NAMES:
-        handler = signal.getsignal(getattr(signal, name)) if hasattr(signal, name) else None
-        if handler is not None:  # None: set outside Python, left alone
-            previous[name] = handler
-    for name, handler in previous.items():
-        if handler is not signal.SIG_IGN:
-            signal.signal(getattr(signal, name), _stop)
-    try:
-        yield
-    finally:
-        stopped = any(signal.getsignal(getattr(signal, n)) is _ignore for n in previous)
-        if stopped and hasattr(signal, "pthread_sigmask"):
-            # The command is ending with the first signal's code: block the others until
-            # the process exits (Python restores the default handlers as it shuts down,
-            # and a signal still on its way would then kill kow with its own status).
-            signal.pthread_sigmask(signal.SIG_BLOCK, {getattr(signal, n) for n in previous})
-        for name, handler in previous.items():
-            signal.signal(getattr(signal, name), handler)
 
 
 BROKEN_PIPE = 141

@@ -34,7 +34,7 @@ from ..online.views import event_of, view_of
 from ..rulebook import rule_lines, rules_summary
 from ..rules import Rules
 from ..screen import GLUE, Screen, printable
-from ._io import Stopped
+from ..stopping import Stopped
 from .human import HumanPlayer, Quit
 from .session import PIPED_PATIENCE, Terminal
 

@@ -32,7 +32,8 @@ from ..rulebook import rules_summary
 from ..rules import Rules
 from ..runs.analysis import DEFAULT_ITERATIONS, analyse_game, decisions, text_lines
 from ..screen import GLUE, Screen, printable, strip_escapes, terminal_width, wrap
-from ._io import Stopped, atomic_output, page, signals_ignored, silence_stdout
+from ..stopping import Stopped, signals_ignored
+from ._io import atomic_output, page, silence_stdout
 from .human import HotSeat, HumanPlayer, Quit
 
 __all__ = ["PIPED_PATIENCE", "Ending", "LogWriteError", "Resume", "Sitting", "Terminal"]

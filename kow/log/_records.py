@@ -14,7 +14,7 @@ import hashlib
 import json
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import IO, Any
 
 from ..screen import printable
@@ -40,6 +40,7 @@ class GameRecord:
     label: str
     index: int
     line: int
+    _: KW_ONLY
     game: Any
     read: int
     fault: LogReadError | None
@@ -58,6 +59,7 @@ class InputEnd:
 
     label: str
     games: int
+    _: KW_ONLY
     opened: bool
     why: str | None
     note: str | None
@@ -109,7 +111,7 @@ def read_logs(names: Iterable[str]) -> Iterator[GameRecord | InputEnd]:
         try:
             stream: IO[bytes] = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
         except OSError as err:
-            yield InputEnd(label, 0, False, str(err.strerror or err), None)
+            yield InputEnd(label, 0, opened=False, why=str(err.strerror or err), note=None)
             continue
         seen: dict[bytes, int] = {}  # a game's digest: its index
         repeated = 0
@@ -131,7 +133,8 @@ def read_logs(names: Iterable[str]) -> Iterator[GameRecord | InputEnd]:
                                     f" {first} whole"
                                 )
                     read = before + tell() if tell is not None else 0
-                    yield GameRecord(label, index, entry.line, entry.value, read, entry.fault, note)
+                    yield GameRecord(label, index, entry.line, game=entry.value, read=read,
+                                     fault=entry.fault, note=note)  # fmt: skip
             except LogReadError as err:
                 why = str(err)
             except OSError as err:
@@ -141,7 +144,7 @@ def read_logs(names: Iterable[str]) -> Iterator[GameRecord | InputEnd]:
         note = None
         if why is None and repeated > 1:
             note = f"{label}: {repeated} games in all repeat an earlier game whole"
-        yield InputEnd(label, index, True, why, note)
+        yield InputEnd(label, index, opened=True, why=why, note=note)
 
 
 def _digest(game: Any) -> bytes:

@@ -8,15 +8,15 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
-import signal
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Generator, Iterable, Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
+
+from ..stopping import stops_blocked, stops_left_to_parent
 
 __all__ = ["WorkerError", "ordered_map", "start_seconds"]
 
@@ -78,8 +78,8 @@ def ordered_map(
                 daemon=True,
             )
             readers.append(reader)
-            workers.append(process)  # before it starts: a signal held below lands after
-            with _signals_held():  # the worker sets its own handlers before taking any
+            workers.append(process)  # before it starts: a signal blocked below lands after
+            with stops_blocked():  # the worker sets its own handlers before taking any
                 process.start()
             writer.close()  # the worker holds the write end; EOF here means it died
         waiting: list[deque[tuple[bool, Any]]] = [deque() for _ in range(jobs)]
@@ -155,10 +155,7 @@ def _work(
     workers; SIGTERM ends the worker. A worker also ends as soon as the main process is
     gone (killed outright), and quietly when a result cannot be sent.
     """
-    for signum in _STOP_SIGNALS:
-        signal.signal(signum, signal.SIG_DFL if signum == signal.SIGTERM else signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+    stops_left_to_parent()
     for connection in inherited:
         connection.close()
     parent = multiprocessing.parent_process()
@@ -176,29 +173,6 @@ def _work(
         os._exit(1)
     finally:
         writer.close()
-
-
-_STOP_SIGNALS = {
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-}
-
-
-@contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold Ctrl-C, SIGTERM and SIGHUP back while a worker starts (where the platform can).
-
-    A worker is born with them blocked and unblocks them once it has set its own
-    handlers, so a signal in that moment never runs the main process's handler in the
-    worker; here a held signal arrives as soon as the block ends.
-    """
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _portable(err: Exception) -> Exception:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -30,6 +29,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..rules import check_int
+from ..stopping import (
+    restore_handlers,
+    stop_ends_after,
+    stop_handlers,
+    stops_deferred,
+)
 from ._pool import ordered_map
 
 __all__ = [
@@ -59,7 +64,7 @@ PROBE_SECONDS = 5.0
 """How long :func:`ray_connection` waits for a cluster's address to answer at all."""
 STOP_GRACE_SECONDS = 15.0
 """How long a stop that lands while Ray connects waits for Ray to return before kow ends
-without it (:func:`_stop_ends_after`)."""
+without it (:func:`kow.stopping.stop_ends_after`)."""
 
 CLUSTERS = ("local", "ray", "ray://HOST:PORT", "HOST:PORT")
 """The values of ``--cluster``: ``local`` starts a Ray runtime on this machine; ``ray``
@@ -315,11 +320,12 @@ def ray_connection(cluster: str) -> Iterator[int]:
     if address != "local":
         _probe(address, named or repr(address))
     _quiet_ray_advice()
-    handlers = _stop_handlers()
+    handlers = stop_handlers()
+    slow = f"Ray did not return within {STOP_GRACE_SECONDS:g} s while connecting to {address!r}"
     try:
         with (
-            _stops_deferred(handlers),
-            _stop_ends_after(STOP_GRACE_SECONDS, address),
+            stops_deferred(handlers),
+            stop_ends_after(STOP_GRACE_SECONDS, f"{slow}, so kow ends without it"),
             _no_sigterm_handler_of_rays(),
         ):
             try:
@@ -338,11 +344,11 @@ def ray_connection(cluster: str) -> Iterator[int]:
         with _errors_to_stderr():
             yield _cluster_cpus()
     finally:
-        handlers = _stop_handlers()  # as the block left them (a stop may ignore more now)
+        handlers = stop_handlers()  # as the block left them (a stop may ignore more now)
         try:
             _unstopped(ray.shutdown)  # also the processes of a start that was cut short
         finally:
-            _restore(handlers)
+            restore_handlers(handlers)
 
 
 def _is_terminal(stream: Any) -> bool:
@@ -626,7 +632,7 @@ def _cancel(ray: Any, ref: Any) -> None:
 
 def _unstopped(call: Callable[..., R], *args: Any, **kwargs: Any) -> R:
     """Return ``call(*args, **kwargs)``, a call into Ray's compiled core, with Ctrl-C,
-    SIGTERM and SIGHUP held until it returns (:func:`_stops_deferred`).
+    SIGTERM and SIGHUP held until it returns (:func:`kow.stopping.stops_deferred`).
 
     Ray's core checks for signals while it waits, and an exception that a handler raises
     there is lost (Ray 2.60: ``ray.get`` goes on waiting, ``ray.wait`` gives a
@@ -634,7 +640,7 @@ def _unstopped(call: Callable[..., R], *args: Any, **kwargs: Any) -> R:
     note the signal, and it reaches them once the call returns. Ray's waits here last
     :data:`POLL_SECONDS` at most, so a stop still lands at once.
     """
-    with _stops_deferred(_stop_handlers()):
+    with stops_deferred(stop_handlers()):
         return call(*args, **kwargs)
 
 
@@ -644,102 +650,3 @@ def _first_line(err: BaseException) -> str:
         if line.strip():
             return line.strip()
     return type(err).__name__
-
-
-_STOP_SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
-
-
-def _stop_handlers() -> list[tuple[int, Any]]:
-    """Return the handlers of Ctrl-C, SIGTERM and SIGHUP now (main thread: else none)."""
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        return []
-    return [(number, signal.getsignal(number)) for number in _STOP_SIGNALS]
-
-
-@contextmanager
-def _stops_deferred(handlers: list[tuple[int, Any]]) -> Iterator[None]:
-    """Hold Ctrl-C, SIGTERM and SIGHUP that land in the block (a call into Ray's core,
-    which swallows an exception its signal check raises), then set ``handlers`` again
-    and send the first one that landed to them."""
-    landed: list[int] = []
-    for number, handler in handlers:
-        if handler is not None and handler is not signal.SIG_IGN:
-            signal.signal(number, lambda signum, frame: landed.append(signum))
-    try:
-        yield
-    finally:
-        _restore(handlers)
-        if landed:
-            signal.raise_signal(landed[0])
-
-
-@contextmanager
-def _stop_ends_after(seconds: float, address: str) -> Iterator[None]:
-    """End the process with status 128 + the signal's number if a Ctrl-C, SIGTERM or
-    SIGHUP lands in the block and the block has not ended ``seconds`` later.
-
-    For ``ray.init``: Ray's core may retry an address for good in compiled code that
-    never looks at signals, so no Python handler runs. The signal is seen through
-    :func:`signal.set_wakeup_fd` by a thread of this block's own, which then waits and
-    ends the process with :func:`os._exit` (a temporary output file is left, to be
-    cleared by the next kow that writes there). Outside the main thread the block does
-    nothing.
-    """
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    read, write = os.pipe()
-    os.set_blocking(write, False)
-    try:
-        previous = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
-    except ValueError:  # not the main interpreter
-        os.close(read)
-        os.close(write)
-        yield
-        return
-    ended = threading.Event()
-
-    def watch() -> None:
-        while True:
-            data = os.read(read, 1)
-            if not data or ended.is_set():
-                return
-            if data[0] in _STOP_SIGNALS:
-                break
-        if ended.wait(seconds):
-            return
-        name = signal.Signals(data[0]).name
-        sys.stderr.write(
-            f"kow: stopped ({name}); Ray did not return within {seconds:g} s while"
-            f" connecting to {address!r}, so kow ends without it\n"
-        )
-        sys.stderr.flush()
-        os._exit(128 + data[0])
-
-    watcher = threading.Thread(target=watch, name="kow-stop-watch", daemon=True)
-    watcher.start()
-    try:
-        yield
-    finally:
-        ended.set()
-        signal.set_wakeup_fd(previous)
-        try:
-            os.write(write, b"\0")  # no signal: the watcher sees the block ended
-        except OSError:
-            pass  # full: the watcher has bytes to read, and then sees it ended
-        os.close(write)
-        watcher.join()
-        os.close(read)
-
-
-def _restore(handlers: list[tuple[int, Any]]) -> None:
-    """Set the handlers :func:`_stop_handlers` returned again (those set in Python)."""
-    for number, handler in handlers:
-        if handler is not None:
-            signal.signal(number, handler)

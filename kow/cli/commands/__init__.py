@@ -16,14 +16,8 @@ from typing import Any
 import click
 
 from ... import __version__
-from .._io import (
-    Stopped,
-    closed_streams,
-    fit_streams,
-    quiet_broken_pipe,
-    silence_stdout,
-    stop_signals,
-)
+from ...stopping import Stopped, stop_signals
+from .._io import closed_streams, fit_streams, quiet_broken_pipe, silence_stdout
 from . import (
     analyze,
     export,

@@ -12,18 +12,15 @@ import os
 
 import click
 
+from ...stopping import Stopped, stop_code, stop_said, stops_held
 from .._inputs import games_shown, input_bytes, one_stdin, same_file, say
 from .._io import (
     Progress,
-    Stopped,
     atomic_output,
     file_state,
     progress_fits,
     reader_may_leave,
     replaced_whole,
-    stop_code,
-    stop_said,
-    stops_held,
 )
 from .._options import PATH, quiet_option
 

@@ -11,17 +11,14 @@ import contextlib
 import click
 
 from ...rules import FIRST_GAME, GAMES, Rules
+from ...stopping import Stopped, stop_code, stop_said, stops_held
 from .._io import (
     Progress,
-    Stopped,
     atomic_output,
     file_state,
     progress_fits,
     reader_may_leave,
     replaced_whole,
-    stop_code,
-    stop_said,
-    stops_held,
     write_out,
 )
 from .._options import (

@@ -12,7 +12,8 @@ import sys
 import click
 
 from ...rules import GAMES, Rules
-from .._io import Progress, Stopped, reader_may_leave, write_out
+from ...stopping import Stopped
+from .._io import Progress, reader_may_leave, write_out
 from .._options import (
     ENTRANTS_HELP,
     Count,

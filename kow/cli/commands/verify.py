@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ...stopping import Stopped, stop_code, stop_said
 from .._inputs import games_shown, input_bytes, one_stdin, say
-from .._io import Progress, Stopped, reader_may_leave, stop_code, stop_said
+from .._io import Progress, reader_may_leave
 from .._options import PATH, json_option, quiet_option, search_iterations_option
 
 if TYPE_CHECKING:
