@@ -72,7 +72,8 @@ LAYERS: list[set[str]] = [
     {"kow.online.server"},
     {"kow.online.running"},
     # the command line
-    {"kow.cli._io", "kow.cli._inputs", "kow.cli.seats", "kow.cli.human"},
+    {"kow.cli._terminal", "kow.cli._files", "kow.cli._pipes", "kow.cli._inputs", "kow.cli.seats"},
+    {"kow.cli.human"},
     {"kow.cli.session"},
     {"kow.cli._options", "kow.cli.remote"},
     {"kow.cli.online"},

@@ -200,7 +200,7 @@ def test_progress_bar_only_where_it_fits(
     monkeypatch: pytest.MonkeyPatch, stdout_tty: bool, stderr_tty: bool, output: str | None,
     fits: bool,
 ) -> None:  # fmt: skip
-    from kow.cli._io import progress_fits
+    from kow.cli._terminal import progress_fits
 
     monkeypatch.setattr(sys, "stdout", _Stream(stdout_tty))
     monkeypatch.setattr(sys, "stderr", _Stream(stderr_tty))

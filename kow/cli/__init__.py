@@ -6,8 +6,9 @@
   share :mod:`kow.cli._inputs`); ``host``, ``join``, ``serve`` (online play, which share
   :mod:`kow.cli.online`);
 - :mod:`kow.cli._options`: the options the commands share, and their checks;
-- :mod:`kow.cli._io`: files written whole, signals, progress, broken pipes, terminals that
-  cannot show ♠, when to colour;
+- the plumbing: :mod:`kow.cli._files` (output files written whole, gzip, temporaries),
+  :mod:`kow.cli._terminal` (terminals that cannot show ♠, when to colour, the pager,
+  progress bars), :mod:`kow.cli._pipes` (closed streams, a reader of stdout that left);
 - :mod:`kow.cli.session`: the sitting of ``kow play`` at the keyboard, and
   :mod:`kow.cli.human`: the person at the keyboard, a player.
 

@@ -263,7 +263,7 @@ def sit(
     """Sit the person at the table of ``connection`` until they leave; return the exit
     code (the reason said on stderr)."""
     from ..screen import wrap
-    from ._io import color_fits, suits_fit
+    from ._terminal import color_fits, suits_fit
     from .remote import RemoteSitting
     from .session import Terminal
 

@@ -17,7 +17,8 @@ import click
 
 from ... import __version__
 from ...stopping import Stopped, stop_signals
-from .._io import closed_streams, fit_streams, quiet_broken_pipe, silence_stdout
+from .._pipes import closed_streams, quiet_broken_pipe, silence_stdout
+from .._terminal import fit_streams
 from . import (
     analyze,
     export,

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 import click
 
 from ...rules import ANALYSIS_DEALS, JOBS, SEED, Rules
+from .._files import atomic_output
 from .._inputs import open_error, same_file, say, title
-from .._io import Progress, atomic_output, color_fits, reader_may_leave, suits_fit, write_out
 from .._options import (
     PATH,
     Count,
@@ -28,6 +28,8 @@ from .._options import (
     quiet_option,
     refuse_jobs_with_cluster,
 )
+from .._pipes import reader_may_leave, write_out
+from .._terminal import Progress, color_fits, suits_fit
 
 if TYPE_CHECKING:
     from ...log import InputError

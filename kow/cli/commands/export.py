@@ -13,16 +13,11 @@ import os
 import click
 
 from ...stopping import Stopped, stop_code, stop_said, stops_held
+from .._files import atomic_output, file_state, replaced_whole
 from .._inputs import games_shown, input_bytes, one_stdin, same_file, say
-from .._io import (
-    Progress,
-    atomic_output,
-    file_state,
-    progress_fits,
-    reader_may_leave,
-    replaced_whole,
-)
 from .._options import PATH, quiet_option
+from .._pipes import reader_may_leave
+from .._terminal import Progress, progress_fits
 
 EXPORT_TABLES = ("games", "rounds", "tricks", "plays")
 """``kow export --table``'s choices: ``kow.runs.export.TABLES``, named here so that ``kow

@@ -13,7 +13,6 @@ import sys
 import click
 
 from ...rules import MAX_PLAYERS, Rules
-from .._io import color_fits, suits_fit
 from .._options import (
     LEVELS,
     PATH,
@@ -30,6 +29,7 @@ from .._options import (
     search_iterations_option,
     seed_option,
 )
+from .._terminal import color_fits, suits_fit
 
 
 @click.command()

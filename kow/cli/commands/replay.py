@@ -14,8 +14,8 @@ import click
 from ...rules import Rules
 from .._inputs import open_error, say
 from .._inputs import title as title_of
-from .._io import FALLBACK, color_fits, page, suits_fit
 from .._options import PATH, Count, ascii_option, no_color_option
+from .._terminal import FALLBACK, color_fits, page, suits_fit
 
 
 @click.command()

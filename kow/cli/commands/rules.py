@@ -7,8 +7,9 @@ import sys
 import click
 
 from ...rules import Rules
-from .._io import page, reader_may_leave, write_out
 from .._options import json_option, rule_options
+from .._pipes import reader_may_leave, write_out
+from .._terminal import page
 
 
 @click.command("rules")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from .._io import reader_may_leave, write_out
+from .._pipes import reader_may_leave, write_out
 
 
 @click.command()

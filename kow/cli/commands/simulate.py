@@ -12,15 +12,7 @@ import click
 
 from ...rules import FIRST_GAME, GAMES, Rules
 from ...stopping import Stopped, stop_code, stop_said, stops_held
-from .._io import (
-    Progress,
-    atomic_output,
-    file_state,
-    progress_fits,
-    reader_may_leave,
-    replaced_whole,
-    write_out,
-)
+from .._files import atomic_output, file_state, replaced_whole
 from .._options import (
     Count,
     bots_option,
@@ -37,6 +29,8 @@ from .._options import (
     search_iterations_option,
     seed_option,
 )
+from .._pipes import reader_may_leave, write_out
+from .._terminal import Progress, progress_fits
 
 
 @click.command()

@@ -13,7 +13,6 @@ import click
 
 from ...rules import GAMES, Rules
 from ...stopping import Stopped
-from .._io import Progress, reader_may_leave, write_out
 from .._options import (
     ENTRANTS_HELP,
     Count,
@@ -29,6 +28,8 @@ from .._options import (
     search_iterations_option,
     seed_option,
 )
+from .._pipes import reader_may_leave, write_out
+from .._terminal import Progress
 
 
 @click.command()

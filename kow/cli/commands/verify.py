@@ -16,8 +16,9 @@ import click
 
 from ...stopping import Stopped, stop_code, stop_said
 from .._inputs import games_shown, input_bytes, one_stdin, say
-from .._io import Progress, reader_may_leave
 from .._options import PATH, json_option, quiet_option, search_iterations_option
+from .._pipes import reader_may_leave
+from .._terminal import Progress
 
 if TYPE_CHECKING:
     from ...log import GameLog
