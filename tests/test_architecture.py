@@ -154,6 +154,19 @@ def test_each_module_imports_only_lower_layers() -> None:
     assert faults == []
 
 
+def test_no_command_module_imports_another() -> None:
+    # One module per command (kow/cli/commands/): each holds its options and its output;
+    # what commands share lives below them (kow.cli._inputs, kow.cli.online, ...).
+    modules = _modules()
+    commands = {name for name in modules if name.startswith("kow.cli.commands.")}
+    assert {"kow.cli.commands.verify", "kow.cli.commands.analyze"} <= commands
+    for name in sorted(commands):
+        imported = _run_time_imports(name, modules[name], set(modules))
+        source = modules[name].read_text(encoding="utf-8")
+        assert not imported & commands, (name, imported & commands)
+        assert "from ." + " import" not in source and "from .." + "commands" not in source, name
+
+
 def test_verify_imports_nothing_else_of_kow() -> None:
     # The oracle is independent of the engine: a fault in one is caught by the other.
     modules = _modules()
