@@ -125,3 +125,18 @@ def test_the_first_difference_spreads_json_one_value_a_line() -> None:
         '+   "Qs",',
     ]
     assert conftest.first_difference(pinned, pinned) == ""
+
+
+# Top-level modules of kow/ are tested at the top of tests/; each package has a folder.
+PACKAGES = ("engine", "players", "log", "verify", "runs", "frameworks", "online", "cli")
+
+
+def test_tests_mirror_the_packages() -> None:
+    # Every package of kow/ has its folder of tests, every folder of tests is a package of
+    # kow/, and no two test files share a name (pytest imports each by its name alone).
+    packages = {p.name for p in (ROOT / "kow").iterdir() if (p / "__init__.py").is_file()}
+    tests = (ROOT / "tests").iterdir()
+    folders = {p.name for p in tests if p.is_dir() and any(p.glob("test_*.py"))}
+    assert packages == set(PACKAGES) == folders
+    names = [p.name for p in (ROOT / "tests").rglob("test_*.py")]
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)

@@ -78,7 +78,7 @@ class TrickFacts(NamedTuple):
 # 650 by keyword). Only tuple.__new__ called at once, as the trick loop did before, is
 # faster (121 ns): about 0.7% of `kow simulate --bots heuristic`, the price of one
 # constructor that states the order. Nothing else builds these records by position; a
-# test (tests/test_engine.py) holds each class's fields to the order written here.
+# test (tests/engine/test_engine.py) holds each class's fields to the order written here.
 new_trick_facts: Callable[[tuple[Any, ...]], TrickFacts] = functools.partial(
     tuple.__new__, TrickFacts
 )

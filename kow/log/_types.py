@@ -8,7 +8,7 @@ is not (a seat that may be null). pokerkit's ``HandHistory`` is the model of a t
 record. The names end in ``Log`` (``GameLog``, ``RoundLog``...): :mod:`kow.events`
 holds the engine's ``Play``, ``Vote`` and ``Deal``.
 
-Each type mirrors one object of the schema, key for key (``tests/test_log_types.py``
+Each type mirrors one object of the schema, key for key (``tests/log/test_log_types.py``
 keeps them in step): a required key is a key of the class itself, a key the schema may
 leave out (``abandoned``, a play's ``card`` or ``knock``) is a key of a ``total=False``
 subclass (Python 3.10 has no ``NotRequired``, and the run time needs Click alone).

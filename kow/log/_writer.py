@@ -1,6 +1,6 @@
 """The fast writer of the log format: a game's compact JSON text straight from its events.
 
-:func:`game_text` gives exactly the bytes of ``dumps(build(...))`` (``tests/test_log.py``
+:func:`game_text` gives exactly the bytes of ``dumps(build(...))`` (``tests/log/test_log.py``
 checks it over every rule, odd names, and games cut short at any event), but writes the
 text from pieces made once (the text of every play by seat and card; the rules and
 players, once per run) instead of building dicts and encoding them: ``json.dumps`` of a

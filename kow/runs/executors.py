@@ -408,7 +408,7 @@ def _errors_to_stderr() -> Iterator[None]:
     Ray 2.60's driver prints them from a thread of its own through
     ``ray._private.worker.print_to_stdstream``, to stdout; in the block that function is
     wrapped to print them to stderr. Where a Ray has no such function, nothing changes
-    (and ``tests/test_cluster.py`` would see the stdout that is no longer data).
+    (and ``tests/runs/test_cluster.py`` would see the stdout that is no longer data).
     """
     module = sys.modules.get("ray._private.worker")
     printer = getattr(module, "print_to_stdstream", None)

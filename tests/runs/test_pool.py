@@ -18,7 +18,7 @@ from kow import stopping
 from kow.runs import _pool
 from kow.runs._pool import ordered_map
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 needs_fork = pytest.mark.skipif(
     "fork" not in multiprocessing.get_all_start_methods(),
@@ -119,7 +119,7 @@ def test_a_signal_held_while_a_worker_starts_still_ends_that_worker(
 _WATCHED = """
 import os, sys, time
 from kow.runs._pool import ordered_map
-from tests.test_pool import _sleep_after_first
+from tests.runs.test_pool import _sleep_after_first
 it = ordered_map(_sleep_after_first, range(6), jobs=2)
 next(it)
 import multiprocessing

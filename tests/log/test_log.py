@@ -8,7 +8,7 @@ reference. They must agree byte for byte on every game, whole or cut short at an
 lines and error places however the input is cut into chunks, and read one big value in
 linear time (few reads and decodes, checked by counting them, not by timing). These tests
 read with ``iter_values``, its twin that keeps a top-level array whole (``iter_games``
-gives the array's elements: tests/test_reader.py).
+gives the array's elements: tests/log/test_reader.py).
 """
 
 from __future__ import annotations

@@ -426,7 +426,7 @@ def test_a_closed_screen_keeps_the_log(tmp_path: Path) -> None:
             [sys.executable, "-m", "kow", "play", "--seed", "1", "--delay", "0", "--log",
              str(path)],
             input="1\n" * 50, stdout=write_end, stderr=subprocess.PIPE, text=True,
-            timeout=120, cwd=Path(__file__).resolve().parent.parent,
+            timeout=120, cwd=Path(__file__).resolve().parents[2],
         )  # fmt: skip
     finally:
         os.close(write_end)
@@ -885,7 +885,7 @@ def test_a_byte_of_another_encoding_piped_in_is_an_entry_refused(
          "--log", str(path)],
         input=b"\n" * (humans - 1) + b"Jos\xe9\nquit\n", capture_output=True, timeout=60,
         env={**os.environ, "PYTHONIOENCODING": "utf-8", "LC_ALL": "C.UTF-8"},
-        cwd=Path(__file__).resolve().parent.parent,
+        cwd=Path(__file__).resolve().parents[2],
     )  # fmt: skip
     out, err = result.stdout.decode(), result.stderr.decode()
     assert "Traceback" not in err

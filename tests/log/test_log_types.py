@@ -26,7 +26,7 @@ from optional import needs
 from kow import log
 from kow.rules import Rules
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 OBJECTS: dict[str, type] = {
     "#": log.GameLog,

@@ -30,7 +30,7 @@ from kow.log import LoggedPlayer, build
 from kow.rules import MAX_PLAYERS, Rules
 from kow.runs.export import COLUMNS, TABLES, IllegalGameError, cells, rows
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RANKS = "23456789TJQKA"
 
 
@@ -115,7 +115,7 @@ def test_an_unknown_table_is_refused() -> None:
 
 # --------------------------------------------------------------------------- stacked games
 #
-# The dog's-life game of tests/test_engine.py: three players, 4 cards, once per game.
+# The dog's-life game of tests/engine/test_engine.py: three players, 4 cards, once per game.
 # Round 1 (dealer 0, 2s turned up): seat 0 takes no trick and gets a dog's life. Round 2
 # (seat 1 chose hearts): seat 0 knocks on trick 1, trumps trick 2 with its one card (2h)
 # and is revived; seat 1 takes nothing and is out. Round 3: seat 0 sweeps seat 2.
@@ -132,7 +132,7 @@ DOG_SCRIPTS = [
     "4c 5c 6c Ad  5c Kd Ah  c Kc 3d",
 ]
 
-# The full game of tests/test_engine.py: four players, 3 cards. Seats 0 and 1 are out
+# The full game of tests/engine/test_engine.py: four players, 3 cards. Seats 0 and 1 are out
 # after round 1; round 3 (1 card) follows a tie cut that seat 3 wins: it names diamonds
 # and takes the only trick.
 FULL_DECKS = [

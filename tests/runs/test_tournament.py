@@ -34,7 +34,7 @@ from kow.runs.tournament import (
     tournament_game,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from kow.cli import main
 from kow.cli._options import MAX_GAMES
 from kow.rules import Rules
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> tuple[int, str, str]:

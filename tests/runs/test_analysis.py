@@ -28,7 +28,7 @@ from kow.rules import Rules
 from kow.runs import analysis
 from kow.runs.analysis import BLUNDER, analyse_game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 VALIDATOR = Draft202012Validator(analysis.schema())
 
 

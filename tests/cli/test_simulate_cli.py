@@ -21,7 +21,7 @@ from conftest import STOPS, lines_written, signal_when, stopped
 from kow.cli import main
 from kow.cli._options import MAX_JOBS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def kow(*args: str) -> subprocess.CompletedProcess[str]:
@@ -307,6 +307,6 @@ def test_a_stopped_run_without_a_seed_says_the_seed_it_drew(tmp_path: Path) -> N
     first = int(seed.group(2))
     again = subprocess.run(
         [sys.executable, "-m", "kow", "simulate", "--seed", seed.group(1), "--games", str(first)],
-        capture_output=True, check=True, cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True, check=True, cwd=Path(__file__).resolve().parents[2],
     )  # fmt: skip
     assert again.stdout == out[: len(again.stdout)] and out.count(b"\n") == first

@@ -39,7 +39,7 @@ from kow.runs.executors import BlockError, ClusterError, TaskError, on_ray
 
 pytestmark = [pytest.mark.xdist_group("ray"), pytest.mark.timeout(240)]
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KOW = [sys.executable, "-m", "kow"]
 
 

@@ -39,7 +39,7 @@ from kow.log import LoggedPlayer, build, replay, schema
 from kow.rules import Rules, RulesError
 from kow.verify import verify_game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHANCE = pyspiel.PlayerId.CHANCE
 
 VARIANTS = [
@@ -582,7 +582,7 @@ def test_the_example_prints_what_examples_readme_shows(tmp_path: Path) -> None:
 
 def test_the_example_refuses_bad_options_in_one_line() -> None:
     digits = "in the digits 0-9"
-    example = Path(__file__).resolve().parent.parent / "examples" / "openspiel_ismcts.py"
+    example = Path(__file__).resolve().parents[2] / "examples" / "openspiel_ismcts.py"
     for args, message in (
         (["--games", "0"], "argument --games: '0' is not a count: allowed 1 to 100000"),
         (["--players", "9"], "argument --players: '9' is not a number of players: allowed 2 to 7"),

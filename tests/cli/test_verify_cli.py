@@ -538,7 +538,7 @@ def test_progress_bar_on_a_terminal_clears_for_faults_and_ends_before_the_summar
     games[2]["rounds"][0]["tricks"][0]["winner"] = 9  # no such seat: game 3 is faulty
     many = tmp_path / "many.jsonl"
     many.write_text(games_text * 500 + "".join(json.dumps(g) + "\n" for g in games))
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
 
     def shown(*args: str) -> str:
         child = pexpect.spawn(sys.executable, ["-m", "kow", "verify", *args, str(many)],

@@ -30,7 +30,7 @@ from kow.game import drive, new_game
 from kow.players import BOT_KINDS, Player
 from kow.rules import DOGS_LIFE, LEADS, MAX_SEED, TRUMPS, Rules
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = log.schema()
 VALIDATOR = Draft202012Validator(SCHEMA)
 

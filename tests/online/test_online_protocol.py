@@ -108,7 +108,7 @@ def test_kow_schema_protocol_prints_the_shipped_schema() -> None:
 
 
 def test_docs_protocol_md_tells_every_message_and_error_code() -> None:
-    text = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text("utf-8")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text("utf-8")
     defs = SCHEMA["$defs"]
     for side in ("client", "server"):
         for ref in defs[side]["oneOf"]:

@@ -26,7 +26,7 @@ from kow.log import LogFormatError, LoggedPlayer, LogReadError
 from kow.rules import Rules
 
 # Four players, 3 cards, first dealer 0, hearts turned up; seat 3 wins in round 3 after a
-# tie cut (the game of tests/test_replay.py).
+# tie cut (the game of tests/log/test_replay.py).
 RULES = Rules(players=4, start_cards=3)
 DECKS = [
     deal(0, ["7c 8d 9s", "3c 4c 5d", "Ac Kd As", "Qc 3h 4s"], "2h"),
@@ -344,7 +344,7 @@ def test_termination_is_the_engines_and_the_documented_count_holds() -> None:
     # written there. The same count, from the logs, and every value the engine's.
     from pathlib import Path
 
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "log-format.md").read_text()
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "log-format.md").read_text()
     section = doc[doc.index("How a run's games ended") :]
     command = section.split("```sh\n", 1)[1].split("\n```", 1)[0]
     shown = section.split("```text\n", 1)[1].split("\n```", 1)[0]

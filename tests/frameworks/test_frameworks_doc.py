@@ -15,7 +15,7 @@ from kow.cli import main
 from kow.frameworks.encoding import information_state_size, observation_size
 from kow.rules import Rules
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "frameworks.md").read_text(encoding="utf-8")
 
 

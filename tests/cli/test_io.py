@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from kow.cli import main
 from kow.cli._terminal import FALLBACK, color_fits
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NARROW = ["cp1252", "latin-1", "ascii"]
 """Encodings that cannot show ♠."""
 

@@ -21,7 +21,7 @@ from kow.rules import Rules
 from kow.runs import _pool, batch
 from kow.runs.batch import GameError, Run, auto_jobs, run_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 RUNS = [
     Run(1, Rules(), ("random",) * 4),
