@@ -114,9 +114,10 @@ def plan_analysis(
     refused: list[PlanError] = []
     total = 0
     for record in wanted:
-        found = verify_game(record.game) if record.fault is None else None
-        if record.fault is not None:
-            found = Fault(None, None, None, message=str(record.fault))
+        if record.fault is not None:  # of reading: refused as not legal, as verify reads it
+            found: Fault | None = Fault(None, None, None, message=str(record.fault))
+        else:
+            found = verify_game(record.game)
         if found is not None:
             logged = record.game.get("seed") if isinstance(record.game, dict) else None
             known = isinstance(logged, int) and not isinstance(logged, bool)
