@@ -375,7 +375,7 @@ def test_the_cli_default_is_the_library_default() -> None:
 
 
 def test_kow_play_offers_the_analysis_of_the_game_just_played(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(ROOT / "tests" / "cli"))
     from test_play import UTF8, script
 
     entries, _ = script(Rules(players=3), 21, humans=1)
