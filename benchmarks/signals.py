@@ -5,8 +5,9 @@ Each try starts ``python -m kow simulate --games 1000000 --jobs 2 -o FILE`` over
 holding an earlier run, waits until its temporary file appears, sleeps a random 0 to 0.6
 s, and sends SIGTERM, SIGINT (Ctrl-C) or SIGHUP (``--signals``). Two busy processes run
 beside it all along, as on a loaded machine. A try passes when the run exits within 15
-s with 128 + the signal, prints no traceback, leaves the earlier file as it was and no
-temporary file, and no process of the run is left. The script stops at the first hang
+s with 128 + the signal, prints no traceback, leaves the earlier file as it was or
+holds the finished games whole (as many as it says: issue 33), leaves no temporary file,
+and no process of the run is left. The script stops at the first hang
 and prints what the run's processes were doing (``PYTHONFAULTHANDLER``).
 
 ``--tree DIR`` runs the kow of another checkout, to compare versions. The result is a
@@ -16,8 +17,10 @@ count, not a time: it needs no quiet machine. See docs/performance.md.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -60,6 +63,30 @@ def pipe_holders(proc: subprocess.Popen[bytes]) -> list[tuple[int, str]]:
         if links & pipes and int(entry.name) != os.getpid():
             found.append((int(entry.name), cmdline.strip()))
     return found
+
+
+def kept_fault(held: bytes, said: str) -> list[str]:
+    """Return what is wrong with the file a stopped run left, given what it ``said``.
+
+    A stopped ``simulate -o FILE`` leaves FILE as it was when no game had finished, or
+    holds each finished game whole, one JSON line each, as many as it says on stderr
+    ("games 0 to N-1 of the run are written whole"; issue 33).
+    """
+    if held == b"earlier run\n":
+        return [] if "left as it was" in said else ["the earlier file kept, but not said"]
+    found = re.search(r"games? (?:(\d+) to )?(\d+) of the run (?:are|is) written whole", said)
+    if found is None:
+        return ["the earlier file changed, and the run does not say it kept games"]
+    count = int(found.group(2)) + 1 - int(found.group(1) or found.group(2))
+    lines = held.split(b"\n")
+    if lines[-1] != b"" or len(lines) - 1 != count:
+        return [f"{len(lines) - 1} lines kept (last whole: {lines[-1] == b''}), {count} said"]
+    try:
+        if not all(json.loads(line)["result"] for line in lines[:-1]):
+            return ["a kept game has no result"]
+    except (ValueError, KeyError, TypeError) as fault:
+        return [f"a kept line is not a whole game: {fault}"]
+    return []
 
 
 def one_try(tree: Path, rng: random.Random, signals: list[signal.Signals]) -> str:
@@ -115,8 +142,8 @@ def one_try(tree: Path, rng: random.Random, signals: list[signal.Signals]) -> st
         faults.append("traceback:\n" + err.decode()[-1500:])
     if sorted(p.name for p in folder.iterdir()) != ["games.jsonl"]:
         faults.append(f"files left: {sorted(p.name for p in folder.iterdir())}")
-    elif target.read_text() != "earlier run\n":
-        faults.append("the earlier file changed")
+    else:
+        faults.extend(kept_fault(target.read_bytes(), err.decode(errors="replace")))
     if live_with(str(target)):
         faults.append("workers outlived the run")
     return "; ".join(faults)

@@ -312,7 +312,7 @@ class Rules:
 
     def to_dict(self) -> RulesLog:
         """Return the settings as the log's ``rules`` object (a new dict, keys in field order)."""
-        return cast("RulesLog", asdict(self))  # its keys are the fields (tests/log/test_log_types.py)
+        return cast("RulesLog", asdict(self))  # its keys are the fields (test_log_types.py)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:

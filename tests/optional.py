@@ -31,12 +31,13 @@ installed") and ``pytest.importorskip``'s ("could not import 'pandas'")."""
 
 FRAMEWORKS = Path(__file__).resolve().parent.parent / "kow" / "frameworks"
 ADAPTERS = {
-    "openspiel.py": ("numpy", "pyspiel"),
-    "pettingzoo.py": ("numpy", "gymnasium", "pettingzoo"),
-    "gymnasium.py": ("numpy", "gymnasium"),
-    "_gym.py": ("numpy", "gymnasium"),
+    "openspiel": ("numpy", "pyspiel"),
+    "pettingzoo": ("numpy", "gymnasium", "pettingzoo"),
+    "gymnasium": ("numpy", "gymnasium"),
+    "_gym": ("numpy", "gymnasium"),
 }
-"""The modules of ``kow/frameworks/`` that import a framework, and the packages each needs."""
+"""The modules (and packages: every module in them) of ``kow/frameworks/`` that import a
+framework, by name, and the packages each needs."""
 
 
 def absent(packages: tuple[str, ...]) -> list[str]:
@@ -86,9 +87,10 @@ def skip_adapter_without_framework(
     """Make ``report``, an adapter's doctest module that failed to import, a skip with the
     reason, when a package it needs is absent (see :data:`ADAPTERS`)."""
     path = getattr(collector, "path", None)
-    if not report.failed or path is None or Path(path).parent != FRAMEWORKS:
+    if not report.failed or path is None or FRAMEWORKS not in Path(path).parents:
         return
-    missing = absent(ADAPTERS.get(Path(path).name, ()))
+    adapter = Path(path).relative_to(FRAMEWORKS).parts[0]  # a module, or a package's folder
+    missing = absent(ADAPTERS.get(adapter.removesuffix(".py"), ()))
     if missing:
         report.outcome = "skipped"
         report.longrepr = (str(path), 0, f"Skipped: {not_installed(missing)}")

@@ -552,3 +552,27 @@ def test_the_online_load_reports_every_figure_and_verifies_its_logs() -> None:
     assert figures["verify"] == {"exit": 0, "summary": ["2 games in 2 files: 2 legal, 0 faulty"]}
     assert figures["errors"] == []
     assert "round trip (ms)" in done.stderr and "games per second" in done.stderr
+
+
+# --- benchmarks/signals.py: what a stopped simulate -o FILE may leave (issue 33) ------
+
+import signals  # noqa: E402
+
+
+def test_signals_accepts_the_file_left_as_it_was_or_the_games_said() -> None:
+    game = b'{"result": {"winner": 0}}\n'
+    left = "Stopped by SIGTERM after 0 of 1000000 games: 'g' was left as it was (not written)."
+    assert signals.kept_fault(b"earlier run\n", left) == []
+    said = "... after 2 of 9 games: games 0 to 1 of the run are written whole to 'g'. ..."
+    assert signals.kept_fault(game * 2, said) == []
+    assert signals.kept_fault(game, "game 0 of the run is written whole to 'g'.") == []
+
+
+def test_signals_finds_a_file_that_does_not_hold_what_the_run_said() -> None:
+    game = b'{"result": {"winner": 0}}\n'
+    said = "games 0 to 1 of the run are written whole to 'g'."
+    assert signals.kept_fault(game * 3, said) == ["3 lines kept (last whole: True), 2 said"]
+    assert signals.kept_fault(game + game[:9], said)[0].startswith("1 lines kept")
+    assert signals.kept_fault(game + b"{}\n", said)[0].startswith("a kept line is not")
+    assert signals.kept_fault(game * 2, "Stopped.") != []
+    assert signals.kept_fault(b"earlier run\n", said) == ["the earlier file kept, but not said"]

@@ -13,10 +13,10 @@ player is back.
 
 Each event is sent to each seat as that seat may know it (:func:`~.protocol.event_json`);
 a spectator sees what is public; the seed, and every hand, only in the log sent when the
-game is over. The log is written whole to the table's file (temporary file, then rename)
-at a trick's end (at most every :data:`SAVE_EVERY` seconds), at every round's end and at
-the game's end, the game in progress marked abandoned, so that a server that dies leaves
-the game so far readable and ready to reopen.
+game is over. The log is written whole to the table's file (:mod:`kow.online.log_file`)
+at a trick's end (at most every :data:`~.log_file.SAVE_EVERY` seconds), at every round's
+end and at the game's end, the game in progress marked abandoned, so that a server that
+dies leaves the game so far readable and ready to reopen.
 """
 
 from __future__ import annotations
@@ -24,10 +24,8 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import os
 import random
 import secrets
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -37,11 +35,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from .. import log
 from ..engine import State
 from ..engine.view import View
-from ..events import AGENT, BOT_NAMES, HUMAN, Deal, Event, GameEnd, RoundEnd, Seat, TrickWon
+from ..events import AGENT, BOT_NAMES, HUMAN, Deal, Event, GameEnd, Seat
 from ..game import bots_rng, drive, new_game
 from ..players import Player, make_bot
 from ..players.heuristic import HeuristicBot
 from ..rules import Rules, draw_seed
+from .log_file import LogFile
 from .protocol import (
     CODE_LENGTH,
     ProtocolError,
@@ -58,12 +57,6 @@ if TYPE_CHECKING:
     from .reopen import Reopened
 
 __all__ = ["Peer", "RemotePlayer", "Table", "TableClosed", "TableSettings", "new_code"]
-
-
-SAVE_EVERY = 1.0
-"""The least time, in seconds, between two saves of a table's log at a trick's end (a
-round's end and the game's end are always saved): writing the whole game at every trick
-was a third of a busy server's work, and a crash then loses at most this much play."""
 
 
 def new_code() -> str:
@@ -173,9 +166,10 @@ class Table:
     who starts each game), its spectators, and its games, one at a time.
 
     Everything but a game's thread runs on ``loop``. ``wins[seat]`` counts the games each
-    seat won at this table. ``on_empty`` is called when the last connection leaves a table
-    whose game is not in progress (the server then closes it). ``resume``: an abandoned
-    game to continue first (state and bots, from :func:`kow.runs.provenance.play_again`).
+    seat won at this table; ``log_file`` keeps its games (at ``settings.log_path``).
+    ``on_empty`` is called when the last connection leaves a table whose game is not in
+    progress (the server then closes it). ``resume``: an abandoned game to continue first
+    (state and bots, from :func:`kow.runs.provenance.play_again`).
     """
 
     code: str
@@ -191,12 +185,10 @@ class Table:
     closed: bool = field(default=False, init=False)
     events: list[Event] = field(default_factory=list, init=False)
     players: list[Player] = field(default_factory=list, init=False)
-    logs: list[str] = field(default_factory=list, init=False)
+    log_file: LogFile = field(init=False)
     seed: int | None = field(default=None, init=False)
     thread: threading.Thread | None = field(default=None, init=False)
     _state: State | None = field(default=None, init=False)
-    _saved: float = field(default=0.0, init=False)
-    _held: str | None = field(default=None, init=False)
     _turn: _Turn | None = field(default=None, init=False)
     _turns: int = field(default=0, init=False)
     _resume: tuple[State, int, Sequence[Player]] | None = field(default=None, init=False)
@@ -205,6 +197,7 @@ class Table:
         players = self.settings.rules.players
         self.seats = [_Seat() for _ in range(players)]
         self.wins = [0] * players
+        self.log_file = LogFile(self.settings.log_path)
 
     # ------------------------------------------------------------------ seats
 
@@ -386,8 +379,7 @@ class Table:
         table's log, and count in its running score.
         """
         self._resume = (reopened.state, reopened.seed, reopened.bots)
-        self.logs = list(reopened.logs)
-        self._held = ""  # the log's finished games are these logs
+        self.log_file.continue_from(reopened.logs)
         self.wins = list(reopened.wins)
         self.games = len(reopened.logs)
         for index, seat in enumerate(self.seats):
@@ -481,15 +473,10 @@ class Table:
                     self.loop.call_soon_threadsafe(self._over, game, done)
 
     def _from_game(self, event: Event) -> None:
-        """In the game's thread: hand ``event`` to the loop, and save the log at a round's
-        end, and at a trick's end when :data:`SAVE_EVERY` seconds have passed since the
-        last save."""
+        """In the game's thread: hand ``event`` to the loop, and save the log when it is
+        due (:meth:`~.log_file.LogFile.due`)."""
         self.loop.call_soon_threadsafe(self._tell, event)
-        if self.settings.log_path is None:
-            return
-        if isinstance(event, RoundEnd) or (
-            isinstance(event, TrickWon) and time.monotonic() - self._saved >= SAVE_EVERY
-        ):
+        if self.log_file.due(event):
             state = self._state
             assert state is not None  # set before the game's thread starts
             game = log.build(self.seed, self.settings.rules, self.players,
@@ -536,23 +523,10 @@ class Table:
         )
 
     def _save(self, game: log.GameLog, *, final: bool) -> None:
-        """Write the table's log: what its file held before the table opened (a log is
-        never replaced, as for ``kow play --log``), its finished games and ``game``,
-        whole, through a temporary file renamed over the old one. ``final``: ``game`` is
-        kept among the finished ones. A failure to write is told to the table, not
-        raised."""
-        path = self.settings.log_path
-        self._saved = time.monotonic()
-        line = log.dumps(game) + "\n"
-        if self._held is None:
-            self._held = _held(path)
-        text = self._held + "".join(self.logs) + line
-        if final:
-            self.logs.append(line)
-        if path is None:
-            return
+        """Save the table's log with ``game`` (:meth:`~.log_file.LogFile.save`; ``final``:
+        it is over). A failure to write is told to the table, not raised."""
         try:
-            write_whole(path, text)
+            self.log_file.save(game, final=final)
         except OSError as err:
             with contextlib.suppress(RuntimeError):
                 self.loop.call_soon_threadsafe(
@@ -632,31 +606,3 @@ class Table:
         for peer in self.peers():
             peer.send({"type": "closed", "reason": reason})
             peer.close(reason)
-
-
-def write_whole(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` whole: to a temporary file beside it, then renamed over
-    it, so that a reader (or a crash) never meets half a file. Raises :class:`OSError`."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temporary = tempfile.mkstemp(prefix=".kow-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
-def _held(path: str | None) -> str:
-    """Return what the file at ``path`` holds (each line ending in a newline), kept first
-    in a table's log: empty when there is none or it cannot be read as text."""
-    if path is None:
-        return ""
-    try:
-        with open(path, encoding="utf-8", newline="") as stream:
-            text = stream.read()
-    except (OSError, UnicodeDecodeError):
-        return ""
-    return text if not text or text.endswith("\n") else text + "\n"

@@ -35,7 +35,7 @@ from kow.game import game_seed
 from kow.rules import Rules
 from kow.runs import executors
 from kow.runs.batch import Run, run_text
-from kow.runs.executors import BlockError, ClusterError, TaskError, on_ray
+from kow.runs.executors import BlockError, ClusterError, TaskError, _ray_tasks, on_ray
 
 pytestmark = [pytest.mark.xdist_group("ray"), pytest.mark.timeout(240)]
 
@@ -344,7 +344,7 @@ def test_an_error_of_the_block_is_raised_at_its_turn_not_retried(gcs: str) -> No
 
 
 def test_a_worker_with_another_kow_is_refused(gcs: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(executors, "_version", lambda: "0.0.0-other")
+    monkeypatch.setattr(_ray_tasks, "kow_version", lambda: "0.0.0-other")
     with pytest.raises(ClusterError, match="has kow .*, this process kow 0.0.0-other"):
         list(on_ray().map(abs, [-1]))
 

@@ -27,6 +27,7 @@ from kow.runs.tournament import (
     CSV_COLUMNS,
     GameResult,
     Tally,
+    _play,
     csv_rows,
     game_results,
     play_tournament,
@@ -179,7 +180,7 @@ def test_a_tournament_stopped_early_keeps_the_games_before_in_order(
     # and they are the same results as a whole tournament of 8 games.
     rules = Rules(players=4, start_cards=4)
     bots = ("heuristic", "random", "heuristic", "random")
-    real = tournament.tournament_game
+    real = _play.tournament_game
 
     def interrupted(
         rules: Rules,
@@ -193,13 +194,13 @@ def test_a_tournament_stopped_early_keeps_the_games_before_in_order(
             raise KeyboardInterrupt
         return real(rules, bots, seed, index=index, search_iterations=search_iterations)
 
-    monkeypatch.setattr(tournament, "tournament_game", interrupted)
+    monkeypatch.setattr(_play, "tournament_game", interrupted)
     tally = Tally(rules, bots, 6, search_iterations=None, planned=40)
     with pytest.raises(KeyboardInterrupt):
         for done in game_results(rules, bots, 40, seed=6):
             tally.add(done)
     stopped = tally.tournament()
-    monkeypatch.setattr(tournament, "tournament_game", real)
+    monkeypatch.setattr(_play, "tournament_game", real)
     whole = play_tournament(rules, bots, 8, seed=6)
     assert (stopped.played, stopped.planned, stopped.partial) == (8, 40, True)
     assert [g.index for g in stopped.games] == list(range(8))
