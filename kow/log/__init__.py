@@ -6,7 +6,9 @@
 - :func:`iter_games` streams the games of a file (one game, JSON Lines, concatenated
   values, or the elements of JSON arrays; gzip-compressed or not) in flat memory, placing
   any fault by line and column (:class:`LogReadError`); :func:`iter_entries` reads the
-  same, going on after a fault of one game alone (:class:`Entry`).
+  same, going on after a fault of one game alone (:class:`Entry`); :func:`read_logs` reads
+  the games of files in turn, one named :class:`GameRecord` per game and an
+  :class:`InputEnd` per file (the reader of the commands that read logs).
 - :func:`replay` steps through a logged game with the engine, yielding its state after
   each action; its last state rebuilds the same log.
 - :class:`GameLog` and the types of its parts (:class:`RoundLog`, :class:`TrickLog`,
@@ -37,6 +39,7 @@ from ._format import (
     schema,
 )
 from ._reader import MAX_DEPTH, Entry, LogReadError, iter_entries, iter_games
+from ._records import GameRecord, InputEnd, InputError, input_label, read_logs
 from ._replay import LoggedPlayer, ReplayError, replay
 from ._types import (
     CutCardLog,
@@ -62,6 +65,9 @@ __all__ = [
     "CutLog",
     "Entry",
     "GameLog",
+    "GameRecord",
+    "InputEnd",
+    "InputError",
     "LogFormatError",
     "LogReadError",
     "LoggedPlayer",
@@ -82,9 +88,11 @@ __all__ = [
     "dump",
     "dumps",
     "iter_entries",
+    "input_label",
     "iter_games",
     "load",
     "loads",
+    "read_logs",
     "replay",
     "schema",
 ]

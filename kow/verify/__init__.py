@@ -5,7 +5,9 @@ engine: it imports nothing from the rest of :mod:`kow` and shares no code with t
 so that a bug in one is caught by the other. It walks a parsed log (``docs/log-format.md``,
 version 1) round by round, trick by trick and play by play, and reports the first fault as a
 :class:`Fault`. :class:`Verdict` counts the games of a run of logs as they are checked and
-gives the verdict as JSON or as a summary line.
+gives the verdict as JSON or as a summary line; :meth:`Verdict.run` is the checking loop
+of ``kow verify``, over the records of a log reader, and :attr:`Verdict.return_code` its
+exit status.
 
 Rules text: seed 000 ("Mise en place et Distribution", "Déroulement du jeu", "Variantes
 courantes") and seed 002 (the dog's life, once per game); the variants are the fields of
@@ -21,14 +23,22 @@ round; :mod:`._trump` checks how each round's trump is set (votes, tie cut, suit
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import KW_ONLY, dataclass, field
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from ._shape import Stop
 from ._walk import Checker
 
-__all__ = ["Fault", "GameFault", "JsonVerdict", "UnreadableInput", "Verdict", "verify_game"]
+__all__ = [
+    "Checked",
+    "Fault",
+    "GameFault",
+    "JsonVerdict",
+    "UnreadableInput",
+    "Verdict",
+    "verify_game",
+]
 
 
 @dataclass(frozen=True)
@@ -175,6 +185,19 @@ class UnreadableInput:
         return f"{self.file}: {self.message}"
 
 
+class Checked(NamedTuple):
+    """One game as :meth:`Verdict.run` checked it.
+
+    ``record`` is the game's record as the reader gave it; ``fault`` its fault entry, or
+    None when it is legal; ``note`` what the further check leaves to the log, to say on
+    stderr (``kow verify --against-seed``: the seats of agents), or None.
+    """
+
+    record: Any
+    fault: GameFault | None
+    note: str | None
+
+
 @dataclass
 class Verdict:
     """The verdict on a run of logs, counted as each game is checked.
@@ -183,7 +206,8 @@ class Verdict:
     those with one; ``unmatched`` the faulty games that the rules allow but the further
     check (``also``) refused, and ``unseeded`` the legal games whose seed is null (dealt
     outside kow: nothing to check them against, so not checked, and not faulty);
-    ``unreadable`` lists the unreadable inputs in the order met (at most one per input).
+    ``unreadable`` lists the unreadable inputs in the order met (at most one per input),
+    ``unopened`` counts those that could not be opened.
     ``against_seed``: whether the games are checked against their seeds too (``kow
     verify --against-seed``, whose check is ``also``), which :meth:`to_dict` then reports.
     The faulty games are not kept: each is returned as it is found, for the caller to
@@ -197,7 +221,62 @@ class Verdict:
     unmatched: int = 0
     unseeded: int = 0
     unreadable: list[UnreadableInput] = field(default_factory=list)
+    unopened: int = 0
     against_seed: bool = False
+
+    def run(
+        self,
+        records: Iterable[Any],
+        *,
+        also: Callable[[Any], Fault | None] | None = None,
+        note: Callable[[Any], str | None] | None = None,
+    ) -> Iterator[Any]:
+        """Check each game of ``records`` as it is read, count it, and yield it checked.
+
+        ``records`` are a log reader's (:func:`kow.log.read_logs`): an item with a
+        ``game`` is one game's record (``label``, ``index``, ``line``, ``game``, and
+        ``fault``: a fault of reading that game alone, or None); any other is the end of
+        an input (``label``, ``opened``, ``why``: why it could not be opened or read on,
+        or None). Yields a :class:`Checked` for each game, in order, and each input's end
+        as it comes, once counted (an unreadable input is in :attr:`unreadable`). ``also``
+        checks a legal game further (see :meth:`check`); ``note`` is given each game with
+        a seed that the rules allow, and returns what to say of it, or None. Raises what
+        ``records``, ``also`` or ``note`` raise, nothing else.
+        """
+        for item in records:
+            if not hasattr(item, "game"):  # the end of an input
+                if item.why is not None:
+                    opened = item.opened
+                    why = item.why if opened else f"cannot open: {item.why}"
+                    self.unreadable_input(item.label, why)
+                    self.unopened += not opened
+                yield item
+                continue
+            game, label, index, line = item.game, item.label, item.index, item.line
+            if item.fault is not None:  # of this game alone: read on
+                fault = Fault(None, None, None, message=str(item.fault))
+                read = self.faulty_game(game, fault, file=label, game=index, line=line)
+                yield Checked(item, read, None)
+                continue
+            unmatched = self.unmatched
+            found = self.check(game, file=label, game=index, line=line, also=also)
+            told = None
+            legal = found is None or self.unmatched > unmatched  # by the rules
+            if note is not None and legal and game["seed"] is not None:
+                told = note(game)
+            yield Checked(item, found, told)
+
+    @property
+    def return_code(self) -> int:
+        """Return the exit status of the verdict: 2 when an input could not be opened (a
+        usage error), else 1 when an input could not be read or a game is faulty, else 0.
+
+        >>> Verdict(games=2, legal=2).return_code, Verdict(games=2, faulty=1).return_code
+        (0, 1)
+        """
+        if self.unopened:
+            return 2
+        return 1 if self.unreadable or self.faulty else 0
 
     def check(
         self,
