@@ -302,7 +302,7 @@ def play(entries: list[str], path: Path) -> tuple[int, str, str]:
     quick = functools.partial(analyze_game, iterations=2)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(session, "analyze_game", quick)
-        patch.setattr("kow.cli.commands.draw_seed", lambda: 7)  # the seed of a game played again
+        patch.setattr("kow.cli.commands.play.draw_seed", lambda: 7)  # a game played again
         result = CliRunner(env=UTF8).invoke(main, args, input="\n".join(entries) + "\n")
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
     return result.exit_code, result.stdout, result.stderr

@@ -1,12 +1,14 @@
 """The command line: the only package of kow that imports Click.
 
-- :mod:`kow.cli.commands`: ``kow`` and its commands that play (``simulate``, ``play``,
-  ``tournament``, ``rules``, ``schema``); :data:`main` is the console script;
-- :mod:`kow.cli._logs`: the commands that read logs (``verify``, ``replay``, ``export``,
-  ``analyze``);
+- :mod:`kow.cli.commands`: the ``kow`` group (:data:`main` is the console script) and
+  one module per command: ``simulate``, ``play``, ``tournament``, ``rules``, ``schema``;
+  ``verify``, ``replay``, ``export``, ``analyze`` (the commands that read logs, which
+  share :mod:`kow.cli._inputs`); ``host``, ``join``, ``serve`` (online play, which share
+  :mod:`kow.cli.online`);
 - :mod:`kow.cli._options`: the options the commands share, and their checks;
-- :mod:`kow.cli._io`: files written whole, signals, progress, broken pipes, terminals that
-  cannot show ♠, when to colour;
+- the plumbing: :mod:`kow.cli._files` (output files written whole, gzip, temporaries),
+  :mod:`kow.cli._terminal` (terminals that cannot show ♠, when to colour, the pager,
+  progress bars), :mod:`kow.cli._pipes` (closed streams, a reader of stdout that left);
 - :mod:`kow.cli.session`: the sitting of ``kow play`` at the keyboard, and
   :mod:`kow.cli.human`: the person at the keyboard, a player.
 

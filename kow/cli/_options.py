@@ -468,9 +468,10 @@ ascii_option = click.option(
 no_color_option = click.option(
     "--no-color", is_flag=True, help="No colour (also off when NO_COLOR is set or TERM is dumb)."
 )
-"""``--no-color`` of the commands that may colour their text (:func:`kow.cli._io.color_fits`)."""
+"""``--no-color`` of the commands that may colour their text
+(:func:`kow.cli._terminal.color_fits`)."""
 quiet_option = click.option("--quiet", "-q", is_flag=True, help="Show no progress bar.")
-"""``--quiet`` of the commands that show a progress bar (:class:`kow.cli._io.Progress`)."""
+"""``--quiet`` of the commands that show a progress bar (:class:`kow.cli._terminal.Progress`)."""
 
 BOTS_HELP = "Bot kind for every seat, or one per seat: random, heuristic, search, ismcts."
 """The help of ``--bots`` where the bots take every seat (``simulate``, ``tournament``)."""
@@ -500,7 +501,7 @@ nothing."""
 
 def output_option(what: str) -> Callable[[F], F]:
     """Return the ``--output``/``-o FILE`` option (written by
-    :func:`kow.cli._io.atomic_output`) of a command whose output is ``what`` (``"the logs"``)."""
+    :func:`kow.cli._files.atomic_output`) of a command whose output is ``what`` (``"the logs"``)."""
     return click.option(
         "--output", "-o", default=None, metavar="FILE", type=PATH,
         help=f"Write {what} to FILE (replaced whole at the end; gzip if FILE ends in .gz)"

@@ -24,19 +24,18 @@ What is refused, and how (the house's exit codes):
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
 from ..rules import PRESETS, Rules
-from ._logs import _games_in, _label
+from ._inputs import say
 from ._options import LEVELS, parse_bots
 
 if TYPE_CHECKING:
-    from ..log import GameLog
-    from ..verify import Fault
+    from ..log import GameRecord
     from .session import Continuation
 
 __all__ = ["AbandonedGame", "kept_text", "resume_game"]
@@ -67,7 +66,7 @@ class AbandonedGame(NamedTuple):
     ``--log`` names another); ``kept``: the text of the games before the abandoned one in
     FILE (a sitting's log), which a log written back to FILE keeps before it;
     ``search_iterations``: the deals per decision its search bots record (the games after
-    it are played with them), else the ``--search-deals`` given.
+    it are played with them), else the ``--search-iterations`` given.
     """
 
     seed: int
@@ -92,13 +91,13 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
     :class:`click.ClickException` (exit 1) as the module says.
     """
     from ..game import PlayerError
-    from ..log import LoggedPlayer, build
+    from ..log import InputError, LoggedPlayer, build, input_label
     from ..players import BOT_KINDS
     from ..runs.provenance import play_again
     from ..verify import verify_game
     from .session import Continuation
 
-    label = _label(path)
+    label = input_label(path)
     if path == "-":
         raise click.BadParameter(
             "give a file: stdin is the keyboard of the game", param_hint=_OPTION
@@ -109,20 +108,19 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
             " give --log FILE too",
             param_hint=_OPTION,
         )
-    try:
-        stream = open(path, "rb")  # noqa: SIM115 - closed below
-    except OSError as err:
-        raise click.BadParameter(
-            f"cannot open {label}: {err.strerror or err}", param_hint=_OPTION
-        ) from None
-    last: tuple[int, int, GameLog, Fault | None] | None = None
-    with stream:  # a sitting's log: its last game is the one to resume
-        for count, line, game, read_fault in _games_in(stream, label):
-            last = (count, line, game, read_fault)
+    last: GameRecord | None = None
+    try:  # a sitting's log: its last game is the one to resume
+        for record in _games(path):
+            last = record
+    except InputError as err:
+        if not err.opened:
+            why = f"cannot open {label}: {err.why}"
+            raise click.BadParameter(why, param_hint=_OPTION) from None
+        raise click.ClickException(str(err)) from None
     if last is None:
         raise click.ClickException(f"{label}: holds no game, so there is none to resume")
-    count, line, game, read_fault = last
-    fault = read_fault or verify_game(game)
+    count, line, game = last.index, last.line, last.game
+    fault = str(last.fault) if last.fault is not None else verify_game(game)
     if fault is not None:
         raise click.ClickException(f"{label}: not a legal game, so it can't be resumed: {fault}")
     seed = game["seed"]
@@ -213,18 +211,18 @@ def kept_text(path: str, *, before_line: int | None = None) -> str:
     """
     import gzip
 
-    label = _label(path)
+    from ..log import InputError, input_label
+
+    label = input_label(path)
     try:
-        with open(path, "rb") as raw:
-            for _ in _games_in(raw, label):
-                pass
-    except click.ClickException as err:
-        raise click.ClickException(
-            f"{err.message}: it holds something other than kow's logs, which the new games"
-            " can't follow; give another --log"
-        ) from None
-    except OSError:
-        pass  # said below, as reading it fails
+        for _ in _games(path):
+            pass
+    except InputError as err:
+        if err.opened:  # one that can't be opened is said below, as reading it fails
+            raise click.ClickException(
+                f"{err}: it holds something other than kow's logs, which the new games"
+                " can't follow; give another --log"
+            ) from None
     try:
         with open(path, "rb") as stream:
             data = stream.read()
@@ -241,6 +239,22 @@ def kept_text(path: str, *, before_line: int | None = None) -> str:
     if text and not text.endswith("\n"):
         text += "\n"
     return text
+
+
+def _games(path: str) -> Iterator[GameRecord]:
+    """Yield the record of each game of the log file ``path`` (:func:`kow.log.read_logs`),
+    saying on stderr the games that repeat an earlier one whole. Raises
+    :class:`kow.log.InputError` when it can't be opened or read whole."""
+    from ..log import InputEnd, read_logs
+
+    for item in read_logs([path]):
+        say(item.note)
+        if not isinstance(item, InputEnd):
+            yield item
+            continue
+        error = item.error()
+        if error is not None:
+            raise error
 
 
 def _given(ctx: click.Context, param: str) -> bool:

@@ -33,7 +33,9 @@ from ..rules import Rules
 from ..runs.analysis import DEFAULT_ITERATIONS, analyze_game, decisions, text_lines
 from ..screen import GLUE, Screen, printable, strip_escapes, terminal_width, wrap
 from ..stopping import Stopped, signals_ignored
-from ._io import atomic_output, page, silence_stdout
+from ._files import atomic_output
+from ._pipes import silence_stdout
+from ._terminal import page
 from .human import HotSeat, HumanPlayer, Quit
 
 __all__ = ["PIPED_PATIENCE", "Ending", "LogWriteError", "Continuation", "Sitting", "Terminal"]
@@ -178,7 +180,7 @@ class Terminal:
         return terminal_width()
 
     def page(self, lines: Sequence[str]) -> None:
-        """Show ``lines`` through a pager (:func:`~kow.cli._io.page`: ``$PAGER``, else
+        """Show ``lines`` through a pager (:func:`~kow.cli._terminal.page`: ``$PAGER``, else
         ``less``) when a person reads this terminal; else write them as :meth:`write` does."""
         if not (self.screen and self.interactive):
             self.write("\n".join(lines))

@@ -5,18 +5,20 @@
   verbs, as in pokerkit's hand histories).
 - :func:`iter_games` streams the games of a file (one game, JSON Lines, concatenated
   values, or the elements of JSON arrays; gzip-compressed or not) in flat memory, placing
-  any fault by line and column (:class:`LogReadError`); :func:`iter_games_and_faults` reads the
-  same, going on after a fault of one game alone (:class:`GameOrFault`).
+  any fault by line and column (:class:`LogReadError`); :func:`iter_games_and_faults`
+  reads the same, going on after a fault of one game alone (:class:`GameOrFault`);
+  :func:`read_logs` reads the games of files in turn, one named :class:`GameRecord` per game and an
+  :class:`InputEnd` per file (the reader of the commands that read logs).
 - :func:`replay` steps through a logged game with the engine, yielding its state after
   each action; its last state rebuilds the same log. :func:`round_actions` reads a logged
   round's actions in order (each a :class:`LoggedAction`), for tools that walk decisions.
 - :func:`game_text` is the fast writer: the bytes of ``dumps(build(...))`` written
   straight from a game's events (``kow simulate``).
+- :func:`rules_to_log` and :func:`rules_from_log` turn :class:`~kow.rules.Rules` into the
+  log's ``rules`` object and back: the format converts from the core, never the reverse.
 - :class:`GameLog` and the types of its parts (:class:`RoundLog`, :class:`TrickLog`,
   :class:`PlayLog`...) mirror the schema's objects, key for key: a log is a plain dict
   at run time, and ``mypy --strict`` checks the keys its readers use.
-- :func:`rules_to_log` and :func:`rules_from_log` turn :class:`~kow.rules.Rules` into the
-  log's ``rules`` object and back: the format converts from the core, never the reverse.
 - :func:`schema` is the JSON Schema of the format, shipped in the package.
 - :func:`check_name` is the one rule of a player's name (1 to :data:`MAX_NAME`
   characters, no control character, no undecodable byte), followed by every writer,
@@ -44,8 +46,10 @@ from ._format import (
     schema,
 )
 from ._reader import MAX_DEPTH, GameOrFault, LogReadError, iter_games, iter_games_and_faults
+from ._records import GameRecord, InputEnd, InputError, input_label, read_logs
 from ._replay import LoggedAction, LoggedPlayer, ReplayError, replay, round_actions
-from ._types import (
+from ._writer import game_text
+from .types import (
     CutCardLog,
     CutLog,
     GameLog,
@@ -59,7 +63,6 @@ from ._types import (
     TrickLog,
     VoteLog,
 )
-from ._writer import game_text
 
 __all__ = [
     "FORMAT",
@@ -68,8 +71,11 @@ __all__ = [
     "VERSION",
     "CutCardLog",
     "CutLog",
-    "GameOrFault",
     "GameLog",
+    "GameOrFault",
+    "GameRecord",
+    "InputEnd",
+    "InputError",
     "LogFormatError",
     "LogReadError",
     "LoggedAction",
@@ -77,11 +83,11 @@ __all__ = [
     "PlayLog",
     "PlayerInfo",
     "PlayerLog",
-    "SettingsLog",
     "ReplayError",
     "ResultLog",
     "RoundLog",
     "RulesLog",
+    "SettingsLog",
     "TerminationValue",
     "TrickLog",
     "VoteLog",
@@ -91,10 +97,12 @@ __all__ = [
     "dump",
     "dumps",
     "game_text",
-    "iter_games_and_faults",
+    "input_label",
     "iter_games",
+    "iter_games_and_faults",
     "load",
     "loads",
+    "read_logs",
     "replay",
     "round_actions",
     "rules_from_log",

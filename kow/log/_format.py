@@ -35,7 +35,7 @@ from ..settings import check_bool, check_seed
 from ..verify import KINDS, MAX_ITERATIONS, MAX_NAME, SETTINGS, check_name
 from ..version import __version__
 from ._reader import iter_values
-from ._types import GameLog, PlayerLog, PlayLog, ResultLog, RoundLog, RulesLog, SettingsLog
+from .types import GameLog, PlayerLog, PlayLog, ResultLog, RoundLog, RulesLog, SettingsLog
 
 __all__ = [
     "FORMAT",

@@ -30,8 +30,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
+from ._gzip import gunzip
+
 if TYPE_CHECKING:
-    from ._types import GameLog
+    from .types import GameLog
 
 __all__ = [
     "MAX_DEPTH",
@@ -521,7 +523,7 @@ class _Source:
             self.read = self.stream.read
             return first
         self.what = "decompressed data"
-        self.read = _gunzip(first, self.stream, self)
+        self.read = gunzip(first, self.stream, self)
         return self.read(size)
 
     def more(self, rest: str, line: int, column: int) -> tuple[str, bool]:
@@ -582,76 +584,6 @@ def _placed(message: str, text: str, line: int, *, column: int) -> LogReadError:
     if newline < 0:
         return LogReadError(message, line, column + len(text) + 1)
     return LogReadError(message, line + text.count("\n"), len(text) - newline)
-
-
-def _gunzip(first: bytes, stream: IO[bytes], source: _Source) -> Callable[[int], bytes]:
-    """Return a ``read(size)`` of the content of the gzip stream that starts ``first``
-    and goes on in ``stream``. A fault of the gzip data found after good bytes is left in
-    ``source.failed``, so the good bytes are read first and the fault placed after them.
-    """
-    import gzip  # here, not at the top: only gzip input pays for it
-    import zlib
-
-    unzipped = gzip.GzipFile(fileobj=_Prefixed(first, stream), mode="rb")
-
-    def read(size: int) -> bytes:
-        parts: list[bytes] = []
-        got = 0
-        while got < size:
-            try:
-                part = unzipped.read1(size - got)
-            except (EOFError, zlib.error, gzip.BadGzipFile) as err:
-                source.failed = f"not readable: the gzip data {_gzip_message(err)}"
-                break
-            if not part:
-                break
-            parts.append(part)
-            got += len(part)
-        return b"".join(parts)
-
-    return read
-
-
-class _Prefixed:
-    """The bytes ``first``, then the rest of ``stream``: a stream read from its start again."""
-
-    def __init__(self, first: bytes, stream: IO[bytes]) -> None:
-        self.first = first
-        self.stream = stream
-
-    def read(self, size: int = -1, /) -> bytes:
-        """Return up to ``size`` bytes (all that is left for a negative ``size``)."""
-        if not self.first:
-            return self.stream.read(size)
-        if size < 0:
-            data, self.first = self.first + self.stream.read(), b""
-        else:
-            data, self.first = self.first[:size], self.first[size:]
-        return data
-
-    def seek(self, offset: int, /) -> int:
-        """Refuse to seek: gzip seeks only to go back, which a pipe cannot, nor this."""
-        raise OSError("the input cannot go back")
-
-
-def _gzip_message(err: BaseException) -> str:
-    """Return what is wrong with gzip data, from the error gzip or zlib raised.
-
-    >>> _gzip_message(EOFError("Compressed file ended before the end-of-stream marker"))
-    'ends too soon (the file was cut short)'
-    >>> _gzip_message(OSError("CRC check failed 0x7920ce91 != 0x7920ce6e"))
-    'is corrupt (CRC check failed)'
-    """
-    if isinstance(err, EOFError):
-        return "ends too soon (the file was cut short)"
-    text = str(err)
-    if text.startswith("Not a gzipped file"):
-        return "is followed by bytes that are not gzip data"
-    if text.startswith("CRC check failed"):
-        text = "CRC check failed"
-    elif text.startswith("Incorrect length"):
-        text = "length check failed"
-    return f"is corrupt ({text.removeprefix('Error -3 while decompressing data: ')})"
 
 
 def _json_message(message: str) -> str:

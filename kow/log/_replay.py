@@ -13,7 +13,7 @@ from ..engine import IllegalActionError, State
 from ..engine.deal import DeckRanOut, StackedDeck, deal_deck
 from ..events import KNOCK, Action, Deal, RoundEnd, Seat
 from ._format import build, rules_from_log
-from ._types import GameLog, PlayerLog, RoundLog
+from .types import GameLog, PlayerLog, RoundLog
 
 __all__ = ["LoggedAction", "LoggedPlayer", "ReplayError", "replay", "round_actions"]
 

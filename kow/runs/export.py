@@ -16,12 +16,15 @@ a trick, with which card, its led suit and why a game ended are the engine's (a 
 short by an abandoned game takes its led suit from the engine's state); whether a card was
 winning the trick once played is :func:`kow.engine.trick.beats`. Followed suit and trumped
 are read off the card's suit, the trick's led suit and trump.
+
+:func:`export_games` is ``kow export``'s loop: the rows of each game of a log reader's
+records (:func:`kow.log.read_logs`), each game checked and replayed once.
 """
 
 from __future__ import annotations
 
 import collections
-from collections.abc import Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, TypeAlias, TypedDict
 
 from ..cards import NAMES, NO_CARD, NO_SUIT, SUIT_OF, SUITS, Card, Suit
@@ -40,9 +43,9 @@ from ..events import (
     TrumpSet,
     TurnedUp,
 )
-from ..log import GameLog, replay, rules_to_log
+from ..log import GameLog, GameRecord, InputEnd, ReplayError, replay, rules_to_log
 from ..rules import MAX_PLAYERS, Rules
-from ..verify import Fault, verify_game
+from ..verify import Fault, GameFault, verify_game
 
 __all__ = [
     "COLUMNS",
@@ -50,11 +53,14 @@ __all__ = [
     "TABLES",
     "TYPES",
     "Cell",
+    "ExportError",
+    "ExportedGame",
     "IllegalGameError",
     "PlayRow",
     "Row",
     "TrickRow",
     "cells",
+    "export_games",
     "rows",
     "tables_rows",
 ]
@@ -180,6 +186,57 @@ def tables_rows(
     walk = _Walk(tables, game, _GameKey(file=file, game=index, seed=game["seed"]))
     walk.visit(state.events)
     return walk.finish(state.led)
+
+
+class ExportError(ValueError):
+    """Raised by :func:`export_games` at a game it cannot export, its place named: one that
+    is not legal, or one the engine does not replay (a fault of kow's)."""
+
+
+class ExportedGame(NamedTuple):
+    """The rows of one game of :func:`export_games`: its ``record`` as read, and its
+    ``rows`` in each table asked for (:func:`tables_rows`)."""
+
+    record: GameRecord
+    rows: dict[str, list[Row]]
+
+
+def export_games(
+    records: Iterable[GameRecord | InputEnd], tables: Sequence[str]
+) -> Generator[ExportedGame | InputEnd, None, None]:
+    """Yield the rows of each game of ``records`` in each of ``tables``, and each input's end.
+
+    ``records`` are :func:`kow.log.read_logs`'s; each game is verified and replayed once
+    (:func:`tables_rows`, keyed by its input's label and its index there), and yielded as
+    an :class:`ExportedGame` before the next is read. Raises
+    :class:`~kow.log.InputError` at an input that could not be opened or read whole,
+    :class:`ExportError` at a game that is not legal (``FILE: game N (seed S): fault;
+    the export stops at a game that is not legal``) or that the engine does not replay,
+    and :class:`ValueError` for a table not in :data:`TABLES`.
+    """
+    for item in records:
+        if isinstance(item, InputEnd):
+            error = item.error()
+            if error is not None:
+                raise error
+            yield item
+            continue
+        label, index, game = item.label, item.index, item.game
+        try:
+            if item.fault is not None:  # as kow verify reads it: refused as not legal
+                raise IllegalGameError(Fault(None, None, None, message=str(item.fault)))
+            found = tables_rows(game, tables, file=label, index=index)
+        except IllegalGameError as err:
+            seed = game.get("seed") if isinstance(game, dict) else None
+            if not isinstance(seed, int) or isinstance(seed, bool):
+                seed = None
+            place = GameFault(label, index, item.line, seed=seed, fault=err.fault)
+            raise ExportError(f"{place}; the export stops at a game that is not legal") from None
+        except ReplayError as err:  # verify_game and the engine disagree
+            raise ExportError(
+                f"{label}: game {index} can't be replayed (a fault of kow's): {err}"
+            ) from None
+        yield ExportedGame(item, found)
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -5,7 +5,9 @@ engine: it imports nothing from the rest of :mod:`kow` and shares no code with t
 so that a bug in one is caught by the other. It walks a parsed log (``docs/log-format.md``,
 version 1) round by round, trick by trick and play by play, and reports the first fault as a
 :class:`Fault`. :class:`Verdict` counts the games of a run of logs as they are checked and
-gives the verdict as JSON or as a summary line.
+gives the verdict as JSON or as a summary line; :meth:`Verdict.run` is the checking loop
+of ``kow verify``, over the records of a log reader, and :attr:`Verdict.return_code` its
+exit status.
 
 Rules text: seed 000 ("Mise en place et Distribution", "Déroulement du jeu", "Variantes
 courantes") and seed 002 (the dog's life, once per game); the variants are the fields of
@@ -16,19 +18,14 @@ The parts: :mod:`._shape` checks the shape of each value (types, keys, ranges, c
 seats) and holds the format's constants; :mod:`._table` holds the rules, who is still in,
 and seats around the table; :mod:`._walk` walks the game, its rounds, tricks and ends of
 round; :mod:`._trump` checks how each round's trump is set (votes, tie cut, suit).
-
-The rule of a player's name (:func:`name_fault`, :func:`check_name`, :data:`MAX_NAME`)
-and the players' kinds and settings the format allows (:data:`KINDS`, :data:`SETTINGS`
-up to :data:`MAX_ITERATIONS`) are stated here once and offered to every writer of logs
-and names (the log, the players, the protocol, the command line's options).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import KW_ONLY, dataclass, field
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from ._shape import (
     KINDS,
@@ -48,6 +45,7 @@ __all__ = [
     "MAX_NAME",
     "NOT_TEXT",
     "SETTINGS",
+    "Checked",
     "Fault",
     "GameFault",
     "JsonVerdict",
@@ -145,7 +143,7 @@ class GameFault:
     fault: Fault
 
     def to_dict(self) -> dict[str, object]:
-        """Return the item of ``faults`` in the verdict's JSON, keys in their order.
+        """Return the entry of ``faults`` in the verdict's JSON, keys in their order.
 
         >>> GameFault("g.jsonl", 2, 5, seed=None, fault=Fault(1, None, 0, message="x")).to_dict()
         ... # doctest: +NORMALIZE_WHITESPACE
@@ -187,7 +185,7 @@ class UnreadableInput:
     message: str
 
     def to_dict(self) -> dict[str, object]:
-        """Return the item of ``unreadable`` in the verdict's JSON, keys in their order.
+        """Return the entry of ``unreadable`` in the verdict's JSON, keys in their order.
 
         >>> UnreadableInput("g.json", "line 1, column 2: not JSON").to_dict()
         {'file': 'g.json', 'message': 'line 1, column 2: not JSON'}
@@ -203,6 +201,19 @@ class UnreadableInput:
         return f"{self.file}: {self.message}"
 
 
+class Checked(NamedTuple):
+    """One game as :meth:`Verdict.run` checked it.
+
+    ``record`` is the game's record as the reader gave it; ``fault`` its fault entry, or
+    None when it is legal; ``note`` what the further check leaves to the log, to say on
+    stderr (``kow verify --against-seed``: the seats of agents), or None.
+    """
+
+    record: Any
+    fault: GameFault | None
+    note: str | None
+
+
 @dataclass
 class Verdict:
     """The verdict on a run of logs, counted as each game is checked.
@@ -211,7 +222,8 @@ class Verdict:
     those with one; ``unmatched`` the faulty games that the rules allow but the further
     check (``also``) refused, and ``unseeded`` the legal games whose seed is null (dealt
     outside kow: nothing to check them against, so not checked, and not faulty);
-    ``unreadable`` lists the unreadable inputs in the order met (at most one per input).
+    ``unreadable`` lists the unreadable inputs in the order met (at most one per input),
+    ``unopened`` counts those that could not be opened.
     ``against_seed``: whether the games are checked against their seeds too (``kow
     verify --against-seed``, whose check is ``also``), which :meth:`to_dict` then reports.
     The faulty games are not kept: each is returned as it is found, for the caller to
@@ -225,7 +237,62 @@ class Verdict:
     unmatched: int = 0
     unseeded: int = 0
     unreadable: list[UnreadableInput] = field(default_factory=list)
+    unopened: int = 0
     against_seed: bool = False
+
+    def run(
+        self,
+        records: Iterable[Any],
+        *,
+        also: Callable[[Any], Fault | None] | None = None,
+        note: Callable[[Any], str | None] | None = None,
+    ) -> Iterator[Any]:
+        """Check each game of ``records`` as it is read, count it, and yield it checked.
+
+        ``records`` are a log reader's (:func:`kow.log.read_logs`): an item with a
+        ``game`` is one game's record (``label``, ``index``, ``line``, ``game``, and
+        ``fault``: a fault of reading that game alone, or None); any other is the end of
+        an input (``label``, ``opened``, ``why``: why it could not be opened or read on,
+        or None). Yields a :class:`Checked` for each game, in order, and each input's end
+        as it comes, once counted (an unreadable input is in :attr:`unreadable`). ``also``
+        checks a legal game further (see :meth:`check`); ``note`` is given each game with
+        a seed that the rules allow, and returns what to say of it, or None. Raises what
+        ``records``, ``also`` or ``note`` raise, nothing else.
+        """
+        for item in records:
+            if not hasattr(item, "game"):  # the end of an input
+                if item.why is not None:
+                    opened = item.opened
+                    why = item.why if opened else f"cannot open: {item.why}"
+                    self.unreadable_input(item.label, why)
+                    self.unopened += not opened
+                yield item
+                continue
+            game, label, index, line = item.game, item.label, item.index, item.line
+            if item.fault is not None:  # of this game alone: read on
+                fault = Fault(None, None, None, message=str(item.fault))
+                read = self.faulty_game(game, fault, file=label, game=index, line=line)
+                yield Checked(item, read, None)
+                continue
+            unmatched = self.unmatched
+            found = self.check(game, file=label, game=index, line=line, also=also)
+            told = None
+            legal = found is None or self.unmatched > unmatched  # by the rules
+            if note is not None and legal and game["seed"] is not None:
+                told = note(game)
+            yield Checked(item, found, told)
+
+    @property
+    def return_code(self) -> int:
+        """Return the exit status of the verdict: 2 when an input could not be opened (a
+        usage error), else 1 when an input could not be read or a game is faulty, else 0.
+
+        >>> Verdict(games=2, legal=2).return_code, Verdict(games=2, faulty=1).return_code
+        (0, 1)
+        """
+        if self.unopened:
+            return 2
+        return 1 if self.unreadable or self.faulty else 0
 
     def check(
         self,
@@ -236,7 +303,7 @@ class Verdict:
         line: int,
         also: Callable[[Any], Fault | None] | None = None,
     ) -> GameFault | None:
-        """Verify one game's log, count it, and return its fault record (``None`` if legal).
+        """Verify one game's log, count it, and return its fault entry (``None`` if legal).
 
         ``log`` is the parsed JSON value; ``file``, ``game`` and ``line`` say where it was
         read (see :class:`GameFault`). ``also``, when given, checks a legal game with a
@@ -264,7 +331,7 @@ class Verdict:
         self, log: object, fault: Fault, *, file: str, game: int, line: int
     ) -> GameFault:
         """Count a game found faulty by ``fault`` (``log``: its value, for its seed, or
-        None when it could not be read) and return its fault record.
+        None when it could not be read) and return its fault entry.
 
         For a fault found in reading one game (a key repeated, a nesting too deep), whose
         message places it by line and column; :meth:`check` counts the others.
@@ -282,9 +349,9 @@ class Verdict:
 
     def unreadable_input(self, file: str, message: str) -> UnreadableInput:
         """Record an input that could not be read (``message`` says why) and return it."""
-        item = UnreadableInput(file, message)
-        self.unreadable.append(item)
-        return item
+        entry = UnreadableInput(file, message)
+        self.unreadable.append(entry)
+        return entry
 
     def to_dict(self) -> dict[str, object]:
         """Return the verdict's JSON object but its ``faults``: unreadable inputs, counts.
@@ -361,9 +428,9 @@ class JsonVerdict:
         self.first = True
         out.write('{\n  "faults": [')
 
-    def fault(self, item: GameFault) -> None:
-        """Write one item of ``faults``."""
-        text = json.dumps(item.to_dict(), indent=2).replace("\n", "\n    ")
+    def fault(self, entry: GameFault) -> None:
+        """Write one entry of ``faults``."""
+        text = json.dumps(entry.to_dict(), indent=2).replace("\n", "\n    ")
         self.out.write(("\n    " if self.first else ",\n    ") + text)
         self.first = False
 

@@ -1,4 +1,4 @@
-"""The command line's plumbing (kow.cli._io): output encodings that cannot show ♠, and colour.
+"""The command line's plumbing (kow.cli._terminal, _files, _pipes): encodings without ♠, colour.
 
 Every command is run with stdout and stderr in cp1252, latin-1 and ascii (what a redirect
 on Windows or ``PYTHONIOENCODING`` gives): no traceback, suits as letters, names that
@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kow.cli import main
-from kow.cli._io import FALLBACK, color_fits
+from kow.cli._terminal import FALLBACK, color_fits
 
 ROOT = Path(__file__).resolve().parents[2]
 NARROW = ["cp1252", "latin-1", "ascii"]
@@ -257,9 +257,9 @@ def test_an_output_named_gz_is_gzip_and_the_same_bytes_each_time(
 
 
 def test_stale_temporary_files_are_removed_or_named(tmp_path: Path) -> None:
-    from kow.cli import _io
+    from kow.cli import _files
 
-    host = _io._host()
+    host = _files._host()
     dead = tmp_path / f".kow-999999999@{host}-abc.tmp"  # this machine, no such process
     live = tmp_path / f".kow-{os.getpid()}@{host}-def.tmp"  # a run writing here now
     other = tmp_path / ".kow-12@another-host-ghi.tmp"  # can't be told: named once old
@@ -267,7 +267,7 @@ def test_stale_temporary_files_are_removed_or_named(tmp_path: Path) -> None:
     unrelated = tmp_path / ".other-1.tmp"
     for path in (dead, live, other, older, unrelated):
         path.write_text("half")
-    old = _io.STALE_AFTER + 60
+    old = _files.STALE_AFTER + 60
     for path in (other, older):
         os.utime(path, (path.stat().st_mtime - old, path.stat().st_mtime - old))
     code, out, err = _run(
@@ -317,7 +317,7 @@ def test_a_pager_that_fails_leaves_the_text_shown_plainly_and_says_so(
     capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Issue 33, 4: PAGER=false showed nothing and kow exited 0.
-    from kow.cli._io import page
+    from kow.cli._terminal import page
 
     monkeypatch.setenv("PAGER", "false")
     page("\x1b[1mbold\x1b[0m text\n")

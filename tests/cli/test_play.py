@@ -540,9 +540,9 @@ def test_rules_at_a_prompt_prints_the_rulebook_of_the_game() -> None:
 def test_the_end_sums_up_the_game_and_offers_another(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import kow.cli.commands
+    import kow.cli.commands.play
 
-    monkeypatch.setattr(kow.cli.commands, "draw_seed", lambda: 5)  # the seed of the second game
+    monkeypatch.setattr(kow.cli.commands.play, "draw_seed", lambda: 5)  # the second game
     first, expected = script(Rules(players=3), 21, humans=1)
     second, _ = script(Rules(players=3), 5, humans=1)
     path = tmp_path / "games.jsonl"
@@ -626,9 +626,9 @@ def test_a_pipe_given_to_log_gets_each_game_once(
 ) -> None:
     import threading
 
-    import kow.cli.commands
+    import kow.cli.commands.play
 
-    monkeypatch.setattr(kow.cli.commands, "draw_seed", lambda: 5)
+    monkeypatch.setattr(kow.cli.commands.play, "draw_seed", lambda: 5)
     first, _ = script(Rules(players=3), 21, humans=1)
     second, _ = script(Rules(players=3), 5, humans=1)
     fifo = tmp_path / "pipe"

@@ -214,7 +214,7 @@ def test_played_in_a_whole_game_at_every_prompt() -> None:
 
 
 def test_the_running_score_counts_each_game_won(monkeypatch: pytest.MonkeyPatch) -> None:
-    import kow.cli.commands as commands
+    import kow.cli.commands.play as commands
 
     rules = Rules(players=3, start_cards=3)
     monkeypatch.setattr(commands, "draw_seed", lambda: 8)

@@ -200,7 +200,7 @@ def test_progress_bar_only_where_it_fits(
     monkeypatch: pytest.MonkeyPatch, stdout_tty: bool, stderr_tty: bool, output: str | None,
     fits: bool,
 ) -> None:  # fmt: skip
-    from kow.cli._io import progress_fits
+    from kow.cli._terminal import progress_fits
 
     monkeypatch.setattr(sys, "stdout", _Stream(stdout_tty))
     monkeypatch.setattr(sys, "stderr", _Stream(stderr_tty))
@@ -269,7 +269,7 @@ def test_a_stopped_run_to_a_file_keeps_its_finished_games_and_says_the_rest(
 
 
 def test_the_note_of_a_stopped_run_counts_one_game_as_one() -> None:
-    from kow.cli.commands import _stopped_run
+    from kow.cli.commands.simulate import _stopped_run
 
     said = _stopped_run("Interrupted", 1, games=1, first_game=7, where="stdout", kept=True)
     assert said == "Interrupted after its one game: they are written whole to stdout."
@@ -286,7 +286,7 @@ def test_the_note_of_a_stopped_run_counts_one_game_as_one() -> None:
 def test_the_note_of_a_stopped_run_gives_the_seed_it_drew() -> None:
     # Without --seed the run's seed was drawn: --first-game alone is refused without it,
     # and "the same command again" would draw another run.
-    from kow.cli.commands import _stopped_run
+    from kow.cli.commands.simulate import _stopped_run
 
     said = _stopped_run("Interrupted", 40, games=100, first_game=0, where="stdout", kept=True,
                         drawn_seed=12345)  # fmt: skip

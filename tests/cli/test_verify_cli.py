@@ -393,7 +393,7 @@ def test_a_name_with_a_control_character_is_a_fault(
 
 
 def test_replay_shows_names_escaped() -> None:
-    from kow.cli._logs import table_names
+    from kow.runs.names import table_names
 
     players = [
         {"seat": 0, "name": "a\x1b]0;pwned\x07", "kind": "human"},

@@ -1,4 +1,4 @@
-"""The log's types (kow/log/_types.py) and its schema (kow/log/schema.json) stay in step.
+"""The log's types (kow/log/types.py) and its schema (kow/log/schema.json) stay in step.
 
 For every object of the schema there is one TypedDict with the same keys, in the same
 order, the same keys required and optional, and a compatible type for each value: the

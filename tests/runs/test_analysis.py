@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator
 
 from kow import log
 from kow.cli import main
-from kow.cli._logs import ANALYSIS_ITERATIONS
+from kow.cli.commands.analyze import ANALYSIS_ITERATIONS
 from kow.events import KNOCK
 from kow.log import LoggedPlayer, rules_to_log
 from kow.rules import Rules
@@ -375,7 +375,7 @@ def test_the_cli_default_is_the_library_default() -> None:
 
 
 def test_kow_play_offers_the_analysis_of_the_game_just_played(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(ROOT / "tests" / "cli"))
     from test_play import UTF8, script
 
     entries, _ = script(Rules(players=3), 21, humans=1)
@@ -497,7 +497,7 @@ def test_the_text_gives_the_threshold_used_and_no_minus_zero() -> None:
         ({"jobs": 0}, "0 is not a number of processes: allowed 1 to"),
     ],
 )
-def test_analyze_game_checks_as_analyze_does(settings: dict[str, Any], message: str) -> None:
+def test_analyse_game_checks_as_analyze_does(settings: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError) as caught:
         analyze_game(planted_game(), **settings)
     assert str(caught.value).startswith(message)
@@ -527,3 +527,60 @@ def test_analyze_keeps_the_games_before_a_fault_then_names_it(tmp_path: Path) ->
         assert where in result.output
         analyzed = (tmp_path / "a").read_text().splitlines()
         assert [json.loads(a)["game"] for a in analyzed] == list(range(1, kept + 1))
+
+
+# ----------------------------------------------------------------------------- the plan
+
+
+def test_analyze_replays_each_game_once(games: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The plan replays each game once to list its decisions, and values them with no second
+    # replay (analyze replayed each game twice: once to count its decisions for the bar).
+    replayed: list[int] = []
+    real = log.replay
+
+    def counted(game: Any) -> Any:
+        replayed.append(game["seed"])
+        return real(game)
+
+    monkeypatch.setattr("kow.runs.analysis.replay", counted)
+    code, out, err = run("analyze", str(games), "--iterations", "2", "--json", "--jobs", "1")
+    assert code == 0, err
+    seeds = [game["seed"] for game in lines_of(games.read_text(encoding="utf-8"))]
+    assert [d["seed"] for d in lines_of(out)] == seeds
+    assert replayed == seeds  # once per game, in order
+
+
+def test_the_plan_counts_the_decisions_it_will_value(games: Path) -> None:
+    from kow.log import read_logs
+    from kow.runs.analysis_plan import AnalysedGame, plan_analysis, run_plan
+
+    plan = plan_analysis(read_logs([str(games)]), seat="1")
+    assert plan.fault is None and len(plan.games) == 2
+    assert all(p.seats == frozenset({1}) for p in plan.games)
+    steps = list(run_plan(plan, seed=0, iterations=2, jobs=1))
+    done = [s for s in steps if isinstance(s, AnalysedGame)]
+    assert len(steps) - len(done) == plan.decisions == sum(len(p.decisions) for p in plan.games)
+    assert [len(d.analysis.decisions) for d in done] == [len(p.decisions) for p in plan.games]
+    assert all(d.seat == 1 for g in done for d in g.analysis.decisions)
+
+
+def test_a_plan_names_its_fault_and_keeps_the_games_before_it(tmp_path: Path, games: Path) -> None:
+    from kow.log import read_logs
+    from kow.runs.analysis_plan import PlanError, plan_analysis
+
+    first = games.read_text(encoding="utf-8").splitlines()[0]
+    path = tmp_path / "g.jsonl"
+    path.write_text(first + '\n{"format": "kow-log"}\n', encoding="utf-8")
+    plan = plan_analysis(read_logs([str(path)]))
+    assert len(plan.games) == 1 and isinstance(plan.fault, PlanError)
+    assert plan.fault.option is None
+    assert str(plan.fault).startswith(f"{path}: game 2")
+    assert str(plan.fault).endswith("; a game that is not legal can't be analyzed")
+    plan = plan_analysis(read_logs([str(path)]), game=3)
+    assert not plan.games and isinstance(plan.fault, PlanError)
+    assert (plan.fault.option, str(plan.fault)) == (
+        "--game",
+        f"{path} holds 2 games, so there is no game 3",
+    )
+    plan = plan_analysis(read_logs([str(path)]), game=1, seat="nobody")
+    assert not plan.games and isinstance(plan.fault, PlanError) and plan.fault.option == "--seat"

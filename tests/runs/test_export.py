@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from conftest import STOPS, agent_log, apply_all, cards, deal, new_state, play_stacked, stopped
 
 from kow.cli import main
-from kow.cli._logs import EXPORT_TABLES
+from kow.cli.commands.export import EXPORT_TABLES
 from kow.log import LoggedPlayer, build, rules_to_log
 from kow.rules import MAX_PLAYERS, Rules
 from kow.runs.export import COLUMNS, TABLES, IllegalGameError, cells, rows
@@ -1068,3 +1068,27 @@ def test_a_file_name_where_a_folder_is_needed_is_refused(stacked: str, tmp_path:
         "games.csv", "plays.csv", "rounds.csv", "tricks.csv"]  # fmt: skip
     code, _, err = invoke("export", stacked, "--table", "games", "-o", str(tmp_path / "g.csv"))
     assert (code, err) == (0, "")  # one table: a file, as asked
+
+
+def test_export_games_checks_and_replays_each_game_once(tmp_path: Path) -> None:
+    from kow.log import InputEnd, read_logs
+    from kow.runs.export import ExportedGame, ExportError, export_games, tables_rows
+
+    code, text, err = invoke("simulate", "--seed", "5", "--games", "2", "--bots", "random")
+    assert code == 0, err
+    path = tmp_path / "g.jsonl"
+    path.write_text(text + '{"format": "kow-log"}\n', encoding="utf-8")
+    found = export_games(read_logs([str(path)]), ("games", "plays"))
+    for index, line in enumerate(text.splitlines(), 1):
+        item = next(found)
+        assert isinstance(item, ExportedGame) and item.record.index == index
+        game = json.loads(line)
+        assert item.rows == tables_rows(game, ("games", "plays"), file=str(path), index=index)
+    with pytest.raises(ExportError) as caught:
+        next(found)
+    assert str(caught.value).startswith(f"{path}: game 3: ")
+    assert str(caught.value).endswith("; the export stops at a game that is not legal")
+    good = tmp_path / "good.jsonl"
+    good.write_text(text, encoding="utf-8")
+    items = list(export_games(read_logs([str(good)]), ("games",)))
+    assert [type(item) for item in items] == [ExportedGame, ExportedGame, InputEnd]

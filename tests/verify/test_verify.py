@@ -1015,3 +1015,64 @@ def test_deep_nesting_and_huge_ints_never_raise() -> None:
     for value in (deep, {"format": deep}, 10**10000, {"format": "kow-log", "version": 10**10000}):
         fault = verify_game(value)
         assert fault is not None and not fault.message.startswith("internal error")
+
+
+# -- the checking loop of kow verify ---------------------------------------------------------
+
+
+def _records(tmp_path: Any, texts: dict[str, str]) -> Iterator[Any]:
+    """Return kow.log.read_logs over files named and filled by ``texts`` (None: missing)."""
+    names = []
+    for name, text in texts.items():
+        path = tmp_path / name
+        if text is not None:
+            path.write_text(text, encoding="utf-8")
+        names.append(str(path))
+    return kow_log.read_logs(names)
+
+
+def test_the_checking_loop_counts_each_game_and_gives_the_exit_code(tmp_path: Any) -> None:
+    legal = json.dumps(make_log(seed=1)) + "\n"
+    broken = make_log(seed=2)
+    broken["rounds"][0]["dealer"] = (broken["rounds"][0]["dealer"] + 1) % 4
+    verdict = Verdict()
+    items = list(verdict.run(_records(tmp_path, {"a.jsonl": legal + json.dumps(broken)})))
+    checked = [item for item in items if hasattr(item, "fault") and hasattr(item, "record")]
+    assert [c.record.index for c in checked] == [1, 2]
+    assert checked[0].fault is None and checked[0].note is None
+    assert checked[1].fault is not None and checked[1].fault.game == 2
+    assert (verdict.games, verdict.legal, verdict.faulty) == (2, 1, 1)
+    assert verdict.return_code == 1
+    verdict = Verdict()
+    assert len(list(verdict.run(_records(tmp_path, {"b.jsonl": legal * 2})))) == 3
+    assert (verdict.games, verdict.legal, verdict.return_code) == (2, 2, 0)
+
+
+def test_the_checking_loop_counts_inputs_unopened_and_unreadable(tmp_path: Any) -> None:
+    legal = json.dumps(make_log(seed=1)) + "\n"
+    verdict = Verdict()
+    list(verdict.run(_records(tmp_path, {"bad.jsonl": legal + "{not json", "ok.jsonl": legal})))
+    assert [u.file for u in verdict.unreadable] == [str(tmp_path / "bad.jsonl")]
+    assert (verdict.games, verdict.legal, verdict.unopened, verdict.return_code) == (2, 2, 0, 1)
+    verdict = Verdict()
+    list(verdict.run(_records(tmp_path, {"gone.jsonl": None, "ok.jsonl": legal})))  # type: ignore[dict-item]
+    assert str(verdict.unreadable[0]).endswith("gone.jsonl: cannot open: No such file or directory")
+    assert (verdict.games, verdict.unopened, verdict.return_code) == (1, 1, 2)
+
+
+def test_the_further_check_and_its_note_see_each_legal_seeded_game(tmp_path: Any) -> None:
+    legal = json.dumps(make_log(seed=1)) + "\n"
+    seen: list[int] = []
+
+    def also(game: Any) -> Fault | None:
+        seen.append(game["seed"])
+        return Fault(None, None, None, message="not the game of its seed")
+
+    verdict = Verdict(against_seed=True)
+    items = list(verdict.run(_records(tmp_path, {"a.jsonl": legal}), also=also,
+                             note=lambda game: f"seed {game['seed']} noted"))  # fmt: skip
+    assert seen == [1]
+    assert (
+        items[0].note == "seed 1 noted" and str(items[0].fault.fault) == "not the game of its seed"
+    )
+    assert (verdict.unmatched, verdict.faulty, verdict.return_code) == (1, 1, 1)

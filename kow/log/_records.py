@@ -1,0 +1,153 @@
+"""Read the games of log files in turn, one named record per game.
+
+The one reader of the commands that read logs (``kow verify``, ``replay``, ``export``,
+``analyze``): it opens each input (a path, or ``-`` for stdin), reads its games as
+:func:`~kow.log.iter_games_and_faults` reads them (a repeated key is a fault of its game), and
+yields a :class:`GameRecord` for each game and an :class:`InputEnd` after each input,
+with what to say of games that repeat an earlier game of their input whole. A consumer
+that stops at an input that can't be read raises :class:`InputError` from its end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import KW_ONLY, dataclass
+from typing import IO, Any
+
+from ..screen import printable
+from ._reader import LogReadError, iter_games_and_faults
+
+__all__ = ["GameRecord", "InputEnd", "InputError", "input_label", "read_logs"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game of an input, as :func:`read_logs` reads it.
+
+    ``label`` names the input in messages (:func:`input_label`); ``index`` counts the
+    games of the input from 1; ``line`` (from 1) is where the game starts; ``game`` is the
+    value read (a :class:`~kow.log.GameLog` once :func:`kow.verify.verify_game` says so;
+    None when it could not be read); ``read`` is the bytes of the inputs read so far
+    (an input that cannot tell, a pipe say, counts 0; gzip input counts its compressed
+    bytes); ``fault`` is what makes this game alone unreadable (a repeated key, a nesting
+    too deep, an integer too long), or None; ``note`` is what to say on stderr of the
+    first game of the input that repeats an earlier one whole, else None.
+    """
+
+    label: str
+    index: int
+    line: int
+    _: KW_ONLY
+    game: Any
+    read: int
+    fault: LogReadError | None
+    note: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class InputEnd:
+    """The end of one input of :func:`read_logs`: read whole, or stopped by a fault.
+
+    ``games`` counts the games read from it; ``opened`` is False when it could not be
+    opened; ``why`` says why it could not be opened (the system's words) or read on
+    (placed by line and column), and is None when it was read whole; ``note`` is what to
+    say on stderr when more than one of its games repeated an earlier one whole.
+    """
+
+    label: str
+    games: int
+    _: KW_ONLY
+    opened: bool
+    why: str | None
+    note: str | None
+
+    def error(self) -> InputError | None:
+        """Return the error of an input that could not be opened or read whole, else None."""
+        if self.why is None:
+            return None
+        return InputError(self.label, self.why, opened=self.opened)
+
+
+class InputError(ValueError):
+    """An input that could not be opened (``opened`` False) or read whole (``why`` says
+    why): ``FILE: cannot open: why`` or ``FILE: why``."""
+
+    def __init__(self, label: str, why: str, *, opened: bool) -> None:
+        super().__init__(f"{label}: {why}" if opened else f"{label}: cannot open: {why}")
+        self.label = label
+        self.why = why
+        self.opened = opened
+
+
+def input_label(name: str) -> str:
+    r"""Return how messages and outputs name the input ``name``: ``stdin`` for ``-``, else
+    the path with anything unprintable escaped (a file name can hold an escape sequence or
+    an undecodable byte, and is shown, written to CSV and to JSON like text from a log).
+
+    >>> input_label("-"), input_label("a\x1b[31m.jsonl")
+    ('stdin', 'a\\x1b[31m.jsonl')
+    """
+    return "stdin" if name == "-" else printable(name)
+
+
+def read_logs(names: Iterable[str]) -> Iterator[GameRecord | InputEnd]:
+    """Yield a :class:`GameRecord` for each game of the inputs ``names``, in order, and an
+    :class:`InputEnd` after each input.
+
+    Each name is a path or ``-`` (stdin), opened when the inputs before it are read; it
+    may hold one game, JSON Lines, concatenated values or arrays of games, gzip-compressed
+    or not (:func:`~kow.log.iter_games_and_faults`, with a repeated key a fault). An input that
+    can't be opened, or can't be read on (not JSON, not UTF-8, a stream's error), ends
+    with its ``why``, and the next input is read; an input with no game (empty, or
+    ``[]``) ends with ``games`` 0, as jq reads it. Holds one game and a 16-byte digest
+    per game of the input read so far. Raises nothing of the input's.
+    """
+    before = 0  # the bytes of the inputs read whole
+    for name in names:
+        label = input_label(name)
+        try:
+            stream: IO[bytes] = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+        except OSError as err:
+            yield InputEnd(label, 0, opened=False, why=str(err.strerror or err), note=None)
+            continue
+        seen: dict[bytes, int] = {}  # a game's digest: its index
+        repeated = 0
+        index = 0
+        why = None
+        with stream:
+            tell = stream.tell if stream.seekable() else None
+            try:
+                for entry in iter_games_and_faults(stream, unique_keys=True):
+                    index += 1
+                    note = None
+                    if entry.fault is None:
+                        first = seen.setdefault(_digest(entry.value), index)
+                        if first != index:
+                            repeated += 1
+                            if repeated == 1:
+                                note = (
+                                    f"{label}: game {index} (line {entry.line}) repeats game"
+                                    f" {first} whole"
+                                )
+                    read = before + tell() if tell is not None else 0
+                    yield GameRecord(label, index, entry.line, game=entry.value, read=read,
+                                     fault=entry.fault, note=note)  # fmt: skip
+            except LogReadError as err:
+                why = str(err)
+            except OSError as err:
+                why = f"cannot read: {err.strerror or err}"
+            if tell is not None:
+                before += tell()
+        note = None
+        if why is None and repeated > 1:
+            note = f"{label}: {repeated} games in all repeat an earlier game whole"
+        yield InputEnd(label, index, opened=True, why=why, note=note)
+
+
+def _digest(game: Any) -> bytes:
+    """Return 16 bytes that tell ``game`` from any other value (keys in any order)."""
+    text = json.dumps(game, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
