@@ -159,12 +159,17 @@ def check_name(name: str) -> str:
 
 
 def ask_name(name: str | None, option: str = "--name") -> str:
-    """Return ``--name``, or the name typed at a prompt when input is a terminal."""
-    if name is None:
-        if not sys.stdin.isatty():
-            raise click.UsageError(f"give your name with {option} (input is not a terminal)")
-        name = click.prompt("Your name", err=True).strip()
-    return check_name(name)
+    """Return ``--name`` checked, or a name typed at a prompt when input is a terminal
+    (asked again, with the reason, until it is one a player may have)."""
+    if name is not None:
+        return check_name(name)
+    if not sys.stdin.isatty():
+        raise click.UsageError(f"give your name with {option} (input is not a terminal)")
+    # check_name's BadParameter is a UsageError: click.prompt says it and asks again.
+    typed: str = click.prompt(
+        "Your name", err=True, value_proc=lambda text: check_name(text.strip())
+    )
+    return typed
 
 
 def listen_error(listen: Listen, err: BaseException) -> click.ClickException:

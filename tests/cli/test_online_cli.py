@@ -207,6 +207,30 @@ def test_serve_quiet_still_says_where_it_listens(tmp_path: Path) -> None:
         process.wait(10)
 
 
+def test_join_asks_the_name_again_after_a_bad_one(tmp_path: Path) -> None:
+    # At the name prompt a bad name is said and asked again (as kow play's prompts do), not
+    # the end of the program with an error about an option never given. No server needed:
+    # the name is asked before connecting (port 9 on 127.0.0.1: nobody answers).
+    child = pexpect.spawn(
+        KOW[0], [*KOW[1:], "join", "127.0.0.1:9", "ABCD-EFGH-JKMN-PQRS"],
+        env=_env(tmp_path), encoding="utf-8", timeout=30,
+    )  # fmt: skip
+    try:
+        child.expect("Your name: ")
+        child.sendline("x" * 30)
+        child.expect(r"Error: 'x{30}' has 30 characters; a name has at most 20")
+        child.expect("Your name: ")
+        child.sendline("   ")
+        child.expect("Error: .*not blank")
+        child.expect("Your name: ")
+        child.sendline("Ada")
+        child.expect(pexpect.EOF)  # then it connects, and nobody answers on port 9
+        assert "--name" not in child.before
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 1
+
+
 # ----------------------------------------------------------------------------- a whole game
 
 
