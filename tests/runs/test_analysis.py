@@ -584,3 +584,39 @@ def test_a_plan_names_its_fault_and_keeps_the_games_before_it(tmp_path: Path, ga
     )
     plan = plan_analysis(read_logs([str(path)]), game=1, seat="nobody")
     assert not plan.games and isinstance(plan.fault, PlanError) and plan.fault.option == "--seat"
+
+
+def test_analyze_stopped_by_sigterm_says_what_it_wrote(tmp_path: Path) -> None:
+    # As simulate and export do: how many games were analyzed and where they are (issue 33's
+    # trial found analyze silent on SIGTERM). Stopped after its first game is written.
+    import re
+    import signal
+    import subprocess
+
+    logs = tmp_path / "games.jsonl"
+    assert (
+        main(["simulate", "--seed", "3", "--games", "6", "-o", str(logs)], standalone_mode=False)
+        is None
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kow", "analyze", "--deals", "400", "--jobs", "1", str(logs)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        first = process.stdout.readline()  # the first game's title: it is written whole
+        assert first.startswith("Game 1"), first
+        process.send_signal(signal.SIGTERM)
+        out = first + process.stdout.read()
+        err = process.stderr.read()
+        assert process.wait(60) == 143
+    finally:
+        if process.poll() is None:
+            process.kill()
+    said = re.fullmatch(
+        r"Stopped by SIGTERM after analyzing (\d) of 6 games: the analyses of the first \1"
+        r" are written whole to stdout\.\n",
+        err,
+    )
+    assert said, err
+    assert 1 <= int(said.group(1)) == len(re.findall(r"^Game \d", out, re.M))

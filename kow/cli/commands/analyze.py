@@ -8,13 +8,15 @@ as text or JSON, and shows the progress.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import TYPE_CHECKING
 
 import click
 
 from ...settings import ANALYSIS_DEALS, JOBS, SEED
-from .._files import atomic_output
+from ...stopping import Stopped, stop_code, stop_said, stops_held
+from .._files import atomic_output, replaced_whole
 from .._inputs import open_error, same_file, say, title
 from .._options import (
     PATH,
@@ -33,7 +35,7 @@ from .._terminal import Progress, color_fits, suits_fit
 
 if TYPE_CHECKING:
     from ...log import InputError
-    from ...runs.analysis_plan import PlanError
+    from ...runs.analysis_plan import AnalysisPlan, PlanError
 
 ANALYSIS_ITERATIONS = 200
 """``kow analyze --iterations``'s default: :data:`kow.runs.analysis.DEFAULT_ITERATIONS`, named
@@ -106,14 +108,14 @@ def analyze(
     output whatever --jobs or --cluster is. A progress bar shows on stderr when it is a terminal.
     Exit 1 for input that can't be read or a game that is not legal (its place named),
     2 for a FILE that can't be opened or a --game or --seat the input does not have.
+    Stopped (Ctrl-C, SIGTERM, SIGHUP), it ends between two games, says how many it
+    analyzed and where they are (a file given to -o is left as it was), and exits 130,
+    143 or 129.
     """
-    import json
 
-    from ...log import read_logs, rules_from_log
-    from ...runs.analysis import DecisionAnalysis, text_lines, to_dict
-    from ...runs.analysis_plan import PlanError, plan_analysis, run_plan
-    from ...runs.names import table_names
-    from ...screen import Screen, terminal_width, wrap
+    from ...log import read_logs
+    from ...runs.analysis_plan import PlanError, plan_analysis
+    from ...screen import terminal_width
 
     if output not in (None, "-") and file != "-" and same_file(output, file):
         raise click.BadParameter(
@@ -140,6 +142,60 @@ def analyze(
     symbols = suits_fit(encoding, ascii_only=ascii_only)
     width = terminal_width() if screen_out else None  # as kow play wraps; a file: none
     show = not quiet and sys.stderr.isatty()
+    kept = not replaced_whole(output)  # stdout, a device or a pipe keeps what it got
+    written = [0]  # games whose analysis is written whole
+    try:
+        _write_analyses(
+            plan, output, written, as_json=as_json, seed=seed, iterations=iterations, jobs=jobs,
+            cluster=cluster, show=show, screen_out=screen_out, symbols=symbols, color=color,
+            width=width,
+        )  # fmt: skip
+    except (KeyboardInterrupt, Stopped) as stop:  # stop_signals ignores any more now
+        where = "stdout" if to_stdout else repr(output)
+        kept_said = (
+            f"{where} was left as it was (not written)"
+            if not kept
+            else "none was written"
+            if not written[0]
+            else f"the analyses of the first {written[0]} are written whole to {where}"
+        )
+        with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
+            click.echo(
+                f"{stop_said(stop)} after analyzing {written[0]} of {len(plan.games)}"
+                f" game{'s' if len(plan.games) != 1 else ''}: {kept_said}.",
+                err=True,
+            )
+        click.get_current_context().exit(stop_code(stop))
+    if pending is not None:  # the games before it are analyzed and written
+        raise pending
+
+
+def _write_analyses(
+    plan: AnalysisPlan,
+    output: str | None,
+    written: list[int],
+    *,
+    as_json: bool,
+    seed: int,
+    iterations: int,
+    jobs: int | None,
+    cluster: str | None,
+    show: bool,
+    screen_out: bool,
+    symbols: bool,
+    color: bool,
+    width: int | None,
+) -> None:
+    """Analyze the games of ``plan`` and write each to ``output`` (stdout when None or
+    -), as text or JSON, counting in ``written[0]`` the games written whole."""
+    import json
+
+    from ...log import rules_from_log
+    from ...runs.analysis import DecisionAnalysis, text_lines, to_dict
+    from ...runs.analysis_plan import PlanError, run_plan
+    from ...runs.names import table_names
+    from ...screen import Screen, wrap
+
     with (
         atomic_output(output) as out,
         cluster_executor(cluster, jobs) as executor,
@@ -169,11 +225,11 @@ def analyze(
                     text = "\n".join(lines)
                 if screen_out:
                     progress.clear()  # the bar's line, on the same screen
-                write_out(text, out)
+                with stops_held():  # a stop ends the run between games, not in one
+                    write_out(text, out)
+                    written[0] += 1
         except PlanError as err:
             raise click.ClickException(str(err)) from None
-    if pending is not None:  # the games before it are analyzed and written
-        raise pending
 
 
 def _click_error(fault: InputError | PlanError, file: str) -> click.ClickException:
