@@ -10,7 +10,8 @@
   the games of files in turn, one named :class:`GameRecord` per game and an
   :class:`InputEnd` per file (the reader of the commands that read logs).
 - :func:`replay` steps through a logged game with the engine, yielding its state after
-  each action; its last state rebuilds the same log.
+  each action; its last state rebuilds the same log; :func:`replay_game` gives that
+  last state at less cost (one comparison with the log, at the end).
 - :class:`GameLog` and the types of its parts (:class:`RoundLog`, :class:`TrickLog`,
   :class:`PlayLog`...) mirror the schema's objects, key for key: a log is a plain dict
   at run time, and ``mypy --strict`` checks the keys its readers use.
@@ -40,7 +41,7 @@ from ._format import (
 )
 from ._reader import MAX_DEPTH, Entry, LogReadError, iter_entries, iter_games
 from ._records import GameRecord, InputEnd, InputError, input_label, read_logs
-from ._replay import LoggedPlayer, ReplayError, replay
+from ._replay import LoggedPlayer, ReplayError, replay, replay_game
 from ._types import (
     CutCardLog,
     CutLog,
@@ -94,5 +95,6 @@ __all__ = [
     "loads",
     "read_logs",
     "replay",
+    "replay_game",
     "schema",
 ]

@@ -10,7 +10,7 @@ fact that is a list by seat takes one column per seat, ``NAME_0`` to ``NAME_6`` 
 seats at most 7), empty for a seat the game does not have.
 
 The facts come from the engine, not from a second statement of the rules: each game is
-checked with :func:`kow.verify.verify_game`, then replayed with :func:`kow.log.replay`,
+checked with :func:`kow.verify.verify_game`, then replayed with :func:`kow.log.replay_game`,
 and its rows are read off the engine's events (:class:`~kow.events.EventVisitor`). Who won
 a trick, with which card, its led suit and why a game ended are the engine's (a trick cut
 short by an abandoned game takes its led suit from the engine's state); whether a card was
@@ -23,7 +23,6 @@ records (:func:`kow.log.read_logs`), each game checked and replayed once.
 
 from __future__ import annotations
 
-import collections
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, TypeAlias, TypedDict
 
@@ -43,7 +42,7 @@ from ..events import (
     TrumpSet,
     TurnedUp,
 )
-from ..log import GameLog, GameRecord, InputEnd, ReplayError, replay
+from ..log import GameLog, GameRecord, InputEnd, ReplayError, replay_game
 from ..rules import MAX_PLAYERS, Rules
 from ..verify import Fault, GameFault, verify_game
 
@@ -76,7 +75,14 @@ TABLES = ("games", "rounds", "tricks", "plays")
 
 def _per_seat(name: str) -> tuple[str, ...]:
     """Return the columns of a fact by seat: ``NAME_0`` to ``NAME_6``."""
-    return tuple(f"{name}_{seat}" for seat in range(MAX_PLAYERS))
+    found = _SEAT_COLUMNS.get(name)
+    if found is None:
+        found = _SEAT_COLUMNS[name] = tuple(f"{name}_{seat}" for seat in range(MAX_PLAYERS))
+    return found
+
+
+_SEAT_COLUMNS: dict[str, tuple[str, ...]] = {}
+"""The columns of each fact by seat, made once (:func:`_per_seat`)."""
 
 
 _KEYS = {"file": str, "game": int, "seed": int}
@@ -181,8 +187,7 @@ def tables_rows(
     fault = verify_game(game)
     if fault is not None:
         raise IllegalGameError(fault)
-    # One state, advanced in place by each action: keep it once the replay ends.
-    (state,) = collections.deque(replay(game), maxlen=1)
+    state = replay_game(game)
     walk = _Walk(tables, game, _GameKey(file=file, game=index, seed=game["seed"]))
     walk.visit(state.events)
     return walk.finish(state.led)
@@ -257,17 +262,23 @@ def cells(row: Row, *, spreadsheet_safe: bool = False) -> list[str | int]:
     >>> cells(("=cmd|'/c calc'!A1", 7, "-Ada", "Ben"), spreadsheet_safe=True)
     ["'=cmd|'/c calc'!A1", 7, "'-Ada", 'Ben']
     """
+    if not spreadsheet_safe:
+        return [
+            _TEXT[value] if value is None or value.__class__ is bool else value for value in row
+        ]
     out: list[str | int] = []
     for value in row:
-        if value is None:
-            out.append("")
-        elif isinstance(value, bool):
-            out.append("true" if value else "false")
-        elif spreadsheet_safe and isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        if value is None or value.__class__ is bool:
+            out.append(_TEXT[value])
+        elif isinstance(value, str) and value.startswith(FORMULA_STARTS):
             out.append("'" + value)
         else:
             out.append(value)
     return out
+
+
+_TEXT: dict[bool | None, str] = {None: "", True: "true", False: "false"}
+"""The CSV cell of an empty value and of each boolean (:func:`cells`)."""
 
 
 class TrickRow(NamedTuple):

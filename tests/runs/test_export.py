@@ -885,7 +885,7 @@ def test_tables_rows_checks_and_replays_each_game_once(
         return call
 
     monkeypatch.setattr(module, "verify_game", counted("verify", module.verify_game))  # type: ignore[attr-defined]
-    monkeypatch.setattr(module, "replay", counted("replay", module.replay))  # type: ignore[attr-defined]
+    monkeypatch.setattr(module, "replay_game", counted("replay", module.replay_game))  # type: ignore[attr-defined]
     found = module.tables_rows(game, TABLES, file="f", index=1)
     assert calls == {"verify": 1, "replay": 1}
     assert list(found) == list(TABLES)
