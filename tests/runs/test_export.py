@@ -1006,10 +1006,12 @@ def written(size: int) -> Any:
 
 
 @pytest.mark.parametrize(("signame", "code", "said"), STOPS)
+@pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_stopped_export_to_stdout_keeps_whole_games(
-    many: Path, tmp_path: Path, signame: str, code: int, said: str
+    many: Path, tmp_path: Path, signame: str, code: int, said: str, jobs: str
 ) -> None:
-    got, err, out = stopped(["export", str(many), "--table", "plays"], signame, written(20000))
+    args = ["export", str(many), "--table", "plays", "--jobs", jobs]
+    got, err, out = stopped(args, signame, written(20000))
     assert got == code, err
     found = re.fullmatch(rf"{said} after (\d+) games: their rows are written whole to stdout\.\n",
                          err)  # fmt: skip
