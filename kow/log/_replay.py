@@ -13,9 +13,8 @@ from ..cards import NAMES, SUITS, Card, Suit
 from ..engine import IllegalActionError, State
 from ..engine.deal import DeckRanOut, StackedDeck, deal_deck
 from ..events import KNOCK, Action, Deal, RoundEnd, Seat
-from ..rules import Rules
-from ._format import build
-from ._types import GameLog, PlayerLog, RoundLog
+from ._format import build, rules_from_log
+from .types import GameLog, PlayerLog, RoundLog
 
 __all__ = ["LoggedAction", "LoggedPlayer", "ReplayError", "replay", "replay_game", "round_actions"]
 
@@ -35,7 +34,7 @@ class LoggedPlayer(NamedTuple):
 
     @classmethod
     def from_log(cls, player: PlayerLog) -> LoggedPlayer:
-        """Return the player of a log's ``players`` entry, with its settings if it has any.
+        """Return the player of a log's ``players`` item, with its settings if it has any.
 
         >>> LoggedPlayer.from_log({"seat": 0, "name": "s", "kind": "search",
         ...                        "settings": {"iterations": 20}})
@@ -153,7 +152,7 @@ def _start(game: GameLog) -> tuple[State, list[LoggedPlayer]]:
     cuts and tie cuts, round 1's dealer given) and the log's players. Raises
     :class:`ReplayError` for a log that cannot be read so."""
     try:
-        rules = Rules.from_dict(dict(game["rules"]))
+        rules = rules_from_log(dict(game["rules"]))
         rounds = game["rounds"]
         decks: list[list[Card]] = []
         cuts: list[int] = []
