@@ -36,6 +36,7 @@ __all__ = [
     "check_int",
     "check_iterations",
     "check_jobs",
+    "check_last_game",
     "check_seed",
     "draw_seed",
     "is_int",
@@ -184,6 +185,26 @@ def check_first_game(first: object) -> int:
     """Return the first game (0-based) of a part of a run as an int (:data:`FIRST_GAME`:
     0 to :data:`MAX_GAMES`). Raises :class:`SettingError` naming the value."""
     return FIRST_GAME.check(first)
+
+
+def check_last_game(first: int, count: int) -> None:
+    """Check that ``count`` games from game ``first`` (0-based) stay within a run, whose
+    games are numbered 0 to :data:`MAX_GAMES`. Raises :class:`SettingError` naming the
+    number of games and the most allowed from ``first``.
+
+    >>> check_last_game(MAX_GAMES, 2)
+    Traceback (most recent call last):
+    ...
+    kow.settings.SettingError: 2 games from game 1000000000000 go past the run's last game \
+(1000000000000): allowed 1 game from there
+    """
+    most = MAX_GAMES - first + 1
+    if count > most:
+        raise SettingError(
+            "games", count, f"at most {most}",
+            message=f"{count} games from game {first} go past the run's last game"
+            f" ({MAX_GAMES}): allowed {most} game{'s' if most != 1 else ''} from there",
+        )  # fmt: skip
 
 
 def check_jobs(jobs: object) -> int:

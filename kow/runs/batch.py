@@ -25,7 +25,15 @@ from ..game import PlayerError, bots_rng, game_seed
 from ..log import game_text
 from ..players import check_kinds, make_bot, seat_bots
 from ..rules import Rules, check_rules
-from ..settings import check_bool, check_first_game, check_games, check_int, check_jobs, check_seed
+from ..settings import (
+    check_bool,
+    check_first_game,
+    check_games,
+    check_int,
+    check_jobs,
+    check_last_game,
+    check_seed,
+)
 from ._pool import WorkerError, start_seconds
 from .executors import BlockError, Executor, Processes, TaskError, check_executor
 
@@ -173,13 +181,15 @@ def run_text(
     seen and a stop loses little; the bytes do not depend on it.
 
     ``first`` is 0 to :data:`~kow.settings.MAX_GAMES`, ``count`` 1 to ``MAX_GAMES`` and
-    ``jobs`` 1 to :data:`~kow.settings.MAX_JOBS`, checked (when called, before any game) as
+    ``jobs`` 1 to :data:`~kow.settings.MAX_JOBS`, the games within the run
+    (:func:`~kow.settings.check_last_game`), checked (when called, before any game) as
     ``kow simulate`` checks ``--first-game``, ``--games`` and ``--jobs``: a
     :class:`~kow.settings.SettingError` names the value. A ``seconds_per_game`` that is not
     a number of seconds, 0 or more, raises :class:`ValueError`.
     """
     first = check_first_game(first)
     count = check_games(count)
+    check_last_game(first, count)
     jobs = check_jobs(jobs)
     _check_seconds(seconds_per_game)
     return _run_text(

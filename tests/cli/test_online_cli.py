@@ -184,6 +184,29 @@ def test_serve_ends_130_on_ctrl_c(served: tuple[subprocess.Popen[str], str]) -> 
     assert process.wait(20) == 130
 
 
+def test_serve_quiet_still_says_where_it_listens(tmp_path: Path) -> None:
+    # -q hides the tables' lines, not the address: with port 0 it is the only way to learn it.
+    process = subprocess.Popen(
+        [*KOW, "serve", "-q", "--listen", "127.0.0.1:0"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=_env(tmp_path),
+    )  # fmt: skip
+    try:
+        assert process.stderr is not None
+        first = process.stderr.readline()
+        assert re.fullmatch(r"Listening on 127\.0\.0\.1:\d+[^\n]*\n", first), first
+        lines = [process.stderr.readline() for _ in range(2)]
+        assert lines[1].startswith("Open a table with: kow host --server 127.0.0.1:"), lines
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(20) == 143
+        assert process.stdout is not None and process.stdout.read() == ""
+        assert process.stderr.read() == ""  # not "Stopped; 0 tables closed.": -q hides it
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(10)
+
+
 # ----------------------------------------------------------------------------- a whole game
 
 

@@ -246,8 +246,9 @@ def test_a_stopped_run_to_a_file_keeps_its_finished_games_and_says_the_rest(
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)  # fmt: skip
     out, err = signal_when(
         proc,
-        lambda: any(p.name.startswith(".kow-") and p.stat().st_size > 20000
-                    for p in tmp_path.iterdir()),  # fmt: skip
+        lambda: any(
+            p.name.startswith(".kow-") and p.stat().st_size > 20000 for p in tmp_path.iterdir()
+        ),  # fmt: skip
         signame,
     )
     assert (proc.returncode, out) == (code, b""), err
@@ -310,3 +311,22 @@ def test_a_stopped_run_without_a_seed_says_the_seed_it_drew(tmp_path: Path) -> N
         capture_output=True, check=True, cwd=Path(__file__).resolve().parents[2],
     )  # fmt: skip
     assert again.stdout == out[: len(again.stdout)] and out.count(b"\n") == first
+
+
+def test_games_past_the_runs_last_game_are_a_usage_error_before_any_game(
+    tmp_path: Path,
+) -> None:
+    # --first-game and --games are each in range, but together end past game 10**12.
+    target = tmp_path / "g.jsonl"
+    last = "1000000000000"
+    code, out, err = run(
+        "simulate", "--seed", "1", "--first-game", last, "--games", "2", "-o", str(target)
+    )  # fmt: skip
+    assert (code, out) == (2, "")
+    assert (
+        "Invalid value for '--games': 2 games from game 1000000000000 go past the run's last"
+        " game (1000000000000): allowed 1 game from there"
+    ) in err
+    assert not target.exists()
+    code, out, _ = run("simulate", "--seed", "1", "--first-game", "999999999999", "--games", "2")
+    assert code == 0 and len(out.splitlines()) == 2  # the run's last two games

@@ -191,7 +191,7 @@ def _as_typed(message: str, value: object, text: str) -> str:
     """Return the library's ``message`` about ``value`` as the option words it about the
     same value typed as ``text``: the same words, the value quoted as typed."""
     shown = repr(value)
-    return repr(text) + message[len(shown):] if message.startswith(shown) else message
+    return repr(text) + message[len(shown) :] if message.startswith(shown) else message
 
 
 def _simulate_error(*args: str) -> str:
@@ -220,8 +220,10 @@ def test_run_refuses_what_simulate_refuses_with_the_same_message(
     settings[field] = value
     with pytest.raises(ValueError) as caught:
         Run(**settings)  # type: ignore[arg-type]
-    cli = _simulate_error(option, text) if field == "seed" else _simulate_error(
-        "--seed", "1", option, text
+    cli = (
+        _simulate_error(option, text)
+        if field == "seed"
+        else _simulate_error("--seed", "1", option, text)
     )
     assert _as_typed(str(caught.value), value, text) in cli
 
@@ -329,3 +331,14 @@ def test_costly_games_come_in_blocks_of_a_few_seconds_with_the_same_bytes() -> N
     assert game_seconds(["ismcts"] * 4, 7) > BLOCK_SECONDS  # kow simulate --bots ismcts: 1 a block
     with pytest.raises(ValueError, match="seconds_per_game must be a number of seconds"):
         run_text(run, 0, 4, seconds_per_game=-1.0)
+
+
+def test_run_text_refuses_games_past_the_runs_last_game_before_playing() -> None:
+    # Checked when called, as --first-game and --games are: no game is played.
+    from kow.settings import MAX_GAMES, SettingError
+
+    run = Run(seed=1, rules=Rules(), kinds=("random",) * 4)
+    past = r"4 games from game 999999999998 go past .* allowed 3 games from there"
+    with pytest.raises(SettingError, match=past):
+        run_text(run, MAX_GAMES - 2, 4)
+    assert len(list(run_text(run, MAX_GAMES - 2, 3))) == 3

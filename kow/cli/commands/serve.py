@@ -57,7 +57,10 @@ if TYPE_CHECKING:  # kow.online, asyncio and ssl are imported on use: kow --help
     " mid-game: its game goes on where it stopped, written on to LOG; its players join"
     " again with their names and the new code printed.",
 )  # fmt: skip
-@click.option("--quiet", "-q", is_flag=True, help="Say nothing of tables opened and closed.")
+@click.option(
+    "--quiet", "-q", is_flag=True,
+    help="Say nothing of tables opened and closed (where it listens is still said).",
+)  # fmt: skip
 def serve(
     *,
     listen: Listen,
@@ -104,10 +107,10 @@ def serve(
         raise listen_error(listen, err) from None
     port = addresses[0][1] if addresses else listen.port
     for line in reach(listen, port, tls is not None):
-        say(line)
+        note(line)  # even with --quiet: where the server listens (the port, when 0 asked it)
     scheme = "wss://" if tls is not None else ""
     shown = [f"{scheme}{a}" for a in joinable(listen.host, port)] or [f"{scheme}ADDRESS:{port}"]
-    say(f"Open a table with: kow host --server {shown[0]}")
+    note(f"Open a table with: kow host --server {shown[0]}")
     for path, again in reopened:
         code = _serve_reopened(running, path, again)
         people = [

@@ -11,7 +11,7 @@ import contextlib
 import click
 
 from ...rules import Rules
-from ...settings import FIRST_GAME, GAMES
+from ...settings import FIRST_GAME, GAMES, SettingError, check_last_game
 from ...stopping import Stopped, stop_code, stop_said, stops_held
 from .._files import atomic_output, file_state, replaced_whole
 from .._options import (
@@ -90,6 +90,10 @@ def simulate(
     from ...runs.batch import BlockError, GameError, Run, WorkerError, auto_jobs, run_text
 
     refuse_jobs_with_cluster(jobs, cluster)
+    try:
+        check_last_game(first_game, games)
+    except SettingError as err:
+        raise click.BadParameter(str(err), param_hint="'--games'") from None
     kinds = parse_bots(bots, rules.players)
     drawn = seed is None  # then the note of a stop gives it
     if seed is None:
