@@ -26,9 +26,10 @@ to tell whether a change made kow faster or slower:
 
   - ``random``, ``heuristic``, ``search``: ``python -m kow simulate --bots KIND --seed 1
     --quiet --jobs 1 > /dev/null`` (one process), 10,000, 8,000 and 5 games;
-  - ``verify``, ``export``: ``python -m kow verify LOG`` and ``python -m kow export
-    --table plays LOG > /dev/null``, where LOG is 2,000 games of random bots (``simulate
-    --seed 2``) written once by the old kow, the same file for both kows;
+  - ``verify``, ``export``, ``export-all``: ``python -m kow verify LOG``, ``python -m kow
+    export --table plays LOG > /dev/null`` and ``python -m kow export --table all -o DIR
+    LOG`` (the four tables compared file by file), where LOG is 2,000 games of random
+    bots (``simulate --seed 2``) written once by the old kow, the same file for both kows;
   - ``pettingzoo``, ``apply``, ``decision``: a loop of ``benchmarks/speed_loops.py``, run
     with each kow's own Python (``python -c``) and timed inside it (imports and start-up
     not counted): PettingZoo's ``raw_env`` with random legal actions (800 games), the
@@ -244,13 +245,17 @@ def table(rows: list[dict[str, Any]], columns: list[tuple[str, str, str]]) -> st
 
 # --- --against REF: an older kow and the working tree, side by side -------------------
 
-ROWS = ("random", "heuristic", "search", "verify", "export", "pettingzoo", "apply", "decision",
-        "tuned-random", "tuned-heuristic")  # fmt: skip
+ROWS = ("random", "heuristic", "search", "verify", "export", "export-all", "pettingzoo", "apply",
+        "decision", "tuned-random", "tuned-heuristic")  # fmt: skip
 """The rows of ``--against``, in the order they run and print; ``--only`` names some."""
 SIMULATE_ROWS = ("random", "heuristic", "search")
 """``kow simulate`` with 4 bots of the row's kind."""
-LOG_ROWS = {"verify": ["verify"], "export": ["export", "--table", "plays"]}
-"""The commands that read the log, before its file name."""
+LOG_ROWS = {"verify": ["verify"], "export": ["export", "--table", "plays"],
+            "export-all": ["export", "--table", "all", "-o", "DIR"]}  # fmt: skip
+"""The commands that read the log, before its file name (``DIR``: a folder of each kow's,
+for the four tables of ``export-all``, compared file by file)."""
+EXPORT_TABLES = ("games", "rounds", "tricks", "plays")
+"""The tables ``export --table all`` writes to its folder, one CSV file each."""
 LOOP_ROWS = ("pettingzoo", "apply", "decision")
 """The loops of ``benchmarks/speed_loops.py``, timed inside the process."""
 TUNED_ROWS = {"tuned-random": "random", "tuned-heuristic": "heuristic"}
@@ -625,6 +630,34 @@ def bench_process(
     }  # fmt: skip
 
 
+def bench_export_all(sides: Sides, row: str, *, games: int) -> dict[str, Any]:
+    """Time ``kow export --table all -o DIR LOG`` of both kows, as :func:`bench_process`
+    times a command, each kow writing to a folder of its own; the outputs compared are
+    the four tables, one after the other (:data:`EXPORT_TABLES`)."""
+    folders = {side: sides.tmp / f"{side}-tables" for side in ("old", "new")}
+
+    def args(side: str) -> list[str]:
+        return [a if a != "DIR" else str(folders[side]) for a in LOG_ROWS[row]] + [str(sides.log)]
+
+    say(f"{row}: kow {shlex.join(args('new'))}: one run each to compare the tables, "
+        f"then {sides.repeat} x 2 timed")  # fmt: skip
+    outputs = {side: sides.tmp / f"{side}.out" for side in ("old", "new")}
+    for side, path in outputs.items():
+        time_kow(sides[side], args(side), sides.timeout)
+        with open(path, "wb") as out:
+            for table in EXPORT_TABLES:
+                out.write((folders[side] / f"{table}.csv").read_bytes())
+    compared = first_difference(outputs["old"], outputs["new"], "line")
+    runs = interleaved(sides.repeat, lambda side: time_kow(sides[side], args(side), sides.timeout))
+    return {
+        "row": row, "games": games, "unit": "games/s",
+        "what": "kow " + shlex.join("LOG" if a == str(sides.log) else a for a in LOG_ROWS[row]),
+        **figures(runs, {"old": games, "new": games}),
+        "same": compared.first is None, "difference": compared.first,
+        "added_fields": list(compared.added),
+    }  # fmt: skip
+
+
 def run_loop(kow: Kow, args: list[str], timeout: float) -> dict[str, Any]:
     """Return what ``benchmarks/speed_loops.py ARGS`` printed, run by ``kow``'s Python."""
     with tempfile.TemporaryFile() as out:
@@ -802,6 +835,8 @@ def run_rows(sides: Sides, rows: list[str], plan: dict[str, int]) -> list[dict[s
         if row in SIMULATE_ROWS:
             args = simulate_args(row, 4, plan[row]) + ["--jobs", "1"]
             done.append({"bots": row, **bench_process(sides, row, args, games=plan[row])})
+        elif row == "export-all":
+            done.append(bench_export_all(sides, row, games=plan["log"]))
         elif row in LOG_ROWS:
             args = [*LOG_ROWS[row], str(log)]
             done.append(bench_process(sides, row, args, games=plan["log"], unit="line"))

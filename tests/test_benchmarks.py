@@ -311,8 +311,8 @@ def test_a_loop_refuses_bad_arguments_as_a_usage_error(args: list[str], message:
     [
         (["--only", "apply"], "--tree, --repeat and --only go with --against"),
         (["--against", "HEAD", "--only", "replay"], "argument --only: invalid choice: 'replay' "
-         "(choose from 'random', 'heuristic', 'search', 'verify', 'export', 'pettingzoo', "
-         "'apply', 'decision', 'tuned-random', 'tuned-heuristic')"),
+         "(choose from 'random', 'heuristic', 'search', 'verify', 'export', 'export-all', "
+         "'pettingzoo', 'apply', 'decision', 'tuned-random', 'tuned-heuristic')"),
         (["--against", "HEAD", "--million"], "--million does not go with --against"),
     ],
 )  # fmt: skip

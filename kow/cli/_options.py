@@ -47,6 +47,8 @@ __all__ = [
     "cluster_executor",
     "cluster_option",
     "jobs_option",
+    "log_executor",
+    "log_jobs_option",
     "refuse_jobs_with_cluster",
     "json_option",
     "level_kinds",
@@ -459,6 +461,32 @@ def cluster_executor(cluster: str | None, jobs: int | None) -> Iterator[Any]:
             yield on_ray()
     except ClusterError as err:
         raise click.ClickException(str(err)) from None
+
+
+log_jobs_option = click.option(
+    "--jobs", "-j", type=Count.of(JOBS), default=None, metavar="N", show_default="1",
+    help="Processes checking games at once; the output does not depend on it.",
+)  # fmt: skip
+"""``--jobs`` of the commands that check logs (``verify``, ``export``): one process unless
+asked (:func:`log_executor`)."""
+
+
+@contextlib.contextmanager
+def log_executor(jobs: int | None, cluster: str | None) -> Iterator[Any]:
+    """Yield the executor that checks the games of ``verify`` or ``export``: None (this
+    process, each game as it is read) for ``--jobs`` 1 or none, kow's own ``jobs``
+    processes (:class:`kow.runs.executors.Processes`), or Ray tasks on ``--cluster``'s
+    cluster for the block (:func:`cluster_executor`: a usage error with
+    ``--jobs``, exit 1 for a cluster that cannot be used)."""
+    with cluster_executor(cluster, jobs) as on_cluster:
+        if on_cluster is not None:
+            yield on_cluster
+        elif jobs is None or jobs == 1:
+            yield None
+        else:
+            from ..runs.executors import Processes
+
+            yield Processes(jobs)
 
 
 ascii_option = click.option(

@@ -10,8 +10,10 @@
   :func:`read_logs` reads the games of files in turn, one named :class:`GameRecord` per game and an
   :class:`InputEnd` per file (the reader of the commands that read logs).
 - :func:`replay` steps through a logged game with the engine, yielding its state after
-  each action; its last state rebuilds the same log. :func:`round_actions` reads a logged
-  round's actions in order (each a :class:`LoggedAction`), for tools that walk decisions.
+  each action; its last state rebuilds the same log; :func:`replay_game` gives that
+  last state at less cost (one comparison with the log, at the end).
+  :func:`round_actions` reads a logged round's actions in order (each a
+  :class:`LoggedAction`), for tools that walk decisions.
 - :func:`game_text` is the fast writer: the bytes of ``dumps(build(...))`` written
   straight from a game's events (``kow simulate``).
 - :func:`rules_to_log` and :func:`rules_from_log` turn :class:`~kow.rules.Rules` into the
@@ -47,7 +49,7 @@ from ._format import (
 )
 from ._reader import MAX_DEPTH, GameOrFault, LogReadError, iter_games, iter_games_and_faults
 from ._records import GameRecord, InputEnd, InputError, input_label, read_logs
-from ._replay import LoggedAction, LoggedPlayer, ReplayError, replay, round_actions
+from ._replay import LoggedAction, LoggedPlayer, ReplayError, replay, replay_game, round_actions
 from ._writer import game_text
 from .types import (
     CutCardLog,
@@ -104,6 +106,7 @@ __all__ = [
     "loads",
     "read_logs",
     "replay",
+    "replay_game",
     "round_actions",
     "rules_from_log",
     "rules_to_log",

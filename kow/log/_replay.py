@@ -3,6 +3,7 @@ iteration is the model)."""
 
 from __future__ import annotations
 
+import collections
 import json
 import random
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from ..events import KNOCK, Action, Deal, RoundEnd, Seat
 from ._format import build, rules_from_log
 from .types import GameLog, PlayerLog, RoundLog
 
-__all__ = ["LoggedAction", "LoggedPlayer", "ReplayError", "replay", "round_actions"]
+__all__ = ["LoggedAction", "LoggedPlayer", "ReplayError", "replay", "replay_game", "round_actions"]
 
 _CARDS = {name: card for card, name in enumerate(NAMES)}
 _SUITS: dict[str | None, Suit] = {name: suit for suit, name in enumerate(SUITS)}
@@ -94,6 +95,62 @@ def replay(game: GameLog) -> Iterator[State]:
     end that is not what the engine made of the log's cards and actions, or a log that
     stops before the game ends (or cannot be read).
     """
+    state, players = _start(game)
+    abandoned = bool(game.get("abandoned"))
+    checked = _check(game, state, players, abandoned=abandoned, checked=0)
+    yield state
+    for number, rnd in enumerate(game["rounds"], start=1):
+        for logged in round_actions(rnd, number):
+            if logged.seat != state.turn:  # the first difference: who acts
+                made = f"{logged.where}: the log says {logged.seat}, the engine made {state.turn}"
+                raise ReplayError(made, number, logged.trick)
+            try:
+                state.apply(logged.action)
+            except DeckRanOut:
+                raise ReplayError(
+                    f"the log ends before the game does: the engine deals round {number + 1}",
+                    number,
+                ) from None
+            except (IllegalActionError, ValueError) as err:
+                raise ReplayError(str(err), number, logged.trick) from None
+            checked = _check(game, state, players, abandoned=abandoned, checked=checked)
+            yield state
+    if state.outcome is None and not abandoned:
+        raise ReplayError("the log ends before the game does", len(game["rounds"]) or None)
+    _compare(game, state, players, abandoned=abandoned)
+
+
+def replay_game(game: GameLog) -> State:
+    """Replay a whole logged game through the engine and return its last state.
+
+    The state :func:`replay` yields last, at less cost: the actions are applied without
+    comparing each deal and round's end with the log as they come, and the log the
+    engine rebuilds is compared with ``game`` once, at the end. When anything differs
+    or fails, the game is replayed again by :func:`replay`, step by step, so that the
+    error is the one :func:`replay` raises, at the first difference. Raises what
+    :func:`replay` raises (:class:`ReplayError`).
+    """
+    try:
+        state, players = _start(game)
+        abandoned = bool(game.get("abandoned"))
+        for number, rnd in enumerate(game["rounds"], start=1):
+            for logged in round_actions(rnd, number):
+                if logged.seat != state.turn:
+                    raise ReplayError("out of turn")
+                state.apply(logged.action)
+        if state.outcome is None and not abandoned:
+            raise ReplayError("the log ends before the game does")
+        _compare(game, state, players, abandoned=abandoned)
+    except Exception:  # noqa: BLE001 - the step-by-step replay decides, and says where
+        # One state, advanced in place by each action: keep it once the replay ends.
+        (state,) = collections.deque(replay(game), maxlen=1)
+    return state
+
+
+def _start(game: GameLog) -> tuple[State, list[LoggedPlayer]]:
+    """Return the state that replays ``game`` (its deck stacked from the log's hands,
+    cuts and tie cuts, round 1's dealer given) and the log's players. Raises
+    :class:`ReplayError` for a log that cannot be read so."""
     try:
         rules = rules_from_log(dict(game["rules"]))
         rounds = game["rounds"]
@@ -114,28 +171,13 @@ def replay(game: GameLog) -> Iterator[State]:
         players = [LoggedPlayer.from_log(p) for p in game["players"]]
     except (KeyError, TypeError, IndexError, ValueError) as err:
         raise ReplayError(f"not a log that can be replayed: {type(err).__name__} {err}") from None
-    abandoned = bool(game.get("abandoned"))
-    checked = _check(game, state, players, abandoned=abandoned, checked=0)
-    yield state
-    for number, rnd in enumerate(rounds, start=1):
-        for logged in round_actions(rnd, number):
-            if logged.seat != state.turn:  # the first difference: who acts
-                made = f"{logged.where}: the log says {logged.seat}, the engine made {state.turn}"
-                raise ReplayError(made, number, logged.trick)
-            try:
-                state.apply(logged.action)
-            except DeckRanOut:
-                raise ReplayError(
-                    f"the log ends before the game does: the engine deals round {number + 1}",
-                    number,
-                ) from None
-            except (IllegalActionError, ValueError) as err:
-                raise ReplayError(str(err), number, logged.trick) from None
-            checked = _check(game, state, players, abandoned=abandoned, checked=checked)
-            yield state
-    if state.outcome is None and not abandoned:
-        raise ReplayError("the log ends before the game does", len(rounds) or None)
-    rebuilt = build(game["seed"], rules, players, events=state.events, abandoned=abandoned)
+    return state, players
+
+
+def _compare(game: GameLog, state: State, players: list[LoggedPlayer], *, abandoned: bool) -> None:
+    """Raise :class:`ReplayError` where the log the engine rebuilds from ``state``'s events
+    first differs from ``game``."""
+    rebuilt = build(game["seed"], state.rules, players, events=state.events, abandoned=abandoned)
     rebuilt["kow_version"] = game["kow_version"]
     result = game.get("result")
     if isinstance(result, dict) and "termination" not in result:

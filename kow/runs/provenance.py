@@ -42,6 +42,7 @@ What the log does not say, and how it is taken:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, NoReturn
 
@@ -268,21 +269,23 @@ def seed_check(search_iterations: int | None = None) -> Callable[[GameLog], Faul
     refuses, or any error, is a fault saying so.
     """
 
-    def check(game: GameLog) -> Fault | None:
-        try:
-            difference = check_against_seed(game, search_iterations=search_iterations)
-        except NoSeedError:
-            return Fault(None, None, None, message=NO_SEED)
-        except PlayerError as err:
-            return Fault(
-                None, None, err.seat, message=f"the engine refuses the log's decision: {err}"
-            )
-        except Exception as err:  # a safety net: the verdict must never raise
-            why = f"internal error in the seed check: {type(err).__name__} {err}"
-            return Fault(None, None, None, message=why)
-        return None if difference is None else difference.fault()
+    return functools.partial(_seed_fault, search_iterations=search_iterations)
 
-    return check
+
+def _seed_fault(game: GameLog, *, search_iterations: int | None) -> Fault | None:
+    """Return the difference of ``game`` from its seed's game as a fault, or None
+    (:func:`seed_check`'s check: a module-level function, so that it pickles for
+    ``kow verify --jobs`` and ``--cluster``)."""
+    try:
+        difference = check_against_seed(game, search_iterations=search_iterations)
+    except NoSeedError:
+        return Fault(None, None, None, message=NO_SEED)
+    except PlayerError as err:
+        return Fault(None, None, err.seat, message=f"the engine refuses the log's decision: {err}")
+    except Exception as err:  # a safety net: the verdict must never raise
+        why = f"internal error in the seed check: {type(err).__name__} {err}"
+        return Fault(None, None, None, message=why)
+    return None if difference is None else difference.fault()
 
 
 def agents_note(game: GameLog) -> str | None:

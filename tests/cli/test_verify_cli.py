@@ -466,7 +466,7 @@ def test_a_repeated_key_is_a_fault_for_every_command(
     assert (code, out) == (1, "")
     assert err == (
         f"Error: {path}: game 2 is not a legal game, so it can't be replayed: line 2, column "
-        f"{column}: ambiguous: the key \"winner\" is repeated in this object (readers differ:"
+        f'{column}: ambiguous: the key "winner" is repeated in this object (readers differ:'
         " jq takes the last one, others the first)\n"
     )
     assert invoke("replay", str(path), "--game", "1")[0] == 0  # the game before is legal
@@ -570,14 +570,78 @@ def test_an_interrupted_verify_says_how_many_games_it_checked(
     # Issue 33, 9: it said only "Interrupted.".
     from kow.verify import Verdict
 
-    real_check = Verdict.check
+    real_count = Verdict.count
 
-    def check(self: Verdict, log: object, **kwargs: Any) -> Any:
+    def count(self: Verdict, log: object, judged: Any, **kwargs: Any) -> Any:
         if self.games == 3:
             raise KeyboardInterrupt
-        return real_check(self, log, **kwargs)
+        return real_count(self, log, judged, **kwargs)
 
-    monkeypatch.setattr(Verdict, "check", check)
+    monkeypatch.setattr(Verdict, "count", count)
     code, out, err = invoke("verify", "-", input=games_text)
     assert (code, out) == (130, "")
     assert err == "Interrupted after checking 3 games: 3 legal, 0 faulty so far.\n"
+
+
+def _mixed_inputs(tmp_path: Path, games: list[dict[str, Any]]) -> list[str]:
+    """Return inputs of every kind of fault: faulty games among good ones, a repeated key,
+    a repeated game, an input that stops being JSON, one with no games, one not there."""
+    bad = json.loads(json.dumps(games[2]))
+    bad["rounds"][0]["tricks"][0]["winner"] = (bad["rounds"][0]["tricks"][0]["winner"] + 1) % 4
+    many = tmp_path / "many.jsonl"
+    text = "".join(json.dumps(g) + "\n" for g in [*games, bad, *games[:3], bad, *games])
+    many.write_text(text + json.dumps(games[1])[:-1] + ', "seed": 1}\n')  # a repeated key
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(json.dumps(games[0]) + "\n" + json.dumps(bad) + "\n{not json\n")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    return [str(many), str(cut), str(empty), str(many), str(tmp_path / "absent.jsonl")]
+
+
+@pytest.mark.parametrize("json_flag", [(), ("--json",)])
+def test_jobs_give_the_same_verdict_in_the_same_order(
+    tmp_path: Path, games: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch,
+    json_flag: tuple[str, ...],
+) -> None:  # fmt: skip
+    import kow.verify
+
+    monkeypatch.setattr(kow.verify, "BLOCK", 2)  # windows of several blocks, on a few games
+    inputs = _mixed_inputs(tmp_path, games)
+    alone = invoke("verify", *json_flag, *inputs)
+    assert alone[0] == 2  # an input not there
+    assert alone[1].count("round 1, trick 1: trick winner is seat") == 5
+    assert "line 3, column 2: not JSON" in alone[1] + alone[2]
+    assert "empty.jsonl: no games" in alone[2]
+    for jobs in ("2", "3"):
+        assert invoke("verify", "--jobs", jobs, *json_flag, *inputs) == alone
+    good = invoke("verify", "--jobs", "2", *json_flag, inputs[0])
+    assert good[0] == 1 and good == invoke("verify", *json_flag, inputs[0])
+
+
+def test_verdict_run_on_processes_checks_as_alone(
+    tmp_path: Path, games: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kow.verify
+    from kow.log import read_logs
+    from kow.runs.executors import Processes
+    from kow.runs.provenance import seed_check
+
+    monkeypatch.setattr(kow.verify, "BLOCK", 3)
+    inputs = _mixed_inputs(tmp_path, games)[:2]
+
+    def run(executor: Any) -> tuple[list[Any], dict[str, object]]:
+        verdict = kow.verify.Verdict(against_seed=True)
+        found = [
+            (getattr(item, "fault", None), getattr(item, "label", None))
+            for item in verdict.run(read_logs(inputs), also=seed_check(), executor=executor)
+        ]
+        return found, verdict.to_dict()
+
+    alone = run(None)
+    assert run(Processes(2)) == alone
+    assert alone[1]["games"] == 20 and alone[1]["faulty"] == 4
+
+
+def test_jobs_and_cluster_together_are_a_usage_error(games_text: str) -> None:
+    code, out, err = invoke("verify", "--jobs", "2", "--cluster", "local", "-", input=games_text)
+    assert (code, out) == (2, "") and "give --jobs or --cluster, not both" in err

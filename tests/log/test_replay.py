@@ -31,7 +31,7 @@ from kow.engine import State
 from kow.engine.view import View
 from kow.events import KNOCK, Knock, Phase, Play, Seat, TrumpSet, Vote
 from kow.game import drive, new_game
-from kow.log import LoggedPlayer, ReplayError, build, dumps, replay, rules_from_log
+from kow.log import LoggedPlayer, ReplayError, build, dumps, replay, replay_game, rules_from_log
 from kow.players import BOT_KINDS, Player
 from kow.rules import DOGS_LIFE, LEADS, TRUMPS, Rules, max_start_cards
 from kow.runs.batch import Run, run_text
@@ -619,6 +619,32 @@ def test_replay_error_names_the_first_difference(
     assert (err.value.round, err.value.trick) == (round_number, trick)
     assert len(states) == yielded, "the replay stops at the first difference"
     assert isinstance(err.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("change", "message", "round_number", "trick"),
+    [e[1:5] for e in ERRORS],
+    ids=[e[0] for e in ERRORS],
+)
+def test_replay_game_raises_what_replay_raises(
+    crafted: Any,
+    change: Callable[[dict[str, Any]], object],
+    message: str,
+    round_number: int | None,
+    trick: int | None,
+) -> None:
+    # replay_game checks once at the end, then replays step by step to name the place.
+    with pytest.raises(ReplayError) as err:
+        replay_game(changed(crafted, change))
+    assert str(err.value).startswith(message)
+    assert (err.value.round, err.value.trick) == (round_number, trick)
+
+
+def test_replay_game_gives_the_last_state_of_replay(crafted: Any) -> None:
+    last = replay_game(crafted)
+    (state,) = list(replay(crafted))[-1:]
+    assert last.events == state.events and len(last.events) > 20
+    assert last.outcome is not None and last.outcome.winner == 3
 
 
 def test_the_unchanged_log_replays(crafted: Any) -> None:

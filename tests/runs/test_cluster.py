@@ -196,6 +196,30 @@ def test_analyze_on_the_cluster_is_the_bytes_of_one_process(gcs: str, tmp_path: 
     assert first is None  # the last form was the text
 
 
+def test_verify_and_export_on_the_cluster_are_the_bytes_of_one_process(
+    gcs: str, tmp_path: Path
+) -> None:
+    # 130 games, blocks of 25: several Ray tasks; a faulty 71st game among them.
+    lines = kow("simulate", "--seed", "6", "--games", "130").stdout.splitlines()
+    bad = json.loads(lines[70])
+    bad["result"]["rounds_played"] += 1
+    games = tmp_path / "games.jsonl"
+    games.write_bytes(b"\n".join([*lines[:70], json.dumps(bad).encode(), *lines[71:]]) + b"\n")
+    good = tmp_path / "good.jsonl"
+    good.write_bytes(b"\n".join(lines) + b"\n")
+    for args in (["verify", str(games)], ["export", str(games), "--table", "plays"]):
+        one = kow(*args, "--jobs", "1")
+        many = kow(*args, "--cluster", "ray", gcs=gcs)
+        assert (many.returncode, many.stdout, many.stderr) == (
+            one.returncode,
+            one.stdout,
+            one.stderr,
+        )
+        assert one.returncode == 1 and b"game 71 (seed " in one.stdout + one.stderr
+    out = same_as_one_job("export", str(good), "--table", "tricks", "-q", gcs=gcs, cluster="ray")
+    assert out.count(b"\n") > 130 * 10
+
+
 def test_tournament_on_the_cluster_has_the_results_of_one_process(gcs: str) -> None:
     args = ("tournament", "--bots", "search,heuristic,random", "--players", "3", "--games",
             "60", "--seed", "6", "--search-iterations", "10", "--json", "--by-seat")  # fmt: skip

@@ -885,7 +885,7 @@ def test_tables_rows_checks_and_replays_each_game_once(
         return call
 
     monkeypatch.setattr(module, "verify_game", counted("verify", module.verify_game))  # type: ignore[attr-defined]
-    monkeypatch.setattr(module, "replay", counted("replay", module.replay))  # type: ignore[attr-defined]
+    monkeypatch.setattr(module, "replay_game", counted("replay", module.replay_game))  # type: ignore[attr-defined]
     found = module.tables_rows(game, TABLES, file="f", index=1)
     assert calls == {"verify": 1, "replay": 1}
     assert list(found) == list(TABLES)
@@ -1006,10 +1006,12 @@ def written(size: int) -> Any:
 
 
 @pytest.mark.parametrize(("signame", "code", "said"), STOPS)
+@pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_stopped_export_to_stdout_keeps_whole_games(
-    many: Path, tmp_path: Path, signame: str, code: int, said: str
+    many: Path, tmp_path: Path, signame: str, code: int, said: str, jobs: str
 ) -> None:
-    got, err, out = stopped(["export", str(many), "--table", "plays"], signame, written(20000))
+    args = ["export", str(many), "--table", "plays", "--jobs", jobs]
+    got, err, out = stopped(args, signame, written(20000))
     assert got == code, err
     found = re.fullmatch(rf"{said} after (\d+) games: their rows are written whole to stdout\.\n",
                          err)  # fmt: skip
@@ -1072,7 +1074,7 @@ def test_a_file_name_where_a_folder_is_needed_is_refused(stacked: str, tmp_path:
 
 def test_export_games_checks_and_replays_each_game_once(tmp_path: Path) -> None:
     from kow.log import InputEnd, read_logs
-    from kow.runs.export import ExportedGame, ExportError, export_games, tables_rows
+    from kow.runs.export import ExportedGame, ExportError, csv_text, export_games, tables_rows
 
     code, text, err = invoke("simulate", "--seed", "5", "--games", "2", "--bots", "random")
     assert code == 0, err
@@ -1083,7 +1085,9 @@ def test_export_games_checks_and_replays_each_game_once(tmp_path: Path) -> None:
         item = next(found)
         assert isinstance(item, ExportedGame) and item.record.index == index
         game = json.loads(line)
-        assert item.rows == tables_rows(game, ("games", "plays"), file=str(path), index=index)
+        found_rows = tables_rows(game, ("games", "plays"), file=str(path), index=index)
+        assert item.text == {table: csv_text(rows) for table, rows in found_rows.items()}
+        assert item.text["plays"].count("\n") == len(found_rows["plays"]) > 10
     with pytest.raises(ExportError) as caught:
         next(found)
     assert str(caught.value).startswith(f"{path}: game 3: ")
@@ -1092,3 +1096,70 @@ def test_export_games_checks_and_replays_each_game_once(tmp_path: Path) -> None:
     good.write_text(text, encoding="utf-8")
     items = list(export_games(read_logs([str(good)]), ("games",)))
     assert [type(item) for item in items] == [ExportedGame, ExportedGame, InputEnd]
+
+
+def _jobs_input(tmp_path: Path) -> list[str]:
+    """Return two inputs: 13 games with a faulty 10th, then 3 good games."""
+    code, text, err = invoke("simulate", "--seed", "8", "--games", "15", "--bots", "random")
+    assert code == 0, err
+    lines = text.splitlines()
+    bad = json.loads(lines[9])
+    bad["rounds"][0]["tricks"][0]["winner"] = (bad["rounds"][0]["tricks"][0]["winner"] + 1) % 4
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text("\n".join([*lines[:9], json.dumps(bad), *lines[10:13]]) + "\n")
+    second.write_text("\n".join(lines[12:]) + "\n")
+    return [str(first), str(second)]
+
+
+@pytest.mark.parametrize("executor", ["jobs 2", "processes 3"])
+def test_export_games_gives_the_same_text_and_error_whatever_the_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, executor: str
+) -> None:
+    import kow.runs.export as module
+    from kow.log import read_logs
+    from kow.runs.executors import Processes
+
+    monkeypatch.setattr(module, "BLOCK", 2)  # windows of several blocks, on a few games
+    inputs = _jobs_input(tmp_path)
+
+    def exported(**how: Any) -> tuple[list[tuple[int, dict[str, str]]], str]:
+        out = []
+        with pytest.raises(module.ExportError) as caught:
+            for item in module.export_games(read_logs(inputs), TABLES, **how):
+                assert isinstance(item, module.ExportedGame)
+                out.append((item.record.index, item.text))
+        return out, str(caught.value)
+
+    alone = exported()
+    how = {"jobs": 2} if executor == "jobs 2" else {"executor": Processes(3)}
+    assert exported(**how) == alone
+    assert [index for index, _ in alone[0]] == list(range(1, 10))
+    assert alone[1].startswith(f"{inputs[0]}: game 10 (seed ")
+    good = list(module.export_games(read_logs(inputs[1:]), ("plays",), jobs=2))
+    assert [getattr(item, "text", None) for item in good] == [
+        getattr(item, "text", None)
+        for item in module.export_games(read_logs(inputs[1:]), ("plays",))
+    ]
+    assert len(good) == 4  # 3 games and the input's end
+
+
+def test_export_jobs_gives_the_same_bytes_and_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inputs = _jobs_input(tmp_path)
+    runs: dict[str, dict[str, bytes]] = {}
+    faulty: dict[str, tuple[int, str, str]] = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}"
+        code, text, err = invoke("export", "--jobs", jobs, "--table", "all", "-o", str(out),
+                                 inputs[1], inputs[1])  # fmt: skip
+        assert (code, text, err) == (0, "", "")
+        runs[jobs] = {p.name: p.read_bytes() for p in out.iterdir()}
+        faulty[jobs] = invoke("export", "--jobs", jobs, "--table", "plays", *inputs)
+    assert runs["1"] == runs["2"] and len(runs["1"]) == 4
+    assert faulty["1"] == faulty["2"]
+    status, shown, said = faulty["2"]
+    assert status == 1 and "game 10 (seed " in said and shown.count("\n") > 9 * 20
+    code, _, err = invoke("export", "--jobs", "2", "--cluster", "local", "--table", "plays",
+                          inputs[1])  # fmt: skip
+    assert code == 2 and "give --jobs or --cluster, not both" in err

@@ -9,13 +9,21 @@ from __future__ import annotations
 
 import contextlib
 import os
+from typing import Any
 
 import click
 
 from ...stopping import Stopped, stop_code, stop_said, stops_held
 from .._files import atomic_output, file_state, replaced_whole
 from .._inputs import games_shown, input_bytes, one_stdin, same_file, say
-from .._options import PATH, quiet_option
+from .._options import (
+    PATH,
+    cluster_option,
+    log_executor,
+    log_jobs_option,
+    quiet_option,
+    refuse_jobs_with_cluster,
+)
 from .._pipes import reader_may_leave
 from .._terminal import Progress, progress_fits
 
@@ -84,6 +92,8 @@ def _export_folder(folder: str) -> bool:
     " return, so that Excel or LibreOffice shows it instead of running it as a formula"
     " (a player's name can be one). Numbers are not changed.",
 )  # fmt: skip
+@log_jobs_option
+@cluster_option
 @quiet_option
 def export(
     *,
@@ -91,6 +101,8 @@ def export(
     tables: tuple[str, ...],
     output: str | None,
     spreadsheet_safe: bool,
+    jobs: int | None,
+    cluster: str | None,
     quiet: bool,
 ) -> None:
     """Write logged games as CSV tables: a row per game, round, trick or play.
@@ -107,7 +119,9 @@ def export(
     tables of DIR). Exit 2 when a FILE can't be opened. Stopped (Ctrl-C, SIGTERM,
     SIGHUP), it says how many games it exported and what it kept, and exits 130, 143
     or 129. For a spreadsheet, give --spreadsheet-safe (the default keeps every value as
-    logged, for pandas and DuckDB). A progress bar shows on stderr when it is a
+    logged, for pandas and DuckDB). With --jobs N (or --cluster), N processes (or Ray
+    tasks) export the games, a few hundred at a time, and the tables are the same bytes.
+    A progress bar shows on stderr when it is a
     terminal (the table not on the same screen) and every FILE is a file.
     """
     chosen = EXPORT_TABLES if "all" in tables else tuple(t for t in EXPORT_TABLES if t in tables)
@@ -118,6 +132,7 @@ def export(
             param_hint="'-o' / '--output'",
         )
     one_stdin(files)
+    refuse_jobs_with_cluster(jobs, cluster)
     folder = output if several else None
     paths: dict[str, str | None] = (
         {table: os.path.join(output, f"{table}.csv") for table in chosen}
@@ -145,9 +160,9 @@ def export(
                         show_pos=False, item=games_shown)  # fmt: skip
     exported = [0]  # games whose rows are written whole
     try:
-        with progress:
+        with progress, log_executor(jobs, cluster) as executor:
             _export_rows(files, paths, exported, progress=progress,
-                         spreadsheet_safe=spreadsheet_safe)  # fmt: skip
+                         spreadsheet_safe=spreadsheet_safe, executor=executor)  # fmt: skip
     except (KeyboardInterrupt, Stopped) as stop:  # stop_signals ignores any more now
         written = [t for t, path in paths.items() if path and file_state(path) != states[t]]
         _remove_if_empty(folder if made else None)
@@ -176,33 +191,34 @@ def _export_rows(
     *,
     progress: Progress,
     spreadsheet_safe: bool,
+    executor: Any,
 ) -> None:
     """Write the rows of the games of ``files`` in each table of ``paths`` (table to its
     output: a path, or None or ``-`` for stdout), each checked and replayed once
-    (:func:`kow.runs.export.export_games`); ``exported[0]`` counts the games whose rows
+    (:func:`kow.runs.export.export_games`, on ``executor``: None for this process);
+    ``exported[0]`` counts the games whose rows
     are written whole, for a stop's message.
 
     Each output is written whole at the end (:func:`atomic_output`); stdout gets each
     game's rows whole (:func:`stops_held`). Raises :class:`click.ClickException` at a
     game that is not legal or input that can't be read.
     """
-    import csv
-    import functools
-
     from ...log import InputEnd, InputError, read_logs
-    from ...runs.export import COLUMNS, ExportError, cells, export_games
+    from ...runs.export import COLUMNS, ExportError, csv_text, export_games
 
-    as_cells = functools.partial(cells, spreadsheet_safe=spreadsheet_safe)
     with contextlib.ExitStack() as stack:
-        writers = {}
+        outputs = {}
         for table, path in paths.items():
             out = stack.enter_context(atomic_output(path))
             stack.enter_context(reader_may_leave(out))
-            writers[table] = csv.writer(out, lineterminator="\n")
-            writers[table].writerow(COLUMNS[table])
+            outputs[table] = out
+            out.write(csv_text([COLUMNS[table]]))
         games = stack.enter_context(
-            contextlib.closing(export_games(read_logs(files), tuple(paths)))
-        )
+            contextlib.closing(
+                export_games(read_logs(files), tuple(paths), spreadsheet_safe=spreadsheet_safe,
+                             executor=executor)
+            )
+        )  # fmt: skip
         read = 0
         try:
             for item in games:  # closed on an error
@@ -211,8 +227,8 @@ def _export_rows(
                     continue
                 say(item.record.note, progress.clear)  # a game that repeats another
                 with stops_held():  # a stop ends the export between games, not in one
-                    for table, table_rows in item.rows.items():
-                        writers[table].writerows(map(as_cells, table_rows))
+                    for table, text in item.text.items():
+                        outputs[table].write(text)
                     exported[0] += 1
                 now = item.record.read if progress.show else 0
                 progress.advance(now - read, exported[0])

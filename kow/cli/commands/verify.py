@@ -16,7 +16,16 @@ import click
 
 from ...stopping import Stopped, stop_code, stop_said
 from .._inputs import games_shown, input_bytes, one_stdin, say
-from .._options import PATH, json_option, quiet_option, search_iterations_option
+from .._options import (
+    PATH,
+    cluster_option,
+    json_option,
+    log_executor,
+    log_jobs_option,
+    quiet_option,
+    refuse_jobs_with_cluster,
+    search_iterations_option,
+)
 from .._pipes import reader_may_leave
 from .._terminal import Progress
 
@@ -34,6 +43,8 @@ if TYPE_CHECKING:
     " turned-up card and tie cuts, and every decision of its kow bots.",
 )  # fmt: skip
 @search_iterations_option
+@log_jobs_option
+@cluster_option
 @quiet_option
 def verify(
     *,
@@ -41,6 +52,8 @@ def verify(
     as_json: bool,
     against_seed: bool,
     search_iterations: int | None,
+    jobs: int | None,
+    cluster: str | None,
     quiet: bool,
 ) -> None:
     """Check game logs against the rules: every deal, trick and knock-out.
@@ -70,6 +83,8 @@ def verify(
     unseeded. Searching bots play at the settings their log records; give
     --search-iterations for logs that record none (older logs; default 100). Logs of
     another kow version may differ for that reason alone.
+    With --jobs N (or --cluster), N processes (or Ray tasks) check the games, a few
+    hundred at a time, and the output is the same, in the same order.
     A progress bar shows on stderr when it is a terminal and every FILE is a file.
     """
     from ...log import InputEnd, read_logs
@@ -88,16 +103,18 @@ def verify(
         note = agents_note
 
     one_stdin(files)  # checked before reading anything
+    refuse_jobs_with_cluster(jobs, cluster)
     verdict = Verdict(against_seed=against_seed)
     shown: list[str] = []  # faults not yet written: a few at a time, never all held
     total = None if quiet or not sys.stderr.isatty() else input_bytes(files)
     progress = Progress(total or 0, total is not None, "Verifying",
                         show_pos=False, item=games_shown)  # fmt: skip
-    with reader_may_leave():
+    with reader_may_leave(), log_executor(jobs, cluster) as executor:
         json_out = JsonVerdict(sys.stdout) if as_json else None
         try:
             with progress:  # ended before the summary, so that it starts on a line of its own
-                for item in verdict.run(read_logs(files), also=also, note=note):
+                checked = verdict.run(read_logs(files), also=also, note=note, executor=executor)
+                for item in checked:
                     if isinstance(item, InputEnd):
                         if item.why is None:  # read whole (an unreadable one is counted)
                             say(item.note, progress.clear)  # games that repeat others
