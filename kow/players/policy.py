@@ -244,7 +244,11 @@ def uniform_play(draw: Callable[[], float], legal: Mask, may_knock: bool) -> Act
     order of :func:`~kow.engine.view.legal_actions_of` (cards lowest first, then the
     knock), ``count`` being how many there are: the same draw picks the same action.
     """
-    count = legal.bit_count()
+    count = 0
+    rest = legal
+    while rest:  # the cards counted one by one: compiled, cheaper than int.bit_count's call
+        rest &= rest - 1
+        count += 1
     index = int(draw() * (count + 1 if may_knock else count))
     if index == count:
         return KNOCK
