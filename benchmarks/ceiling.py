@@ -37,9 +37,10 @@ from kow.game import bots_rng, drive, game_seed, new_game
 from kow.players import Player, make_bot
 from kow.players.policy import heuristic_card
 from kow.players.value import round_value
-from kow.rules import GAMES, JOBS, Rules
-from kow.runs._pool import ordered_map
+from kow.rules import Rules
+from kow.runs.executors import Processes
 from kow.runs.stats import wilson
+from kow.settings import GAMES, JOBS
 
 SEED = 1
 
@@ -131,7 +132,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=number_type(JOBS.lo, JOBS.hi, JOBS.what), default=2)
     args = parser.parse_args()
     play = functools.partial(seer_wins, args.against)
-    wins = sum(ordered_map(play, range(args.games), args.jobs))
+    wins = sum(Processes(args.jobs).map(play, range(args.games)))
     low, high = wilson(wins, args.games)
     print(
         f"seer vs 3 {args.against}: {wins} of {args.games} games, {wins / args.games:.1%} "

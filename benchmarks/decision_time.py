@@ -23,7 +23,8 @@ from kow.engine.view import View
 from kow.entries import number_type
 from kow.game import bots_rng, drive, new_game
 from kow.players import BOT_KINDS, Player, make_bot
-from kow.rules import GAMES, SEARCH_ITERATIONS, Rules
+from kow.rules import Rules
+from kow.settings import GAMES, SEARCH_ITERATIONS
 
 
 class Timed(Player):

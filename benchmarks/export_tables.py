@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kow.entries import number_type  # noqa: E402  (this checkout's kow: the path above)
-from kow.rules import GAMES  # noqa: E402
+from kow.settings import GAMES  # noqa: E402
 
 TABLES = ("games", "rounds", "tricks", "plays")
 """The tables of ``kow export``, each exported alone and all in one pass."""

@@ -38,7 +38,9 @@ from kow.engine import State
 from kow.entries import number_type
 from kow.events import Phase
 from kow.frameworks.openspiel import GAME_NAME
-from kow.rules import GAMES, MAX_PLAYERS, MIN_PLAYERS, SEED, Rules, RulesError
+from kow.log import rules_to_log
+from kow.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
+from kow.settings import GAMES, SEED
 
 
 def openspiel_play(game: Any, games: int, seed: int) -> tuple[float, int, int]:
@@ -98,13 +100,13 @@ def main(argv: list[str] | None = None) -> int:
         rules = Rules(players=args.players, start_cards=args.start_cards)
     except RulesError as err:
         parser.error(str(err))
-    game = pyspiel.load_game(GAME_NAME, rules.to_dict())
+    game = pyspiel.load_game(GAME_NAME, rules_to_log(rules))
     spiel = min(openspiel_play(game, args.games, args.seed) for _ in range(args.repeat))
     alone = min(engine_play(rules, args.games, args.seed) for _ in range(args.repeat))
     seconds, steps, decisions = spiel
     figures = {
         "games": args.games,
-        "rules": rules.to_dict(),
+        "rules": rules_to_log(rules),
         "openspiel": {
             "seconds": round(seconds, 3),
             "steps": steps,

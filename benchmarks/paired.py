@@ -55,8 +55,8 @@ from speed import (  # noqa: E402
 )
 
 from kow.entries import number_type  # noqa: E402
-from kow.rules import GAMES, JOBS, SEARCH_ITERATIONS, SEED, IntSetting  # noqa: E402
 from kow.runs.stats import wilson  # noqa: E402
+from kow.settings import GAMES, JOBS, SEARCH_ITERATIONS, SEED, IntSetting  # noqa: E402
 
 Z95 = 1.959963984540054
 """The two-sided 95% point of the normal distribution."""

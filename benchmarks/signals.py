@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kow.entries import number_type  # noqa: E402  (this checkout's kow: the path above)
-from kow.rules import SEED  # noqa: E402
+from kow.settings import SEED  # noqa: E402
 
 
 def live_with(word: str) -> list[int]:

@@ -70,10 +70,11 @@ from speed import Kow, install, working_tree  # noqa: E402
 from kow.entries import number_type  # noqa: E402
 from kow.events import Seat  # noqa: E402
 from kow.game import game_seed  # noqa: E402
-from kow.rules import JOBS, MAX_GAMES, SEARCH_ITERATIONS, Rules  # noqa: E402
-from kow.runs._pool import ordered_map  # noqa: E402
+from kow.rules import Rules
+from kow.runs.executors import Processes  # noqa: E402
 from kow.runs.stats import wilson  # noqa: E402
 from kow.runs.tournament import play_tournament  # noqa: E402
+from kow.settings import JOBS, MAX_GAMES, SEARCH_ITERATIONS  # noqa: E402
 
 KINDS = ("random", "heuristic", "ismcts", "search")
 SEED = 1
@@ -241,7 +242,7 @@ def play_seer(seating: Seating, settings: Settings, logs: Sequence[Sequence[byte
     (seat,) = seating.seats
     seeds = [game_seed(settings.seed, i) for i in range(settings.games)]
     play_one = functools.partial(seer_game, seating.bots, seat)
-    games: list[SeerGame] = list(ordered_map(play_one, seeds, settings.jobs))
+    games: list[SeerGame] = list(Processes(settings.jobs).map(play_one, seeds))
     for i, game in enumerate(games):
         for lines in logs:
             if first_deal(lines[i]) != (game.dealer, game.hands):

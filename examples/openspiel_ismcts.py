@@ -27,7 +27,7 @@ import tempfile
 import time
 
 from kow.entries import number_type
-from kow.log import LoggedPlayer
+from kow.log import LoggedPlayer, rules_to_log
 from kow.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
 from kow.runs.stats import wilson
 
@@ -53,7 +53,7 @@ UCT_C = 0.7
 def play(args: argparse.Namespace) -> list[dict[str, object]]:
     """Play the games; print each winner; return their logs."""
     rules = Rules(players=args.players, start_cards=args.start_cards)
-    game = pyspiel.load_game(GAME_NAME, rules.to_dict())
+    game = pyspiel.load_game(GAME_NAME, rules_to_log(rules))
     chance = random.Random(args.seed)
     logs = []
     for number in range(1, args.games + 1):

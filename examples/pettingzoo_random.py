@@ -26,7 +26,7 @@ from collections import Counter
 from kow.entries import number_type
 from kow.game import game_seed
 from kow.log import dump
-from kow.rules import GAMES, SEED
+from kow.settings import GAMES, SEED
 
 PROG = "pettingzoo_random.py"
 

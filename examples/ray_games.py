@@ -25,8 +25,9 @@ import json
 import sys
 
 from kow.entries import number_type
-from kow.rules import GAMES, SEED, Rules
+from kow.rules import Rules
 from kow.runs.batch import Run, run_text
+from kow.settings import GAMES, SEED
 
 PROG = "ray_games.py"
 

@@ -3,7 +3,7 @@
 The folder is the architecture (``docs/architecture.md``), bottom first:
 
 - the vocabulary and the game loop, at the top level: :mod:`kow.cards` (cards and their
-  notation), :mod:`kow.entries` (what a person types), :mod:`kow.rules` (the settings),
+  notation), :mod:`kow.entries` (what a person types), :mod:`kow.rules` (the rule settings),
   :mod:`kow.rulebook` (the rules in force as text, with their sources), :mod:`kow.events`
   (seats, actions, phases, one record per kind of event), :mod:`kow.game` (the game loop)
   and :mod:`kow.screen` (cards and events as text);
@@ -30,9 +30,9 @@ import importlib
 import importlib.machinery
 import sys
 
-TYPE_CHECKING = False  # not typing's: importing typing would slow `kow --help` down
+from .version import __version__
 
-__version__ = "0.5.0"
+TYPE_CHECKING = False  # not typing's: importing typing would slow `kow --help` down
 
 PUBLIC: dict[str, str] = {
     "Card": "kow.cards",
@@ -83,7 +83,7 @@ MOVED: dict[str, str] = {
     "kow.session": "kow.cli.session",
     "kow.players.human": "kow.cli.human",
 }
-"""Each public module that moved into a package after 0.5.0, and where it lives now."""
+"""Each public module that moved into a package in 0.6.0, and where it lives now."""
 
 __all__ = ["MOVED", "PUBLIC", "__version__", *PUBLIC]
 

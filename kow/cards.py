@@ -65,7 +65,7 @@ NO_CARD: Final[Card] = -1
 NO_SUIT: Final[Suit] = -1
 """Where a suit may be missing on the hot path (no trump, nothing led): -1, never a suit.
 
-Tables indexed by suit have a last entry for it, so ``TABLE[NO_SUIT]`` needs no test.
+Tables indexed by suit have a last element for it, so ``TABLE[NO_SUIT]`` needs no test.
 """
 
 RANKS = "23456789TJQKA"
@@ -370,7 +370,7 @@ def suit_cards(mask: Mask, suit: Suit) -> tuple[Card, ...]:
 
 
 def _suit_table(suit: Suit) -> list[tuple[Card, ...]]:
-    """Return the cards of every 13-bit mask of ``suit``, indexed by mask (8192 entries)."""
+    """Return the cards of every 13-bit mask of ``suit``, indexed by mask (8192 masks)."""
     table: list[tuple[Card, ...]] = [()]
     for rank in range(13):
         card = (13 * suit + rank,)
@@ -381,7 +381,8 @@ def _suit_table(suit: Suit) -> list[tuple[Card, ...]]:
 SUIT_CARDS: Final[tuple[list[tuple[Card, ...]], ...]] = tuple(_suit_table(s) for s in range(4))
 """Per suit, the cards of each 13-bit suit mask (bit ``r`` for rank ``r``), lowest first.
 
-Filled at import (about 2 MB, a few ms) so that listing a hand is four list lookups.
+Filled at import (docs/performance.md, "Design choices", gives its size and cost) so that
+listing a hand is four list lookups.
 """
 _C0: Final = SUIT_CARDS[0]
 _C1: Final = SUIT_CARDS[1]

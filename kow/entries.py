@@ -90,7 +90,7 @@ def is_number(text: str) -> bool:
 def allowed_range(low: int, high: int | None = None) -> str:
     """Return the whole numbers ``low`` to ``high`` (no upper bound when None) in words, as
     every message about a number says them: here and in the library's checks of values
-    (:func:`kow.rules.check_int`).
+    (:func:`kow.settings.check_int`).
 
     >>> allowed_range(1, 7), allowed_range(0), allowed_range(1, 1)
     ('1 to 7', '0 or more', 'only 1')

@@ -26,6 +26,7 @@ from .cards import NAMES, SUITS, Card, Suit
 
 __all__ = [
     "BOT_NAMES",
+    "CLOCKWISE",
     "KNOCK",
     "Action",
     "CutCard",
@@ -110,12 +111,14 @@ def clockwise(first: Seat, players: int) -> tuple[Seat, ...]:
     >>> clockwise(2, 4)
     (2, 3, 0, 1)
     """
-    return _CLOCKWISE[players][first]
+    return CLOCKWISE[players][first]
 
 
-_CLOCKWISE: Final[tuple[tuple[tuple[Seat, ...], ...], ...]] = tuple(
+CLOCKWISE: Final[tuple[tuple[tuple[Seat, ...], ...], ...]] = tuple(
     tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(8)
 )
+"""The seats in clockwise order: ``CLOCKWISE[players][first]`` is :func:`clockwise`'s
+tuple, made once for every table of 0 to 7 players (the trick loop reads it)."""
 
 
 class Phase(enum.Enum):
@@ -391,8 +394,8 @@ better. The engine makes its events by these constructors (``new_deal``,
 with its field order, and no other code builds those records by position.
 ``functools.partial`` over ``tuple.__new__`` is the fastest callable that names its class
 (see :data:`kow.engine.view.new_trick_facts`); a keyword call such as ``Deal(round=...,
-...)`` costs about 400 ns more, which in every round of every game made ``kow simulate``
-with heuristic bots 2.7% slower (instructions counted). The events that hold one field
+...)`` costs more, in every round of every game (docs/performance.md, "Design choices").
+The events that hold one field
 (:class:`TurnedUp`, :class:`Lead`, :class:`GameEnd`) are built by keyword: they have no
 order to get wrong, and a keyword costs little there.
 """

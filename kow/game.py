@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from .engine import IllegalActionError, State, action_name
 from .engine.deal import Deck
 from .events import Action, Event, Phase, Seat
-from .rules import MAX_GAMES, MAX_SEED, Rules, check_int, check_rules, check_seed
+from .rules import Rules, check_rules
+from .settings import MAX_GAMES, MAX_SEED, check_int, check_seed
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -64,10 +65,10 @@ def game_seed(run_seed: object, index: object) -> int:
     >>> game_seed(7, 1) == game_seed(7, 1) != game_seed(8, 1)
     True
 
-    Raises :class:`~kow.rules.SettingError` for a seed that is not an int 0 to 2^53-1
+    Raises :class:`~kow.settings.SettingError` for a seed that is not an int 0 to 2^53-1
     (:func:`check_seed`; a numpy integer counts as its int, a bool or a float is
     refused, as ``--seed`` refuses them) or an index not from 0 to
-    :data:`~kow.rules.MAX_GAMES`.
+    :data:`~kow.settings.MAX_GAMES`.
     """
     if type(run_seed) is not int or not 0 <= run_seed <= MAX_SEED:
         run_seed = check_seed(run_seed)
@@ -94,7 +95,7 @@ def bots_rng(seed: object, rng: random.Random | None = None) -> random.Random:
     draws (``Random(x)`` is ``Random().seed(x)``), so that a run's bots, made once, draw
     from one generator reseeded for each game.
 
-    Raises :class:`~kow.rules.SettingError` for a seed that is not one (:func:`check_seed`).
+    Raises :class:`~kow.settings.SettingError` for a seed that is not one (:func:`check_seed`).
     """
     if rng is None:
         return random.Random(check_seed(seed) | _BOTS)
@@ -121,7 +122,7 @@ def new_game(
     ``rng``, when given, is reseeded with ``seed`` and deals the game instead of a new
     generator (the same cards): a run reuses one for all its games. Raises
     :class:`~kow.rules.RulesError` for a dealer that is not a seat,
-    :class:`~kow.rules.SettingError` for a seed that is not an int 0 to 2^53-1
+    :class:`~kow.settings.SettingError` for a seed that is not an int 0 to 2^53-1
     (:func:`check_seed`) and :class:`TypeError` for rules that are not a :class:`Rules`
     (:func:`~kow.rules.check_rules`) or a deck that is not a
     :class:`~kow.engine.deal.Deck`.

@@ -6,53 +6,27 @@ source of each rule and the option that changes it.
 
 from __future__ import annotations
 
-import operator
-import os
 from collections.abc import Mapping
-from dataclasses import KW_ONLY, asdict, dataclass, replace
+from dataclasses import KW_ONLY, dataclass, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
+from typing import Any, Literal
 
-from .entries import allowed_range
-
-if TYPE_CHECKING:
-    from .log import RulesLog
+from .settings import SettingError, is_int, plain_integer
 
 __all__ = [
-    "ANALYSIS_DEALS",
     "DOGS_LIFE",
-    "FIRST_GAME",
-    "GAMES",
-    "JOBS",
     "LEADS",
-    "MAX_GAMES",
-    "MAX_ITERATIONS",
-    "MAX_JOBS",
     "MAX_PLAYERS",
-    "MAX_SEED",
     "MIN_PLAYERS",
     "PRESETS",
     "Rules",
-    "SEARCH_ITERATIONS",
-    "SEED",
-    "IntSetting",
     "RulesError",
-    "SettingError",
     "TRUMPS",
-    "check_analysis_iterations",
-    "check_bool",
-    "check_first_game",
-    "check_games",
-    "check_int",
-    "check_iterations",
-    "check_jobs",
     "check_rules",
-    "check_seed",
+    "max_start_cards",
     "preset_of",
 ]
 
-MAX_SEED = 2**53 - 1
-"""Seeds are ints 0..2^53-1, which every JSON tool (jq, JavaScript, pandas) reads exactly."""
 MIN_PLAYERS = 2
 MAX_PLAYERS = 7
 DOGS_LIFE = ("off", "once-per-game", "once-per-player")
@@ -62,168 +36,6 @@ LEADS = ("most-tricks", "dealer-left")
 DogsLife = Literal["off", "once-per-game", "once-per-player"]
 TrumpRule = Literal["winner-chooses", "fixed"]
 LeadRule = Literal["most-tricks", "dealer-left"]
-
-
-MAX_JOBS = 4 * (os.cpu_count() or 1)
-"""The most processes a run may ask for (``--jobs``): more than 4 per CPU only adds start-up."""
-MAX_GAMES = 10**12
-"""The most games one run plays, and the last first game (16 years at 2,000 games/s)."""
-MAX_ITERATIONS = 100_000
-"""The most deals (``search``) or iterations (``ismcts``) a bot may take per decision
-(near a minute a decision)."""
-
-
-class SettingError(ValueError):
-    """Raised for a setting of a game or a run outside what is allowed; names the value.
-
-    ``setting`` names the setting (``seed``, ``jobs``, a field of :class:`Rules`...),
-    ``value`` is the value given and ``allowed`` says in words what is allowed. The
-    library raises it, and the command line refuses the same value of the option with the
-    same words (a usage error, exit 2): each check is stated once, and used by both.
-    """
-
-    def __init__(
-        self, setting: str, value: object, allowed: str | None, *, message: str = ""
-    ) -> None:
-        super().__init__(message or f"{setting} must be {allowed}, not {value!r}")
-        self.setting = setting
-        self.value = value
-        self.allowed = allowed
-
-
-def check_int(setting: str, value: object, *, lo: int, hi: int | None, what: str) -> int:
-    """Return ``value`` as a plain int from ``lo`` to ``hi`` (no bound when None), or raise
-    :class:`SettingError`: "VALUE is not WHAT: allowed LO to HI", the words of the
-    command line's options (:func:`kow.entries.parse_number`).
-
-    Any integer type counts as its int (a numpy integer, say: what :func:`operator.index`
-    takes), but not a bool, a float or a string.
-
-    >>> check_int("jobs", 3, lo=1, hi=8, what="a number of processes")
-    3
-    >>> check_int("jobs", True, lo=1, hi=8, what="a number of processes")
-    Traceback (most recent call last):
-    ...
-    kow.rules.SettingError: True is not a number of processes: allowed 1 to 8
-    """
-    number = _integer(value)
-    if not _is_int(number) or number < lo or (hi is not None and number > hi):  # type: ignore[operator]
-        allowed = allowed_range(lo, hi)
-        raise SettingError(
-            setting, value, allowed, message=f"{value!r} is not {what}: allowed {allowed}"
-        )
-    return int(number)  # type: ignore[call-overload,no-any-return]  # an int, checked
-
-
-def check_bool(setting: str, value: object) -> bool:
-    """Return ``value`` if it is True or False, else raise :class:`SettingError`.
-
-    A numpy bool counts as its bool; 0, 1 and strings do not.
-
-    >>> check_bool("pretty", 1)
-    Traceback (most recent call last):
-    ...
-    kow.rules.SettingError: pretty must be true or false, not 1
-    """
-    if isinstance(value, bool):
-        return value
-    kind = type(value)
-    if kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_"):  # numpy 2 and 1
-        return bool(value)
-    raise SettingError(setting, value, "true or false")
-
-
-class IntSetting(NamedTuple):
-    """An int setting of a game or a run, stated once: its name, bounds and what it is.
-
-    :meth:`check` is what the library calls; the command line's option of the setting
-    (``kow.cli._options.Count.of(SETTING)``) reads the typed text with these bounds and
-    words, so both refuse the same values with the same message.
-    """
-
-    name: str
-    lo: int
-    hi: int | None
-    what: str
-    """What a value is, for the message: "a seed", "a number of games"."""
-
-    def check(self, value: object) -> int:
-        """Return ``value`` as a plain int within the bounds (see :func:`check_int`)."""
-        return check_int(self.name, value, lo=self.lo, hi=self.hi, what=self.what)
-
-
-SEED = IntSetting("seed", 0, MAX_SEED, "a seed")
-"""A seed of a run, a game or an analysis (``--seed``): 0 to 2^53-1."""
-GAMES = IntSetting("games", 1, MAX_GAMES, "a number of games")
-"""The number of games of a run (``--games``)."""
-FIRST_GAME = IntSetting("first_game", 0, MAX_GAMES, "a game number")
-"""The first game (0-based) of a part of a run (``--first-game``)."""
-JOBS = IntSetting("jobs", 1, MAX_JOBS, "a number of processes")
-"""The processes of a run (``--jobs``)."""
-SEARCH_ITERATIONS = IntSetting("search_iterations", 1, MAX_ITERATIONS, "a number of deals")
-"""A search bot's deals (or an ismcts bot's iterations) per decision (``--search-iterations``)."""
-ANALYSIS_DEALS = IntSetting("iterations", 2, MAX_ITERATIONS, "a number of deals")
-"""The deals per decision of an analysis, two at least for an interval
-(``kow analyze --iterations``)."""
-
-
-def draw_seed() -> int:
-    """Return a fresh seed (0 to 10^9 - 1) from the operating system's random source, for
-    games and runs given no seed (``kow play``, ``kow simulate``, an online table)."""
-    import secrets
-
-    return secrets.randbelow(10**9)
-
-
-def check_seed(seed: object) -> int:
-    """Return ``seed`` as an int, or raise :class:`SettingError` unless it is a kow seed.
-
-    A seed is an int 0 to 2^53-1 (:data:`MAX_SEED`, exact in every JSON tool), or any
-    integer type holding one (a numpy integer, say), but not a bool or a float
-    (:data:`SEED`). ``--seed`` and every function of the library that takes a seed check
-    it so.
-
-    >>> check_seed(7)
-    7
-    >>> check_seed(-1)
-    Traceback (most recent call last):
-    ...
-    kow.rules.SettingError: -1 is not a seed: allowed 0 to 9007199254740991
-    """
-    return SEED.check(seed)
-
-
-def check_games(count: object) -> int:
-    """Return the number of games of a run as an int (:data:`GAMES`: 1 to
-    :data:`MAX_GAMES`). Raises :class:`SettingError` naming the value."""
-    return GAMES.check(count)
-
-
-def check_first_game(first: object) -> int:
-    """Return the first game (0-based) of a part of a run as an int (:data:`FIRST_GAME`:
-    0 to :data:`MAX_GAMES`). Raises :class:`SettingError` naming the value."""
-    return FIRST_GAME.check(first)
-
-
-def check_jobs(jobs: object) -> int:
-    """Return the processes of a run as an int (:data:`JOBS`: 1 to :data:`MAX_JOBS`).
-    Raises :class:`SettingError` naming the value."""
-    return JOBS.check(jobs)
-
-
-def check_iterations(
-    iterations: object, setting: str = SEARCH_ITERATIONS.name, what: str = SEARCH_ITERATIONS.what
-) -> int:
-    """Return a bot's deals or iterations per decision as an int (:data:`SEARCH_ITERATIONS`:
-    1 to :data:`MAX_ITERATIONS`); ``setting`` and ``what`` name it (``ismcts_iterations``,
-    "a number of iterations"). Raises :class:`SettingError` naming the value."""
-    return SEARCH_ITERATIONS._replace(name=setting, what=what).check(iterations)
-
-
-def check_analysis_iterations(iterations: object) -> int:
-    """Return the deals per decision of an analysis as an int (:data:`ANALYSIS_DEALS`:
-    2 to :data:`MAX_ITERATIONS`). Raises :class:`SettingError` naming the value."""
-    return ANALYSIS_DEALS.check(iterations)
 
 
 class RulesError(SettingError):
@@ -240,7 +52,7 @@ class RulesError(SettingError):
 class Rules:
     """Every rule setting of one game.
 
-    Fields (each is a key of the log's ``rules`` object):
+    Fields (each is a key of the log's ``rules`` object: :func:`kow.log.rules_to_log`):
 
     - ``players``: 2..7, each for themselves (rules text, "Joueurs").
     - ``start_cards``: cards dealt to each player in round 1; each later round deals one
@@ -274,11 +86,11 @@ class Rules:
     def __post_init__(self) -> None:
         # Any integer type (a numpy integer, say) counts as its int, kept as a plain int.
         for name in ("players", "start_cards"):
-            object.__setattr__(self, name, _integer(getattr(self, name)))
-        if not _is_int(self.players) or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS):
+            object.__setattr__(self, name, plain_integer(getattr(self, name)))
+        if not is_int(self.players) or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS):
             raise RulesError("players", self.players, f"{MIN_PLAYERS} to {MAX_PLAYERS}")
         most = max_start_cards(self.players)
-        if not _is_int(self.start_cards) or not (1 <= self.start_cards <= most):
+        if not is_int(self.start_cards) or not (1 <= self.start_cards <= most):
             raise RulesError(
                 "start_cards",
                 self.start_cards,
@@ -303,31 +115,12 @@ class Rules:
         ...
         kow.rules.RulesError: dealer must be a seat 0 to 2 with 3 players, not 3
         """
-        seat = _integer(seat)
-        if not _is_int(seat) or not 0 <= seat < self.players:  # type: ignore[operator]
+        seat = plain_integer(seat)
+        if not is_int(seat) or not 0 <= seat < self.players:  # type: ignore[operator]
             raise RulesError(
                 what, seat, f"a seat 0 to {self.players - 1} with {self.players} players"
             )
         return int(seat)  # type: ignore[call-overload,no-any-return]  # an int, checked
-
-    def to_dict(self) -> RulesLog:
-        """Return the settings as the log's ``rules`` object (a new dict, keys in field order)."""
-        return cast("RulesLog", asdict(self))  # its keys are the fields (test_log_types.py)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
-        """Build rules from a log's ``rules`` object.
-
-        Raises :class:`RulesError` for an unknown or missing key, or a value out of range.
-        """
-        names = set(cls.__dataclass_fields__)
-        unknown = sorted(set(data) - names)
-        if unknown:
-            raise RulesError(unknown[0], None, None, message=f"unknown rule setting {unknown[0]!r}")
-        missing = sorted(names - set(data))
-        if missing:
-            raise RulesError(missing[0], None, None, message=f"missing rule setting {missing[0]!r}")
-        return cls(**data)
 
 
 def check_rules(rules: object) -> Rules:
@@ -391,26 +184,6 @@ def max_start_cards(players: int) -> int:
     (7, 25)
     """
     return (52 - 1) // players
-
-
-def _integer(value: object) -> object:
-    """Return ``value`` as a plain int when it is of an integer type (a numpy integer), but
-    not a bool; else ``value`` as it is.
-
-    >>> _integer(True), _integer(3.0), _integer(7)
-    (True, 3.0, 7)
-    """
-    if isinstance(value, (bool, int, float, str)) or not hasattr(type(value), "__index__"):
-        return value
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:  # a numpy bool, say
-        return value
-
-
-def _is_int(value: object) -> bool:
-    """Return whether ``value`` is an int and not a bool."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:

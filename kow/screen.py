@@ -48,7 +48,7 @@ from .events import (
 from .rules import Rules
 
 if TYPE_CHECKING:
-    from .log import GameLog
+    from .log.types import GameLog
 
 __all__ = [
     "GLUE",

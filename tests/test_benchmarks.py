@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kow.rules import MAX_JOBS
+from kow.settings import MAX_JOBS
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"

@@ -158,13 +158,13 @@ COUNTS = [
     (["simulate"], "--start-cards", "a number of cards", "1 or more"),
     (["simulate"], "--dealer", "a seat", "0 or more"),
     (["simulate"], "--jobs", "a number of processes", "1 to "),
-    (["simulate"], "--search-iterations", "a number of deals", "1 to 100000"),
+    (["simulate"], "--search-deals", "a number of deals", "1 to 100000"),
     (["tournament"], "--games", "a number of games", "1 to 1000000000000"),
     (["play"], "--humans", "a number of people", "1 to 7"),
     (["replay", "GAMES"], "--game", "a game number", "1 or more"),
     (["replay", "GAMES"], "--round", "a round number", "1 or more"),
     (["analyze", "GAMES"], "--game", "a game number", "1 or more"),
-    (["analyze", "GAMES"], "--iterations", "a number of deals", "2 to 100000"),
+    (["analyze", "GAMES"], "--deals", "a number of deals", "2 to 100000"),
     (["analyze", "GAMES"], "--seed", "a seed", "0 to 9007199254740991"),
     (["analyze", "GAMES"], "--jobs", "a number of processes", "1 to "),
 ]
@@ -294,14 +294,14 @@ def play(entries: list[str], path: Path) -> tuple[int, str, str]:
     example takes well under a second.
     """
     from kow.cli import session
-    from kow.runs.analysis import analyse_game
+    from kow.runs.analysis import analyze_game
 
     args = ["play", "--seed", str(SEED), "--players", "3", "--start-cards", "4"]
     args += ["--eliminated-vote", "--humans", "2", "--search-iterations", "2"]
     args += ["--log", str(path)]
-    quick = functools.partial(analyse_game, iterations=2)
+    quick = functools.partial(analyze_game, iterations=2)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(session, "analyse_game", quick)
+        patch.setattr(session, "analyze_game", quick)
         patch.setattr("kow.cli.commands.play.draw_seed", lambda: 7)  # a game played again
         result = CliRunner(env=UTF8).invoke(main, args, input="\n".join(entries) + "\n")
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info

@@ -28,8 +28,9 @@ from kow.engine import IllegalActionError, State
 from kow.engine.view import TrickFacts
 from kow.events import Phase, Play
 from kow.game import new_game
-from kow.rules import Rules, RulesError, SettingError
+from kow.rules import Rules, RulesError
 from kow.runs.batch import Run
+from kow.settings import SettingError
 
 HUGE = 2**70
 
@@ -328,7 +329,7 @@ def test_rules_refuse_a_choice_that_is_none_of_the_choices(
         Rules(**{field: value})  # type: ignore[arg-type]
 
 
-# A numpy bool is refused here (kow.rules.check_bool takes one): left out, not pinned.
+# A numpy bool is refused here (kow.settings.check_bool takes one): left out, not pinned.
 @pytest.mark.parametrize("value", wrong("True", "False", "numpy-bool"))
 @pytest.mark.parametrize("field", ["final_round_trump", "eliminated_vote", "sweep_wins"])
 def test_rules_refuse_a_flag_that_is_no_bool(field: str, value: object) -> None:

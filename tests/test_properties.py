@@ -22,7 +22,8 @@ from kow.engine._state import FIELDS as STATE_FIELDS
 from kow.events import Event, Knock, Play, TrickWon, TrumpSet, WonBy
 from kow.game import bots_rng, drive, game_seed, new_game, play_game
 from kow.players import Player, make_bot
-from kow.rules import MAX_SEED, Rules, max_start_cards
+from kow.rules import Rules, max_start_cards
+from kow.settings import MAX_SEED
 from kow.verify import verify_game
 
 GAMES = int(os.environ.get("KOW_GAMES", "250"))

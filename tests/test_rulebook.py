@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from kow.cli import main
+from kow.log import rules_to_log
 from kow.rulebook import (
     MIN_WIDTH,
     SOURCES,
@@ -433,7 +434,7 @@ def test_rules_summary_names_every_change_and_the_preset(rules: Rules) -> None:
     assert parts[0] == f"{rules.players} players, {cards}"
     changed = [
         PHRASES[name][value]  # type: ignore[index]
-        for name, value in rules.to_dict().items()
+        for name, value in rules_to_log(rules).items()
         if value in PHRASES.get(name, {})  # type: ignore[operator]
     ]
     assert [p for p in parts[1:] if p not in ("no dog's life", "a sweep wins")] == changed
@@ -478,7 +479,8 @@ def test_kow_rules_preset_traditional_is_once_per_game_and_no_sweep() -> None:
     code, out, _ = run("rules", "--preset", "traditional", "--json")
     assert code == 0
     data = json.loads(out)
-    assert data["rules"] == {**Rules().to_dict(), "dogs_life": "once-per-game", "sweep_wins": False}
+    traditional = {"dogs_life": "once-per-game", "sweep_wins": False}
+    assert data["rules"] == {**rules_to_log(Rules()), **traditional}
     assert data["preset"] == "traditional"
     sweep = [r for r in data["rulebook"] if r["title"] == "Sweep"]
     assert sweep[0]["text"].startswith("There is no sweep rule")
@@ -499,7 +501,7 @@ def test_an_option_given_overrides_the_preset() -> None:
     assert json.loads(out)["rules"]["dogs_life"] == "off"
     assert json.loads(out)["rules"]["sweep_wins"] is False
     _, out, _ = run("rules", "--preset", "rules-text", "--dogs-life", "once-per-player", "--json")
-    assert json.loads(out)["rules"] == {**Rules().to_dict(), "dogs_life": "once-per-player"}
+    assert json.loads(out)["rules"] == {**rules_to_log(Rules()), "dogs_life": "once-per-player"}
 
 
 def test_a_bad_preset_is_a_usage_error_naming_it_and_the_allowed_ones() -> None:
@@ -577,7 +579,7 @@ def test_simulate_preset_traditional_logs_the_resolved_rules() -> None:
     rules = json.loads(out)["rules"]
     assert rules["dogs_life"] == "once-per-game"
     assert rules["sweep_wins"] is False
-    assert rules == {**Rules().to_dict(), "dogs_life": "once-per-game", "sweep_wins": False}
+    assert rules == {**rules_to_log(Rules()), "dogs_life": "once-per-game", "sweep_wins": False}
     # The preset is the same game as its options spelt out, and rules-text as none.
     _, spelt, _ = run("simulate", "--dogs-life", "once-per-game", "--no-sweep-wins", "--seed", "1")
     assert spelt == out

@@ -16,7 +16,7 @@ from conftest import apply_all, cards, deal, log_of, new_state, play_stacked, pl
 from kow.engine import IllegalActionError
 from kow.events import Phase
 from kow.game import bots_rng, play_game
-from kow.log import build
+from kow.log import build, rules_from_log, rules_to_log
 from kow.players import make_bot
 from kow.rules import DOGS_LIFE, LEADS, TRUMPS, Rules, RulesError, max_start_cards
 
@@ -24,7 +24,7 @@ from kow.rules import DOGS_LIFE, LEADS, TRUMPS, Rules, RulesError, max_start_car
 
 
 def test_defaults_are_the_rules_text() -> None:
-    assert Rules().to_dict() == {
+    assert rules_to_log(Rules()) == {
         "players": 4,
         "start_cards": 7,
         "dogs_life": "off",
@@ -75,18 +75,18 @@ def test_every_choice_accepted() -> None:
     combos = itertools.product(DOGS_LIFE, TRUMPS, LEADS, (False, True), (False, True))
     for dogs, trump, lead, vote, sweep in combos:
         r = Rules(dogs_life=dogs, trump=trump, lead=lead, eliminated_vote=vote, sweep_wins=sweep)  # type: ignore[arg-type]
-        assert Rules.from_dict(r.to_dict()) == r
+        assert rules_from_log(rules_to_log(r)) == r
 
 
 def test_from_dict_checks_keys() -> None:
-    data = Rules().to_dict()
+    data = rules_to_log(Rules())
     with pytest.raises(RulesError, match="unknown rule setting 'jokers'"):
-        Rules.from_dict({**data, "jokers": True})
+        rules_from_log({**data, "jokers": True})
     del data["lead"]  # type: ignore[misc]
     with pytest.raises(RulesError, match="missing rule setting 'lead'"):
-        Rules.from_dict(data)
+        rules_from_log(data)
     with pytest.raises(RulesError, match="players"):
-        Rules.from_dict({**Rules().to_dict(), "players": 9})
+        rules_from_log({**rules_to_log(Rules()), "players": 9})
 
 
 # --------------------------------------------------------------------------- start_cards
@@ -445,7 +445,7 @@ def test_an_integer_of_another_type_is_taken_as_its_int() -> None:
 def test_setting_checks_take_numpy_values_as_their_own_and_refuse_bools() -> None:
     import pytest
 
-    from kow.rules import SettingError, check_bool, check_int, check_seed
+    from kow.settings import SettingError, check_bool, check_int, check_seed
 
     np = pytest.importorskip("numpy")
     assert check_bool("pretty", np.True_) is True

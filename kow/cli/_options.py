@@ -1,9 +1,9 @@
 """The options that several commands share, each one decorator, and their checks.
 
 Rule settings are checked by :class:`~kow.rules.Rules` itself: a
-:class:`~kow.rules.SettingError` becomes a usage error naming the option (exit 2) with the
+:class:`~kow.settings.SettingError` becomes a usage error naming the option (exit 2) with the
 library's own message. The other settings of a run (seed, games, jobs, iterations) are
-stated once in :mod:`kow.rules` (:data:`~kow.rules.SEED`, ...), whose bounds and words
+stated once in :mod:`kow.settings` (:data:`~kow.settings.SEED`, ...), whose bounds and words
 both their options (:meth:`Count.of`) and the library's checks use.
 """
 
@@ -17,24 +17,19 @@ from typing import Any, TypeVar
 import click
 
 from ..entries import EntryError, parse_decimal, parse_number
-from ..rules import (
-    DOGS_LIFE,
+from ..rules import DOGS_LIFE, LEADS, MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
+from ..settings import (
     JOBS,
-    LEADS,
     MAX_GAMES,
     MAX_ITERATIONS,
     MAX_JOBS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    PRESETS,
     SEARCH_ITERATIONS,
     SEED,
     IntSetting,
-    Rules,
     SettingError,
     draw_seed,
 )
-from ..verify._shape import name_fault
+from ..verify import name_fault
 
 __all__ = [
     "PATH",
@@ -90,7 +85,7 @@ class Count(click.IntRange):
 
     @classmethod
     def of(cls, setting: IntSetting) -> Count:
-        """Return the option type of a setting of the library (:data:`kow.rules.SEED`,
+        """Return the option type of a setting of the library (:data:`kow.settings.SEED`,
         ...): its bounds and words, so the option and the library's check of the same
         value say the same (``'-1' is not a seed: allowed 0 to ...``)."""
         return cls(setting.lo, setting.hi, setting.what)
@@ -272,7 +267,7 @@ def _preset_help() -> str:
 
 @contextlib.contextmanager
 def usage_errors() -> Iterator[None]:
-    """Turn a :class:`~kow.rules.SettingError` raised in the block into a usage error (exit 2).
+    """Turn a :class:`~kow.settings.SettingError` raised in the block into a usage error (exit 2).
 
     The error names the option of the setting at fault (``start_cards``: ``--start-cards``)
     and says what the library says for the same value: "start_cards must be 1 to 7 with 7
@@ -298,7 +293,7 @@ def parse_bots(text: str, seats: int, option: str = "--bots") -> list[str]:
     except ValueError as err:
         why = str(err)
         if ":" in text:  # an entrant's setting, which only a tournament takes
-            why += " (KIND:NAME=VALUE is for kow tournament; here use --search-iterations)"
+            why += " (KIND:NAME=VALUE is for kow tournament; here use --search-deals)"
         raise click.BadParameter(why, param_hint=f"'{option}'") from None
 
 
@@ -319,7 +314,7 @@ def parse_entrants(text: str, seats: int, option: str = "--bots") -> list[str]:
 
 LEVELS: dict[str, str] = {"easy": "random", "medium": "heuristic", "hard": "search"}
 """``kow play --level``: the bot kind that each level gives every bot seat, weakest first
-(the search bot at its default deals per decision, unless ``--search-iterations`` is given)."""
+(the search bot at its default deals per decision, unless ``--search-deals`` is given)."""
 
 
 def level_kinds(level: str | None, bots: str, seats: int) -> list[str]:
@@ -385,14 +380,17 @@ fits 40 columns); any log allows longer names (:data:`kow.log.MAX_NAME`)."""
 
 
 MAX_SEARCH_ITERATIONS = MAX_ITERATIONS
-"""The most deals per decision ``--search-iterations`` allows (:data:`kow.rules.MAX_ITERATIONS`)."""
+"""The most deals per decision ``--search-deals`` allows
+(:data:`kow.settings.MAX_ITERATIONS`)."""
 seed_option = click.option(
     "--seed", type=Count.of(SEED), default=None, metavar="INT",
     help="Seed of the run (0 to 2^53-1); drawn at random and recorded when omitted.",
 )  # fmt: skip
 search_iterations_option = click.option(
-    "--search-iterations", type=Count.of(SEARCH_ITERATIONS), default=None, metavar="N",
-    help="Deals a search bot samples per decision, 1 to 100000 [default: the bot's own, 100].",
+    "--search-deals", "--search-iterations", "search_iterations",
+    type=Count.of(SEARCH_ITERATIONS), default=None, metavar="N",
+    help="Deals a search bot samples per decision, 1 to 100000 [default: the bot's own, 100]"
+    " (--search-iterations: the same, its older name).",
 )  # fmt: skip
 dealer_option = click.option(
     "--dealer", type=Count(0, None, "a seat"), default=None, metavar="SEAT",

@@ -36,9 +36,9 @@ from ._options import LEVELS, parse_bots
 
 if TYPE_CHECKING:
     from ..log import GameRecord
-    from .session import Resume
+    from .session import Continuation
 
-__all__ = ["Resumed", "kept_text", "resume_game"]
+__all__ = ["AbandonedGame", "kept_text", "resume_game"]
 
 _OPTION = "'--resume'"
 
@@ -56,12 +56,12 @@ _RULE_OPTIONS = {
 option's name without dashes, but for ``trump``: ``fixed_trump``)."""
 
 
-class Resumed(NamedTuple):
+class AbandonedGame(NamedTuple):
     """An abandoned game, checked and played again up to where its log stops.
 
     ``seed``, ``rules``: the game's; ``humans``: the people's names (seats 0, 1, ...);
     ``kinds`` and ``bot_names``: the bot seats' kinds and names, in seat order;
-    ``resume``: what the sitting continues from (:class:`kow.cli.session.Resume`);
+    ``resume``: what the sitting continues from (:class:`kow.cli.session.Continuation`);
     ``log_path``: the file the continued game is written to (FILE itself unless
     ``--log`` names another); ``kept``: the text of the games before the abandoned one in
     FILE (a sitting's log), which a log written back to FILE keeps before it;
@@ -74,13 +74,13 @@ class Resumed(NamedTuple):
     humans: tuple[str, ...]
     kinds: tuple[str, ...]
     bot_names: tuple[str, ...]
-    resume: Resume
+    resume: Continuation
     log_path: str
     kept: str = ""
     search_iterations: int | None = None
 
 
-def resume_game(path: str, *, search_iterations: int | None, log_path: str | None) -> Resumed:
+def resume_game(path: str, *, search_iterations: int | None, log_path: str | None) -> AbandonedGame:
     """Return the abandoned game of the file ``path``, checked, ready to continue.
 
     ``search_iterations``: the deals per decision of its search bots (a log does not
@@ -95,7 +95,7 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
     from ..players import BOT_KINDS
     from ..runs.provenance import play_again
     from ..verify import verify_game
-    from .session import Resume
+    from .session import Continuation
 
     label = input_label(path)
     if path == "-":
@@ -149,7 +149,9 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
             f" bots: {', '.join(BOT_KINDS)}); its seats are {', '.join(kinds)}",
             param_hint=_OPTION,
         )
-    rules = Rules.from_dict(dict(game["rules"]))
+    from ..log import rules_from_log
+
+    rules = rules_from_log(dict(game["rules"]))
     names = tuple(p["name"] for p in players)
     recorded_iterations = {
         settings["iterations"]
@@ -162,7 +164,7 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
             raise click.BadParameter(
                 f"{search_iterations} is not the game's: {label} was played with"
                 f" {recorded}; a resumed game keeps its own, so leave the option out",
-                param_hint="'--search-iterations'",
+                param_hint="'--search-deals'",
             )
         search_iterations = recorded
     dealer = game["rounds"][0]["dealer"]
@@ -184,13 +186,13 @@ def resume_game(path: str, *, search_iterations: int | None, log_path: str | Non
             " (it holds more than the game's decisions), so it can't be resumed"
         )
     bot_players = [bot for bot in again.bots[humans:] if bot is not None]
-    return Resumed(
+    return AbandonedGame(
         seed=seed,
         rules=rules,
         humans=names[:humans],
         kinds=tuple(bots),
         bot_names=names[humans:],
-        resume=Resume(again.state, bot_players, label),
+        resume=Continuation(again.state, bot_players, label),
         log_path=path if log_path is None else log_path,
         kept=kept_text(path, before_line=line) if count > 1 else "",
         search_iterations=search_iterations,

@@ -130,7 +130,9 @@ class RemoteSitting:
     @property
     def rules(self) -> Rules:
         """The table's rules, as the welcome gives them."""
-        return Rules.from_dict(self.connection.welcome["rules"])
+        from ..log import rules_from_log
+
+        return rules_from_log(self.connection.welcome["rules"])
 
     # ------------------------------------------------------------------ the sitting
 

@@ -5,7 +5,7 @@ with line editing, a private clear between people. :class:`Sitting` plays a game
 people and bots on it, keeps the log, shows the end-of-game summary, offers the search
 bot's analysis of the people's decisions (:mod:`kow.runs.analysis`) and another game, and
 keeps the running score of the sitting (games won by each player). A sitting may start by
-continuing an abandoned game (:class:`Resume`, from ``kow play --resume``). The command line
+continuing an abandoned game (:class:`Continuation`, from ``kow play --resume``). The command line
 (:func:`kow.cli.play`) only reads the options and the exit code.
 """
 
@@ -30,7 +30,7 @@ from ..game import bots_rng, drive, new_game
 from ..players import Player, make_bot
 from ..rulebook import rules_summary
 from ..rules import Rules
-from ..runs.analysis import DEFAULT_ITERATIONS, analyse_game, decisions, text_lines
+from ..runs.analysis import DEFAULT_ITERATIONS, analyze_game, decisions, text_lines
 from ..screen import GLUE, Screen, printable, strip_escapes, terminal_width, wrap
 from ..stopping import Stopped, signals_ignored
 from ._files import atomic_output
@@ -38,7 +38,7 @@ from ._pipes import silence_stdout
 from ._terminal import page
 from .human import HotSeat, HumanPlayer, Quit
 
-__all__ = ["PIPED_PATIENCE", "Ending", "LogWriteError", "Resume", "Sitting", "Terminal"]
+__all__ = ["PIPED_PATIENCE", "Ending", "LogWriteError", "Continuation", "Sitting", "Terminal"]
 
 PIPED_PATIENCE = 20
 """Entries read for one decision from piped input before the game is left (a script
@@ -76,8 +76,8 @@ class Ending(NamedTuple):
     finished: bool = False
 
 
-class Resume(NamedTuple):
-    """An abandoned game to continue, the first game of a sitting (``kow play --resume``).
+class Continuation(NamedTuple):
+    """Where a sitting takes up an abandoned game, its first game (``kow play --resume``).
 
     ``state``: the game played again from its seed up to where its log stops
     (:func:`kow.runs.provenance.play_again`), the next decision awaited; ``bots``: the
@@ -320,7 +320,7 @@ class Sitting:
     _finished: log.GameLog | None = field(default=None, init=False)
 
     def play(
-        self, seed: int, new_seed: Callable[[], int], *, resume: Resume | None = None
+        self, seed: int, new_seed: Callable[[], int], *, resume: Continuation | None = None
     ) -> Ending:
         """Play games from ``seed`` until the people stop; return how the last one ended.
 
@@ -349,7 +349,7 @@ class Sitting:
                     return Ending(1, _QUIT_REASONS[str(err)], seed, finished=True)
                 seed = new_seed()
 
-    def play_game(self, seed: int, *, resume: Resume | None = None) -> Ending:
+    def play_game(self, seed: int, *, resume: Continuation | None = None) -> Ending:
         """Play one game with ``seed``; return how it ended (see :meth:`play`).
 
         ``resume``: continue that game of ``seed`` instead, from where its log stops: the
@@ -546,7 +546,7 @@ class Sitting:
         """Ask whether to play another game; ``n``, ``quit`` or end of input is no.
 
         When the people had decisions with a choice in the game just played, ``a`` shows
-        their analysis first (:meth:`_analyse`), then asks again. Any other answer is
+        their analysis first (:meth:`_analyze`), then asks again. Any other answer is
         refused (:func:`kow.entries.parse_choice`) and asked again. Raises
         :class:`~kow.cli.human.Quit` (``"refused"``) after :data:`PIPED_PATIENCE`
         entries from piped input with no y or n, as every prompt of the game does.
@@ -577,7 +577,7 @@ class Sitting:
                 terminal.write(f"{err}.")
                 continue
             if answer is None:
-                self._analyse(count)
+                self._analyze(count)
                 continue
             return answer
         raise Quit("refused")
@@ -589,7 +589,7 @@ class Sitting:
             return 0
         return len(decisions(self._finished, range(len(self.humans))))
 
-    def _analyse(self, count: int) -> None:
+    def _analyze(self, count: int) -> None:
         """Show the analysis of the people's ``count`` decisions in the game just played.
 
         The same as ``kow analyze LOG --game K --seat S`` on the sitting's log (game K of
@@ -600,10 +600,10 @@ class Sitting:
             return
         terminal = self.terminal
         terminal.write(
-            f"Analysing {count} decision{'s' if count != 1 else ''}, {DEFAULT_ITERATIONS} "
+            f"Analyzing {count} decision{'s' if count != 1 else ''}, {DEFAULT_ITERATIONS} "
             "deals each: a few seconds..."
         )
-        result = analyse_game(game, index=self._games, seats=range(len(self.humans)))
+        result = analyze_game(game, index=self._games, seats=range(len(self.humans)))
         names = [*self.humans, *self.bot_names]
         screen = Screen(names, self.rules, symbols=self.symbols, color=terminal.color)
         title = f"Game {self._games} of this sitting, seed {game['seed']}"

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Final, get_args
 
 from ..cards import BIT, NO_CARD, NO_SUIT, RANK_OF, SUIT_OF, Card, Suit
 from ..events import (
-    _CLOCKWISE,
+    CLOCKWISE,
     CutCard,
     Event,
     Phase,
@@ -283,7 +283,7 @@ def most_tricks_player(state: State) -> Seat:
     previous = state.previous_tricks_won
     assert previous is not None
     top = max(previous)
-    tied = [s for s in _CLOCKWISE[state.players][state._left] if previous[s] == top]
+    tied = [s for s in CLOCKWISE[state.players][state._left] if previous[s] == top]
     passes = []
     while len(tied) > 1:
         drawn = _draw(state, len(tied))

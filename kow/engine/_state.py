@@ -29,7 +29,8 @@ from ..events import (
     action_name,
     new_trick_won,
 )
-from ..rules import Rules, check_bool
+from ..rules import Rules
+from ..settings import check_bool
 from ._checks import (
     check_deck,
     check_hands,
@@ -373,7 +374,7 @@ class State:
         before it (:attr:`turn` the seat that chose it). Raises before any play
         :class:`TypeError` or :class:`ValueError` for ``policies`` that are not one
         callable per seat, :class:`IllegalActionError` for a ``first`` that is not an int,
-        and :class:`~kow.rules.SettingError` for an ``ask_forced`` that is not a bool.
+        and :class:`~kow.settings.SettingError` for an ``ask_forced`` that is not a bool.
         """
         if self.phase is not Phase.PLAY:
             raise ValueError(f"no card to play in phase {self.phase.value!r}")

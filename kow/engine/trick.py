@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..cards import ALL_CARDS, BIT, NO_SUIT, SUIT_MASK, SUIT_OF, Card, Mask, Suit, mask_of
-from ..events import _CLOCKWISE, Seat, WonBy
+from ..events import CLOCKWISE, Seat, WonBy
 
 __all__ = ["BEATEN_BY", "beats", "knock_allowed", "legal_cards", "trick_order", "won_by"]
 
@@ -120,4 +120,4 @@ def trick_order(leader: Seat, hands: Sequence[Mask]) -> tuple[Seat, ...]:
     >>> trick_order(2, [1, 0, 4, 8])
     (2, 3, 0)
     """
-    return tuple([s for s in _CLOCKWISE[len(hands)][leader] if hands[s]])
+    return tuple([s for s in CLOCKWISE[len(hands)][leader] if hands[s]])

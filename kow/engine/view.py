@@ -79,13 +79,10 @@ class TrickFacts(NamedTuple):
 
 # The hot records' one fast constructor each (these two, and kow.events' for the events
 # the engine makes): a tuple of the fields in the class's order becomes the record, with
-# no argument passed per field. functools.partial over tuple.__new__ was measured the
-# fastest callable that names its class (timeit, CPython 3.11, 11 fields: 148 ns a call,
-# against 153 for types.MethodType, 169 for a function taking the tuple, 178 for one
-# taking the fields, 187 for TrickFacts._make, 270 for TrickFacts(...) by position and
-# 650 by keyword). Only tuple.__new__ called at once, as the trick loop did before, is
-# faster (121 ns): about 0.7% of `kow simulate --bots heuristic`, the price of one
-# constructor that states the order. Nothing else builds these records by position; a
+# no argument passed per field. functools.partial over tuple.__new__ is the fastest
+# callable that names its class; only tuple.__new__ called at once is faster, and it
+# would not state the order (docs/performance.md, "Design choices", has the timings).
+# Nothing else builds these records by position; a
 # test (tests/engine/test_engine.py) holds each class's fields to the order written here.
 new_trick_facts: Callable[[tuple[Any, ...]], TrickFacts] = functools.partial(
     tuple.__new__, TrickFacts

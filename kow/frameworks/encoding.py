@@ -217,11 +217,11 @@ _COUNTS = ("hand_counts", "tricks_won", "previous_tricks_won")
 
 
 def observation_bounds(rules: Rules) -> list[float]:
-    """Return the observation tensor's upper bounds under ``rules``, entry by entry.
+    """Return the observation tensor's upper bounds under ``rules``, element by element.
 
     1 for the one-hot and 0/1 fields; ``start_cards`` for the counts of cards and tricks
     (``hand_counts``, ``tricks_won``, ``previous_tricks_won``: a hand or a round holds no
-    more); ``players - 1`` for the ``votes`` cast for a suit. Every entry is at least 0,
+    more); ``players - 1`` for the ``votes`` cast for a suit. Every element is at least 0,
     so ``tensor / bounds`` scales each to 0..1.
 
     >>> bounds = observation_bounds(Rules(players=3, start_cards=5))
@@ -327,7 +327,7 @@ def fill_observation(view: View, out: Tensor) -> None:
     :func:`observation`, without a list between.
 
     ``out`` holds :func:`observation_size` zeros, e.g. a fresh numpy array (an adapter
-    saves the list's conversion: only the few entries that are not 0 are written).
+    saves the list's conversion: only the few elements that are not 0 are written).
     """
     _fill_view(out, _offsets(view.rules, False), view)
 

@@ -59,7 +59,8 @@ from ..events import AGENT, Seat, seat_name
 from ..game import bots_rng, check_seed, drive, new_game
 from ..log import GameLog, build
 from ..players import Player, make_bot, seat_bot
-from ..rules import MAX_SEED, Rules
+from ..rules import Rules
+from ..settings import MAX_SEED
 from ._gym import RENDER_MODES, action_mask, check_render_mode, observation_space, observe, render
 from .encoding import (
     NUM_ACTIONS,
@@ -88,7 +89,7 @@ class _LearnersTurn(Exception):
 class _Learner(Player):
     """The learner's seat in the game loop: it hands every decision back to the environment.
 
-    Also the learner's entry in the log (kind ``"agent"``).
+    Also the learner's player in the log (kind ``"agent"``).
     """
 
     kind = AGENT

@@ -67,7 +67,8 @@ from ..entries import shown
 from ..events import AGENT, Seat
 from ..game import check_seed, new_game
 from ..log import GameLog, LoggedPlayer, build
-from ..rules import MAX_SEED, Rules
+from ..rules import Rules
+from ..settings import MAX_SEED
 from ._gym import RENDER_MODES, check_render_mode, observation_space, observe, render
 from .encoding import (
     NUM_ACTIONS,

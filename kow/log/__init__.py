@@ -5,12 +5,17 @@
   verbs, as in pokerkit's hand histories).
 - :func:`iter_games` streams the games of a file (one game, JSON Lines, concatenated
   values, or the elements of JSON arrays; gzip-compressed or not) in flat memory, placing
-  any fault by line and column (:class:`LogReadError`); :func:`iter_entries` reads the
-  same, going on after a fault of one game alone (:class:`Entry`); :func:`read_logs` reads
-  the games of files in turn, one named :class:`GameRecord` per game and an
+  any fault by line and column (:class:`LogReadError`); :func:`iter_games_and_faults`
+  reads the same, going on after a fault of one game alone (:class:`GameOrFault`);
+  :func:`read_logs` reads the games of files in turn, one named :class:`GameRecord` per game and an
   :class:`InputEnd` per file (the reader of the commands that read logs).
 - :func:`replay` steps through a logged game with the engine, yielding its state after
-  each action; its last state rebuilds the same log.
+  each action; its last state rebuilds the same log. :func:`round_actions` reads a logged
+  round's actions in order (each a :class:`LoggedAction`), for tools that walk decisions.
+- :func:`game_text` is the fast writer: the bytes of ``dumps(build(...))`` written
+  straight from a game's events (``kow simulate``).
+- :func:`rules_to_log` and :func:`rules_from_log` turn :class:`~kow.rules.Rules` into the
+  log's ``rules`` object and back: the format converts from the core, never the reverse.
 - :class:`GameLog` and the types of its parts (:class:`RoundLog`, :class:`TrickLog`,
   :class:`PlayLog`...) mirror the schema's objects, key for key: a log is a plain dict
   at run time, and ``mypy --strict`` checks the keys its readers use.
@@ -36,12 +41,15 @@ from ._format import (
     dumps,
     load,
     loads,
+    rules_from_log,
+    rules_to_log,
     schema,
 )
-from ._reader import MAX_DEPTH, Entry, LogReadError, iter_entries, iter_games
+from ._reader import MAX_DEPTH, GameOrFault, LogReadError, iter_games, iter_games_and_faults
 from ._records import GameRecord, InputEnd, InputError, input_label, read_logs
-from ._replay import LoggedPlayer, ReplayError, replay
-from ._types import (
+from ._replay import LoggedAction, LoggedPlayer, ReplayError, replay, round_actions
+from ._writer import game_text
+from .types import (
     CutCardLog,
     CutLog,
     GameLog,
@@ -63,22 +71,23 @@ __all__ = [
     "VERSION",
     "CutCardLog",
     "CutLog",
-    "Entry",
     "GameLog",
+    "GameOrFault",
     "GameRecord",
     "InputEnd",
     "InputError",
     "LogFormatError",
     "LogReadError",
+    "LoggedAction",
     "LoggedPlayer",
     "PlayLog",
     "PlayerInfo",
     "PlayerLog",
-    "SettingsLog",
     "ReplayError",
     "ResultLog",
     "RoundLog",
     "RulesLog",
+    "SettingsLog",
     "TerminationValue",
     "TrickLog",
     "VoteLog",
@@ -87,12 +96,16 @@ __all__ = [
     "check_players",
     "dump",
     "dumps",
-    "iter_entries",
+    "game_text",
     "input_label",
     "iter_games",
+    "iter_games_and_faults",
     "load",
     "loads",
     "read_logs",
     "replay",
+    "round_actions",
+    "rules_from_log",
+    "rules_to_log",
     "schema",
 ]

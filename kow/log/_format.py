@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict
 from importlib import resources
 from typing import IO, Any, Final, Protocol, cast
 
-from .. import __version__
 from ..cards import NAMES, SUITS
 from ..events import (
     Deal,
@@ -30,10 +30,12 @@ from ..events import (
     TurnedUp,
     Vote,
 )
-from ..rules import Rules, check_bool, check_seed
-from ..verify._shape import KINDS, MAX_ITERATIONS, MAX_NAME, SETTINGS, check_name
+from ..rules import Rules, RulesError
+from ..settings import check_bool, check_seed
+from ..verify import KINDS, MAX_ITERATIONS, MAX_NAME, SETTINGS, check_name
+from ..version import __version__
 from ._reader import iter_values
-from ._types import GameLog, PlayerLog, PlayLog, ResultLog, RoundLog, SettingsLog
+from .types import GameLog, PlayerLog, PlayLog, ResultLog, RoundLog, RulesLog, SettingsLog
 
 __all__ = [
     "FORMAT",
@@ -48,11 +50,44 @@ __all__ = [
     "dumps",
     "load",
     "loads",
+    "rules_from_log",
+    "rules_to_log",
     "schema",
 ]
 
 FORMAT: Final = "kow-log"
 VERSION: Final = 1
+
+
+def rules_to_log(rules: Rules) -> RulesLog:
+    """Return ``rules`` as the log's ``rules`` object: a new dict, one key per field of
+    :class:`~kow.rules.Rules`, in field order.
+
+    >>> rules_to_log(Rules(players=3))["players"]
+    3
+    """
+    return cast("RulesLog", asdict(rules))  # its keys are the fields (tests/log/test_log_types.py)
+
+
+def rules_from_log(data: Mapping[str, Any]) -> Rules:
+    """Return the :class:`~kow.rules.Rules` of a log's ``rules`` object.
+
+    Raises :class:`~kow.rules.RulesError` for an unknown or missing key (its ``setting``
+    is the key, its ``allowed`` None) or a value out of range.
+
+    >>> rules_from_log({**rules_to_log(Rules()), "jokers": True})
+    Traceback (most recent call last):
+    ...
+    kow.rules.RulesError: unknown rule setting 'jokers'
+    """
+    names = set(Rules.__dataclass_fields__)
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise RulesError(unknown[0], None, None, message=f"unknown rule setting {unknown[0]!r}")
+    missing = sorted(names - set(data))
+    if missing:
+        raise RulesError(missing[0], None, None, message=f"missing rule setting {missing[0]!r}")
+    return Rules(**data)
 
 
 class PlayerInfo(Protocol):
@@ -90,13 +125,13 @@ def settings_of(player: object) -> tuple[tuple[str, int], ...]:
 
 
 def _player_log(seat: int, player: PlayerInfo) -> PlayerLog:
-    """Return the ``players`` entry of ``player`` at ``seat``: ``settings`` only when it
+    """Return the ``players`` item of ``player`` at ``seat``: ``settings`` only when it
     has some (a searching bot's), so that the logs of other players are as before."""
-    entry: PlayerLog = {"seat": seat, "name": player.name, "kind": player.kind}
+    item: PlayerLog = {"seat": seat, "name": player.name, "kind": player.kind}
     settings = settings_of(player)
     if settings:
-        entry["settings"] = cast(SettingsLog, dict(settings))
-    return entry
+        item["settings"] = cast(SettingsLog, dict(settings))
+    return item
 
 
 def check_players(players: Sequence[PlayerInfo]) -> None:
@@ -160,7 +195,7 @@ def build(
     ``abandoned: true``; a trick cut short has ``winner`` null.
 
     Raises :class:`ValueError` (naming the value) for a seed that is not an int 0 to
-    2^53-1 (:func:`kow.rules.check_seed`) or a player's name that is not one (see
+    2^53-1 (:func:`kow.settings.check_seed`) or a player's name that is not one (see
     :func:`check_name`), and :class:`TypeError` for rules
     that are not :class:`~kow.rules.Rules` or a player without a name and a kind.
     """
@@ -192,7 +227,7 @@ def build(
         "version": VERSION,
         "kow_version": __version__,
         "seed": seed,
-        "rules": rules.to_dict(),
+        "rules": rules_to_log(rules),
         "players": [_player_log(seat, p) for seat, p in enumerate(players)],
         "rounds": rounds,
         "result": result,

@@ -14,9 +14,9 @@ refuse, with three choices where they differ or are silent:
 Two things JSON allows are beyond what it reads: nesting deeper than :data:`MAX_DEPTH`
 levels, and an integer of more digits than Python converts (4,300 by default,
 ``sys.get_int_max_str_digits()``). Each is placed at the bracket or the number itself,
-and is a fault of that value alone: :func:`iter_entries` goes on with the next value, as
+and is a fault of that value alone: :func:`iter_games_and_faults` goes on with the next value, as
 far as the input allows. A key repeated in an object, which JSON allows but readers take
-differently, is read as jq reads it (the last one holds); :func:`iter_entries` can name it
+differently, is read as jq reads it (the last one holds); :func:`iter_games_and_faults` can name it
 as a fault instead (``kow verify`` does).
 """
 
@@ -33,9 +33,16 @@ from typing import IO, TYPE_CHECKING, Any, NamedTuple
 from ._gzip import gunzip
 
 if TYPE_CHECKING:
-    from ._types import GameLog
+    from .types import GameLog
 
-__all__ = ["MAX_DEPTH", "Entry", "LogReadError", "iter_entries", "iter_games", "iter_values"]
+__all__ = [
+    "MAX_DEPTH",
+    "GameOrFault",
+    "LogReadError",
+    "iter_games_and_faults",
+    "iter_games",
+    "iter_values",
+]
 
 
 class LogReadError(ValueError):
@@ -53,8 +60,8 @@ class LogReadError(ValueError):
 
 
 @dataclass(frozen=True)
-class Entry:
-    """One value of a stream as :func:`iter_entries` reads it.
+class GameOrFault:
+    """One value of a stream as :func:`iter_games_and_faults` reads it.
 
     ``line`` (from 1) is where the value starts. ``value`` is the value read (``None``
     when it could not be read). ``fault`` is what is wrong with this value alone, placed
@@ -140,19 +147,19 @@ def iter_values(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
     return _raising(_values(stream, arrays=False, unique_keys=False))
 
 
-def iter_entries(stream: IO[bytes], *, unique_keys: bool = False) -> Iterator[Entry]:
-    """Yield an :class:`Entry` for each game in ``stream``, read as :func:`iter_games`
+def iter_games_and_faults(stream: IO[bytes], *, unique_keys: bool = False) -> Iterator[GameOrFault]:
+    """Yield an :class:`GameOrFault` for each game in ``stream``, read as :func:`iter_games`
     reads them, but going on after a fault of one game alone.
 
     A game nested deeper than :data:`MAX_DEPTH` or holding an integer too long to read
-    (and, with ``unique_keys``, an object that repeats a key) is an entry with its
+    (and, with ``unique_keys``, an object that repeats a key) is an item with its
     ``fault``, placed at the bracket, the number or the repeated key; reading goes on
     after that game's end. Raises :class:`LogReadError` as :func:`iter_games` does for
     every other fault, and for these when the input ends inside the game, since then
     there is nothing to go on with.
 
     >>> import io
-    >>> [(e.line, e.value, str(e.fault)) for e in iter_entries(
+    >>> [(e.line, e.value, str(e.fault)) for e in iter_games_and_faults(
     ...     io.BytesIO(b'{"a": 1, "a": 2}\\n{"b": 3}'), unique_keys=True)]
     ... # doctest: +NORMALIZE_WHITESPACE
     [(1, {'a': 2}, 'line 1, column 10: ambiguous: the key "a" is repeated in this object
@@ -162,12 +169,12 @@ def iter_entries(stream: IO[bytes], *, unique_keys: bool = False) -> Iterator[En
     return _values(stream, arrays=True, unique_keys=unique_keys)
 
 
-def _raising(entries: Iterator[Entry]) -> Iterator[tuple[int, Any]]:
-    """Yield ``(line, value)`` for each of ``entries``; raise the first one's fault."""
-    for entry in entries:
-        if entry.fault is not None:
-            raise entry.fault
-        yield entry.line, entry.value
+def _raising(items: Iterator[GameOrFault]) -> Iterator[tuple[int, Any]]:
+    """Yield ``(line, value)`` for each of ``items``; raise the first one's fault."""
+    for item in items:
+        if item.fault is not None:
+            raise item.fault
+        yield item.line, item.value
 
 
 class _Keys:
@@ -184,7 +191,7 @@ class _Keys:
         return value
 
 
-def _values(stream: IO[bytes], arrays: bool, unique_keys: bool) -> Iterator[Entry]:
+def _values(stream: IO[bytes], arrays: bool, unique_keys: bool) -> Iterator[GameOrFault]:
     """Yield the values of ``stream``, or the elements of its top-level arrays (``arrays``),
     with a repeated key as a fault (``unique_keys``)."""
     keys = _Keys() if unique_keys else None
@@ -314,7 +321,7 @@ def _values(stream: IO[bytes], arrays: bool, unique_keys: bool) -> Iterator[Entr
                     line_start=line_start,
                     kind="ambiguous",
                 )
-        yield Entry(line, value, fault)
+        yield GameOrFault(line, value, fault)
         if state:
             state = _AFTER_ELEMENT
         newline = text.rfind("\n", pos, end)

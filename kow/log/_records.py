@@ -2,7 +2,7 @@
 
 The one reader of the commands that read logs (``kow verify``, ``replay``, ``export``,
 ``analyze``): it opens each input (a path, or ``-`` for stdin), reads its games as
-:func:`~kow.log.iter_entries` reads them (a repeated key is a fault of its game), and
+:func:`~kow.log.iter_games_and_faults` reads them (a repeated key is a fault of its game), and
 yields a :class:`GameRecord` for each game and an :class:`InputEnd` after each input,
 with what to say of games that repeat an earlier game of their input whole. A consumer
 that stops at an input that can't be read raises :class:`InputError` from its end.
@@ -18,7 +18,7 @@ from dataclasses import KW_ONLY, dataclass
 from typing import IO, Any
 
 from ..screen import printable
-from ._reader import LogReadError, iter_entries
+from ._reader import LogReadError, iter_games_and_faults
 
 __all__ = ["GameRecord", "InputEnd", "InputError", "input_label", "read_logs"]
 
@@ -99,7 +99,7 @@ def read_logs(names: Iterable[str]) -> Iterator[GameRecord | InputEnd]:
 
     Each name is a path or ``-`` (stdin), opened when the inputs before it are read; it
     may hold one game, JSON Lines, concatenated values or arrays of games, gzip-compressed
-    or not (:func:`~kow.log.iter_entries`, with a repeated key a fault). An input that
+    or not (:func:`~kow.log.iter_games_and_faults`, with a repeated key a fault). An input that
     can't be opened, or can't be read on (not JSON, not UTF-8, a stream's error), ends
     with its ``why``, and the next input is read; an input with no game (empty, or
     ``[]``) ends with ``games`` 0, as jq reads it. Holds one game and a 16-byte digest
@@ -120,7 +120,7 @@ def read_logs(names: Iterable[str]) -> Iterator[GameRecord | InputEnd]:
         with stream:
             tell = stream.tell if stream.seekable() else None
             try:
-                for entry in iter_entries(stream, unique_keys=True):
+                for entry in iter_games_and_faults(stream, unique_keys=True):
                     index += 1
                     note = None
                     if entry.fault is None:

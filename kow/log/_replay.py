@@ -12,9 +12,8 @@ from ..cards import NAMES, SUITS, Card, Suit
 from ..engine import IllegalActionError, State
 from ..engine.deal import DeckRanOut, StackedDeck, deal_deck
 from ..events import KNOCK, Action, Deal, RoundEnd, Seat
-from ..rules import Rules
-from ._format import build
-from ._types import GameLog, PlayerLog, RoundLog
+from ._format import build, rules_from_log
+from .types import GameLog, PlayerLog, RoundLog
 
 __all__ = ["LoggedAction", "LoggedPlayer", "ReplayError", "replay", "round_actions"]
 
@@ -34,7 +33,7 @@ class LoggedPlayer(NamedTuple):
 
     @classmethod
     def from_log(cls, player: PlayerLog) -> LoggedPlayer:
-        """Return the player of a log's ``players`` entry, with its settings if it has any.
+        """Return the player of a log's ``players`` item, with its settings if it has any.
 
         >>> LoggedPlayer.from_log({"seat": 0, "name": "s", "kind": "search",
         ...                        "settings": {"iterations": 20}})
@@ -96,7 +95,7 @@ def replay(game: GameLog) -> Iterator[State]:
     stops before the game ends (or cannot be read).
     """
     try:
-        rules = Rules.from_dict(dict(game["rules"]))
+        rules = rules_from_log(dict(game["rules"]))
         rounds = game["rounds"]
         decks: list[list[Card]] = []
         cuts: list[int] = []

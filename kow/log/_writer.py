@@ -18,7 +18,6 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Final
 
-from .. import __version__
 from ..cards import NAMES, SUITS, Card
 from ..events import (
     Deal,
@@ -35,8 +34,10 @@ from ..events import (
     TurnedUp,
     Vote,
 )
-from ..rules import Rules, check_bool, check_seed
-from ._format import FORMAT, VERSION, PlayerInfo, check_players, settings_of
+from ..rules import Rules
+from ..settings import check_bool, check_seed
+from ..version import __version__
+from ._format import FORMAT, VERSION, PlayerInfo, check_players, rules_to_log, settings_of
 
 __all__ = ["game_text"]
 
@@ -288,13 +289,13 @@ def _rules_players(rules: Rules, players: tuple[_Seat, ...]) -> str:
     """
     listed: list[dict[str, object]] = []
     for seat, (name, kind, settings) in enumerate(players):
-        entry: dict[str, object] = {"seat": seat, "name": name, "kind": kind}
+        item: dict[str, object] = {"seat": seat, "name": name, "kind": kind}
         if settings:
-            entry["settings"] = dict(settings)
-        listed.append(entry)
+            item["settings"] = dict(settings)
+        listed.append(item)
     return (
         ',"rules":'
-        + json.dumps(rules.to_dict(), separators=(",", ":"))
+        + json.dumps(rules_to_log(rules), separators=(",", ":"))
         + ',"players":'
         + json.dumps(listed, separators=(",", ":"))
         + ',"rounds":['

@@ -31,7 +31,7 @@ from ..events import (
     Phase,
 )
 from ..rules import Rules, RulesError
-from ..verify._shape import name_fault
+from ..verify import name_fault
 
 __all__ = [
     "CLIENT_TYPES",

@@ -18,6 +18,7 @@ from typing import NamedTuple
 from .. import log
 from ..engine import State
 from ..events import AGENT, HUMAN
+from ..log import rules_from_log
 from ..players import BOT_KINDS, Player
 from ..rules import Rules
 
@@ -107,7 +108,7 @@ def reopen(path: str, *, search_iterations: int | None = None) -> Reopened:
         if done["players"] == game["players"] and winner is not None:
             wins[winner] += 1
     return Reopened(
-        rules=Rules.from_dict(dict(game["rules"])),
+        rules=rules_from_log(dict(game["rules"])),
         seed=seed,
         state=again.state,
         names=tuple(p["name"] for p in game["players"]),

@@ -37,9 +37,11 @@ from ..engine import State
 from ..engine.view import View
 from ..events import AGENT, BOT_NAMES, HUMAN, Deal, Event, GameEnd, Seat
 from ..game import bots_rng, drive, new_game
+from ..log import rules_to_log
 from ..players import Player, make_bot
 from ..players.heuristic import HeuristicBot
-from ..rules import Rules, draw_seed
+from ..rules import Rules
+from ..settings import draw_seed
 from .log_file import LogFile
 from .protocol import (
     CODE_LENGTH,
@@ -347,7 +349,7 @@ class Table:
             "seat": seat,
             "secret": secret,
             "host": seat == 0,
-            "rules": s.rules.to_dict(),
+            "rules": rules_to_log(s.rules),
             "bots": s.bots,
             "hints": s.hints,
             "away": s.away,

@@ -38,6 +38,7 @@ from ..events import (
     Vote,
     WonBy,
 )
+from ..log import rules_from_log, rules_to_log
 from ..rules import Rules
 from .protocol import CARD_OF, ProtocolError, action_json, action_of, brief, quoted
 
@@ -188,9 +189,9 @@ def _suit_of(text: object) -> Suit | None:
 
 @functools.lru_cache(maxsize=128)
 def _rules_json(rules: Rules) -> RulesLog:
-    """Return ``rules.to_dict()``, made once per rules (a table asks it at every turn);
+    """Return ``rules_to_log(rules)``, made once per rules (a table asks it at every turn);
     the dict is shared: only ever written out, never changed."""
-    return rules.to_dict()
+    return rules_to_log(rules)
 
 
 def view_json(view: View) -> dict[str, Any]:
@@ -254,7 +255,7 @@ def view_of(data: Mapping[str, Any]) -> View:
             phase=phase,
             legal=tuple(action_of(a, phase) for a in data["legal"]),
             facts=None if facts is None else _facts_of(facts),
-            rules=Rules.from_dict(data["rules"]),
+            rules=rules_from_log(data["rules"]),
             round=data["round"],
             hand_size=data["hand_size"],
             dealer=data["dealer"],

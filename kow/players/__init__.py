@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from ..entries import EntryError, parse_number, shown
 from ..events import Seat, seat_name
-from ..rules import MAX_ITERATIONS, IntSetting, check_iterations
+from ..settings import MAX_ITERATIONS, IntSetting, check_iterations
 from .base import Player
 from .heuristic import HeuristicBot
 from .ismcts import ISMCTS_ITERATIONS, IsmctsBot
@@ -93,7 +93,7 @@ BOT_SETTINGS: dict[str, dict[str, IntSetting]] = {
 }
 """The settings an entrant of each kind may give (``search:iterations=1000``), by name,
 with their bounds: a ``search`` bot's deals per decision (default
-:data:`~kow.players.search.DEFAULT_ITERATIONS`, or ``--search-iterations``) and an
+:data:`~kow.players.search.DEFAULT_ITERATIONS`, or ``--search-deals``) and an
 ``ismcts`` bot's iterations per decision (default
 :data:`~kow.players.ismcts.ISMCTS_ITERATIONS`). The other kinds take none."""
 
@@ -142,7 +142,7 @@ class Entrant(NamedTuple):
         entrant's bot uses, or None for a kind with no such setting.
 
         ``search_iterations``: a ``search`` entrant's deals when it gives none
-        (``--search-iterations``; None: the bot's default).
+        (``--search-deals``; None: the bot's default).
         """
         given = dict(self.settings).get("iterations")
         if given is not None:
@@ -238,10 +238,10 @@ def make_bot(
     ``search_iterations`` sets a ``search`` bot's deals per decision and
     ``ismcts_iterations`` an ``ismcts`` bot's iterations per decision (None: their
     defaults); other kinds ignore them, but each is checked whatever the kind, as
-    ``--search-iterations`` is: an int 1 to :data:`~kow.rules.MAX_ITERATIONS` (a numpy
+    ``--search-deals`` is: an int 1 to :data:`~kow.settings.MAX_ITERATIONS` (a numpy
     integer counts as its int; a bool or a float does not). Raises :class:`ValueError`
     naming the kind and the known kinds when it is unknown,
-    :class:`~kow.rules.SettingError` (a :class:`ValueError`) for a bad setting,
+    :class:`~kow.settings.SettingError` (a :class:`ValueError`) for a bad setting,
     :class:`ValueError` for a name no log may hold (:func:`kow.log.check_name`), and
     :class:`TypeError` when ``rng`` is not a :class:`random.Random`.
     """

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from ..cards import Mask, Suit
 from ..engine.view import Policy, View
 from ..events import Action, Phase
-from ..rules import check_iterations
-from ..verify._shape import check_name
+from ..settings import check_iterations
+from ..verify import check_name
 
 __all__ = ["Player", "SearchingBot", "TrumpPolicy", "check_rng"]
 
@@ -105,8 +105,8 @@ class SearchingBot(Player):
     ``rng``. ``rng`` is the bot's only source of chance (in kow's games, the generator
     the game's bots share: :func:`kow.game.bots_rng`); ``iterations`` sets the effort,
     never the clock, so seeded games stay reproducible. Raises
-    :class:`~kow.rules.SettingError` (a :class:`ValueError`) when ``iterations`` is not an
-    int 1 to :data:`~kow.rules.MAX_ITERATIONS` (a numpy integer counts as its int),
+    :class:`~kow.settings.SettingError` (a :class:`ValueError`) when ``iterations`` is not an
+    int 1 to :data:`~kow.settings.MAX_ITERATIONS` (a numpy integer counts as its int),
     :class:`ValueError` for a name no log may hold (:func:`kow.log.check_name`) and
     :class:`TypeError` when ``rng`` is not a :class:`random.Random`.
     """

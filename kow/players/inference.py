@@ -29,16 +29,16 @@ from .sampling import Sampler
 __all__ = [
     "CANDIDATES",
     "REPAIRS",
-    "Decision",
+    "ObservedPlay",
     "Model",
-    "decisions",
+    "observed_plays",
     "likely_deals",
     "misses",
     "trump_chooser",
 ]
 
 
-class Decision(NamedTuple):
+class ObservedPlay(NamedTuple):
     """One card or knock another seat played this round, with what it knew then.
 
     ``facts``: the :class:`~kow.engine.view.TrickFacts` of that decision as the table saw it;
@@ -54,7 +54,7 @@ class Decision(NamedTuple):
     later: Mask
 
 
-def decisions(view: View) -> list[Decision]:
+def observed_plays(view: View) -> list[ObservedPlay]:
     """Return the decisions of the seats other than ``view.seat`` this round, in order.
 
     Covers the finished tricks and the current one (in which ``view.seat`` still acts,
@@ -99,7 +99,7 @@ def decisions(view: View) -> list[Decision]:
     for facts, action in reversed(found):
         if action != KNOCK:
             later[facts.seat] |= BIT[action]
-        out.append(Decision(facts, action, later[facts.seat]))
+        out.append(ObservedPlay(facts, action, later[facts.seat]))
     out.reverse()
     return out
 
@@ -126,7 +126,7 @@ def trump_chooser(view: View) -> Seat:
 
 def misses(
     hands: Sequence[Mask],
-    found: Sequence[Decision],
+    found: Sequence[ObservedPlay],
     trump: Suit,
     *,
     chooser: Seat = -1,
@@ -150,7 +150,7 @@ def misses(
     return count
 
 
-def _missed(d: Decision, now: Mask) -> bool:
+def _missed(d: ObservedPlay, now: Mask) -> bool:
     """Return whether the opponent model, holding ``now`` (a mask) today, differs on ``d``."""
     facts = d.facts
     hand = now | d.later
@@ -178,15 +178,15 @@ class Model:
 
     A seat's decisions depend on its own hand alone, so a deal's misses are the sum over
     seats of :meth:`seat_misses`, and swapping cards between two seats changes only
-    theirs. Built from ``view``; see :func:`decisions` and :func:`trump_chooser`.
+    theirs. Built from ``view``; see :func:`observed_plays` and :func:`trump_chooser`.
     """
 
     def __init__(self, view: View) -> None:
         n = view.rules.players
-        found = decisions(view)
+        found = observed_plays(view)
         self.trump = -1 if view.trump is None else view.trump
         self.chooser = trump_chooser(view)
-        self.by_seat: list[list[Decision]] = [[] for _ in range(n)]
+        self.by_seat: list[list[ObservedPlay]] = [[] for _ in range(n)]
         self.played = [0] * n
         for d in found:
             self.played[d.facts.seat] |= d.later

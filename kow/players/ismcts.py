@@ -49,8 +49,8 @@ __all__ = [
 ]
 
 ISMCTS_ITERATIONS = 1200
-"""Iterations per decision of the ``ismcts`` bot by default: as in the yardstick of
-issue 13, about as many as Cowling et al. give Knock-Out Whist."""
+"""Iterations per decision of the ``ismcts`` bot by default: about as many as Cowling et
+al. give Knock-Out Whist."""
 EXPLORATION = 0.7
 """UCB1's exploration constant ``c`` for rewards in 0..1 (Cowling et al. use 0.7)."""
 
@@ -232,7 +232,7 @@ class _Walk:
 class IsmctsBot(SearchingBot):
     """Choose by SO-ISMCTS with uniform deals and uniform playouts: the yardstick.
 
-    The bot of Cowling, Powley and Whitehouse (2012), as issue 13 measures against it
+    The bot of Cowling, Powley and Whitehouse (2012), the yardstick of docs/bots.md
     (see :func:`tree_search`): ``iterations`` (default :data:`ISMCTS_ITERATIONS`)
     determinizations that agree with its view's counts and voids, UCB1 with availability
     counts, random playouts to the end of the round, rewards the seat's estimated chance

@@ -130,12 +130,8 @@ def heuristic_play(
     other players keep their strongest cards (a boss trump) for late in the round, their
     voids in side suits only grow, so a later trick is no likelier to leave the card
     winning; and on the last trick the card must be played against every card still
-    held. Measured over 3,000 games of four heuristic bots (run seed 1, ``--dogs-life
-    once-per-game``), 21.5% of the dogs survived when the card was played only as a sure
-    winner or last to play, 24.4% when it also trumped a led side suit, and 31.3% when
-    played on any trick it wins as it stands (the rule here); knocking with a winning
-    side card early in the round, or a winning trump with two or more higher trumps
-    unseen, each did worse (29.0%, 31.0%).
+    held. docs/bots.md ("heuristic") gives the dogs' survival under this rule and the
+    others tried.
     """
     if not may_knock and not legal & (legal - 1):
         return legal.bit_length() - 1

@@ -41,10 +41,9 @@ __all__ = [
 ]
 
 DEFAULT_ITERATIONS = 100
-"""Deals sampled per decision by default. The slowest decision of round 1 (7 cards, 4
-players) of 10 games took 0.047 s installed (compiled) and 0.111 s in pure Python, with
-another run busy on both cores (``benchmarks/decision_time.py``): within the 0.25 s set
-for it. Its strength against each kind: docs/bots.md."""
+"""Deals sampled per decision by default: enough to keep the slowest decision of round 1
+within the time set for it. docs/bots.md gives its time per decision and its strength
+against each kind."""
 
 
 class ActionEstimate(NamedTuple):

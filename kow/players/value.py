@@ -99,7 +99,7 @@ def mean(values: Sequence[float]) -> float:
     The sum is :func:`math.fsum`'s, the float nearest the exact sum, the same on every
     Python version and build; the built-in :func:`sum` adds floats with compensation from
     Python 3.12 on and plainly before, so means that should tie or nearly tie came out in
-    a different order by version, and a seeded search chose differently (issue 20). Every
+    a different order by version, and a seeded search chose differently. Every
     mean that a seeded choice or ``kow analyze`` compares goes through here. Raises
     :class:`ZeroDivisionError` for no values.
 

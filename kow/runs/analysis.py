@@ -9,13 +9,13 @@ difference of their game-win values, deal by deal, must have its 95% lower bound
 :data:`BLUNDER` (two points of win chance), so sampling noise alone marks nothing, and
 the best action is never marked.
 
-Analysed: trump choices, and card plays and knocks. Not analysed: a decision with a
+Analyzed: trump choices, and card plays and knocks. Not analyzed: a decision with a
 single legal action, and votes (a knocked-out seat has nothing at stake). Seats are
 0-based and clockwise; chances are fractions 0..1. Each decision draws its deals from
 ``random.Random("kow-analysis:SEED:GAME_SEED:NUMBER")`` (the analysis seed, the log's
 ``seed`` or ``null``, the decision's place in the game), so an analysis depends on the
 game, the seed and the deals per decision alone: not on ``--jobs``, the process, the
-file the game is in, or which seats are analysed. ``docs/analysis.md`` describes the
+file the game is in, or which seats are analyzed. ``docs/analysis.md`` describes the
 output.
 """
 
@@ -29,16 +29,15 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from importlib import resources
 from typing import Any, NamedTuple
 
-from .. import __version__
 from ..cards import NAMES, SUITS, Card, Suit
 from ..engine.view import View
 from ..events import KNOCK, Action, Knock, Phase, Play, Seat, action_name
-from ..log import GameLog, RulesLog, replay
-from ..log._replay import round_actions
+from ..log import GameLog, RulesLog, replay, round_actions
 from ..players.search import sample
 from ..players.value import mean
-from ..rules import check_analysis_iterations, check_jobs, check_seed
 from ..screen import GLUE, Screen, sorted_hand
+from ..settings import check_analysis_iterations, check_jobs, check_seed
+from ..version import __version__
 from .executors import Executor, TaskError, check_executor
 from .stats import Z95, wilson
 
@@ -54,7 +53,7 @@ __all__ = [
     "GameAnalysis",
     "SeatSummary",
     "action_text",
-    "analyse_game",
+    "analyze_game",
     "decisions",
     "evaluate",
     "iter_analysis",
@@ -72,7 +71,7 @@ DEFAULT_ITERATIONS = 200
 """Deals sampled per decision by default: twice the search bot's own 100, for tighter
 intervals. A whole 4-player game (about 50 decisions with a choice) takes about 3 s in one
 process of pure Python on a 2-core machine (about half that where kow is compiled), so a
-game of ``kow play`` is analysed while one waits. The paired differences behind the
+game of ``kow play`` is analyzed while one waits. The paired differences behind the
 blunder rule are far tighter than the values' own intervals (about +-4 points here)."""
 
 SECONDS_PER_DEAL = 0.00026
@@ -106,7 +105,7 @@ class ActionValue(NamedTuple):
 
 
 class Decision(NamedTuple):
-    """One decision of a logged game, to analyse.
+    """One decision of a logged game, to analyze.
 
     ``number``: the action's place among all the game's actions (votes, trump choices,
     plays and knocks, in the order taken), from 1; ``round`` from 1; ``trick`` from 1 (None
@@ -166,7 +165,7 @@ class DecisionAnalysis(NamedTuple):
 
 
 class SeatSummary(NamedTuple):
-    """One seat's decisions in an analysis: how many were analysed, the blunders among
+    """One seat's decisions in an analysis: how many were analyzed, the blunders among
     them, and the mean ``loss`` (a fraction of win chance; None with no decision)."""
 
     seat: Seat
@@ -180,8 +179,8 @@ class GameAnalysis(NamedTuple):
 
     ``game``: its place in its file, from 1; ``seed``: the log's ``seed`` (None when the
     log's is null: its deals came from outside kow); ``players``: ``(name, kind)`` by
-    seat, as logged; ``rules``: the log's ``rules``; ``seats``: the seats analysed,
-    ascending; ``decisions``: their analysed decisions, in the order taken;
+    seat, as logged; ``rules``: the log's ``rules``; ``seats``: the seats analyzed,
+    ascending; ``decisions``: their analyzed decisions, in the order taken;
     ``analysis_seed``, ``iterations`` (deals per decision) and ``threshold``
     (:data:`BLUNDER` unless given): the settings.
     """
@@ -197,7 +196,7 @@ class GameAnalysis(NamedTuple):
     threshold: float
 
     def summary(self) -> list[SeatSummary]:
-        """Return a :class:`SeatSummary` for each seat analysed, in seat order."""
+        """Return a :class:`SeatSummary` for each seat analyzed, in seat order."""
         out = []
         for seat in self.seats:
             mine = [d for d in self.decisions if d.seat == seat]
@@ -210,7 +209,7 @@ class GameAnalysis(NamedTuple):
 
 
 def decisions(game: GameLog, seats: Collection[Seat] | None = None) -> list[Decision]:
-    """Return the decisions of a logged game to analyse, in the order taken.
+    """Return the decisions of a logged game to analyze, in the order taken.
 
     ``game`` is a version-1 log (check it first with :func:`kow.verify.verify_game`);
     ``seats``: only these seats' decisions (None: every seat's). Trump choices and card
@@ -328,7 +327,7 @@ def _mean_half(xs: Sequence[float]) -> tuple[float, float]:
     return centre, Z95 * math.sqrt(variance / n)
 
 
-def analyse_game(
+def analyze_game(
     game: GameLog,
     *,
     index: int = 1,
@@ -346,24 +345,24 @@ def analyse_game(
     :func:`kow.verify.verify_game`); ``index``: its place in its file, from 1; ``seed``:
     the analysis seed; ``iterations``: deals per decision (at least 2); ``jobs``:
     processes (the result is the same for any); ``on_decision`` is called as each
-    decision's analysis is done, in order; ``executor`` analyses the decisions
+    decision's analysis is done, in order; ``executor`` analyzes the decisions
     elsewhere instead, on a Ray cluster say (:func:`kow.runs.executors.on_ray`), with
     the same result (give it or ``jobs``, not both). See :func:`decisions` and
     :func:`evaluate`. Raises :class:`kow.log.ReplayError` for a log the engine does not
     replay, :class:`~kow.runs.executors.TaskError` for a decision whose Ray task failed
     (its ``item`` is then the decision's ``number``), and
-    :class:`~kow.rules.SettingError` (a :class:`ValueError`) as ``kow analyze`` does for
+    :class:`~kow.settings.SettingError` (a :class:`ValueError`) as ``kow analyze`` does for
     its options, with the same message: ``seed`` not an int 0 to 2^53-1, ``iterations``
-    not 2 to 100000, ``jobs`` not 1 to :data:`~kow.rules.MAX_JOBS` (a numpy integer counts
+    not 2 to 100000, ``jobs`` not 1 to :data:`~kow.settings.MAX_JOBS` (a numpy integer counts
     as its int; a bool or a float does not).
     """
     chosen_seats = tuple(range(len(game["players"]))) if seats is None else seats
     todo = decisions(game, tuple(sorted(set(chosen_seats))))
-    analysed = iter_analysis(
+    analyzed = iter_analysis(
         game, todo, index=index, seed=seed, iterations=iterations, seats=seats,
         threshold=threshold, jobs=jobs, executor=executor,
     )  # fmt: skip
-    for found in analysed:
+    for found in analyzed:
         if isinstance(found, GameAnalysis):
             return found
         if on_decision is not None:
@@ -384,10 +383,10 @@ def iter_analysis(
     executor: Executor | None = None,
 ) -> Iterator[DecisionAnalysis | GameAnalysis]:
     """Yield the analysis of each of the decisions ``todo`` of ``game`` as it is done, in
-    order, then the game's :class:`GameAnalysis`: :func:`analyse_game` without its replay.
+    order, then the game's :class:`GameAnalysis`: :func:`analyze_game` without its replay.
 
     ``todo`` is :func:`decisions` of ``game`` for ``seats`` (None: every seat), found
-    once; the other arguments and what it raises are :func:`analyse_game`'s (but a
+    once; the other arguments and what it raises are :func:`analyze_game`'s (but a
     ReplayError: the game is not replayed here).
     """
     seed = check_seed(seed)

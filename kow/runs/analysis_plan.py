@@ -1,13 +1,13 @@
 """The analysis of the games of a log file: ``kow analyze``'s loop, each game replayed once.
 
-:func:`plan_analysis` reads the games to analyse from a log reader's records
+:func:`plan_analysis` reads the games to analyze from a log reader's records
 (:func:`kow.log.read_logs`) up to the last one wanted, checks each against the rules,
 finds the seats asked for, and replays it once to list its decisions
 (:func:`~kow.runs.analysis.decisions`): the plan knows how many decisions there are
 before the long work starts. :func:`run_plan` then values each decision
 (:func:`~kow.runs.analysis.iter_analysis`), with no second replay. A fault met in reading
 (bytes that can't be read, a game that is not legal) ends the plan there: the games
-before it are analysed, then the fault is raised.
+before it are analyzed, then the fault is raised.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class PlanError(ValueError):
 
 
 class PlannedGame(NamedTuple):
-    """One game of a plan: its ``record``, the ``seats`` to analyse (None: every seat) and
+    """One game of a plan: its ``record``, the ``seats`` to analyze (None: every seat) and
     its ``decisions`` to value, in the order taken."""
 
     record: GameRecord
@@ -49,7 +49,7 @@ class PlannedGame(NamedTuple):
 
 
 class AnalysedGame(NamedTuple):
-    """One game of a plan, analysed: the ``planned`` game and its ``analysis``."""
+    """One game of a plan, analyzed: the ``planned`` game and its ``analysis``."""
 
     planned: PlannedGame
     analysis: GameAnalysis
@@ -57,12 +57,12 @@ class AnalysedGame(NamedTuple):
 
 @dataclass(frozen=True)
 class AnalysisPlan:
-    """The games of an input to analyse, each replayed once to list its decisions.
+    """The games of an input to analyze, each replayed once to list its decisions.
 
-    ``games`` are the games to analyse, in order; ``decisions`` counts their decisions;
+    ``games`` are the games to analyze, in order; ``decisions`` counts their decisions;
     ``notes`` are what to say on stderr of the input read (games that repeat an earlier
     one whole); ``fault`` is what stopped the reading (:class:`~kow.log.InputError` or
-    :class:`PlanError`), to raise once the ``games`` are analysed, or at once when there
+    :class:`PlanError`), to raise once the ``games`` are analyzed, or at once when there
     are none; None when every game wanted was read.
     """
 
@@ -106,7 +106,7 @@ def plan_analysis(
             if game is not None:
                 break
     if fault is None and count == 0:
-        fault = PlanError(f"{label}: holds no game, so there is none to analyse")
+        fault = PlanError(f"{label}: holds no game, so there is none to analyze")
     elif fault is None and not wanted:
         games = f"{count} game{'s' if count != 1 else ''}"
         fault = PlanError(f"{label} holds {games}, so there is no game {game}", option="--game")
@@ -123,7 +123,7 @@ def plan_analysis(
             known = isinstance(logged, int) and not isinstance(logged, bool)
             place = GameFault(label, record.index, record.line,
                               seed=logged if known else None, fault=found)  # fmt: skip
-            fault = PlanError(f"{place}; a game that is not legal can't be analysed")
+            fault = PlanError(f"{place}; a game that is not legal can't be analyzed")
             break
         seats = None
         if seat is not None:
@@ -158,21 +158,21 @@ def run_plan(
 
     ``seed`` and ``iterations`` are the analysis's; ``jobs``: processes, None for
     :func:`~kow.runs.batch.auto_jobs`'s choice for the plan's decisions at
-    :data:`~kow.runs.analysis.SECONDS_PER_DEAL` a deal; ``executor`` analyses elsewhere
+    :data:`~kow.runs.analysis.SECONDS_PER_DEAL` a deal; ``executor`` analyzes elsewhere
     instead (then ``jobs`` is not used). Raises :class:`PlanError` for a decision whose
     task failed on a cluster (its game, action and the seed named), and
-    :class:`~kow.rules.SettingError` for a bad ``seed``, ``iterations`` or ``jobs``.
+    :class:`~kow.settings.SettingError` for a bad ``seed``, ``iterations`` or ``jobs``.
     """
     if executor is None and jobs is None:
         jobs = auto_jobs(plan.decisions, iterations * SECONDS_PER_DEAL)
     for planned in plan.games:
         record = planned.record
-        analysed = iter_analysis(
+        analyzed = iter_analysis(
             record.game, planned.decisions, index=record.index, seed=seed,
             iterations=iterations, seats=planned.seats, jobs=jobs or 1, executor=executor,
         )  # fmt: skip
         try:
-            for found in analysed:
+            for found in analyzed:
                 if isinstance(found, GameAnalysis):
                     yield AnalysedGame(planned, found)
                 else:

@@ -22,18 +22,10 @@ from typing import Any
 
 from .. import game, log
 from ..game import PlayerError, bots_rng, game_seed
-from ..log._writer import game_text
+from ..log import game_text
 from ..players import check_kinds, make_bot, seat_bots
-from ..rules import (
-    Rules,
-    check_bool,
-    check_first_game,
-    check_games,
-    check_int,
-    check_jobs,
-    check_rules,
-    check_seed,
-)
+from ..rules import Rules, check_rules
+from ..settings import check_bool, check_first_game, check_games, check_int, check_jobs, check_seed
 from ._pool import WorkerError, start_seconds
 from .executors import BlockError, Executor, Processes, TaskError, check_executor
 
@@ -69,11 +61,11 @@ class Run:
 
     Each value is checked as ``kow simulate`` checks its option, with the same message
     (one statement of each check, shared by both): the seed is an int 0 to 2^53-1
-    (:func:`kow.rules.check_seed`; a numpy integer counts as its int, a bool or a float is
+    (:func:`kow.settings.check_seed`; a numpy integer counts as its int, a bool or a float is
     refused), ``kinds`` is one kind for every seat or one per seat
     (:func:`kow.players.check_kinds`; kept as one per seat), the dealer a seat,
     ``pretty`` a bool, and each bot option a keyword of ``make_bot`` with a value it
-    takes. Raises :class:`~kow.rules.SettingError` (a :class:`ValueError`) or
+    takes. Raises :class:`~kow.settings.SettingError` (a :class:`ValueError`) or
     :class:`ValueError` naming the value, :class:`TypeError` for rules that are not a
     :class:`Rules`, kinds given as one string or as no sequence, and bot options that are
     not ``(name, value)`` pairs. A checked ``Run`` holds plain ints, so the pure and the
@@ -180,10 +172,10 @@ def run_text(
     go in blocks of a few seconds of work (:data:`BLOCK_SECONDS`), so that progress is
     seen and a stop loses little; the bytes do not depend on it.
 
-    ``first`` is 0 to :data:`~kow.rules.MAX_GAMES`, ``count`` 1 to ``MAX_GAMES`` and
-    ``jobs`` 1 to :data:`~kow.rules.MAX_JOBS`, checked (when called, before any game) as
+    ``first`` is 0 to :data:`~kow.settings.MAX_GAMES`, ``count`` 1 to ``MAX_GAMES`` and
+    ``jobs`` 1 to :data:`~kow.settings.MAX_JOBS`, checked (when called, before any game) as
     ``kow simulate`` checks ``--first-game``, ``--games`` and ``--jobs``: a
-    :class:`~kow.rules.SettingError` names the value. A ``seconds_per_game`` that is not
+    :class:`~kow.settings.SettingError` names the value. A ``seconds_per_game`` that is not
     a number of seconds, 0 or more, raises :class:`ValueError`.
     """
     return _run_text(*_checked(first, count, jobs, executor, seconds_per_game), run, encoded=False)
@@ -268,7 +260,7 @@ def auto_jobs(games: int, seconds_per_game: float) -> int:
     20 games of a ``search`` bot (8 s) take every CPU.
 
     ``games`` may be any count of like pieces of work (``kow analyze`` passes decisions),
-    0 included. Raises :class:`~kow.rules.SettingError` when it is not an int 0 or more
+    0 included. Raises :class:`~kow.settings.SettingError` when it is not an int 0 or more
     and :class:`ValueError` for a cost that is not a number of seconds, 0 or more.
     """
     games = check_int("games", games, lo=0, hi=None, what="a number of games")

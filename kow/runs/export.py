@@ -43,7 +43,7 @@ from ..events import (
     TrumpSet,
     TurnedUp,
 )
-from ..log import GameLog, GameRecord, InputEnd, ReplayError, replay
+from ..log import GameLog, GameRecord, InputEnd, ReplayError, replay, rules_to_log
 from ..rules import MAX_PLAYERS, Rules
 from ..verify import Fault, GameFault, verify_game
 
@@ -92,7 +92,7 @@ class _GameKey(TypedDict):
     seed: int | None
 
 
-_RULE_TYPES = {name: type(value) for name, value in Rules().to_dict().items()}
+_RULE_TYPES = {name: type(value) for name, value in rules_to_log(Rules()).items()}
 _RULES = tuple(_RULE_TYPES)
 """The log's rule settings, in field order: the columns ``rules_NAME``."""
 _ROUND_END = ("eliminated", "dogs_life_granted", "revived")

@@ -34,7 +34,7 @@ What the log does not say, and how it is taken:
   first dealer is taken from the log, and the seed's cards are dealt from there (a
   first dealer edited, the log kept legal, moves the seed's hands to other seats: the
   hands then differ).
-- ``--search-iterations``: a search bot's choices depend on it and the log does not
+- ``--search-deals``: a search bot's choices depend on it and the log does not
   record it; give the one the game was played with (default: the bot's own).
 - The kow version: deals and bots are those of the kow running the check; a log from
   another version may differ for that reason, and the message then says so.
@@ -45,7 +45,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, NoReturn
 
-from .. import __version__
 from ..cards import NAMES, Mask
 from ..engine import State
 from ..engine.view import TrickFacts, View
@@ -63,13 +62,12 @@ from ..events import (
     action_name,
 )
 from ..game import PlayerError, bots_rng, drive, new_game
-from ..log import GameLog, RoundLog
-from ..log._replay import round_actions
+from ..log import GameLog, RoundLog, round_actions, rules_from_log
 from ..players import BOT_KINDS, Player, make_bot
 from ..players.search import DEFAULT_ITERATIONS
-from ..rules import Rules
 from ..screen import printable
 from ..verify import Fault
+from ..version import __version__
 
 __all__ = [
     "AGENT",
@@ -208,7 +206,7 @@ def play_again(game: GameLog, *, search_iterations: int | None = None) -> Played
     if game["seed"] is None:
         raise NoSeedError
     seed: int = game["seed"]
-    rules = Rules.from_dict(dict(game["rules"]))
+    rules = rules_from_log(dict(game["rules"]))
     rounds = game["rounds"]
     state = new_game(rules, seed, rounds[0]["dealer"] if rounds else None)
     version = game.get("kow_version")
@@ -234,14 +232,13 @@ def play_again(game: GameLog, *, search_iterations: int | None = None) -> Played
                     search_iterations=logged_iterations if kind == "search" else None,
                     ismcts_iterations=logged_iterations if kind == "ismcts" else None,
                 )  # fmt: skip
-                deals = [f"{logged_iterations} iterations, as logged"]
+                effort = "deals" if kind == "search" else "iterations"
+                deals = [f"{logged_iterations} {effort}, as logged"]
             else:
                 bot = make_bot(kind, p["name"], rng, search_iterations=search_iterations)
-                deals = [f"{search_iterations or DEFAULT_ITERATIONS} iterations"] * (
-                    kind == "search"
-                )
+                deals = [f"{search_iterations or DEFAULT_ITERATIONS} deals"] * (kind == "search")
                 if kind == "search" and search_iterations is None:  # the log cannot tell
-                    deals[0] += ", which this log does not record: give --search-iterations"
+                    deals[0] += ", which this log does not record: give --search-deals"
             source = f"its {kind} bot ({', '.join([f'seed {seed}', *deals, *other])})"
             players.append(_Checked(bot, course, source))
             bots.append(bot)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from ..rules import MAX_GAMES, check_int
+from ..settings import MAX_GAMES, check_int
 
 __all__ = ["Z95", "wilson"]
 

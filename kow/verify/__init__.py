@@ -18,6 +18,11 @@ The parts: :mod:`._shape` checks the shape of each value (types, keys, ranges, c
 seats) and holds the format's constants; :mod:`._table` holds the rules, who is still in,
 and seats around the table; :mod:`._walk` walks the game, its rounds, tricks and ends of
 round; :mod:`._trump` checks how each round's trump is set (votes, tie cut, suit).
+
+The rule of a player's name (:func:`name_fault`, :func:`check_name`, :data:`MAX_NAME`)
+and the players' kinds and settings the format allows (:data:`KINDS`, :data:`SETTINGS`
+up to :data:`MAX_ITERATIONS`) are stated here once and offered to every writer of logs
+and names (the log, the players, the protocol, the command line's options).
 """
 
 from __future__ import annotations
@@ -27,16 +32,32 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import KW_ONLY, dataclass, field
 from typing import IO, Any, NamedTuple
 
-from ._shape import Stop
+from ._shape import (
+    KINDS,
+    MAX_ITERATIONS,
+    MAX_NAME,
+    NOT_TEXT,
+    SETTINGS,
+    Stop,
+    check_name,
+    name_fault,
+)
 from ._walk import Checker
 
 __all__ = [
+    "KINDS",
+    "MAX_ITERATIONS",
+    "MAX_NAME",
+    "NOT_TEXT",
+    "SETTINGS",
     "Checked",
     "Fault",
     "GameFault",
     "JsonVerdict",
     "UnreadableInput",
     "Verdict",
+    "check_name",
+    "name_fault",
     "verify_game",
 ]
 
@@ -127,7 +148,7 @@ class GameFault:
     fault: Fault
 
     def to_dict(self) -> dict[str, object]:
-        """Return the entry of ``faults`` in the verdict's JSON, keys in their order.
+        """Return the item of ``faults`` in the verdict's JSON, keys in their order.
 
         >>> GameFault("g.jsonl", 2, 5, seed=None, fault=Fault(1, None, 0, message="x")).to_dict()
         ... # doctest: +NORMALIZE_WHITESPACE
@@ -169,7 +190,7 @@ class UnreadableInput:
     message: str
 
     def to_dict(self) -> dict[str, object]:
-        """Return the entry of ``unreadable`` in the verdict's JSON, keys in their order.
+        """Return the item of ``unreadable`` in the verdict's JSON, keys in their order.
 
         >>> UnreadableInput("g.json", "line 1, column 2: not JSON").to_dict()
         {'file': 'g.json', 'message': 'line 1, column 2: not JSON'}
@@ -188,7 +209,7 @@ class UnreadableInput:
 class Checked(NamedTuple):
     """One game as :meth:`Verdict.run` checked it.
 
-    ``record`` is the game's record as the reader gave it; ``fault`` its fault entry, or
+    ``record`` is the game's record as the reader gave it; ``fault`` its fault record, or
     None when it is legal; ``note`` what the further check leaves to the log, to say on
     stderr (``kow verify --against-seed``: the seats of agents), or None.
     """
@@ -287,7 +308,7 @@ class Verdict:
         line: int,
         also: Callable[[Any], Fault | None] | None = None,
     ) -> GameFault | None:
-        """Verify one game's log, count it, and return its fault entry (``None`` if legal).
+        """Verify one game's log, count it, and return its fault record (``None`` if legal).
 
         ``log`` is the parsed JSON value; ``file``, ``game`` and ``line`` say where it was
         read (see :class:`GameFault`). ``also``, when given, checks a legal game with a
@@ -315,7 +336,7 @@ class Verdict:
         self, log: object, fault: Fault, *, file: str, game: int, line: int
     ) -> GameFault:
         """Count a game found faulty by ``fault`` (``log``: its value, for its seed, or
-        None when it could not be read) and return its fault entry.
+        None when it could not be read) and return its fault record.
 
         For a fault found in reading one game (a key repeated, a nesting too deep), whose
         message places it by line and column; :meth:`check` counts the others.
@@ -333,9 +354,9 @@ class Verdict:
 
     def unreadable_input(self, file: str, message: str) -> UnreadableInput:
         """Record an input that could not be read (``message`` says why) and return it."""
-        entry = UnreadableInput(file, message)
-        self.unreadable.append(entry)
-        return entry
+        item = UnreadableInput(file, message)
+        self.unreadable.append(item)
+        return item
 
     def to_dict(self) -> dict[str, object]:
         """Return the verdict's JSON object but its ``faults``: unreadable inputs, counts.
@@ -412,9 +433,9 @@ class JsonVerdict:
         self.first = True
         out.write('{\n  "faults": [')
 
-    def fault(self, entry: GameFault) -> None:
-        """Write one entry of ``faults``."""
-        text = json.dumps(entry.to_dict(), indent=2).replace("\n", "\n    ")
+    def fault(self, item: GameFault) -> None:
+        """Write one item of ``faults``."""
+        text = json.dumps(item.to_dict(), indent=2).replace("\n", "\n    ")
         self.out.write(("\n    " if self.first else ",\n    ") + text)
         self.first = False
 

@@ -48,7 +48,7 @@ class Game:
 def after(seat: int, in_game: list[bool]) -> int:
     """Return the next seat clockwise after ``seat`` that is in the game.
 
-    ``in_game`` has one entry per seat. Returns ``seat`` itself when no other seat is in.
+    ``in_game`` has one item per seat. Returns ``seat`` itself when no other seat is in.
 
     >>> after(3, [True, False, True, True])
     0

@@ -16,8 +16,9 @@ from click.testing import CliRunner
 
 from kow import __version__
 from kow.cli import main
-from kow.cli._options import MAX_GAMES
+from kow.log import rules_to_log
 from kow.rules import Rules
+from kow.settings import MAX_GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -130,12 +131,12 @@ def test_rule_options_default_to_the_rules_defaults() -> None:
     """No rule option given: the log's rules are Rules(), and --help shows its defaults."""
     code, out, _ = run("simulate", "--seed", "3", "--bots", "random")
     assert code == 0
-    assert json.loads(out)["rules"] == Rules().to_dict()
+    assert json.loads(out)["rules"] == rules_to_log(Rules())
     _, shown, _ = run("simulate", "--help")
     for default in ("[default: 4; 2<=x<=7]", "[default: off]", "[default: final-round-trump]"):
         assert default in " ".join(shown.split()), default
     by_name = {p.name: p for p in main.commands["simulate"].params}
-    for field, value in Rules().to_dict().items():
+    for field, value in rules_to_log(Rules()).items():
         if field not in ("trump", "eliminated_vote"):  # flags: --fixed-trump, --eliminated-vote
             assert by_name[field].default == value, field
 
@@ -169,6 +170,24 @@ def test_usage_errors_exit_2_naming_the_value(args: list[str], named: str) -> No
     assert out == ""
     assert named in err
     assert "Traceback" not in err
+
+
+def test_the_deals_options_keep_their_older_names() -> None:
+    # --search-deals was --search-iterations, and kow analyze's --deals was --iterations:
+    # both older names still work, with the same meaning.
+    game = ["simulate", "--seed", "3", "--players", "2", "--bots", "search,random"]
+    new = CliRunner().invoke(main, [*game, "--search-deals", "2"])
+    old = CliRunner().invoke(main, [*game, "--search-iterations", "2"])
+    assert new.exit_code == old.exit_code == 0 and new.stdout == old.stdout
+    assert json.loads(new.stdout)["players"][0]["settings"] == {"iterations": 2}
+    analyze = ["analyze", "-", "--json", "--seed", "1", "-j", "1", "-q", "--game", "1"]
+    a = CliRunner().invoke(main, [*analyze, "--deals", "2"], input=new.stdout)
+    b = CliRunner().invoke(main, [*analyze, "--iterations", "2"], input=new.stdout)
+    assert a.exit_code == b.exit_code == 0 and a.stdout == b.stdout
+    assert json.loads(a.stdout)["iterations"] == 2
+    assert "--search-deals, --search-iterations N" in CliRunner().invoke(
+        main, ["simulate", "--help"]
+    ).stdout
 
 
 def test_output_file_is_written_whole(tmp_path: Path) -> None:

@@ -324,7 +324,7 @@ def test_search_bots_need_the_search_iterations_they_played_with(tmp_path: Path)
     code, _, err = run("play", "--resume", str(path), entries=["quit"])
     said = " ".join(err.split())
     assert code == 1 and "not the game its seed gives" in said, err
-    assert "seat 3's play is" in said and "give --search-iterations" in said
+    assert "seat 3's play is" in said and "give --search-deals" in said
     code, _, err = run("play", "--resume", str(path), "--search-iterations", "4", entries=["quit"])
     assert code == 1 and "Game abandoned (you quit)" in err, err
 

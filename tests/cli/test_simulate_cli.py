@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from conftest import STOPS, lines_written, signal_when, stopped
 
 from kow.cli import main
-from kow.cli._options import MAX_JOBS
+from kow.settings import MAX_JOBS
 
 ROOT = Path(__file__).resolve().parents[2]
 

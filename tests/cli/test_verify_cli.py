@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from conftest import agent_log
 
 from kow.cli import main
-from kow.log import LoggedPlayer, LogReadError, iter_games, replay
+from kow.log import LoggedPlayer, LogReadError, iter_games, replay, rules_from_log
 
 
 def invoke(*args: str, input: bytes | str | None = None) -> tuple[int, str, str]:
@@ -217,12 +217,11 @@ def test_iter_games_gives_lines() -> None:
 
 def test_a_replayed_log_rebuilds_the_log(games: list[dict[str, Any]]) -> None:
     from kow import log
-    from kow.rules import Rules
 
     for game in games:
         players = [LoggedPlayer.from_log(p) for p in game["players"]]
         *_, state = replay(game)  # type: ignore[arg-type]
-        rules = Rules.from_dict(game["rules"])
+        rules = rules_from_log(game["rules"])
         rebuilt = log.build(game["seed"], rules, players, events=state.events)
         assert rebuilt == game
 
@@ -476,7 +475,7 @@ def test_a_repeated_key_is_a_fault_for_every_command(
     assert err == f"Error: {fault}; the export stops at a game that is not legal\n"
     code, out, err = invoke("analyze", str(path), "--game", "2", "--iterations", "2")
     assert code == 1
-    assert err == f"Error: {fault}; a game that is not legal can't be analysed\n"
+    assert err == f"Error: {fault}; a game that is not legal can't be analyzed\n"
 
 
 def test_a_game_repeated_whole_is_said_by_every_command(

@@ -17,6 +17,8 @@ from typing import Any
 import jsonschema
 import pytest
 
+from kow.log import rules_to_log
+
 try:
     import numpy as np
     import pyspiel
@@ -93,7 +95,7 @@ def test_the_game_loads_with_the_rules_defaults() -> None:
     assert (kind.min_num_players, kind.max_num_players) == (2, 7)
     assert kind.provides_information_state_string and kind.provides_information_state_tensor
     assert kind.provides_observation_string and kind.provides_observation_tensor
-    assert game.get_parameters() == Rules().to_dict()
+    assert game.get_parameters() == rules_to_log(Rules())
     assert game.rules == Rules()
     assert game.num_players() == 4
     assert game.num_distinct_actions() == 57
@@ -111,13 +113,13 @@ def test_every_rule_is_a_parameter() -> None:
     game = load(**params)
     rules = Rules(**params)  # type: ignore[arg-type]
     assert game.rules == rules
-    assert game.get_parameters() == rules.to_dict()
+    assert game.get_parameters() == rules_to_log(rules)
     assert game.num_players() == 3
     assert game.max_game_length() == 3 * (15 + 5)
     assert game.information_state_tensor_size() == information_state_size(rules)
     # A preset is its settings given as the parameters.
     traditional = Rules(players=5, dogs_life="once-per-game", sweep_wins=False)
-    assert load(**traditional.to_dict()).rules == traditional
+    assert load(**rules_to_log(traditional)).rules == traditional
 
 
 @pytest.mark.parametrize(

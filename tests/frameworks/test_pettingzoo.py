@@ -360,7 +360,7 @@ def test_env_ends_the_game_on_an_illegal_action() -> None:
 
 
 @pytest.mark.parametrize(("settings", "seed"), [({}, 21), (VARIANT, 22)])
-def test_the_log_verifies_replays_and_analyses(
+def test_the_log_verifies_replays_and_analyzes(
     settings: dict[str, Any], seed: int, tmp_path: Path
 ) -> None:
     table = env(**settings)

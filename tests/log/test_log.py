@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 
 from kow import log
 from kow.game import bots_rng, play_game
-from kow.log import LoggedPlayer, _reader
-from kow.log._writer import game_text
+from kow.log import LoggedPlayer, _reader, game_text
 from kow.players import Player, make_bot
-from kow.rules import MAX_SEED, Rules, max_start_cards
+from kow.rules import Rules, max_start_cards
+from kow.settings import MAX_SEED
 
 
 @st.composite

@@ -22,7 +22,7 @@ from jsonschema import Draft202012Validator
 import kow
 from kow import log
 from kow.cli import main
-from kow.log import LogFormatError, LoggedPlayer, LogReadError
+from kow.log import LogFormatError, LoggedPlayer, LogReadError, rules_from_log, rules_to_log
 from kow.rules import Rules
 
 # Four players, 3 cards, first dealer 0, hearts turned up; seat 3 wins in round 3 after a
@@ -63,7 +63,7 @@ def test_build_gives_the_documented_keys_in_order(crafted: Any) -> None:
     assert (crafted["format"], crafted["version"]) == (log.FORMAT, log.VERSION) == ("kow-log", 1)
     assert crafted["kow_version"] == kow.__version__
     assert crafted["seed"] == 17
-    assert crafted["rules"] == RULES.to_dict()
+    assert crafted["rules"] == rules_to_log(RULES)
     assert crafted["players"][1] == {"seat": 1, "name": "p1", "kind": "human"}
     assert crafted["result"] == {"winner": 3, "rounds_played": 3, "termination": "final-trick"}
     r3 = crafted["rounds"][2]
@@ -122,7 +122,7 @@ def test_build_logs_a_null_seed_and_the_agent_kind() -> None:
     assert '"seed":null,' in text
     assert log.loads(text) == game
     *_, state = log.replay(game)  # the hands, cuts and tie cuts replay it, seed or none
-    rebuilt = log.build(None, Rules.from_dict(game["rules"]), PLAYERS[:3], events=state.events)
+    rebuilt = log.build(None, rules_from_log(game["rules"]), PLAYERS[:3], events=state.events)
     assert rebuilt["rounds"] == game["rounds"] and rebuilt["seed"] is None
 
 

@@ -1,4 +1,4 @@
-"""The log's types (kow/log/_types.py) and its schema (kow/log/schema.json) stay in step.
+"""The log's types (kow/log/types.py) and its schema (kow/log/schema.json) stay in step.
 
 For every object of the schema there is one TypedDict with the same keys, in the same
 order, the same keys required and optional, and a compatible type for each value: the
@@ -24,6 +24,7 @@ import pytest
 from optional import needs
 
 from kow import log
+from kow.log import rules_to_log
 from kow.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -171,7 +172,7 @@ def test_the_comparison_can_fail() -> None:
 def test_rules_to_dict_gives_the_keys_of_rules_log() -> None:
     # Rules.to_dict is typed RulesLog by a cast over dataclasses.asdict: its fields are the keys.
     fields = [f.name for f in dataclasses.fields(Rules)]
-    assert fields == list(get_type_hints(log.RulesLog)) == list(Rules().to_dict())
+    assert fields == list(get_type_hints(log.RulesLog)) == list(rules_to_log(Rules()))
 
 
 def test_a_log_read_is_the_plain_dict_of_its_json() -> None:

@@ -21,12 +21,10 @@ from hypothesis import strategies as st
 from kow import log
 from kow.cli import main
 from kow.game import bots_rng, play_game
-from kow.log import LoggedPlayer, check_name
-from kow.log._writer import game_text
+from kow.log import LoggedPlayer, check_name, game_text
 from kow.players import make_bot
 from kow.rules import Rules
-from kow.verify import verify_game
-from kow.verify._shape import MAX_NAME, NOT_TEXT
+from kow.verify import MAX_NAME, NOT_TEXT, verify_game
 
 jsonschema = pytest.importorskip("jsonschema")
 

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from kow import log
 from kow.cli import main
-from kow.log import LogFormatError, LogReadError, _reader, iter_entries, iter_games
+from kow.log import LogFormatError, LogReadError, _reader, iter_games, iter_games_and_faults
 
 BOM = b"\xef\xbb\xbf"
 CHUNKS = [None, 1, 2, 3, 7]
@@ -383,7 +383,7 @@ def test_every_whole_game_before_a_byte_that_is_not_utf8_is_read(
             assert (got, str(err.value)) == (games, message), chunk
             entries: list[Any] = []
             with pytest.raises(LogReadError):
-                entries.extend(iter_entries(io.BytesIO(gzip.compress(data, mtime=0))))
+                entries.extend(iter_games_and_faults(io.BytesIO(gzip.compress(data, mtime=0))))
             assert [(e.line, e.value) for e in entries] == games, chunk
 
 
@@ -572,7 +572,7 @@ def entries(data: bytes, chunk: int | None = None, unique_keys: bool = True) -> 
             mp.setattr(_reader, "_CHUNK", chunk)
         got: list[Any] = []
         try:
-            for e in log.iter_entries(io.BytesIO(data), unique_keys=unique_keys):
+            for e in log.iter_games_and_faults(io.BytesIO(data), unique_keys=unique_keys):
                 got.append((e.line, e.value, None if e.fault is None else str(e.fault)))
         except LogReadError as err:
             got.append(str(err))

@@ -31,10 +31,11 @@ from kow.engine import State
 from kow.engine.view import View
 from kow.events import KNOCK, Knock, Phase, Play, Seat, TrumpSet, Vote
 from kow.game import drive, new_game
-from kow.log import LoggedPlayer, ReplayError, build, dumps, replay
+from kow.log import LoggedPlayer, ReplayError, build, dumps, replay, rules_from_log
 from kow.players import BOT_KINDS, Player
-from kow.rules import DOGS_LIFE, LEADS, MAX_SEED, TRUMPS, Rules, max_start_cards
+from kow.rules import DOGS_LIFE, LEADS, TRUMPS, Rules, max_start_cards
 from kow.runs.batch import Run, run_text
+from kow.settings import MAX_SEED
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -68,7 +69,7 @@ def knocked_out(game: Any) -> set[Seat]:
 def rebuilt_text(game: Any, state: State) -> str:
     """Return the compact log that ``state``'s events make with ``game``'s seed and players."""
     players = [LoggedPlayer.from_log(p) for p in game["players"]]
-    rules = Rules.from_dict(game["rules"])
+    rules = rules_from_log(game["rules"])
     abandoned = bool(game.get("abandoned"))
     return dumps(build(game["seed"], rules, players, events=state.events, abandoned=abandoned))
 
@@ -225,7 +226,7 @@ def test_pretty_simulate_is_dumps_pretty_of_the_replayed_game() -> None:
     game = json.loads(text)
     *_, state = replay(game)
     players = [LoggedPlayer.from_log(p) for p in game["players"]]
-    rebuilt = build(game["seed"], Rules.from_dict(game["rules"]), players, events=state.events)
+    rebuilt = build(game["seed"], rules_from_log(game["rules"]), players, events=state.events)
     assert dumps(rebuilt, pretty=True) + "\n" == text
     assert text.count("\n") > 50
 
@@ -670,7 +671,7 @@ def test_a_changed_tie_cut_is_named_before_the_plays(crafted: Any) -> None:
 
 
 def test_logged_action_fields_are_in_the_documented_order() -> None:
-    from kow.log._replay import LoggedAction
+    from kow.log import LoggedAction
 
     assert LoggedAction._fields == ("action", "seat", "where", "trick")
 

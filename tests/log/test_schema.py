@@ -28,7 +28,8 @@ from kow.engine.view import View
 from kow.events import KNOCK, Phase
 from kow.game import drive, new_game
 from kow.players import BOT_KINDS, Player
-from kow.rules import DOGS_LIFE, LEADS, MAX_SEED, TRUMPS, Rules
+from kow.rules import DOGS_LIFE, LEADS, TRUMPS, Rules
+from kow.settings import MAX_SEED
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = log.schema()

@@ -38,6 +38,7 @@ from websockets.sync.client import connect
 from kow import log
 from kow.events import Deal, Event, Phase
 from kow.game import new_game
+from kow.log import rules_to_log
 from kow.online.protocol import (
     CLIENT_TYPES,
     MAX_MESSAGE,
@@ -225,7 +226,7 @@ def _play(rules: Rules, *, seed: int, games: int = 1) -> list[_Client]:
     with _server() as (port, stop):
         opener = _Client(
             port,
-            {"type": "open", "protocol": PROTOCOL, "name": "Ann", "rules": rules.to_dict(),
+            {"type": "open", "protocol": PROTOCOL, "name": "Ann", "rules": rules_to_log(rules),
              "seed": seed, "bots": "heuristic", "away": 30},
             games=games, opener=True,
         )  # fmt: skip
@@ -279,7 +280,7 @@ def test_every_server_frame_validates(
         for over in overs:
             assert over["finished"] is True
             assert not list(LOG.iter_errors(over["log"]))
-            assert over["log"]["rules"] == rules.to_dict()
+            assert over["log"]["rules"] == rules_to_log(rules)
         assert received[-1]["type"] == "closed"  # the server stopped
 
 

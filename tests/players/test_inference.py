@@ -13,7 +13,7 @@ from kow.engine.view import TrickFacts, View
 from kow.events import Phase
 from kow.game import bots_rng, new_game
 from kow.players import make_bot
-from kow.players.inference import Decision, decisions, misses, trump_chooser
+from kow.players.inference import ObservedPlay, misses, observed_plays, trump_chooser
 from kow.players.sampling import Sampler
 from kow.rules import Rules
 
@@ -21,7 +21,7 @@ from kow.rules import Rules
 def _played(view: View) -> list[int]:
     """Return the mask of cards each seat played this round in ``view``."""
     out = [0] * view.rules.players
-    for d in decisions(view):
+    for d in observed_plays(view):
         out[d.facts.seat] |= d.later
     return out
 
@@ -50,7 +50,7 @@ def test_a_lead_is_replayed_with_what_the_leader_knew() -> None:
     state = _first_lead()
     view = state.view()
     assert view.seat == 1
-    found = decisions(view)
+    found = observed_plays(view)
     nine = parse_card("9s")
     # Seat 0 led the 9s knowing only the turned-up Jh, with three seats to come; its
     # hand then is unknown to seat 1 (0 here), and the 9s is the card it played after.
@@ -59,7 +59,7 @@ def test_a_lead_is_replayed_with_what_the_leader_knew() -> None:
         seat=0, hand=0, legal=0, may_knock=False, seen=seen, winning=NO_CARD, led=NO_SUIT,
         trump=2, to_come=True, won=0, tricks_left=7,
     )  # fmt: skip
-    assert found == [Decision(facts, nine, BIT[nine])]
+    assert found == [ObservedPlay(facts, nine, BIT[nine])]
     assert misses(state.hands, found, _trump(view)) == 0
 
 
@@ -71,8 +71,8 @@ def test_a_deal_that_gives_the_leader_an_ace_misses() -> None:
     ace, two = parse_card("As"), parse_card("2c")
     hands[0] ^= BIT[two] | BIT[ace]
     hands[2] ^= BIT[two] | BIT[ace]
-    assert misses(hands, decisions(view), _trump(view)) == 1
-    assert misses(hands, decisions(view), _trump(view), limit=1) == 1
+    assert misses(hands, observed_plays(view), _trump(view)) == 1
+    assert misses(hands, observed_plays(view), _trump(view), limit=1) == 1
 
 
 def test_the_trump_chooser_names_its_longest_suit() -> None:
@@ -90,7 +90,7 @@ def test_the_trump_chooser_names_its_longest_suit() -> None:
     assert view.seat == 2 and trump_chooser(view) == 1
     played = _played(view)
     assert played[1] == BIT[parse_card("3d")]
-    found = decisions(view)
+    found = observed_plays(view)
     assert misses(state.hands, found, _trump(view), chooser=1, played=played) == 0
     # Had seat 1 held the Qh, not the 4d, it would have named hearts and led the Qh.
     other = state.hands[:]
@@ -109,7 +109,7 @@ def test_the_true_deal_explains_every_heuristic_play() -> None:
             while state.phase != Phase.OVER:
                 view = state.view()
                 if view.phase == Phase.PLAY:
-                    found = decisions(view)
+                    found = observed_plays(view)
                     chooser = trump_chooser(view)
                     played = _played(view)
                     trump = _trump(view)
@@ -128,6 +128,6 @@ def test_most_random_deals_miss_late_in_a_round() -> None:
     view = state.view()
     sampler = Sampler(view)
     rng = random.Random(0)
-    found = decisions(view)
+    found = observed_plays(view)
     hits = sum(not misses(sampler.deal(rng), found, _trump(view)) for _ in range(200))
     assert hits < 100

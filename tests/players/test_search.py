@@ -18,7 +18,7 @@ from kow.engine.view import View
 from kow.events import Phase, RoundEnd
 from kow.game import bots_rng, drive, new_game
 from kow.players import Player, RandomBot, SearchBot, make_bot
-from kow.players.inference import decisions, likely_deals, misses, trump_chooser
+from kow.players.inference import likely_deals, misses, observed_plays, trump_chooser
 from kow.players.policy import heuristic_card
 from kow.players.sampling import Sampler, seen_cards, voids
 from kow.players.search import estimate
@@ -288,7 +288,7 @@ def test_likely_deals_honour_the_view_and_explain_the_plays() -> None:
                 for hands in deals:
                     _check_deal(view, hands)
                 # The best deals come first; against heuristic bots they explain all.
-                found = decisions(view)
+                found = observed_plays(view)
                 chooser = trump_chooser(view)
                 played = [0] * 4
                 for d in found:

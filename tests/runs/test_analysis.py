@@ -23,10 +23,10 @@ from kow import log
 from kow.cli import main
 from kow.cli.commands.analyze import ANALYSIS_ITERATIONS
 from kow.events import KNOCK
-from kow.log import LoggedPlayer
+from kow.log import LoggedPlayer, rules_to_log
 from kow.rules import Rules
 from kow.runs import analysis
-from kow.runs.analysis import BLUNDER, analyse_game
+from kow.runs.analysis import BLUNDER, analyze_game
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATOR = Draft202012Validator(analysis.schema())
@@ -136,7 +136,7 @@ def test_a_planted_blunder_is_marked_with_the_sure_trick_as_the_better_choice(
 def test_the_planted_blunder_is_marked_among_every_seats_decisions_and_in_the_text(
     planted: Path,
 ) -> None:
-    result = analyse_game(planted_game(), iterations=40)
+    result = analyze_game(planted_game(), iterations=40)
     marked = [d for d in result.decisions if d.blunder and d.seat == 2]
     assert [d.number for d in marked] == [PLANTED_NUMBER]
     code, out, err = run("analyze", str(planted), "--seat", "2", "--ascii", "--iterations", "40")
@@ -163,7 +163,7 @@ def test_the_sure_trick_taken_is_no_blunder(tmp_path: Path) -> None:
 def test_the_best_action_is_never_marked(games: Path) -> None:
     found: list[Any] = []
     for line in games.read_text().splitlines():
-        found += analyse_game(json.loads(line), iterations=30).decisions
+        found += analyze_game(json.loads(line), iterations=30).decisions
     assert len(found) > 40
     for d in found:
         wins = [v.win for v in d.values]
@@ -178,10 +178,10 @@ def test_the_best_action_is_never_marked(games: Path) -> None:
     assert any(d.blunder for d in found)
     assert any(d.chosen != d.best and not d.blunder for d in found)
     assert any(d.chosen == d.best for d in found)
-    assert any(d.chosen == KNOCK for d in found), "a knock was analysed"
+    assert any(d.chosen == KNOCK for d in found), "a knock was analyzed"
 
 
-def test_a_single_legal_action_and_votes_are_not_analysed() -> None:
+def test_a_single_legal_action_and_votes_are_not_analyzed() -> None:
     game = planted_game()
     every = analysis.decisions(game)
     assert all(len(d.view.legal) > 1 for d in every)
@@ -243,7 +243,7 @@ def test_game_and_seat_pick_the_same_analyses_out_of_the_whole(games: Path) -> N
          "'--iterations': '1' is not a number of deals: allowed 2 to 100000"),
         (["GAMES", "-o", "GAMES"], 2, "is the input"),
         (["CORRUPT"], 1, "Error: CORRUPT: line 2, column 6: not JSON"),
-        (["EMPTY"], 1, "Error: EMPTY: holds no game, so there is none to analyse"),
+        (["EMPTY"], 1, "Error: EMPTY: holds no game, so there is none to analyze"),
         (["ILLEGAL"], 1, "Error: ILLEGAL: game 2 (seed "),
     ],
 )  # fmt: skip
@@ -277,7 +277,7 @@ def test_bad_input_exits_with_the_code_and_place(
     assert "Traceback" not in err
 
 
-def test_an_illegal_game_is_named_after_the_games_before_it_are_analysed(
+def test_an_illegal_game_is_named_after_the_games_before_it_are_analyzed(
     games: Path, tmp_path: Path
 ) -> None:
     bad = tmp_path / "bad.jsonl"
@@ -286,10 +286,10 @@ def test_an_illegal_game_is_named_after_the_games_before_it_are_analysed(
     output.write_text("before")
     code, out, err = run("analyze", str(bad), "--iterations", "2", "-o", str(output))
     assert code == 1 and out == ""
-    assert f"{bad}: game 3: " in err and "can't be analysed" in err
+    assert f"{bad}: game 3: " in err and "can't be analyzed" in err
     whole, _, _ = run("analyze", str(games), "--iterations", "2", "-o", str(tmp_path / "w"))
     alone = (tmp_path / "w").read_text().replace(str(games), str(bad))
-    assert output.read_text() == alone  # games 1 and 2, as they are analysed alone
+    assert output.read_text() == alone  # games 1 and 2, as they are analyzed alone
 
 
 # ----------------------------------------------------------------------------- JSON
@@ -339,7 +339,7 @@ def test_the_json_validates_and_keeps_the_schema_order(games: Path, planted: Pat
     assert list(VALIDATOR.iter_errors(bad)), "a card written 10c is refused"
 
 
-def test_a_game_with_a_null_seed_and_an_agent_is_analysed(tmp_path: Path) -> None:
+def test_a_game_with_a_null_seed_and_an_agent_is_analyzed(tmp_path: Path) -> None:
     # A game played through a framework adapter: its deals came from outside kow.
     game = agent_log(None)
     path = tmp_path / "os.json"
@@ -356,7 +356,7 @@ def test_a_game_with_a_null_seed_and_an_agent_is_analysed(tmp_path: Path) -> Non
     ]
     numbers = [d.number for d in analysis.decisions(game)]
     assert [d["number"] for d in result["decisions"]] == numbers and numbers
-    found = analyse_game(game, iterations=10)
+    found = analyze_game(game, iterations=10)
     assert found.seed is None and analysis.to_dict(found, str(path)) == result
     assert run("analyze", str(path), "--iterations", "10", "--json")[1] == out  # seeded
     code, out, err = run("analyze", str(path), "--iterations", "10", "--ascii")
@@ -465,7 +465,7 @@ def test_the_text_gives_the_threshold_used_and_no_minus_zero() -> None:
         game=1,
         seed=7,
         players=(("Ada", "human"), ("Ben", "human")),
-        rules=Rules(players=2).to_dict(),
+        rules=rules_to_log(Rules(players=2)),
         seats=(0,),
         decisions=(within, under),
         analysis_seed=0,
@@ -499,13 +499,13 @@ def test_the_text_gives_the_threshold_used_and_no_minus_zero() -> None:
 )
 def test_analyse_game_checks_as_analyze_does(settings: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError) as caught:
-        analyse_game(planted_game(), **settings)
+        analyze_game(planted_game(), **settings)
     assert str(caught.value).startswith(message)
 
 
 def test_analyze_keeps_the_games_before_a_fault_then_names_it(tmp_path: Path) -> None:
     # Issue 33, 1: gzip bytes after plain JSON Lines (cat today.jsonl old.jsonl.gz > all),
-    # or a line that is not JSON: the whole games before the fault are analysed.
+    # or a line that is not JSON: the whole games before the fault are analyzed.
     import gzip
 
     from click.testing import CliRunner
@@ -525,8 +525,8 @@ def test_analyze_keeps_the_games_before_a_fault_then_names_it(tmp_path: Path) ->
         )
         assert result.exit_code == 1, result.output
         assert where in result.output
-        analysed = (tmp_path / "a").read_text().splitlines()
-        assert [json.loads(a)["game"] for a in analysed] == list(range(1, kept + 1))
+        analyzed = (tmp_path / "a").read_text().splitlines()
+        assert [json.loads(a)["game"] for a in analyzed] == list(range(1, kept + 1))
 
 
 # ----------------------------------------------------------------------------- the plan
@@ -575,7 +575,7 @@ def test_a_plan_names_its_fault_and_keeps_the_games_before_it(tmp_path: Path, ga
     assert len(plan.games) == 1 and isinstance(plan.fault, PlanError)
     assert plan.fault.option is None
     assert str(plan.fault).startswith(f"{path}: game 2")
-    assert str(plan.fault).endswith("; a game that is not legal can't be analysed")
+    assert str(plan.fault).endswith("; a game that is not legal can't be analyzed")
     plan = plan_analysis(read_logs([str(path)]), game=3)
     assert not plan.games and isinstance(plan.fault, PlanError)
     assert (plan.fault.option, str(plan.fault)) == (

@@ -26,7 +26,7 @@ from conftest import STOPS, agent_log, apply_all, cards, deal, new_state, play_s
 
 from kow.cli import main
 from kow.cli.commands.export import EXPORT_TABLES
-from kow.log import LoggedPlayer, build
+from kow.log import LoggedPlayer, build, rules_to_log
 from kow.rules import MAX_PLAYERS, Rules
 from kow.runs.export import COLUMNS, TABLES, IllegalGameError, cells, rows
 
@@ -80,7 +80,7 @@ def test_the_tables_and_their_columns() -> None:
     assert COLUMNS["tricks"][3:5] == ("round", "trick")
     assert COLUMNS["plays"][3:6] == ("round", "trick", "play")
     rule_columns = [c for c in COLUMNS["games"] if c.startswith("rules_")]
-    assert rule_columns == [f"rules_{name}" for name in Rules().to_dict()]
+    assert rule_columns == [f"rules_{name}" for name in rules_to_log(Rules())]
     assert [c for c in COLUMNS["rounds"] if c.startswith("tricks_won_")] == [
         f"tricks_won_{seat}" for seat in range(MAX_PLAYERS)
     ]

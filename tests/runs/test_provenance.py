@@ -225,7 +225,7 @@ def test_a_log_of_another_version_says_so(seed_1: Any) -> None:
 def test_search_iterations_alone_is_a_usage_error() -> None:
     code, _, err = invoke("verify", "--search-iterations", "3", "-", input="")
     assert code == 2
-    assert "'--search-iterations': it is used with --against-seed" in err
+    assert "'--search-deals': it is used with --against-seed" in err
 
 
 # -- logs of simulate pass ------------------------------------------------------------------
@@ -291,7 +291,7 @@ def test_a_log_records_its_bots_settings_and_against_seed_uses_them() -> None:
     edited["players"][0]["settings"]["iterations"] = 100
     difference = check_against_seed(edited)
     assert difference is not None and (difference.seat, difference.field) == (0, "play")
-    assert difference.source == "its search bot (seed 3, 100 iterations, as logged)"
+    assert difference.source == "its search bot (seed 3, 100 deals, as logged)"
 
 
 def test_a_log_without_settings_needs_the_search_iterations_it_was_played_with() -> None:
@@ -304,11 +304,11 @@ def test_a_log_without_settings_needs_the_search_iterations_it_was_played_with()
     assert difference is not None
     assert (difference.seat, difference.field) == (0, "play")
     assert difference.source == (
-        "its search bot (seed 3, 100 iterations, which this log does not record: give"
-        " --search-iterations)"
+        "its search bot (seed 3, 100 deals, which this log does not record: give"
+        " --search-deals)"
     )
     given = check_against_seed(old, search_iterations=3)  # given, so no hint
-    assert given is not None and given.source == "its search bot (seed 3, 3 iterations)"
+    assert given is not None and given.source == "its search bot (seed 3, 3 deals)"
 
 
 # -- decisions --------------------------------------------------------------------------------

@@ -616,7 +616,7 @@ def test_a_setting_outside_a_tournament_says_where_it_belongs() -> None:
     done = CliRunner().invoke(main, ["simulate", "--bots", "search:iterations=5", "--seed", "1"])
     assert (done.exit_code, done.stdout) == (2, "")
     assert "'search:iterations=5' is not a bot kind" in done.stderr
-    assert "KIND:NAME=VALUE is for kow tournament; here use --search-iterations" in " ".join(
+    assert "KIND:NAME=VALUE is for kow tournament; here use --search-deals" in " ".join(
         done.stderr.split()
     )
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import click
 
-from ... import __version__
 from ...stopping import Stopped, stop_signals
+from ...version import __version__
 from .._pipes import closed_streams, quiet_broken_pipe, silence_stdout
 from .._terminal import fit_streams
 from . import (

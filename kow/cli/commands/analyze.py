@@ -2,7 +2,7 @@
 
 The options and the output: :func:`kow.runs.analysis_plan.plan_analysis` reads and checks
 the games and lists their decisions, each game replayed once;
-:func:`~kow.runs.analysis_plan.run_plan` values them; this module writes the analyses
+:func:`~kow.runs.analysis_plan.run_plan` values them; this module writes the analyzes
 as text or JSON, and shows the progress.
 """
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ...rules import ANALYSIS_DEALS, JOBS, SEED, Rules
+from ...settings import ANALYSIS_DEALS, JOBS, SEED
 from .._files import atomic_output
 from .._inputs import open_error, same_file, say, title
 from .._options import (
@@ -44,17 +44,18 @@ here so that ``kow --help`` imports no engine (a test holds them equal)."""
 @click.argument("file", metavar="FILE", type=PATH)
 @click.option(
     "--game", "game_number", type=Count(1, None, "a game number"), default=None, metavar="K",
-    help="Analyse only game K of the file (counting from 1) [default: every game].",
+    help="Analyze only game K of the file (counting from 1) [default: every game].",
 )  # fmt: skip
 @click.option(
     "--seat", default=None, metavar="SEAT",
-    help="Analyse only this player's decisions: a seat (0-based, clockwise) or a name in"
+    help="Analyze only this player's decisions: a seat (0-based, clockwise) or a name in"
     " the log [default: every seat].",
 )  # fmt: skip
 @click.option(
-    "--iterations", type=Count.of(ANALYSIS_DEALS),
+    "--deals", "--iterations", "iterations", type=Count.of(ANALYSIS_DEALS),
     default=ANALYSIS_ITERATIONS, show_default=True, metavar="N",
-    help="Deals sampled per decision, 2 to 100000; more gives tighter intervals.",
+    help="Deals sampled per decision, 2 to 100000; more gives tighter intervals"
+    " (--iterations: the same, its older name).",
 )  # fmt: skip
 @click.option(
     "--seed", type=Count.of(SEED), default=0, show_default=True, metavar="INT",
@@ -65,7 +66,7 @@ here so that ``kow --help`` imports no engine (a test holds them equal)."""
 @click.option(
     "--jobs", "-j", type=Count.of(JOBS), default=None, metavar="N",
     show_default="one per CPU, fewer for little work",
-    help="Processes analysing decisions at once; the output does not depend on it.",
+    help="Processes analyzing decisions at once; the output does not depend on it.",
 )  # fmt: skip
 @cluster_option
 @ascii_option
@@ -93,13 +94,13 @@ def analyze(
     deals and estimates its chance of winning the game and of taking a trick this
     round, with 95% intervals. A choice worth clearly less than the best found is a
     blunder (??): its loss in win chance, deal by deal, has a 95% lower bound above 2
-    points. Votes and forced actions are not analysed.
+    points. Votes and forced actions are not analyzed.
 
     FILE (or - for stdin) holds logs of kow play or kow simulate, in any form verify
-    reads; it is read up to the last game analysed (with --game K, up to game K) and
+    reads; it is read up to the last game analyzed (with --game K, up to game K) and
     those games are checked before any analysis: at the first fault (bytes that can't be
-    read, a game that is not legal), the games before it are analysed and written, then
-    the fault is named (exit 1). --seat analyses the games that have
+    read, a game that is not legal), the games before it are analyzed and written, then
+    the fault is named (exit 1). --seat analyzes the games that have
     that seat or player and skips the others. Text for people,
     or --json for tools. Seeded: the same log, --seed and --iterations give the same
     output whatever --jobs or --cluster is. A progress bar shows on stderr when it is a terminal.
@@ -108,7 +109,7 @@ def analyze(
     """
     import json
 
-    from ...log import read_logs
+    from ...log import read_logs, rules_from_log
     from ...runs.analysis import DecisionAnalysis, text_lines, to_dict
     from ...runs.analysis_plan import PlanError, plan_analysis, run_plan
     from ...runs.names import table_names
@@ -127,7 +128,7 @@ def analyze(
         raise click.ClickException(str(err)) from None
     for note in plan.notes:
         say(note)  # games that repeat others
-    # The games before the first fault are analysed, then the fault is named (exit 1).
+    # The games before the first fault are analyzed, then the fault is named (exit 1).
     pending = None if plan.fault is None else _click_error(plan.fault, file)
     if not plan.games:  # no game before the fault, or none has that seat: say why
         assert pending is not None  # a plan with no game has a fault
@@ -142,12 +143,12 @@ def analyze(
     with (
         atomic_output(output) as out,
         cluster_executor(cluster, jobs) as executor,
-        Progress(plan.decisions, show, "Analysing") as progress,
+        Progress(plan.decisions, show, "Analyzing") as progress,
         reader_may_leave(out),
     ):
-        analysed = run_plan(plan, seed=seed, iterations=iterations, jobs=jobs, executor=executor)
+        analyzed = run_plan(plan, seed=seed, iterations=iterations, jobs=jobs, executor=executor)
         try:
-            for found in analysed:
+            for found in analyzed:
                 if isinstance(found, DecisionAnalysis):
                     progress.advance(1)
                     continue
@@ -158,7 +159,7 @@ def analyze(
                 else:
                     names = table_names(game["players"])
                     screen = Screen(
-                        names, Rules.from_dict(game["rules"]), symbols=symbols, color=color
+                        names, rules_from_log(game["rules"]), symbols=symbols, color=color
                     )
                     lines = [""] if found.planned is not plan.games[0] else []
                     for each in text_lines(
@@ -171,7 +172,7 @@ def analyze(
                 write_out(text, out)
         except PlanError as err:
             raise click.ClickException(str(err)) from None
-    if pending is not None:  # the games before it are analysed and written
+    if pending is not None:  # the games before it are analyzed and written
         raise pending
 
 

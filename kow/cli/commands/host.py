@@ -151,7 +151,7 @@ def host(
         given = [
             option for option, value in (
                 ("--listen", _given("listen")), ("--log", log_path), ("--certfile", certfile),
-                ("--keyfile", keyfile), ("--search-iterations", search_iterations),
+                ("--keyfile", keyfile), ("--search-deals", search_iterations),
             ) if value
         ]  # fmt: skip
         if given:
@@ -318,6 +318,7 @@ def _host_on(
 ) -> int:
     """Open a table on the ``kow serve`` server at ``address`` and sit at it; return the
     exit code."""
+    from ...log import rules_to_log
     from ...online.addresses import server_url
     from ...online.client import Connection, JoinError
     from ...online.protocol import PROTOCOL, check_code
@@ -327,7 +328,7 @@ def _host_on(
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="'--server'") from None
     message: dict[str, Any] = {
-        "type": "open", "protocol": PROTOCOL, "rules": rules.to_dict(), "bots": kind,
+        "type": "open", "protocol": PROTOCOL, "rules": rules_to_log(rules), "bots": kind,
         "hints": hints, "away": away, "name": name,
     }  # fmt: skip
     if seed is not None:

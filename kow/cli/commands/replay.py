@@ -11,7 +11,6 @@ import sys
 
 import click
 
-from ...rules import Rules
 from .._inputs import open_error, say
 from .._inputs import title as title_of
 from .._options import PATH, Count, ascii_option, no_color_option
@@ -44,7 +43,7 @@ def replay(
     """
     import collections
 
-    from ...log import GameLog, InputEnd, ReplayError, read_logs
+    from ...log import GameLog, InputEnd, ReplayError, read_logs, rules_from_log
     from ...log import replay as replay_log
     from ...runs.names import table_names
     from ...screen import Screen, terminal_width
@@ -105,7 +104,7 @@ def replay(
         **game,
         "players": [{**p, "name": n} for p, n in zip(logged, names, strict=True)],
     }
-    screen = Screen(names, Rules.from_dict(game["rules"]), symbols=symbols, color=color)
+    screen = Screen(names, rules_from_log(game["rules"]), symbols=symbols, color=color)
     title = title_of(game_number, label, game["seed"])
     width = terminal_width() if sys.stdout.isatty() else None  # as kow play wraps; a pipe: none
     lines = screen.narrate(shown, state.events, title, round=round_number, width=width)

@@ -28,12 +28,13 @@ def rules_command(rules: Rules, as_json: bool) -> None:
     import shutil
     import unicodedata
 
+    from ...log import rules_to_log
     from ...rulebook import rule_lines, rulebook
     from ...rules import preset_of
 
     if as_json:
         book = [rule._asdict() for rule in rulebook(rules)]
-        data = {"rules": rules.to_dict(), "preset": preset_of(rules), "rulebook": book}
+        data = {"rules": rules_to_log(rules), "preset": preset_of(rules), "rulebook": book}
         with reader_may_leave():
             write_out(json.dumps(data, indent=2))  # ASCII: json escapes the accents
         return

@@ -12,7 +12,8 @@ from typing import IO
 
 import click
 
-from ...rules import FIRST_GAME, GAMES, Rules
+from ...rules import Rules
+from ...settings import FIRST_GAME, GAMES
 from ...stopping import Stopped, stop_code, stop_said, stops_held
 from .._files import atomic_output, file_state, replaced_whole
 from .._options import (

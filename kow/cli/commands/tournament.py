@@ -11,7 +11,8 @@ import sys
 
 import click
 
-from ...rules import GAMES, Rules
+from ...rules import Rules
+from ...settings import GAMES
 from ...stopping import Stopped
 from .._options import (
     ENTRANTS_HELP,

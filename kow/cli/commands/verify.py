@@ -76,9 +76,7 @@ def verify(
     from ...verify import Fault, JsonVerdict, Verdict
 
     if search_iterations is not None and not against_seed:
-        raise click.BadParameter(
-            "it is used with --against-seed", param_hint="'--search-iterations'"
-        )
+        raise click.BadParameter("it is used with --against-seed", param_hint="'--search-deals'")
     # The check against each game's seed (it loads the engine and bots), and what it
     # leaves to the log: the agents' decisions.
     also: Callable[[GameLog], Fault | None] | None = None

@@ -8,7 +8,7 @@
 ``final_round_trump`` true, ``lead`` ``"most-tricks"``, ``eliminated_vote`` false,
 ``sweep_wins`` true; docs/rules.md gives each one's source).
 A value the rules do not allow raises :class:`~kow.rules.RulesError`, naming the
-parameter and what is allowed. A preset is ``Rules(**PRESETS[name]).to_dict()`` given as
+parameter and what is allowed. A preset is ``kow.log.rules_to_log(Rules(**PRESETS[name]))`` given as
 the parameters: there is no ``preset`` parameter, since OpenSpiel hands a Python game
 every parameter with its default filled in, so a preset could not tell which settings
 were given to override it.

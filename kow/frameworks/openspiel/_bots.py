@@ -12,7 +12,7 @@ import pyspiel
 
 from ...players import Player, make_bot
 from ...players.base import check_rng
-from ...rules import check_seed
+from ...settings import check_seed
 from ..encoding import action_id
 
 if TYPE_CHECKING:

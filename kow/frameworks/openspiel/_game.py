@@ -7,6 +7,7 @@ from typing import Any
 import pyspiel
 
 from ...cards import DECK_SIZE
+from ...log import rules_to_log
 from ...rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ..encoding import NUM_ACTIONS
 from ._observer import KnockOutWhistObserver
@@ -31,7 +32,7 @@ GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification=Rules().to_dict(),
+    parameter_specification=rules_to_log(Rules()),
 )
 """The game's type: sequential, explicit chance, imperfect information, constant sum."""
 
@@ -61,7 +62,7 @@ class KnockOutWhistGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = dict(params or {})
-        rules = Rules(**{**Rules().to_dict(), **given})
+        rules = Rules(**{**rules_to_log(Rules()), **given})
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=DECK_SIZE,

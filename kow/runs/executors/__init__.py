@@ -5,7 +5,7 @@ tournament, one decision of ``kow analyze``); each block depends on its index al
 any executor that hands the results back **in order** gives the same bytes. An
 :class:`Executor` is what the run functions take as ``executor=``
 (:func:`kow.runs.batch.run_text`, :func:`kow.runs.tournament.game_results`,
-:func:`kow.runs.analysis.analyse_game`):
+:func:`kow.runs.analysis.analyze_game`):
 
 - :class:`Processes`: kow's own pool on this machine (:mod:`kow.runs._pool`), what
   ``--jobs N`` runs on (``_local.py``, with the interface);

@@ -12,7 +12,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ...rules import check_int
+from ...settings import check_int
 from ...stopping import stop_handlers, stops_deferred
 
 __all__ = [
@@ -187,7 +187,7 @@ def connected() -> Any:
 
 def kow_version() -> str:
     """Return this kow's version (what a block's task checks against its worker's)."""
-    from ... import __version__
+    from ...version import __version__
 
     return __version__
 

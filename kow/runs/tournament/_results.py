@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import KW_ONLY, dataclass
 from typing import Any, NamedTuple
 
+from ...log import rules_to_log
 from ...players import Entrant, check_entrants
 from ...players.search import DEFAULT_ITERATIONS
 from ...rules import Rules
@@ -278,7 +279,7 @@ class Tournament:
                 if any(Entrant.from_text(b) == Entrant("search") for b in self.bots)
                 else None
             ),
-            "rules": self.rules.to_dict(),
+            "rules": rules_to_log(self.rules),
             "results": results,
         }
 

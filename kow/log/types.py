@@ -171,7 +171,7 @@ class ResultLog(_ResultKeys, total=False):
     (``termination``; None in a game cut short) and the number of rounds played.
 
     ``termination`` is the engine's :attr:`Outcome.termination
-    <kow.events.Outcome.termination>`; kow writes it since the release after 0.5.0, and a
+    <kow.events.Outcome.termination>`; kow writes it since 0.6.0, and a
     log without it is still a log: read it with ``result.get("termination")``.
     """
 
