@@ -178,7 +178,11 @@ def run_text(
     :class:`~kow.settings.SettingError` names the value. A ``seconds_per_game`` that is not
     a number of seconds, 0 or more, raises :class:`ValueError`.
     """
-    return _run_text(*_checked(first, count, jobs, executor, seconds_per_game), run, encoded=False)
+    return _run_text(
+        run,
+        _checked(first, count, jobs, executor=executor, seconds=seconds_per_game),
+        encoded=False,
+    )
 
 
 def run_bytes(
@@ -197,11 +201,13 @@ def run_bytes(
     receiving process neither decodes nor encodes them again: ``kow simulate`` writes them
     straight to its binary output (issue 35's hand-over).
     """
-    return _run_text(*_checked(first, count, jobs, executor, seconds_per_game), run, encoded=True)
+    return _run_text(
+        run, _checked(first, count, jobs, executor=executor, seconds=seconds_per_game), encoded=True
+    )
 
 
 def _checked(
-    first: int, count: int, jobs: int, executor: Executor | None, seconds: float
+    first: int, count: int, jobs: int, *, executor: Executor | None, seconds: float
 ) -> tuple[int, int, Executor, float]:
     """Return ``(first, count, executor, seconds)`` checked as :func:`run_text` says."""
     first = check_first_game(first)
@@ -224,10 +230,11 @@ def _check_seconds(seconds: object) -> None:
 
 
 def _run_text(
-    first: int, count: int, executor: Executor, seconds: float, run: Run, *, encoded: bool
+    run: Run, checked: tuple[int, int, Executor, float], *, encoded: bool
 ) -> Generator[tuple[Any, int], None, None]:
     """Yield what :func:`run_text` yields (``encoded``: :func:`run_bytes`), its arguments
-    checked."""
+    ``(first, count, executor, seconds)`` checked (:func:`_checked`)."""
+    first, count, executor, seconds = checked
     if executor == Processes(1) or (count <= 1 and isinstance(executor, Processes)):
         for text in _game_texts(run, first, count):
             yield (text.encode() if encoded else text), 1
