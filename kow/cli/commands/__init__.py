@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from ...stopping import Stopped, stop_signals
+from ...stopping import Stopped, stop_code, stop_said, stop_signals
 from ...version import __version__
 from .._pipes import closed_streams, quiet_broken_pipe, silence_stdout
 from .._terminal import fit_streams
@@ -67,11 +67,11 @@ class _Kow(click.Group):
         try:
             with stop_signals():
                 return super().invoke(ctx)
-        except KeyboardInterrupt:
-            click.echo("Interrupted.", err=True)
-            ctx.exit(130)
+        except KeyboardInterrupt as err:
+            click.echo(f"{stop_said(err)}.", err=True)
+            ctx.exit(stop_code(err))
         except Stopped as err:  # SIGTERM or SIGHUP: cleanups ran; leave without a word
-            ctx.exit(err.code)
+            ctx.exit(stop_code(err))
         except OSError as err:
             if err.errno == errno.EPIPE:
                 quiet_broken_pipe()
