@@ -8,7 +8,7 @@ function takes the state it changes. Rules text, 'Mise en place et Distribution'
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, get_args
 
 from ..cards import BIT, NO_CARD, NO_SUIT, RANK_OF, SUIT_OF, Card, Suit
 from ..events import (
@@ -30,6 +30,7 @@ from ..events import (
     new_trump_set,
     new_turned_up,
 )
+from ..rules import MAX_PLAYERS
 from ._checks import check_cut, check_drawn
 from .deal import ShuffledDeck, StackedDeck, left_of, round_seats
 from .trick import trick_order
@@ -50,6 +51,17 @@ __all__ = [
 ]
 
 ALL_SUITS: Final[tuple[Suit, ...]] = (0, 1, 2, 3)
+
+# The events of a round's set-up that take few values, made once (as the trick loop's
+# plays): ``new_*`` costs about 1,600 instructions a call, a table's look-up a few dozen.
+_LEADS: Final = tuple(new_lead((seat,)) for seat in range(MAX_PLAYERS))
+_TURNED_UP: Final = tuple(new_turned_up((card,)) for card in range(52))
+_TRUMP_SETS: Final = {
+    (suit, method, chosen_by): new_trump_set((None if suit < 0 else suit, method, chosen_by))
+    for suit in (NO_SUIT, *ALL_SUITS)
+    for method in get_args(TrumpMethod)
+    for chosen_by in (None, *range(MAX_PLAYERS))
+}
 
 
 def start_round(state: State) -> None:
@@ -129,7 +141,7 @@ def start_round(state: State) -> None:
         card = deck[k]
         state.turned_up = card
         state.seen = BIT[card]
-        events.append(new_turned_up((card,)))
+        events.append(_TURNED_UP[card])
         if state._fixed_suit < 0:
             state._fixed_suit = SUIT_OF[card]
         set_trump(state, SUIT_OF[card], "turned-up", chosen_by=None)
@@ -238,7 +250,7 @@ def set_trump(state: State, suit: Suit, method: TrumpMethod, *, chosen_by: Seat 
     state.trump = suit
     state.trump_method = method
     state.trump_chosen_by = chosen_by
-    event = new_trump_set((None if suit < 0 else suit, method, chosen_by))
+    event = _TRUMP_SETS[suit, method, chosen_by]
     record(state, event)
     # Rules text, 'Déroulement du jeu' 1: the dealer's left leads round 1; later rounds
     # are led by last round's most-tricks player (or the dealer's left, a variant).
@@ -247,7 +259,7 @@ def set_trump(state: State, suit: Suit, method: TrumpMethod, *, chosen_by: Seat 
     else:
         leader = most_tricks_player(state)
     state.leader = leader
-    record(state, new_lead((leader,)))
+    record(state, _LEADS[leader])
     state.trick_number = 1
     state.trick_leader = leader
     state._first_play = state._trick_start = len(state.events)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple, Protocol
+from typing import Final, NamedTuple, Protocol
 
 from ..cards import Card
 from ..events import Seat, clockwise
@@ -68,16 +68,16 @@ class ShuffledDeck:
     def draw(self, count: int) -> list[Card]:
         """Shuffle a fresh deck and return its top ``count`` cards."""
         rnd = self._random
-        deck = _FRESH_DECK[:]
-        for i, span in _SPANS[:count]:  # span = 52 - i, the cards not yet drawn
-            j = i + int(rnd() * span)
+        deck = list(_FRESH_DECK)
+        shuffled = count if 0 <= count <= 52 else len(range(52)[:count])  # as the slice
+        for i in range(shuffled):  # 52 - i: the cards not yet drawn
+            j = i + int(rnd() * (52 - i))
             deck[i], deck[j] = deck[j], deck[i]
         return deck[:count]
 
 
-_FRESH_DECK = list(range(52))
-_SPANS = tuple(enumerate(range(52, 0, -1)))
-"""``(i, 52 - i)`` for each position of the deck, for :meth:`ShuffledDeck.draw`."""
+_FRESH_DECK: Final = tuple(range(52))
+"""The cards 0..51 in order, copied for each :meth:`ShuffledDeck.draw`."""
 
 
 class DeckRanOut(ValueError):

@@ -188,7 +188,7 @@ def heuristic_play(
         length = 99
         for suit in range(4):
             if side & SUIT_MASK[suit]:
-                n = (hand & SUIT_MASK[suit]).bit_count()
+                n = _count(hand & SUIT_MASK[suit])
                 if n < length:
                     length = n
                     shortest = suit
@@ -198,6 +198,22 @@ def heuristic_play(
     if winners and led != trump and not winners & ~trumps:
         return lowest(winners, trump)  # ruff with the lowest trump that wins
     return lowest(legal, trump)
+
+
+def _count(cards: Mask) -> int:
+    """Return how many cards the mask ``cards`` holds (``int.bit_count``).
+
+    Counted one by one: compiled, a dozen instructions a card, where ``bit_count`` is a
+    method call of about 150 (mypyc has no primitive for it).
+
+    >>> _count(0b1011)
+    3
+    """
+    count = 0
+    while cards:
+        cards &= cards - 1
+        count += 1
+    return count
 
 
 def heuristic_trump(hand: Mask, allowed: tuple[Suit, ...]) -> Suit:
@@ -210,7 +226,7 @@ def heuristic_trump(hand: Mask, allowed: tuple[Suit, ...]) -> Suit:
     key = -1
     for suit in allowed:
         m = hand >> (13 * suit) & 0x1FFF
-        k = m.bit_count() * 100  # then the sum of the ranks (0..12), at most 78
+        k = _count(m) * 100  # then the sum of the ranks (0..12), at most 78
         while m:
             low = m & -m
             k += low.bit_length() - 1
@@ -240,7 +256,7 @@ def uniform_play(draw: Callable[[], float], legal: Mask, may_knock: bool) -> Act
     order of :func:`~kow.engine.view.legal_actions_of` (cards lowest first, then the
     knock), ``count`` being how many there are: the same draw picks the same action.
     """
-    count = legal.bit_count()
+    count = _count(legal)
     index = int(draw() * (count + 1 if may_knock else count))
     if index == count:
         return KNOCK

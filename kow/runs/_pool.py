@@ -94,7 +94,9 @@ def ordered_map(
                     if reader not in ready:
                         continue
                     try:
-                        ok, value = reader.recv()
+                        message = reader.recv()
+                        # None: bytes follow, sent as they are (no pickle: see _work)
+                        ok, value = (True, reader.recv_bytes()) if message is None else message
                     except EOFError:  # it died: raised at its next item's turn, as an error
                         workers[w].join()
                         code = workers[w].exitcode
@@ -151,6 +153,10 @@ def _work(
 ) -> None:
     """Run in a worker: send ``(True, func(item))`` for each item, or ``(False, error)``.
 
+    A result of type :class:`bytes` goes as None and then the bytes themselves
+    (``send_bytes``): not pickled, so neither side copies it once more (``kow simulate``'s
+    blocks of logs, a megabyte each).
+
     Ctrl-C and SIGHUP are left to the main process, which stops the run and kills its
     workers; SIGTERM ends the worker. A worker also ends as soon as the main process is
     gone (killed outright), and quietly when a result cannot be sent.
@@ -164,11 +170,15 @@ def _work(
     try:
         for item in items:
             try:
-                result: tuple[bool, Any] = (True, func(item))
+                result = func(item)
             except Exception as err:  # noqa: BLE001 - raised again in the parent
                 writer.send((False, _portable(err)))
                 return
-            writer.send(result)
+            if isinstance(result, bytes):
+                writer.send(None)
+                writer.send_bytes(result)
+            else:
+                writer.send((True, result))
     except BaseException:  # the parent went away: nothing to report to
         os._exit(1)
     finally:

@@ -7,7 +7,7 @@ alone: games ``K..K+M-1`` are the same bytes whichever process plays them and wh
 played before. That is what lets ``--jobs`` split a run over processes and
 ``--first-game`` split it over machines, with the pieces concatenating to the whole run.
 
-The library does no printing; ``kow simulate`` writes what :func:`run_text` yields.
+The library does no printing; ``kow simulate`` writes what :func:`run_bytes` yields.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from ..settings import (
 from ._pool import WorkerError, start_seconds
 from .executors import BlockError, Executor, Processes, TaskError, check_executor
 
-__all__ = ["BlockError", "GameError", "Run", "WorkerError", "auto_jobs", "run_text"]
+__all__ = ["BlockError", "GameError", "Run", "WorkerError", "auto_jobs", "run_bytes", "run_text"]
 
 
 class GameError(RuntimeError):
@@ -187,14 +187,44 @@ def run_text(
     :class:`~kow.settings.SettingError` names the value. A ``seconds_per_game`` that is not
     a number of seconds, 0 or more, raises :class:`ValueError`.
     """
+    return _run_text(
+        run,
+        _checked(first, count, jobs, executor=executor, seconds=seconds_per_game),
+        encoded=False,
+    )
+
+
+def run_bytes(
+    run: Run,
+    first: int,
+    count: int,
+    *,
+    jobs: int = 1,
+    executor: Executor | None = None,
+    seconds_per_game: float = 0.0,
+) -> Generator[tuple[bytes, int], None, None]:
+    """Yield what :func:`run_text` yields, each text UTF-8 encoded: ``(data, games)``.
+
+    The same arguments, checks and errors. The processes of ``jobs`` (or the
+    ``executor``'s tasks) encode their blocks and hand the bytes over as they are, so the
+    receiving process neither decodes nor encodes them again: ``kow simulate`` writes them
+    straight to its binary output (issue 35's hand-over).
+    """
+    return _run_text(
+        run, _checked(first, count, jobs, executor=executor, seconds=seconds_per_game), encoded=True
+    )
+
+
+def _checked(
+    first: int, count: int, jobs: int, *, executor: Executor | None, seconds: float
+) -> tuple[int, int, Executor, float]:
+    """Return ``(first, count, executor, seconds)`` checked as :func:`run_text` says."""
     first = check_first_game(first)
     count = check_games(count)
     check_last_game(first, count)
     jobs = check_jobs(jobs)
-    _check_seconds(seconds_per_game)
-    return _run_text(
-        run, first, count, executor=check_executor(executor, jobs), seconds=seconds_per_game
-    )
+    _check_seconds(seconds)
+    return first, count, check_executor(executor, jobs), seconds
 
 
 def _check_seconds(seconds: object) -> None:
@@ -210,20 +240,24 @@ def _check_seconds(seconds: object) -> None:
 
 
 def _run_text(
-    run: Run, first: int, count: int, *, executor: Executor, seconds: float = 0.0
-) -> Generator[tuple[str, int], None, None]:
-    """Yield what :func:`run_text` yields, its arguments checked."""
+    run: Run, checked: tuple[int, int, Executor, float], *, encoded: bool
+) -> Generator[tuple[Any, int], None, None]:
+    """Yield what :func:`run_text` yields (``encoded``: :func:`run_bytes`), its arguments
+    ``(first, count, executor, seconds)`` checked (:func:`_checked`)."""
+    first, count, executor, seconds = checked
     if executor == Processes(1) or (count <= 1 and isinstance(executor, Processes)):
         for text in _game_texts(run, first, count):
-            yield text, 1
+            yield (text.encode() if encoded else text), 1
         return
     size = _block_size(count, executor.workers, seconds)
     blocks = range(-(-count // size))  # made as needed: flat in memory for any count
-    block_text = functools.partial(_block_text, run=run, first=first, count=count, size=size)
+    block_text = functools.partial(
+        _block_text, run=run, first=first, count=count, size=size, encoded=encoded
+    )
     texts = executor.map(block_text, blocks)
     try:
-        for block, text in zip(blocks, texts, strict=True):
-            yield text, min(size, count - block * size)
+        for block, data in zip(blocks, texts, strict=True):
+            yield data, min(size, count - block * size)
     except TaskError as err:
         start = first + err.item * size
         games = range(start, min(start + size, first + count))
@@ -278,7 +312,11 @@ def _block_size(count: int, jobs: int, seconds_per_game: float = 0.0) -> int:
     return max(1, size)
 
 
-def _block_text(block: int, *, run: Run, first: int, count: int, size: int) -> str:
-    """Return the text of block ``block`` (0-based) of games ``first..first+count-1``."""
+def _block_text(
+    block: int, *, run: Run, first: int, count: int, size: int, encoded: bool = False
+) -> str | bytes:
+    """Return the text of block ``block`` (0-based) of games ``first..first+count-1``
+    (``encoded``: UTF-8 encoded, as the worker hands it over)."""
     start = block * size
-    return _games_text(run, first + start, min(size, count - start))
+    text = _games_text(run, first + start, min(size, count - start))
+    return text.encode() if encoded else text

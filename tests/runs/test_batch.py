@@ -19,7 +19,7 @@ from kow.game import bots_rng, game_seed, play_game
 from kow.players import BOT_KINDS, Player, game_seconds, make_bot
 from kow.rules import Rules
 from kow.runs import _pool, batch
-from kow.runs.batch import GameError, Run, auto_jobs, run_text
+from kow.runs.batch import GameError, Run, auto_jobs, run_bytes, run_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,6 +48,17 @@ def test_jobs_give_the_same_bytes_in_the_same_order(run: Run) -> None:
     assert games == 37
     assert joined(run_text(run, 0, 37, jobs=2)) == (one, 37)
     assert joined(run_text(run, 5, 20, jobs=3)) == joined(run_text(run, 5, 20, jobs=1))
+
+
+@pytest.mark.parametrize("run", RUNS, ids=range(len(RUNS)))
+def test_run_bytes_is_the_text_utf8_encoded_whatever_the_jobs(run: Run) -> None:
+    text, _ = joined(run_text(run, 3, 25, jobs=1))
+    for jobs in (1, 2):
+        items = list(run_bytes(run, 3, 25, jobs=jobs))
+        assert all(type(data) is bytes for data, _ in items)
+        assert b"".join(data for data, _ in items) == text.encode()
+        assert sum(count for _, count in items) == 25
+    assert len(list(run_bytes(run, 3, 25, jobs=1))) == 25  # one game at a time
 
 
 @pytest.mark.parametrize("run", RUNS, ids=range(len(RUNS)))

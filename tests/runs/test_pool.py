@@ -65,6 +65,19 @@ def _sleep_after_first(x: int) -> int:
 
 
 @needs_fork
+def _bytes_or_not(item: int) -> bytes | str | None:
+    """Return bytes for even items (sent unpickled), None or a str for odd ones."""
+    if item % 2 == 0:
+        return bytes([item]) * (item * 5000)  # up to ~100 kB: more than a pipe's buffer
+    return None if item % 3 == 0 else str(item)
+
+
+def test_ordered_map_hands_bytes_over_as_they_are_between_other_results() -> None:
+    got = list(ordered_map(_bytes_or_not, range(21), jobs=2))
+    assert got == [_bytes_or_not(item) for item in range(21)]
+    assert got[3] is None and got[5] == "5" and got[20] == bytes([20]) * 100_000
+
+
 def test_ordered_map_raises_an_error_at_its_turn_after_the_results_before_it() -> None:
     got: list[int] = []
     with pytest.raises(ValueError, match="seven"):

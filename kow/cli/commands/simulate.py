@@ -7,6 +7,8 @@ writes them whole, shows the progress and says what a stop kept.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
+from typing import IO
 
 import click
 
@@ -30,7 +32,7 @@ from .._options import (
     search_iterations_option,
     seed_option,
 )
-from .._pipes import reader_may_leave, write_out
+from .._pipes import reader_may_leave
 from .._terminal import Progress, progress_fits
 
 
@@ -87,7 +89,7 @@ def simulate(
     that play the rest, and exits 130, 143 or 129.
     """
     from ...players import game_seconds
-    from ...runs.batch import BlockError, GameError, Run, WorkerError, auto_jobs, run_text
+    from ...runs.batch import BlockError, GameError, Run, WorkerError, auto_jobs, run_bytes
 
     refuse_jobs_with_cluster(jobs, cluster)
     try:
@@ -120,14 +122,15 @@ def simulate(
                 cost = game_seconds(kinds, rules.start_cards, search_iterations)
                 if executor is None:
                     jobs = jobs or auto_jobs(games, cost)
-                texts = run_text(
+                texts = run_bytes(
                     run, first_game, games, jobs=jobs or 1, executor=executor,
                     seconds_per_game=cost,
                 )  # fmt: skip
+                write = _binary_writer(out)
                 with contextlib.closing(texts):  # on an error, stop any workers at once
-                    for text, count in texts:
+                    for data, count in texts:
                         with stops_held():  # a stop ends the run between games, not in one
-                            write_out(text, out, end="")  # a reader gone (| head): 141
+                            write(data)  # a reader gone (| head): 141
                             written += count
                         progress.advance(count)
             except (GameError, WorkerError, BlockError) as err:
@@ -143,6 +146,40 @@ def simulate(
         with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
             click.echo(note, err=True)
         click.get_current_context().exit(stop_code(stop))
+
+
+_PIECE = 8192
+"""The most :func:`_binary_writer`'s function hands the stream at once: its buffer's size."""
+
+
+def _binary_writer(out: IO[str]) -> Callable[[bytes], None]:
+    """Return a function that writes UTF-8 bytes of logs to ``out``'s binary buffer.
+
+    The workers' blocks go to the file as they came (issue 35's hand-over: not decoded,
+    nor encoded again), and games are not flushed one by one: what is written is
+    flushed when ``out`` is (:func:`reader_may_leave`) or closed, a stop included. It
+    is written a buffer's worth at a time, as :func:`~kow.cli._pipes.write_out` writes
+    text, so that a reader that left (``| head``) is seen by a write, not only at exit. A
+    stream without a binary buffer gets the text, decoded.
+    """
+    out.flush()  # nothing written yet; from here on only the binary layer is
+    binary: IO[bytes] | None = getattr(out, "buffer", None)
+    if binary is None:
+
+        def write_text(data: bytes) -> None:
+            out.write(data.decode())
+
+        return write_text
+
+    def write(data: bytes) -> None:
+        if len(data) <= _PIECE:
+            binary.write(data)
+            return
+        view = memoryview(data)
+        for start in range(0, len(data), _PIECE):
+            binary.write(view[start : start + _PIECE])
+
+    return write
 
 
 def _stopped_run(
