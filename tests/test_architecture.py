@@ -74,6 +74,7 @@ LAYERS: list[set[str]] = [
     {"kow.runs.tournament._results"},
     {"kow.runs.tournament._play", "kow.runs.tournament._tables"},
     {"kow.runs.tournament", "kow.runs.batch", "kow.runs.provenance", "kow.runs.export"},
+    {"kow.runs.export_loop"},
     {"kow.runs.analysis"},
     {"kow.runs.analysis_plan"},
     # online play: the protocol, a table, the server, a client's connection (no Click)

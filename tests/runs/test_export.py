@@ -1074,7 +1074,8 @@ def test_a_file_name_where_a_folder_is_needed_is_refused(stacked: str, tmp_path:
 
 def test_export_games_checks_and_replays_each_game_once(tmp_path: Path) -> None:
     from kow.log import InputEnd, read_logs
-    from kow.runs.export import ExportedGame, ExportError, csv_text, export_games, tables_rows
+    from kow.runs.export import csv_text, tables_rows
+    from kow.runs.export_loop import ExportedGame, ExportError, export_games
 
     code, text, err = invoke("simulate", "--seed", "5", "--games", "2", "--bots", "random")
     assert code == 0, err
@@ -1115,7 +1116,7 @@ def _jobs_input(tmp_path: Path) -> list[str]:
 def test_export_games_gives_the_same_text_and_error_whatever_the_jobs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, executor: str
 ) -> None:
-    import kow.runs.export as module
+    import kow.runs.export_loop as module
     from kow.log import read_logs
     from kow.runs.executors import Processes
 

@@ -1,6 +1,6 @@
 """``kow export``: write logged games as CSV tables, a row per game, round, trick or play.
 
-The options and the outputs: the rows are :func:`kow.runs.export.export_games`'s, over
+The options and the outputs: the rows are :func:`kow.runs.export_loop.export_games`'s, over
 the records of :func:`kow.log.read_logs`; this module writes them to stdout or to files
 replaced whole, and says what a stop kept.
 """
@@ -195,7 +195,7 @@ def _export_rows(
 ) -> None:
     """Write the rows of the games of ``files`` in each table of ``paths`` (table to its
     output: a path, or None or ``-`` for stdout), each checked and replayed once
-    (:func:`kow.runs.export.export_games`, on ``executor``: None for this process);
+    (:func:`kow.runs.export_loop.export_games`, on ``executor``: None for this process);
     ``exported[0]`` counts the games whose rows
     are written whole, for a stop's message.
 
@@ -204,7 +204,8 @@ def _export_rows(
     game that is not legal or input that can't be read.
     """
     from ...log import InputEnd, InputError, read_logs
-    from ...runs.export import COLUMNS, ExportError, csv_text, export_games
+    from ...runs.export import COLUMNS, csv_text
+    from ...runs.export_loop import ExportError, export_games
 
     with contextlib.ExitStack() as stack:
         outputs = {}
