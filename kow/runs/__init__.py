@@ -8,7 +8,8 @@
 - :mod:`kow.runs.stats`: the statistics both tournaments and analysis report;
 - :mod:`kow.runs.provenance`: is a log the game its seed gives (``kow verify
   --against-seed``)?
-- :mod:`kow.runs.export`: a log's rows in flat tables; :mod:`kow.runs.export_loop`, ``kow export``'s loop;
+- :mod:`kow.runs.export`: a log's rows in flat tables; :mod:`kow.runs.export_loop`,
+  ``kow export``'s loop;
 - :mod:`kow.runs.analysis`: a logged game's decisions valued (``kow analyze``).
 
 Nothing here imports Click or a framework; :mod:`kow.runs.executors` imports Ray only
