@@ -84,7 +84,8 @@ LAYERS: list[set[str]] = [
     {"kow.online.server"},
     {"kow.online.running"},
     # the command line
-    {"kow.cli._terminal", "kow.cli._files", "kow.cli._pipes", "kow.cli._inputs", "kow.cli.seats"},
+    {"kow.cli._terminal", "kow.cli._files", "kow.cli._pipes", "kow.cli.seats"},
+    {"kow.cli._inputs"},
     {"kow.cli.human"},
     {"kow.cli.session"},
     {"kow.cli._options", "kow.cli.remote"},

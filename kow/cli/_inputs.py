@@ -13,6 +13,8 @@ from collections.abc import Callable
 
 import click
 
+from ._pipes import stdin_closed
+
 __all__ = ["games_shown", "input_bytes", "one_stdin", "open_error", "same_file", "say", "title"]
 
 
@@ -51,15 +53,21 @@ def same_file(output: str, name: str) -> bool:
         return False
 
 
-def one_stdin(files: tuple[str, ...]) -> None:
-    """Refuse ``-`` (stdin) given more than once among ``files``: it can be read once.
+def one_stdin(files: tuple[str, ...], hint: str = "'FILE...'") -> None:
+    """Refuse ``-`` (stdin) given more than once among ``files`` (it can be read once),
+    or at all when the shell closed stdin (``<&-``: nothing to read, not an empty input).
 
     Raises :class:`click.BadParameter` (exit 2), before anything is read.
     """
     if files.count("-") > 1:
         raise click.BadParameter(
             f"'-' (stdin) is given {files.count('-')} times; it may be given once",
-            param_hint="'FILE...'",
+            param_hint=hint,
+        )
+    if "-" in files and stdin_closed():
+        raise click.BadParameter(
+            "cannot read '-': stdin is closed (<&-); give a file, or pipe the logs in",
+            param_hint=hint,
         )
 
 

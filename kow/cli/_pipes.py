@@ -13,6 +13,7 @@ from typing import IO, NoReturn
 __all__ = [
     "BROKEN_PIPE",
     "closed_streams",
+    "stdin_closed",
     "quiet_broken_pipe",
     "reader_may_leave",
     "silence_stdout",
@@ -29,11 +30,23 @@ def closed_streams() -> bool:
     output, and the caller should stop with exit 1 (saying so on stderr when it is open).
     Call once, before anything reads or writes them.
     """
+    global _stdin_closed
     if sys.stdin is None:
+        _stdin_closed = True
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (for the whole run)
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
     return sys.stdout is not None
+
+
+_stdin_closed = False
+"""Whether the shell closed stdin (``<&-``): :func:`closed_streams` found it None."""
+
+
+def stdin_closed() -> bool:
+    """Return whether the shell closed stdin (``<&-``), which then reads as empty: a
+    command told to read ``-`` refuses it (:func:`kow.cli._inputs.one_stdin`)."""
+    return _stdin_closed
 
 
 BROKEN_PIPE = 141

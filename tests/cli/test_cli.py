@@ -733,10 +733,20 @@ def test_a_closed_standard_stream_gives_no_traceback(tmp_path: Path) -> None:
     # stderr closed: the data still comes, as without it.
     quiet = _closed("2>&-", "simulate", "--seed", "1")
     assert quiet.returncode == 0 and json.loads(quiet.stdout)["seed"] == 1
-    # stdin closed: read as empty input.
-    empty = _closed("<&-", "analyze", "-")
-    assert empty.returncode == 1 and "holds no game" in empty.stderr
-    assert "Traceback" not in empty.stderr
+    # stdin closed: a log command told to read - refuses it (nothing to read is not an
+    # empty input: verify would say "no games" and exit 0), a usage error naming it.
+    for words in (["verify", "-"], ["export", "-", "--table", "games"], ["replay", "-"],
+                  ["analyze", "-"]):  # fmt: skip
+        shut = _closed("<&-", *words)
+        assert (shut.returncode, shut.stdout) == (2, ""), words
+        assert "cannot read '-': stdin is closed (<&-)" in shut.stderr, words
+        assert "Traceback" not in shut.stderr
+    # A stdin that is open but empty is still an empty input.
+    empty = subprocess.run(
+        [sys.executable, "-m", "kow", "verify", "-"], stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert empty.returncode == 0 and "0 games in 1 file" in empty.stdout
 
 
 @pytest.mark.parametrize(

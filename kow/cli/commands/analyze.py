@@ -17,7 +17,7 @@ import click
 from ...settings import ANALYSIS_DEALS, JOBS, SEED
 from ...stopping import Stopped, stop_code, stop_said, stops_held
 from .._files import atomic_output, replaced_whole
-from .._inputs import open_error, same_file, say, title
+from .._inputs import one_stdin, open_error, same_file, say, title
 from .._options import (
     PATH,
     Count,
@@ -123,6 +123,7 @@ def analyze(
             " read from; give another file",
             param_hint="'-o' / '--output'",
         )
+    one_stdin((file,), "'FILE'")  # not a closed stdin, read as empty
     refuse_jobs_with_cluster(jobs, cluster)
     try:  # read whole, so that a fault anywhere is named before the long work
         plan = plan_analysis(read_logs([file]), game=game_number, seat=seat)

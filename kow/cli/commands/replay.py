@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from .._inputs import open_error, say
+from .._inputs import one_stdin, open_error, say
 from .._inputs import title as title_of
 from .._options import PATH, Count, ascii_option, no_color_option
 from .._terminal import FALLBACK, color_fits, page, suits_fit
@@ -53,6 +53,7 @@ def replay(
     read_fault = None
     count = 0
     label = file
+    one_stdin((file,), "'FILE'")  # not a closed stdin, read as empty
     for item in read_logs([file]):  # read up to game N
         label = item.label
         if isinstance(item, InputEnd):
