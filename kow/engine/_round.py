@@ -30,7 +30,7 @@ from ..events import (
     new_trump_set,
     new_turned_up,
 )
-from ..rules import MAX_PLAYERS
+from ..rules import MAX_PLAYERS, Rules
 from ._checks import check_cut, check_drawn
 from .deal import ShuffledDeck, StackedDeck, left_of, round_seats
 from .trick import trick_order
@@ -56,6 +56,21 @@ ALL_SUITS: Final[tuple[Suit, ...]] = (0, 1, 2, 3)
 # plays): ``new_*`` costs about 1,600 instructions a call, a table's look-up a few dozen.
 _LEADS: Final = tuple(new_lead((seat,)) for seat in range(MAX_PLAYERS))
 _TURNED_UP: Final = tuple(new_turned_up((card,)) for card in range(52))
+# The names compiled code reads at every round, as C statics: a module's global names are
+# read from its dict, and an enum's members (Python 3.11's ``EnumType`` has a
+# ``__getattr__``) through a slow attribute look-up, about 850 instructions each.
+_VOTE: Final = Phase.VOTE
+_TRUMP: Final = Phase.TRUMP
+_PLAY: Final = Phase.PLAY
+_ROUND_OVER: Final = Phase.ROUND_OVER
+_OVER: Final = Phase.OVER
+_FINAL_TRICK: Final = Termination.FINAL_TRICK
+_SWEEP: Final = Termination.SWEEP
+_LAST_STANDING: Final = Termination.LAST_STANDING
+_NEW_DEAL: Final = new_deal
+_NEW_ROUND_END: Final = new_round_end
+_NEW_OUTCOME: Final = new_outcome
+_NEW_GAME_END: Final = new_game_end
 _TRUMP_SETS: Final = {
     (suit, method, chosen_by): new_trump_set((None if suit < 0 else suit, method, chosen_by))
     for suit in (NO_SUIT, *ALL_SUITS)
@@ -64,9 +79,48 @@ _TRUMP_SETS: Final = {
 }
 
 
+class _Settings:
+    """The rule settings a round reads, as plain values, read from a :class:`Rules` once.
+
+    A compiled read of a field of ``Rules`` (a Python dataclass) costs about 250
+    instructions, some ten a round; :func:`_settings` keeps the last game's (a run plays
+    its games under one ``Rules``, which is frozen).
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.start_cards: int = rules.start_cards
+        self.dogs_life: str = rules.dogs_life
+        self.dogs_life_off: bool = rules.dogs_life == "off"
+        self.final_round_trump: bool = rules.final_round_trump
+        self.fixed_trump: bool = rules.trump == "fixed"
+        self.eliminated_vote: bool = rules.eliminated_vote
+        self.dealer_left: bool = rules.lead == "dealer-left"
+        self.sweep_wins: bool = rules.sweep_wins
+
+
+class _Last:
+    """The :class:`_Settings` read last (None before the first)."""
+
+    def __init__(self) -> None:
+        self.settings: _Settings | None = None
+
+
+_LAST: Final = _Last()
+
+
+def _settings(rules: Rules) -> _Settings:
+    """Return the :class:`_Settings` of ``rules``: those read last when ``rules`` is the same
+    value, else read anew (and kept)."""
+    settings = _LAST.settings
+    if settings is None or settings.rules is not rules:
+        settings = _LAST.settings = _Settings(rules)
+    return settings
+
+
 def start_round(state: State) -> None:
     """Deal the next round and set up its first decision."""
-    rules = state.rules
+    rules = _settings(state.rules)
     in_game = state.in_game
     state._view_parts = None
     state.round += 1
@@ -79,7 +133,7 @@ def start_round(state: State) -> None:
     for s in state.dogs_life:
         on_dogs_life[s] = True
     state._on_dogs_life = on_dogs_life
-    if rules.dogs_life != "off":  # else none ever is (State() sets it empty)
+    if not rules.dogs_life_off:  # else none ever is (State() sets it empty)
         state.dogs_life_open = dogs_life_open(state)
     # Rules text, 'Mise en place' 1-2: shuffle, the dealer's right cuts, then deal one
     # card at a time clockwise from the dealer's left. A dog's life gets one card.
@@ -132,7 +186,7 @@ def start_round(state: State) -> None:
     # A round is dealt only in a game that records (a copy for search stops before).
     events = state.events
     events.append(
-        new_deal((state.round, hand_size, state.dealer, seats.cutter, cut_position, tuple(dealt),
+        _NEW_DEAL((state.round, hand_size, state.dealer, seats.cutter, cut_position, tuple(dealt),
                   state.dogs_life))
     )  # fmt: skip
     state._first_play = state._trick_start = len(events)  # no trick yet this round
@@ -147,7 +201,7 @@ def start_round(state: State) -> None:
         set_trump(state, SUIT_OF[card], "turned-up", chosen_by=None)
     elif no_trump:
         set_trump(state, NO_SUIT, "none", chosen_by=None)
-    elif rules.trump == "fixed":
+    elif rules.fixed_trump:
         set_trump(state, state._fixed_suit, "fixed", chosen_by=None)
     elif rules.eliminated_vote and seats.knocked_out:
         # Rules text, 'Variantes': knocked-out players vote for the next trump, in
@@ -167,6 +221,8 @@ def _cut(state: State) -> int:
     """Return the game's deck's cut position: checked (:func:`check_cut`) unless the deck
     is kow's own."""
     deck: Any = state._deck  # not typed Deck here: compiled code would check the int itself
+    if isinstance(deck, ShuffledDeck):
+        return deck.cut()  # a native call in the compiled build
     cut: object = deck.cut()
     if type(cut) is int and _kows_own(deck):
         return cut
@@ -177,6 +233,8 @@ def _draw(state: State, count: int) -> Sequence[Card]:
     """Return ``count`` cards of the game's deck: checked (:func:`check_drawn`) unless the
     deck is kow's own."""
     deck: Any = state._deck  # as in _cut
+    if isinstance(deck, ShuffledDeck):
+        return deck.draw(count)
     drawn: object = deck.draw(count)
     if _kows_own(deck):
         return drawn  # type: ignore[return-value]
@@ -193,10 +251,10 @@ def dogs_life_open(state: State) -> tuple[Seat, ...]:
     ``sweep_wins`` grants none (rules text, 'Déroulement du jeu' 6). Constant through a
     round: :func:`end_round` grants exactly these seats that took no trick. Ascending.
     """
-    rules = state.rules
+    rules = _settings(state.rules)
     used = state.dogs_life_used
     if (
-        rules.dogs_life == "off"
+        rules.dogs_life_off
         or state.hand_size == 1
         or (rules.dogs_life == "once-per-game" and any(used))
     ):
@@ -218,7 +276,7 @@ def next_vote(state: State) -> None:
     """Ask the next voter, or settle the vote: the most votes, a tie by the chooser."""
     if state._voters:
         state.turn = state._voters.pop(0)
-        state.phase = Phase.VOTE
+        state.phase = _VOTE
         state.allowed = ALL_SUITS
         return
     counts = [0, 0, 0, 0]
@@ -241,7 +299,7 @@ def ask_trump(state: State, allowed: tuple[Suit, ...], method: TrumpMethod) -> N
     state._pending_method = method
     state.allowed = allowed
     state.turn = most_tricks_player(state)
-    state.phase = Phase.TRUMP
+    state.phase = _TRUMP
 
 
 def set_trump(state: State, suit: Suit, method: TrumpMethod, *, chosen_by: Seat | None) -> TrumpSet:
@@ -254,7 +312,7 @@ def set_trump(state: State, suit: Suit, method: TrumpMethod, *, chosen_by: Seat 
     record(state, event)
     # Rules text, 'Déroulement du jeu' 1: the dealer's left leads round 1; later rounds
     # are led by last round's most-tricks player (or the dealer's left, a variant).
-    if state.round == 1 or state.rules.lead == "dealer-left":
+    if state.round == 1 or _settings(state.rules).dealer_left:
         leader = state._left
     else:
         leader = most_tricks_player(state)
@@ -267,7 +325,7 @@ def set_trump(state: State, suit: Suit, method: TrumpMethod, *, chosen_by: Seat 
     state.trick_played = 0
     state._trick_seen = state.seen
     state.turn = leader
-    state.phase = Phase.PLAY
+    state.phase = _PLAY
     return event
 
 
@@ -303,10 +361,10 @@ def end_round(state: State) -> None:
     A round copied for search (not :attr:`recording`) stops here, its phase ROUND_OVER.
     """
     if not state.recording:
-        state.phase = Phase.ROUND_OVER
+        state.phase = _ROUND_OVER
         state.turn = -1
         return
-    rules = state.rules
+    rules = _settings(state.rules)
     won = state.tricks_won
     in_round = state.in_round
     hand_size = state.hand_size
@@ -333,21 +391,21 @@ def end_round(state: State) -> None:
     for s in eliminated:
         state.in_game[s] = False
     tricks_won = tuple([won[s] if s in in_round else None for s in range(state.players)])
-    state.events.append(new_round_end((tricks_won, tuple(eliminated), tuple(granted), revived)))
+    state.events.append(_NEW_ROUND_END((tricks_won, tuple(eliminated), tuple(granted), revived)))
     state.dogs_life = tuple(granted)
     remaining = state.in_game.count(True)
     if remaining == 1 or hand_size == 1:
         # After the 1-card round every other player took no trick and is out.
         if hand_size == 1:
-            why = Termination.FINAL_TRICK
+            why = _FINAL_TRICK
         elif rules.sweep_wins and sweeper >= 0:
-            why = Termination.SWEEP
+            why = _SWEEP
         else:
-            why = Termination.LAST_STANDING
-        state.outcome = new_outcome((state.in_game.index(True), why, state.round))
-        state.phase = Phase.OVER
+            why = _LAST_STANDING
+        state.outcome = _NEW_OUTCOME((state.in_game.index(True), why, state.round))
+        state.phase = _OVER
         state.turn = -1
-        state.events.append(new_game_end((state.outcome,)))
+        state.events.append(_NEW_GAME_END((state.outcome,)))
         return
     state.previous_tricks_won = list(won)
     state.dealer = left_of(state.dealer, state.in_game)  # the deal passes to the left
