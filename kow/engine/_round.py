@@ -22,6 +22,7 @@ from ..events import (
     TrumpMethod,
     TrumpSet,
     clockwise,
+    new_cut_card,
     new_deal,
     new_game_end,
     new_lead,
@@ -68,6 +69,8 @@ _FINAL_TRICK: Final = Termination.FINAL_TRICK
 _SWEEP: Final = Termination.SWEEP
 _LAST_STANDING: Final = Termination.LAST_STANDING
 _NEW_DEAL: Final = new_deal
+_NEW_CUT_CARD: Final = new_cut_card
+_CLOCKWISE: Final = CLOCKWISE
 _NEW_ROUND_END: Final = new_round_end
 _NEW_OUTCOME: Final = new_outcome
 _NEW_GAME_END: Final = new_game_end
@@ -341,13 +344,17 @@ def most_tricks_player(state: State) -> Seat:
     previous = state.previous_tricks_won
     assert previous is not None
     top = max(previous)
-    tied = [s for s in CLOCKWISE[state.players][state._left] if previous[s] == top]
-    passes = []
+    tied = [s for s in _CLOCKWISE[state.players][state._left] if previous[s] == top]
+    passes: list[tuple[CutCard, ...]] = []
     while len(tied) > 1:
         drawn = _draw(state, len(tied))
-        cut = [CutCard(s, c) for s, c in zip(tied, drawn, strict=True)]
+        cut: list[CutCard] = []
+        high = -1
+        for i, s in enumerate(tied):
+            card = drawn[i]
+            cut.append(_NEW_CUT_CARD((s, card)))
+            high = max(high, RANK_OF[card])
         passes.append(tuple(cut))
-        high = max(RANK_OF[c.card] for c in cut)
         tied = [c.seat for c in cut if RANK_OF[c.card] == high]
     if passes:
         record(state, TieCut(passes=tuple(passes)))

@@ -22,6 +22,9 @@ from typing import Final
 from ..cards import ALL_CARDS, BIT, NO_SUIT, SUIT_MASK, SUIT_OF, Card, Mask, Suit, mask_of
 from ..events import CLOCKWISE, Seat, WonBy
 
+_CLOCKWISE: Final = CLOCKWISE
+""":data:`~kow.events.CLOCKWISE` as a C static of the compiled build."""
+
 __all__ = ["BEATEN_BY", "beats", "knock_allowed", "legal_cards", "trick_order", "won_by"]
 
 
@@ -120,4 +123,7 @@ def trick_order(leader: Seat, hands: Sequence[Mask]) -> tuple[Seat, ...]:
     >>> trick_order(2, [1, 0, 4, 8])
     (2, 3, 0)
     """
-    return tuple([s for s in CLOCKWISE[len(hands)][leader] if hands[s]])
+    order = _CLOCKWISE[len(hands)][leader]
+    if isinstance(hands, list):  # the engine's: a compiled loop indexes it directly
+        return tuple([s for s in order if hands[s]])
+    return tuple([s for s in order if hands[s]])
