@@ -8,7 +8,7 @@ function takes the state it changes. Rules text, 'Mise en place et Distribution'
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final, get_args
+from typing import TYPE_CHECKING, Any, Final, cast, get_args
 
 from ..cards import BIT, NO_CARD, NO_SUIT, RANK_OF, SUIT_OF, Card, Suit
 from ..events import (
@@ -144,10 +144,11 @@ def start_round(state: State) -> None:
     no_trump = hand_size == 1 and not rules.final_round_trump
     turn_up = state.round == 1 and not no_trump
     dealt: list[tuple[Card, ...] | None] = [None] * state.players
+    hands = [0] * state.players
     deal_order = seats.deal_order
     if state.dogs_life:
         sizes = [1 if on_dogs_life[s] else hand_size for s in range(state.players)]
-        deck = _draw(state, sum(sizes[s] for s in deal_order) + (1 if turn_up else 0))
+        deck = _draw(state, sum([sizes[s] for s in deal_order]) + (1 if turn_up else 0))
         cards: list[list[Card]] = [[] for _ in range(state.players)]
         k = 0
         for p in range(hand_size):
@@ -159,14 +160,15 @@ def start_round(state: State) -> None:
             dealt[s] = tuple(cards[s])
     else:
         k = len(deal_order) * hand_size
-        deck = tuple(_draw(state, k + (1 if turn_up else 0)))
+        deck = _draw(state, k + (1 if turn_up else 0))
         for i, s in enumerate(deal_order):
-            dealt[s] = deck[i : k : len(deal_order)]
-    hands = [0] * state.players
+            dealt[s] = tuple(deck[i : k : len(deal_order)])
     for s in deal_order:
         mask = 0
-        for card in dealt[s] or ():
-            mask |= BIT[card]
+        hand = dealt[s]
+        if hand is not None:
+            for card in hand:
+                mask |= BIT[card]
         hands[s] = mask
     state.hands = hands
     state.tricks_won = [0] * state.players
@@ -232,15 +234,15 @@ def _cut(state: State) -> int:
     return check_cut(cut)
 
 
-def _draw(state: State, count: int) -> Sequence[Card]:
-    """Return ``count`` cards of the game's deck: checked (:func:`check_drawn`) unless the
-    deck is kow's own."""
+def _draw(state: State, count: int) -> list[Card]:
+    """Return ``count`` cards of the game's deck, as a list: checked (:func:`check_drawn`)
+    unless the deck is kow's own."""
     deck: Any = state._deck  # as in _cut
     if isinstance(deck, ShuffledDeck):
         return deck.draw(count)
     drawn: object = deck.draw(count)
     if _kows_own(deck):
-        return drawn  # type: ignore[return-value]
+        return list(cast("Sequence[Card]", drawn))
     return check_drawn(drawn, count)
 
 

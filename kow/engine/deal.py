@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Final, NamedTuple, Protocol
+from typing import Final, NamedTuple, Protocol, cast
 
 from ..cards import Card
 from ..events import Seat, clockwise
@@ -68,15 +68,15 @@ class ShuffledDeck:
     def draw(self, count: int) -> list[Card]:
         """Shuffle a fresh deck and return its top ``count`` cards."""
         rnd = self._random
-        deck = list(_FRESH_DECK)
+        deck: list[object] = list(_FRESH_DECK)  # objects: the compiled swap boxes no int
         shuffled = count if 0 <= count <= 52 else len(range(52)[:count])  # as the slice
         for i in range(shuffled):  # 52 - i: the cards not yet drawn
             j = i + int(rnd() * (52 - i))
             deck[i], deck[j] = deck[j], deck[i]
-        return deck[:count]
+        return cast("list[Card]", deck[:count])
 
 
-_FRESH_DECK: Final = tuple(range(52))
+_FRESH_DECK: Final[tuple[object, ...]] = tuple(range(52))
 """The cards 0..51 in order, copied for each :meth:`ShuffledDeck.draw`."""
 
 
