@@ -179,7 +179,7 @@ def drive(
         action: Action | None = None
         try:
             if fast and phase is _PLAY:
-                state.play_round(policies, ask_forced=ask_forced)  # type: ignore[arg-type]
+                state.play_round(policies, None, ask_forced)  # type: ignore[arg-type]
                 continue
             trump_policy = player.trump_policy
             if fast and phase is _TRUMP and trump_policy is not None:

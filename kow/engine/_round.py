@@ -15,7 +15,9 @@ from ..events import (
     CLOCKWISE,
     CutCard,
     Event,
+    GameEnd,
     Phase,
+    RoundEnd,
     Seat,
     Termination,
     TieCut,
@@ -119,6 +121,15 @@ def _settings(rules: Rules) -> _Settings:
     if settings is None or settings.rules is not rules:
         settings = _LAST.settings = _Settings(rules)
     return settings
+
+
+# A round's end and a game's end recur (the same few tricks counts, winners and rounds):
+# each is made once, and a game's events share it as they share their plays. Frozen
+# records: shared, they are the same values; a look-up costs less than making one.
+_ROUND_ENDS: Final[dict[tuple[Any, ...], RoundEnd]] = {}
+_GAME_ENDS: Final[dict[tuple[Any, ...], GameEnd]] = {}
+_MOST_KEPT: Final = 4096
+"""The most ends of each kind kept (then new ones are made each time): memory stays flat."""
 
 
 def start_round(state: State) -> None:
@@ -345,7 +356,10 @@ def most_tricks_player(state: State) -> Seat:
         return state._most_tricks
     previous = state.previous_tricks_won
     assert previous is not None
-    top = max(previous)
+    top = -1
+    for won in previous:
+        if won > top:
+            top = won
     tied = [s for s in _CLOCKWISE[state.players][state._left] if previous[s] == top]
     passes: list[tuple[CutCard, ...]] = []
     while len(tied) > 1:
@@ -355,7 +369,8 @@ def most_tricks_player(state: State) -> Seat:
         for i, s in enumerate(tied):
             card = drawn[i]
             cut.append(_NEW_CUT_CARD((s, card)))
-            high = max(high, RANK_OF[card])
+            if RANK_OF[card] > high:
+                high = RANK_OF[card]
         passes.append(tuple(cut))
         tied = [c.seat for c in cut if RANK_OF[c.card] == high]
     if passes:
@@ -377,7 +392,10 @@ def end_round(state: State) -> None:
     won = state.tricks_won
     in_round = state.in_round
     hand_size = state.hand_size
-    sweeper = next((s for s in in_round if won[s] == hand_size), -1)
+    sweeper = -1  # who took every trick, if one did
+    for s in in_round:
+        if won[s] == hand_size:
+            sweeper = s
     revived = tuple([s for s in state.dogs_life if won[s] > 0])
     eliminated: list[Seat] = []
     granted: list[Seat] = []
@@ -400,7 +418,13 @@ def end_round(state: State) -> None:
     for s in eliminated:
         state.in_game[s] = False
     tricks_won = tuple([won[s] if s in in_round else None for s in range(state.players)])
-    state.events.append(_NEW_ROUND_END((tricks_won, tuple(eliminated), tuple(granted), revived)))
+    fields = (tricks_won, tuple(eliminated), tuple(granted), revived)
+    event = _ROUND_ENDS.get(fields)
+    if event is None:
+        event = _NEW_ROUND_END(fields)
+        if len(_ROUND_ENDS) < _MOST_KEPT:
+            _ROUND_ENDS[fields] = event
+    state.events.append(event)
     state.dogs_life = tuple(granted)
     remaining = state.in_game.count(True)
     if remaining == 1 or hand_size == 1:
@@ -411,10 +435,16 @@ def end_round(state: State) -> None:
             why = _SWEEP
         else:
             why = _LAST_STANDING
-        state.outcome = _NEW_OUTCOME((state.in_game.index(True), why, state.round))
+        key = (state.in_game.index(True), why, state.round)
+        game_end = _GAME_ENDS.get(key)
+        if game_end is None:
+            game_end = _NEW_GAME_END((_NEW_OUTCOME(key),))
+            if len(_GAME_ENDS) < _MOST_KEPT:
+                _GAME_ENDS[key] = game_end
+        state.outcome = game_end.outcome
         state.phase = _OVER
         state.turn = -1
-        state.events.append(_NEW_GAME_END((state.outcome,)))
+        state.events.append(game_end)
         return
     state.previous_tricks_won = list(won)
     state.dealer = left_of(state.dealer, state.in_game)  # the deal passes to the left
