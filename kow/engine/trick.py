@@ -123,7 +123,31 @@ def trick_order(leader: Seat, hands: Sequence[Mask]) -> tuple[Seat, ...]:
     >>> trick_order(2, [1, 0, 4, 8])
     (2, 3, 0)
     """
-    order = _CLOCKWISE[len(hands)][leader]
+    players = len(hands)
+    holding = 0  # a bit per seat holding a card
     if isinstance(hands, list):  # the engine's: a compiled loop indexes it directly
-        return tuple([s for s in order if hands[s]])
-    return tuple([s for s in order if hands[s]])
+        for s in range(players):
+            hand: Mask = hands[s]
+            if hand != 0:
+                holding |= 1 << s
+    else:
+        for s in range(players):
+            if hands[s]:
+                holding |= 1 << s
+    if players < len(_ORDERS):
+        return _ORDERS[players][leader][holding]
+    return tuple([s for s in _CLOCKWISE[players][leader] if holding >> s & 1])
+
+
+_ORDERS: Final = tuple(
+    tuple(
+        tuple(
+            tuple([s for s in _CLOCKWISE[n][leader] if holding >> s & 1])
+            for holding in range(1 << n)
+        )
+        for leader in range(n)
+    )
+    for n in range(len(_CLOCKWISE))
+)
+"""``_ORDERS[players][leader][holding]``: :func:`trick_order`'s answer, with a bit of
+``holding`` per seat holding a card, for every table of up to 7 seats (1,538 tuples)."""
