@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final, Literal, NamedTuple, TypeAlias
 
 from .cards import NAMES, SUITS, Card, Suit
@@ -65,6 +65,7 @@ __all__ = [
     "new_trump_set",
     "new_turned_up",
     "seat_name",
+    "seats_of",
 ]
 
 Seat: TypeAlias = int
@@ -113,6 +114,20 @@ def clockwise(first: Seat, players: int) -> tuple[Seat, ...]:
     (2, 3, 0, 1)
     """
     return CLOCKWISE[players][first]
+
+
+def seats_of(values: Sequence[object]) -> int:
+    """Return an int with bit ``s`` set for each seat ``s`` whose value is true: a hand
+    holding a card, a seat in the game (the engine's tables of seats are so indexed).
+
+    >>> seats_of([True, False, True])
+    5
+    """
+    bits = 0
+    for s in range(len(values)):
+        if values[s]:
+            bits |= 1 << s
+    return bits
 
 
 CLOCKWISE: Final[tuple[tuple[tuple[Seat, ...], ...], ...]] = tuple(

@@ -169,18 +169,24 @@ def start_round(state: State) -> None:
                     k += 1
         for s in deal_order:
             dealt[s] = tuple(cards[s])
+        for s in deal_order:
+            mask = 0
+            for card in cards[s]:
+                mask |= BIT[card]
+            hands[s] = mask
     else:
-        k = len(deal_order) * hand_size
+        seated = len(deal_order)
+        k = seated * hand_size
         deck = _draw(state, k + (1 if turn_up else 0))
         for i, s in enumerate(deal_order):
-            dealt[s] = tuple(deck[i : k : len(deal_order)])
-    for s in deal_order:
-        mask = 0
-        hand = dealt[s]
-        if hand is not None:
-            for card in hand:
+            mask = 0
+            hand: list[Card] = []
+            for j in range(i, k, seated):  # every seated-th card from the i-th
+                card = deck[j]
+                hand.append(card)
                 mask |= BIT[card]
-        hands[s] = mask
+            dealt[s] = tuple(hand)
+            hands[s] = mask
     state.hands = hands
     state.tricks_won = [0] * state.players
     state.votes = []
@@ -417,8 +423,10 @@ def end_round(state: State) -> None:
             state.dogs_life_used[s] = True
     for s in eliminated:
         state.in_game[s] = False
-    tricks_won = tuple([won[s] if s in in_round else None for s in range(state.players)])
-    fields = (tricks_won, tuple(eliminated), tuple(granted), revived)
+    tricks_won: list[int | None] = [None] * state.players
+    for s in in_round:
+        tricks_won[s] = won[s]
+    fields = (tuple(tricks_won), tuple(eliminated), tuple(granted), revived)
     event = _ROUND_ENDS.get(fields)
     if event is None:
         event = _NEW_ROUND_END(fields)

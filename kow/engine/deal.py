@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple, Protocol, cast
 
 from ..cards import Card
-from ..events import Seat, clockwise
+from ..events import Seat, clockwise, seats_of
 
 __all__ = [
     "Deck",
@@ -196,9 +196,13 @@ def round_seats(dealer: Seat, in_game: Sequence[bool]) -> RoundSeats:
     """
     players = len(in_game)
     mask = 0  # a bit per seat in the game
-    for s in range(players):
-        if in_game[s]:
-            mask |= 1 << s
+    if isinstance(in_game, list):  # the engine's: a compiled loop reads its bools directly
+        for s in range(players):
+            seated: bool = in_game[s]
+            if seated:
+                mask |= 1 << s
+    else:
+        mask = seats_of(in_game)
     key = (mask << 6 | players << 3 | dealer) if 0 <= dealer < 8 and players < 8 else -1
     seats = _ROUND_SEATS.get(key)
     if seats is None:

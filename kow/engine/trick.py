@@ -20,12 +20,19 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..cards import ALL_CARDS, BIT, NO_SUIT, SUIT_MASK, SUIT_OF, Card, Mask, Suit, mask_of
-from ..events import CLOCKWISE, Seat, WonBy
+from ..events import CLOCKWISE, Seat, WonBy, seats_of
 
 _CLOCKWISE: Final = CLOCKWISE
 """:data:`~kow.events.CLOCKWISE` as a C static of the compiled build."""
 
-__all__ = ["BEATEN_BY", "beats", "knock_allowed", "legal_cards", "trick_order", "won_by"]
+__all__ = [
+    "BEATEN_BY",
+    "beats",
+    "knock_allowed",
+    "legal_cards",
+    "trick_order",
+    "won_by",
+]
 
 
 def beats(card: Card, winning: Card, trump: Suit) -> bool:
@@ -125,15 +132,13 @@ def trick_order(leader: Seat, hands: Sequence[Mask]) -> tuple[Seat, ...]:
     """
     players = len(hands)
     holding = 0  # a bit per seat holding a card
-    if isinstance(hands, list):  # the engine's: a compiled loop indexes it directly
+    if isinstance(hands, list):  # the engine's: a compiled loop reads its ints directly
         for s in range(players):
             hand: Mask = hands[s]
             if hand != 0:
                 holding |= 1 << s
     else:
-        for s in range(players):
-            if hands[s]:
-                holding |= 1 << s
+        holding = seats_of(hands)
     if players < len(_ORDERS):
         return _ORDERS[players][leader][holding]
     return tuple([s for s in _CLOCKWISE[players][leader] if holding >> s & 1])

@@ -61,7 +61,11 @@ def game_text(
     if abandoned is not False and abandoned is not True:
         abandoned = check_bool("abandoned", abandoned)
     return _text(
-        check_seed(seed), _rules_players(rules, seats), rules.eliminated_vote, events, abandoned
+        check_seed(seed),
+        _rules_players(rules, seats),
+        events,
+        votes=rules.eliminated_vote,
+        abandoned=abandoned,
     )
 
 
@@ -86,10 +90,10 @@ class GameWriter:
         """
         if type(seed) is not int or not 0 <= seed <= _MAX_SEED:
             seed = check_seed(seed)
-        return _text(seed, self._head, self._votes, events, False)
+        return _text(seed, self._head, events, votes=self._votes, abandoned=False)
 
 
-def _text(seed: int, head: str, votes: bool, events: Iterable[Event], abandoned: bool) -> str:
+def _text(seed: int, head: str, events: Iterable[Event], *, votes: bool, abandoned: bool) -> str:
     """Return a game's text: ``head`` is the text of its rules and players
     (:func:`_rules_players`), ``votes`` whether its rules take votes.
 
@@ -142,7 +146,15 @@ def _text(seed: int, head: str, votes: bool, events: Iterable[Event], abandoned:
                 out.append(_NEXT_KNOCK_TEXT[seat])
         elif kind is _DEAL:
             if current is not None:  # a round not ended: not the engine's
-                _close_round(out, current, round_slot, trick_slot, first_seat, tricks, None)
+                _close_round(
+                    out,
+                    current,
+                    None,
+                    slot=round_slot,
+                    trick_slot=trick_slot,
+                    first_seat=first_seat,
+                    tricks=tricks,
+                )
             trick_slot = -1
             tricks = 0
             deal = cast(Deal, ev)
@@ -166,7 +178,13 @@ def _text(seed: int, head: str, votes: bool, events: Iterable[Event], abandoned:
             current.leader = str(cast(Lead, ev).seat)
         elif kind is _ROUND_END:
             _close_round(
-                out, current, round_slot, trick_slot, first_seat, tricks, cast(RoundEnd, ev)
+                out,
+                current,
+                cast(RoundEnd, ev),
+                slot=round_slot,
+                trick_slot=trick_slot,
+                first_seat=first_seat,
+                tricks=tricks,
             )
             current = None
             trick_slot = -1
@@ -192,7 +210,15 @@ def _text(seed: int, head: str, votes: bool, events: Iterable[Event], abandoned:
             termination = _TERMINATIONS[outcome.termination]
             rounds_played = outcome.rounds_played
     if current is not None:
-        _close_round(out, current, round_slot, trick_slot, first_seat, tricks, None)
+        _close_round(
+            out,
+            current,
+            None,
+            slot=round_slot,
+            trick_slot=trick_slot,
+            first_seat=first_seat,
+            tricks=tricks,
+        )
     if winner < 0:
         rounds_played = rounds
     out.append(
@@ -233,11 +259,12 @@ def _write_deal(out: list[str], deal: Deal, rounds: int) -> None:
 def _close_round(
     out: list[str],
     current: _RoundHead,
+    end: RoundEnd | None,
+    *,
     slot: int,
     trick_slot: int,
     first_seat: int,
     tricks: int,
-    end: RoundEnd | None,
 ) -> None:
     """Write a round's head in its ``slot`` and append its end: ``end``, or the end of a
     round cut short (its open trick, from ``trick_slot``, with no winner)."""
