@@ -181,10 +181,12 @@ def start_round(state: State) -> None:
         for i, s in enumerate(deal_order):
             mask = 0
             hand: list[Card] = []
-            for j in range(i, k, seated):  # every seated-th card from the i-th
+            j = i
+            while j < k:  # every seated-th card from the i-th (a while: a C loop)
                 card = deck[j]
                 hand.append(card)
                 mask |= BIT[card]
+                j += seated
             dealt[s] = tuple(hand)
             hands[s] = mask
     state.hands = hands
