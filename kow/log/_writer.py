@@ -173,9 +173,9 @@ def _text(seed: int, head: str, events: Iterable[Event], *, votes: bool, abandon
             trump_set = cast(TrumpSet, ev)
             current.trump = _NULL if trump_set.suit is None else _QUOTED_SUITS[trump_set.suit]
             current.method = _string(trump_set.method)
-            current.chosen_by = _NULL if trump_set.chosen_by is None else str(trump_set.chosen_by)
+            current.chosen_by = _NULL if trump_set.chosen_by is None else _int(trump_set.chosen_by)
         elif kind is _LEAD:
-            current.leader = str(cast(Lead, ev).seat)
+            current.leader = _int(cast(Lead, ev).seat)
         elif kind is _ROUND_END:
             _close_round(
                 out,
