@@ -163,7 +163,11 @@ def drive(
         raise ValueError(f"{len(players)} players given for a {state.rules.players}-player game")
     policies = [p.card_policy for p in players]
     fast = on_event is None and all(policies)
-    ask_forced = any(p.card_policy_draws for p in players)
+    ask_forced = False  # whether any policy draws chance (a loop: no generator per game)
+    for p in players:
+        if p.card_policy_draws:
+            ask_forced = True
+            break
     shown = 0
     events = state.events
     while True:

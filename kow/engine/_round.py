@@ -127,7 +127,7 @@ def _settings(rules: Rules) -> _Settings:
 # each is made once, and a game's events share it as they share their plays. Frozen
 # records: shared, they are the same values; a look-up costs less than making one.
 _ROUND_ENDS: Final[dict[tuple[Any, ...], RoundEnd]] = {}
-_GAME_ENDS: Final[dict[tuple[Any, ...], GameEnd]] = {}
+_GAME_ENDS: Final[dict[int, GameEnd]] = {}
 _MOST_KEPT: Final = 4096
 """The most ends of each kind kept (then new ones are made each time): memory stays flat."""
 
@@ -440,16 +440,18 @@ def end_round(state: State) -> None:
     if remaining == 1 or hand_size == 1:
         # After the 1-card round every other player took no trick and is out.
         if hand_size == 1:
-            why = _FINAL_TRICK
+            why, reason = _FINAL_TRICK, 0
         elif rules.sweep_wins and sweeper >= 0:
-            why = _SWEEP
+            why, reason = _SWEEP, 1
         else:
-            why = _LAST_STANDING
-        key = (state.in_game.index(True), why, state.round)
+            why, reason = _LAST_STANDING, 2
+        winner = state.in_game.index(True)
+        # Kept by ints: an enum's hash is a Python method (Enum.__hash__).
+        key = (winner * 3 + reason) * 1024 + state.round if state.round < 1024 else -1
         game_end = _GAME_ENDS.get(key)
         if game_end is None:
-            game_end = _NEW_GAME_END((_NEW_OUTCOME(key),))
-            if len(_GAME_ENDS) < _MOST_KEPT:
+            game_end = _NEW_GAME_END((_NEW_OUTCOME((winner, why, state.round)),))
+            if key >= 0 and len(_GAME_ENDS) < _MOST_KEPT:
                 _GAME_ENDS[key] = game_end
         state.outcome = game_end.outcome
         state.phase = _OVER

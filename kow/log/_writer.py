@@ -167,7 +167,7 @@ def _text(seed: int, head: str, events: Iterable[Event], *, votes: bool, abandon
             if kind is _GAME_END:
                 outcome = cast(GameEnd, ev).outcome
                 winner = outcome.winner
-                termination = _TERMINATIONS[outcome.termination]
+                termination = _termination(outcome.termination)
                 rounds_played = outcome.rounds_played
         elif kind is _TRUMP_SET:
             trump_set = cast(TrumpSet, ev)
@@ -207,7 +207,7 @@ def _text(seed: int, head: str, events: Iterable[Event], *, votes: bool, abandon
         elif kind is _GAME_END:
             outcome = cast(GameEnd, ev).outcome
             winner = outcome.winner
-            termination = _TERMINATIONS[outcome.termination]
+            termination = _termination(outcome.termination)
             rounds_played = outcome.rounds_played
     if current is not None:
         _close_round(
@@ -345,8 +345,18 @@ _HEAD: Final = (
 )
 _QUOTED_NAMES: Final = tuple(f'"{name}"' for name in NAMES)
 _QUOTED_SUITS: Final = tuple(f'"{suit}"' for suit in SUITS)
-_TERMINATIONS: Final = {why: f'"{why.value}"' for why in Termination}
-"""``_TERMINATIONS[termination]``: the text of a game's ``result.termination``."""
+_TERMINATIONS: Final = tuple((why, f'"{why.value}"') for why in Termination)
+"""Each :class:`Termination` and the text of a game's ``result.termination`` for it."""
+
+
+def _termination(why: Termination) -> str:
+    """Return the text of ``why``, found by identity (an enum's hash is a Python method)."""
+    for member, text in _TERMINATIONS:
+        if member is why:
+            return text
+    raise ValueError(f"{why!r} is no Termination")
+
+
 _PLAY_TEXT: Final = tuple(
     tuple(f'{{"seat":{seat},"card":"{name}"}}' for name in NAMES) for seat in range(7)
 )
