@@ -16,10 +16,10 @@ this round, and the turned-up card.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from ..cards import BIT, NO_CARD, NO_SUIT, SUIT_OF, Mask, Suit, cards_in
+from ..cards import BIT, NO_CARD, NO_SUIT, SUIT_OF, Mask, Suit
 from ..engine.trick import BEATEN_BY, knock_allowed, legal_cards
 from ..engine.view import TrickFacts, View
 from ..events import KNOCK, Action, Knock, Seat
@@ -231,50 +231,67 @@ def likely_deals(
     seats = model.seats
     if not seats:
         return [sampler.deal(rng) for _ in range(iterations)]
-    seat_misses = model.seat_misses
     perfect: list[list[int]] = []
-    rest: list[tuple[int, int, list[int], list[int]]] = []
+    rest: list[tuple[int, int, list[int]]] = []
     for i in range(iterations * CANDIDATES):
         hands = sampler.deal(rng)
-        per = [0] * len(hands)
         total = 0
         for s in seats:
-            per[s] = seat_misses(s, hands[s])
-            total += per[s]
+            total += model.seat_misses(s, hands[s])  # called, not aliased: a native call
         if not total:
             perfect.append(hands)
             if len(perfect) == iterations:
                 return perfect
         else:
-            rest.append((total, i, hands, per))
-    rest.sort(key=lambda r: (r[0], r[1]))
+            rest.append((total, i, hands))
+    rest.sort(key=_misses_first)
     repaired: list[tuple[int, int, list[int]]] = []
-    for total, i, hands, per in rest[: iterations - len(perfect)]:
+    for total, i, hands in rest[: iterations - len(perfect)]:
+        per = [0] * len(hands)  # the seats' misses again (remembered by the model)
+        for s in seats:
+            per[s] = model.seat_misses(s, hands[s])
         total = _repair(hands, per, total, sampler=sampler, model=model, rng=rng)
         if total:
             repaired.append((total, i, hands))
         else:
             perfect.append(hands)
-    repaired.sort(key=lambda r: (r[0], r[1]))
+    repaired.sort(key=_misses_first)
     return perfect + [hands for _, _, hands in repaired]
 
 
+def _misses_first(drawn: tuple[int, int, list[int]]) -> tuple[int, int]:
+    """Return the order of a deal kept aside: ``(misses, draw number)``, fewest first."""
+    return drawn[0], drawn[1]
+
+
 def _proposed_swap(
-    hands: list[int], s: int, *, sampler: Sampler, rng: random.Random
+    hands: list[int], s: int, *, sampler: Sampler, draw: Callable[[], float]
 ) -> tuple[int, int] | None:
     """Draw one of seat ``s``'s cards and one hidden card, for a swap between them.
 
     Returns the mask of the two cards and the seat holding the hidden one (``len(hands)``
     when it is undealt), or None when ``s`` holds no card, already holds the hidden card,
     or the swap would give a seat a card of a suit it is void in. Draws the seat's card,
-    then the hidden card, from ``rng``.
+    then the hidden card, with ``draw`` (a generator's ``random``): the seat's card is
+    ``cards_in(hand)[int(draw() * count)]``, found among the mask's bits without making
+    that tuple.
     """
-    mine = cards_in(hands[s])
-    if not mine:
+    hand = hands[s]
+    if not hand:
         return None  # it has played all its cards: nothing to swap
-    a = mine[int(rng.random() * len(mine))]
+    count = 0
+    m = hand
+    while m:
+        m &= m - 1
+        count += 1
+    index = int(draw() * count)
+    m = hand
+    while index:  # drop the lowest cards until the one drawn is the lowest
+        m &= m - 1
+        index -= 1
+    a = (m & -m).bit_length() - 1
     pool = sampler.pool
-    b = pool[int(rng.random() * len(pool))]
+    b = pool[int(draw() * len(pool))]
     if hands[s] & BIT[b]:
         return None
     n = len(hands)
@@ -303,20 +320,20 @@ def _repair(
     ``per``: misses by seat (changed in place). Returns the misses left.
     """
     n = len(hands)
-    seat_misses = model.seat_misses
+    draw = rng.random
     for _ in range(REPAIRS):
         if not total:
             break
         missing = [s for s in model.seats if per[s]]
-        s = missing[int(rng.random() * len(missing))]
-        proposed = _proposed_swap(hands, s, sampler=sampler, rng=rng)
+        s = missing[int(draw() * len(missing))]
+        proposed = _proposed_swap(hands, s, sampler=sampler, draw=draw)
         if proposed is None:
             continue
         swap, t = proposed
-        new_s = seat_misses(s, hands[s] ^ swap)
+        new_s = model.seat_misses(s, hands[s] ^ swap)
         new_t = 0
         if t < n:
-            new_t = seat_misses(t, hands[t] ^ swap)
+            new_t = model.seat_misses(t, hands[t] ^ swap)
         if new_s + new_t > per[s] + (per[t] if t < n else 0):
             continue
         hands[s] ^= swap
