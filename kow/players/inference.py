@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ..cards import BIT, NO_CARD, NO_SUIT, SUIT_OF, Mask, Suit
 from ..engine.trick import BEATEN_BY, knock_allowed, legal_cards
@@ -146,26 +146,51 @@ def misses(
     for d in found:
         if count >= limit:
             break
-        count += _missed(d, hands[d.facts.seat])
+        count += _Replayed(d).missed(hands[d.facts.seat])
     return count
 
 
-def _missed(d: ObservedPlay, now: Mask) -> bool:
-    """Return whether the opponent model, holding ``now`` (a mask) today, differs on ``d``."""
-    facts = d.facts
-    hand = now | d.later
-    legal = legal_cards(hand, facts.led)
-    if not facts.may_knock and not legal & (legal - 1):
-        return False  # a single legal card says nothing
-    # heuristic_card(facts.with_hand(hand)), with no facts made: a search asks this many
-    # thousand times.
-    then = heuristic_play(
-        hand=hand, legal=legal, may_knock=facts.may_knock, seen=facts.seen,
-        winning=facts.winning, led=facts.led, trump=facts.trump, to_come=facts.to_come,
-        won=facts.won, tricks_left=facts.tricks_left, forget=0,
-    )  # fmt: skip
-    return then != d.action
+class _Replayed:
+    """One decision of an :class:`ObservedPlay`, ready to replay under guessed hands.
 
+    Its facts are kept as plain fields: compiled, a field is read as it is, where a
+    :class:`~kow.engine.view.TrickFacts` field is a tuple item to unbox (a search replays
+    some hundred thousand decisions a move).
+    """
+
+    def __init__(self, d: ObservedPlay) -> None:
+        facts = d.facts
+        self.may_knock = facts.may_knock
+        self.seen = facts.seen
+        self.winning = facts.winning
+        self.led = facts.led
+        self.trump = facts.trump
+        self.to_come = facts.to_come
+        self.won = facts.won
+        self.tricks_left = facts.tricks_left
+        self.action = d.action
+        self.later = d.later
+
+    def missed(self, now: Mask) -> bool:
+        """Return whether the opponent model, holding ``now`` (a mask) today, decides
+        otherwise."""
+        hand = now | self.later
+        legal = legal_cards(hand, self.led)
+        may_knock = self.may_knock
+        if not may_knock and not legal & (legal - 1):
+            return False  # a single legal card says nothing
+        # heuristic_card(facts.with_hand(hand)), with no facts made: a search asks this
+        # many thousand times.
+        then = heuristic_play(
+            hand=hand, legal=legal, may_knock=may_knock, seen=self.seen, winning=self.winning,
+            led=self.led, trump=self.trump, to_come=self.to_come, won=self.won,
+            tricks_left=self.tricks_left, forget=0,
+        )  # fmt: skip
+        return then != self.action
+
+
+_SUITS: Final = (0, 1, 2, 3)
+"""The four suits, any of which the trump chooser may name."""
 
 CANDIDATES = 4
 """Deals drawn per deal wanted, at most, in search of deals that explain every play."""
@@ -186,12 +211,12 @@ class Model:
         found = observed_plays(view)
         self.trump = -1 if view.trump is None else view.trump
         self.chooser = trump_chooser(view)
-        self.by_seat: list[list[ObservedPlay]] = [[] for _ in range(n)]
+        self.by_seat: list[list[_Replayed]] = [[] for _ in range(n)]
         self.played = [0] * n
         for d in found:
             self.played[d.facts.seat] |= d.later
         for d in found:
-            self.by_seat[d.facts.seat].append(d)
+            self.by_seat[d.facts.seat].append(_Replayed(d))
         self.seats = tuple(s for s in range(n) if self.by_seat[s] or s == self.chooser)
         """Seats with something to explain."""
         self._known: dict[int, int] = {}
@@ -205,11 +230,14 @@ class Model:
         count = self._known.get(key)
         if count is None:
             count = 0
-            trump = self.trump
-            if seat == self.chooser:
-                count = heuristic_trump(hand | self.played[seat], (0, 1, 2, 3)) != trump
+            if (
+                seat == self.chooser
+                and heuristic_trump(hand | self.played[seat], _SUITS) != self.trump
+            ):
+                count = 1
             for d in self.by_seat[seat]:
-                count += _missed(d, hand)
+                if d.missed(hand):  # an int counted, not a bool added: compiled, a C addition
+                    count += 1
             self._known[key] = count
         return count
 

@@ -111,28 +111,19 @@ class Sampler:
                 room = tuple(s for s in range(n + 1) if subset & ~void[s])
                 checks.append((suits, room))
         self.checks = checks
+        # risky[x][s]: the checks that giving a card of suit x to seat s can break when
+        # the deal could be completed before, those whose suits lack x and whose room
+        # holds s: every other check's supply less room falls or stays.
+        self.risky = [
+            [[(suits, room) for suits, room in checks if x not in suits and s in room]
+             for s in range(n + 1)]
+            for x in range(4)
+        ]  # fmt: skip
         left = [0, 0, 0, 0]
         for c in self.pool:
             left[SUIT_OF[c]] += 1
-        if not self._feasible(left, need):
+        if not _feasible(checks, left, need):
             raise ValueError("no deal of the unseen cards agrees with the view")
-
-    def _feasible(self, left: list[int], need: list[int]) -> bool:
-        """Return whether ``left`` cards per suit can fill every ``need`` without a void.
-
-        Total supply equals total need, so by Hall's theorem a deal exists exactly when
-        each set of suits has no more cards left than the room of the seats that may
-        take one of them.
-        """
-        for suits, room in self.checks:
-            supply = 0
-            for x in suits:
-                supply += left[x]
-            for s in room:
-                supply -= need[s]
-            if supply > 0:
-                return False
-        return True
 
     def deal(self, rng: random.Random) -> list[int]:
         """Return one deal: hands (masks by seat), drawing chance from ``rng``."""
@@ -172,7 +163,9 @@ class Sampler:
 
         The cards go one at a time, in the order of ``pool``, to a seat that may take them
         (weighted by the room it has left, drawn with ``rnd``), never to a seat whose
-        choice would leave the rest impossible to deal (:meth:`_feasible`).
+        choice would leave the rest impossible to deal (:func:`_feasible`). The deal can
+        be completed before each card (checked on construction, then kept), so only the
+        checks that the card's seat can break are made again (``risky``).
         """
         n = self.n
         need = self.need[:]
@@ -183,6 +176,7 @@ class Sampler:
             suit = SUIT_OF[c]
             left[suit] = left[suit] + 1
         takers = self.takers
+        risky = self.risky
         for c in pool:
             suit = SUIT_OF[c]
             left[suit] = left[suit] - 1
@@ -197,13 +191,34 @@ class Sampler:
                     if pick < 0:
                         break
                 need[s] = need[s] - 1
-                if len(options) == 1 or self._feasible(left, need):
+                if len(options) == 1 or _feasible(risky[suit][s], left, need):
                     break
                 need[s] = need[s] + 1
                 options.remove(s)
             if s < n:
                 hands[s] = hands[s] | BIT[c]
         return hands
+
+
+def _feasible(
+    checks: list[tuple[tuple[int, ...], tuple[int, ...]]], left: list[int], need: list[int]
+) -> bool:
+    """Return whether ``left`` cards per suit can fill every ``need`` without a void.
+
+    Total supply equals total need, so by Hall's theorem a deal exists exactly when each
+    set of suits has no more cards left than the room of the seats that may take one of
+    them: ``checks`` are those sets (the suits, the seats with room), as
+    :class:`Sampler` makes them.
+    """
+    for suits, room in checks:
+        supply = 0
+        for x in suits:
+            supply += left[x]
+        for s in room:
+            supply -= need[s]
+        if supply > 0:
+            return False
+    return True
 
 
 def _shuffle(cards: list[Any], rnd: Callable[[], float]) -> None:
