@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Final, NamedTuple
 
 from ..cards import BIT, NO_CARD, NO_SUIT, SUIT_OF, Mask, Suit
@@ -272,7 +273,7 @@ def likely_deals(
                 return perfect
         else:
             rest.append((total, i, hands))
-    rest.sort(key=_misses_first)
+    rest.sort(key=itemgetter(0))  # stable: the same order as by (misses, draw number)
     repaired: list[tuple[int, int, list[int]]] = []
     for total, i, hands in rest[: iterations - len(perfect)]:
         per = [0] * len(hands)  # the seats' misses again (remembered by the model)

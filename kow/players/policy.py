@@ -14,6 +14,7 @@ weighs its sampled deals by how well they explain the plays seen so far.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_OF, Card, Mask, Suit
 from ..engine.trick import BEATEN_BY
@@ -32,8 +33,9 @@ __all__ = [
     "uniform_play",
 ]
 
-_ABOVE = tuple(SUIT_MASK[SUIT_OF[c]] & ~((BIT[c] << 1) - 1) for c in range(52))
-"""``_ABOVE[card]``: the cards of its suit above it."""
+_ABOVE: Final = tuple(SUIT_MASK[SUIT_OF[c]] & ~((BIT[c] << 1) - 1) for c in range(52))
+"""``_ABOVE[card]``: the cards of its suit above it (``Final``: compiled, a C static, not
+a look-up in the module's dict at every use)."""
 
 
 def lowest(cards: Mask, trump: Suit) -> Card:

@@ -92,6 +92,8 @@ class Sampler:
                 void[s] = 0
         self.own = view.hand_mask
         self.me = me
+        self._rng: random.Random | None = None
+        self._rnd: Callable[[], float] = _never
         if sum(need) > len(self.pool):
             raise ValueError(f"{sum(need)} hidden cards to deal but only {len(self.pool)} unseen")
         # Seat n stands for the undealt part of the deck: it takes any suit.
@@ -130,7 +132,10 @@ class Sampler:
         n = self.n
         me = self.me
         pool = self.pool[:]
-        rnd = rng.random
+        if rng is not self._rng:  # the bound method made once per generator, not per deal
+            self._rng = rng
+            self._rnd = rng.random
+        rnd = self._rnd
         _shuffle(pool, rnd)
         need = self.need
         checks = self.checks
@@ -198,6 +203,11 @@ class Sampler:
             if s < n:
                 hands[s] = hands[s] | BIT[c]
         return hands
+
+
+def _never() -> float:
+    """Stand in for a generator's ``random`` until :meth:`Sampler.deal` is first given one."""
+    raise AssertionError("no generator yet")
 
 
 def _feasible(
