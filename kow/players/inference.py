@@ -318,21 +318,23 @@ def _proposed_swap(
     while index:  # drop the lowest cards until the one drawn is the lowest
         m &= m - 1
         index -= 1
-    a = (m & -m).bit_length() - 1
+    low = m & -m
     pool = sampler.pool
-    b = pool[int(draw() * len(pool))]
-    if hands[s] & BIT[b]:
+    size: int = len(pool)
+    b = pool[int(draw() * size)]
+    high = 1 << b
+    if hand & high:
         return None
     n = len(hands)
     t = n  # the undealt part of the deck
     for u in range(n):
-        if hands[u] & BIT[b]:
+        if hands[u] & high:
             t = u
             break
     void = sampler.void
-    if void[s] >> SUIT_OF[b] & 1 or void[t] >> SUIT_OF[a] & 1:
+    if void[s] >> SUIT_OF[b] & 1 or void[t] >> SUIT_OF[low.bit_length() - 1] & 1:
         return None
-    return BIT[a] | BIT[b], t
+    return low | high, t
 
 
 def _repair(
@@ -365,9 +367,9 @@ def _repair(
             new_t = model.seat_misses(t, hands[t] ^ swap)
         if new_s + new_t > per[s] + (per[t] if t < n else 0):
             continue
-        hands[s] ^= swap
+        hands[s] = hands[s] ^ swap  # not ^=: compiled, an item's ^= is a Python operation
         if t < n:
-            hands[t] ^= swap
+            hands[t] = hands[t] ^ swap
             total += new_s + new_t - per[s] - per[t]
             per[t] = new_t
         else:

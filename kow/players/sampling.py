@@ -185,23 +185,30 @@ class Sampler:
         for c in pool:
             suit = SUIT_OF[c]
             left[suit] = left[suit] - 1
-            options = [s for s in takers[suit] if need[s]]
+            # The options: the seats that take the suit and have room, less those tried
+            # and refused (``refused``, a bit per seat), in the order of ``takers``.
+            options = takers[suit]
+            refused = 0
             while True:
                 total = 0
+                count = 0
                 for s in options:
-                    total += need[s]
+                    if need[s] and not refused >> s & 1:
+                        total += need[s]
+                        count += 1
                 pick = int(rnd() * total)
                 for s in options:
-                    pick -= need[s]
-                    if pick < 0:
-                        break
+                    if need[s] and not refused >> s & 1:
+                        pick -= need[s]
+                        if pick < 0:
+                            break
                 need[s] = need[s] - 1
-                if len(options) == 1 or _feasible(risky[suit][s], left, need):
+                if count == 1 or _feasible(risky[suit][s], left, need):
                     break
                 need[s] = need[s] + 1
-                options.remove(s)
+                refused |= 1 << s
             if s < n:
-                hands[s] = hands[s] | BIT[c]
+                hands[s] = hands[s] | 1 << c
         return hands
 
 
