@@ -228,18 +228,18 @@ class Model:
         Remembers its answers: late in a round the same few hands come up again and again.
         """
         key = hand | seat << 52
-        count = self._known.get(key)
-        if count is None:
-            count = 0
-            if (
-                seat == self.chooser
-                and heuristic_trump(hand | self.played[seat], _SUITS) != self.trump
-            ):
+        known = self._known.get(key)
+        if known is not None:
+            return known
+        # Counted in an int, not an ``int | None`` nor by adding bools: compiled, C additions.
+        count = 0
+        if seat == self.chooser:
+            if heuristic_trump(hand | self.played[seat], _SUITS) != self.trump:
                 count = 1
-            for d in self.by_seat[seat]:
-                if d.missed(hand):  # an int counted, not a bool added: compiled, a C addition
-                    count += 1
-            self._known[key] = count
+        for d in self.by_seat[seat]:
+            if d.missed(hand):
+                count += 1
+        self._known[key] = count
         return count
 
 
@@ -356,7 +356,8 @@ def _repair(
         if not total:
             break
         missing = [s for s in model.seats if per[s]]
-        s = missing[int(draw() * len(missing))]
+        size: int = len(missing)
+        s = missing[int(draw() * size)]
         proposed = _proposed_swap(hands, s, sampler=sampler, draw=draw)
         if proposed is None:
             continue
