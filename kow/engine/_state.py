@@ -59,6 +59,12 @@ _PLAYS: Final = tuple(tuple(Play(seat=seat, card=card) for card in range(52)) fo
 """``_PLAYS[seat][card]``: the event of that play, made once and shared (it never changes)."""
 _KNOCKS: Final = tuple(Knock(seat=seat) for seat in range(7))
 _VOTES: Final = tuple(tuple(Vote(seat=seat, suit=suit) for suit in ALL_SUITS) for seat in range(7))
+# The phases as C statics in the compiled build, where ``Phase.PLAY`` would look up the
+# module's global and then the enum class's attribute: about 1,000 instructions a use.
+_PLAY: Final = Phase.PLAY
+_VOTE: Final = Phase.VOTE
+_OVER: Final = Phase.OVER
+_ROUND_OVER: Final = Phase.ROUND_OVER
 
 
 FIELDS: Final[tuple[str, ...]] = (
@@ -237,11 +243,11 @@ class State:
         round's last: seed 002; the last-trick rule is ours). Otherwise the allowed suits.
         """
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             seat = self.turn
             out = _cards_in(legal_cards(self.hands[seat], self.led))
             return out + (KNOCK,) if self._may_knock(seat) else out
-        if phase is Phase.OVER or phase is Phase.ROUND_OVER:
+        if phase is _OVER or phase is _ROUND_OVER:
             return ()
         return self.allowed
 
@@ -263,7 +269,7 @@ class State:
 
         Raises :class:`ValueError` outside the play phase.
         """
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             raise ValueError(f"no card to play in phase {self.phase.value!r}")
         seat = self.turn
         hand = self.hands[seat]
@@ -286,9 +292,9 @@ class State:
             seat = self.rules.check_seat(seat)
         phase = self.phase
         facts = None
-        if seat != turn or phase is Phase.OVER or phase is Phase.ROUND_OVER:
+        if seat != turn or phase is _OVER or phase is _ROUND_OVER:
             legal: tuple[Action, ...] = ()
-        elif phase is Phase.PLAY:
+        elif phase is _PLAY:
             facts = self.facts()
             legal = legal_actions_of(facts)
         else:
@@ -341,12 +347,12 @@ class State:
         if type(action) is not int:  # a bool, a numpy integer or a str is no action
             raise IllegalActionError(why_illegal(self, action), self.turn, action)
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             seat = self.turn
             self._play_cards(None, action)
             return _PLAYS[seat][action] if action != KNOCK else _KNOCKS[seat]
         self.check(action)
-        if phase is Phase.VOTE:
+        if phase is _VOTE:
             vote = _VOTES[self.turn][action]
             self.votes.append(vote)
             if self.recording:
@@ -376,7 +382,7 @@ class State:
         callable per seat, :class:`IllegalActionError` for a ``first`` that is not an int,
         and :class:`~kow.settings.SettingError` for an ``ask_forced`` that is not a bool.
         """
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             raise ValueError(f"no card to play in phase {self.phase.value!r}")
         policies = check_policies(policies, self.players)
         if first is not None and type(first) is not int:
@@ -540,7 +546,7 @@ class State:
     @property
     def trick(self) -> tuple[Play | Knock, ...]:
         """The current trick's plays so far, in turn order (empty for a copy for search)."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             return ()
         return tuple(self.events[self._trick_start :])  # type: ignore[arg-type]
 
