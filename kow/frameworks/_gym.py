@@ -20,7 +20,13 @@ from gymnasium import spaces
 from ..engine import State
 from ..events import Seat
 from ..rules import Rules
-from .encoding import NUM_ACTIONS, fill_observation, legal_action_ids, observation_bounds
+from .encoding import (
+    NUM_ACTIONS,
+    fill_action_mask,
+    fill_observation,
+    legal_action_ids,
+    observation_bounds,
+)
 
 __all__ = [
     "RENDER_MODES",
@@ -61,9 +67,13 @@ def observe(game: State, seat: Seat, size: int, *, acting: bool) -> dict[str, np
     ``size`` is the observation's length (the space's shape); ``acting``: whether the seat
     may act now (else its mask is all 0).
     """
+    view = game.view(seat)
     tensor = np.zeros(size, dtype=np.float32)
-    fill_observation(game.view(seat), tensor)
-    return {"observation": tensor, "action_mask": action_mask(game, acting)}
+    fill_observation(view, tensor)
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    if acting:  # the view's legal actions: the game's, the seat being the one to act
+        fill_action_mask(view, mask)
+    return {"observation": tensor, "action_mask": mask}
 
 
 def check_render_mode(mode: str | None) -> str | None:
