@@ -283,7 +283,6 @@ def _fill_view(out: Any, at: dict[str, int], view: View) -> None:
     gym-style environments writes one.
     """
     one: object = 1.0
-    players = view.rules.players
     out[at["seat"] + view.seat] = one
     out[at["phase"] + _phase_index(view.phase)] = one
     if view.legal:
@@ -319,11 +318,11 @@ def _fill_view(out: Any, at: dict[str, int], view: View) -> None:
     base = at["knocked_out"]
     for seat in view.knocked_out:
         out[base + seat] = one
-    _fill_counts(out, at["hand_counts"], view.hand_counts, players)
-    _fill_counts(out, at["tricks_won"], view.tricks_won, players)
+    _fill_counts(out, at["hand_counts"], view.hand_counts)
+    _fill_counts(out, at["tricks_won"], view.tricks_won)
     previous = view.previous_tricks_won
     if previous is not None:
-        _fill_counts(out, at["previous_tricks_won"], previous, players)
+        _fill_counts(out, at["previous_tricks_won"], previous)
     out[at["round"] + view.round - 1] = one
     if 1 <= view.trick_number <= view.hand_size:
         out[at["trick_number"] + view.trick_number - 1] = one
@@ -332,10 +331,10 @@ def _fill_view(out: Any, at: dict[str, int], view: View) -> None:
         out[base + vote.suit] += 1.0
 
 
-def _fill_counts(out: Any, base: int, counts: tuple[int, ...], players: int) -> None:
+def _fill_counts(out: Any, base: int, counts: tuple[int, ...]) -> None:
     """Write ``counts[seat]`` for each seat at ``base + seat`` of ``out`` (zeros: a count
     of 0 is left as it is)."""
-    for seat in range(players):
+    for seat in range(len(counts)):
         count = counts[seat]
         if count:
             out[base + seat] = float(count)
