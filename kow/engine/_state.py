@@ -69,6 +69,8 @@ _PLAY: Final = Phase.PLAY
 _VOTE: Final = Phase.VOTE
 _OVER: Final = Phase.OVER
 _ROUND_OVER: Final = Phase.ROUND_OVER
+_TRICK_WON: Final = TrickWon
+_PLAY_OR_KNOCK: Final = (Play, Knock)
 
 
 FIELDS: Final[tuple[str, ...]] = (
@@ -560,7 +562,7 @@ class State:
         done: list[Trick] = []
         plays: list[Play | Knock] = []
         for event in self.events[self._first_play : self._trick_start]:
-            if isinstance(event, TrickWon):
+            if isinstance(event, _TRICK_WON):
                 done.append(
                     _new_trick(
                         (event.number, event.leader, tuple(plays), event.winner, event.card,
@@ -568,7 +570,7 @@ class State:
                     )
                 )  # fmt: skip
                 plays = []
-            elif isinstance(event, (Play, Knock)):
+            elif isinstance(event, _PLAY_OR_KNOCK):
                 plays.append(event)
         return tuple(done)
 

@@ -12,6 +12,7 @@ adapters, which check that they are installed, import it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 import gymnasium
 import numpy as np
@@ -22,6 +23,7 @@ from ..events import Seat
 from ..rules import Rules
 from .encoding import (
     NUM_ACTIONS,
+    Tensor,
     fill_action_mask,
     fill_observation,
     legal_action_ids,
@@ -69,7 +71,9 @@ def observe(game: State, seat: Seat, size: int, *, acting: bool) -> dict[str, np
     """
     view = game.view(seat)
     tensor = np.zeros(size, dtype=np.float32)
-    fill_observation(view, tensor)
+    # Through its memoryview (of floats: format "f"): an item assignment costs about two
+    # thirds of numpy's.
+    fill_observation(view, cast(Tensor, tensor.data))
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     if acting:  # the view's legal actions: the game's, the seat being the one to act
         fill_action_mask(view, mask)
