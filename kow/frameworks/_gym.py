@@ -76,7 +76,7 @@ def observe(game: State, seat: Seat, size: int, *, acting: bool) -> dict[str, np
     fill_observation(view, cast(Tensor, tensor.data))
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     if acting:  # the view's legal actions: the game's, the seat being the one to act
-        fill_action_mask(view, mask)
+        fill_action_mask(view, cast(Tensor, mask.data))
     return {"observation": tensor, "action_mask": mask}
 
 
