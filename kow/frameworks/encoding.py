@@ -212,18 +212,27 @@ def _offsets(rules: Rules, info: bool) -> dict[str, int]:
     return out
 
 
-_LAST_LAYOUT: Final[list[tuple[Any, dict[str, int]]]] = [(None, {})]
+@cache
+def _view_offsets(rules: Rules) -> tuple[int, ...]:
+    """Return where each of :func:`observation_fields` starts, in their order, then the
+    observation's size: :func:`_fill_view`'s offsets (the information state's first
+    fields are the observation's, at the same places)."""
+    at = _offsets(rules, False)
+    return tuple([at[name] for name, _ in observation_fields(rules)]) + (at[""],)
+
+
+_LAST_LAYOUT: Final[list[tuple[Any, tuple[int, ...]]]] = [(None, ())]
 """The rules of the last :func:`_observation_offsets` call with their offsets, one pair
 replaced whole (so threads never see a mix): hashing a :class:`~kow.rules.Rules` for
-:func:`_offsets`' cache costs about as much as writing the tensor, and an environment
-observes under one set of rules."""
+:func:`_view_offsets`' cache costs about as much as writing the tensor, and an
+environment observes under one set of rules."""
 
 
-def _observation_offsets(rules: Rules) -> dict[str, int]:
-    """Return :func:`_offsets` ``(rules, False)``, kept for the same ``rules`` object."""
+def _observation_offsets(rules: Rules) -> tuple[int, ...]:
+    """Return :func:`_view_offsets` ``(rules)``, kept for the same ``rules`` object."""
     last, at = _LAST_LAYOUT[0]
     if last is not rules:
-        at = _offsets(rules, False)
+        at = _view_offsets(rules)
         _LAST_LAYOUT[0] = (rules, at)
     return at
 
@@ -274,8 +283,9 @@ class Tensor(Protocol):
     def __setitem__(self, index: int, value: float, /) -> None: ...
 
 
-def _fill_view(out: Any, at: dict[str, int], view: View) -> None:
-    """Write ``view``'s observation fields into ``out`` (zeros) at offsets ``at``.
+def _fill_view(out: Any, at: tuple[int, ...], view: View) -> None:
+    """Write ``view``'s observation fields into ``out`` (zeros) at offsets ``at``
+    (:func:`_view_offsets`).
 
     ``out`` is a :class:`Tensor`, typed ``Any`` so that the compiled build writes each
     element with one call of the object's ``__setitem__`` (a numpy array's, a list's),
@@ -283,52 +293,51 @@ def _fill_view(out: Any, at: dict[str, int], view: View) -> None:
     gym-style environments writes one.
     """
     one: object = 1.0
-    out[at["seat"] + view.seat] = one
-    out[at["phase"] + _phase_index(view.phase)] = one
+    (
+        seat_at, phase_at, to_act_at, hand_at, seen_at, trick_at, led_at, trump_at,
+        turned_up_at, winning_seat_at, trick_leader_at, dealer_at, leader_at, in_round_at,
+        dogs_life_at, knocked_out_at, hand_counts_at, tricks_won_at, previous_at, round_at,
+        trick_number_at, votes_at, _,
+    ) = at  # fmt: skip
+    out[seat_at + view.seat] = one
+    out[phase_at + _phase_index(view.phase)] = one
     if view.legal:
-        out[at["to_act"]] = one
-    base = at["hand"]
+        out[to_act_at] = one
     for card in cards_in(view.hand_mask):
-        out[base + card] = one
-    base = at["seen"]
+        out[hand_at + card] = one
     for card in cards_in(view.seen):
-        out[base + card] = one
-    base = at["trick"]
+        out[seen_at + card] = one
     for play in view.trick:
-        out[base + 53 * play.seat + play.action] = one
+        out[trick_at + 53 * play.seat + play.action] = one
     if view.led is not None:
-        out[at["led"] + view.led] = one
+        out[led_at + view.led] = one
     if view.trump is not None:
-        out[at["trump"] + view.trump] = one
+        out[trump_at + view.trump] = one
     if view.turned_up is not None:
-        out[at["turned_up"] + view.turned_up] = one
+        out[turned_up_at + view.turned_up] = one
     if view.winning_seat is not None:
-        out[at["winning_seat"] + view.winning_seat] = one
+        out[winning_seat_at + view.winning_seat] = one
     if view.trick_order:
-        out[at["trick_leader"] + view.trick_order[0]] = one
-    out[at["dealer"] + view.dealer] = one
+        out[trick_leader_at + view.trick_order[0]] = one
+    out[dealer_at + view.dealer] = one
     if view.leader is not None:
-        out[at["leader"] + view.leader] = one
-    base = at["in_round"]
+        out[leader_at + view.leader] = one
     for seat in view.in_round:
-        out[base + seat] = one
-    base = at["dogs_life"]
+        out[in_round_at + seat] = one
     for seat in view.dogs_life:
-        out[base + seat] = one
-    base = at["knocked_out"]
+        out[dogs_life_at + seat] = one
     for seat in view.knocked_out:
-        out[base + seat] = one
-    _fill_counts(out, at["hand_counts"], view.hand_counts)
-    _fill_counts(out, at["tricks_won"], view.tricks_won)
+        out[knocked_out_at + seat] = one
+    _fill_counts(out, hand_counts_at, view.hand_counts)
+    _fill_counts(out, tricks_won_at, view.tricks_won)
     previous = view.previous_tricks_won
     if previous is not None:
-        _fill_counts(out, at["previous_tricks_won"], previous)
-    out[at["round"] + view.round - 1] = one
+        _fill_counts(out, previous_at, previous)
+    out[round_at + view.round - 1] = one
     if 1 <= view.trick_number <= view.hand_size:
-        out[at["trick_number"] + view.trick_number - 1] = one
-    base = at["votes"]
+        out[trick_number_at + view.trick_number - 1] = one
     for vote in view.votes:
-        out[base + vote.suit] += 1.0
+        out[votes_at + vote.suit] += 1.0
 
 
 def _fill_counts(out: Any, base: int, counts: tuple[int, ...]) -> None:
@@ -369,7 +378,7 @@ def observation(view: View) -> list[float]:
     It holds only what the view holds: the seat's own hand and what the table has seen.
     """
     at = _observation_offsets(view.rules)
-    out = [0.0] * at[""]
+    out = [0.0] * at[-1]
     _fill_view(out, at, view)
     return out
 
@@ -419,7 +428,7 @@ def information_state(state: State, seat: Seat) -> list[float]:
     at = _offsets(rules, True)
     out = [0.0] * at[""]
     view = state.view(seat)
-    _fill_view(out, at, view)
+    _fill_view(out, _view_offsets(rules), view)
     base = at["dogs_life_used"]
     for s in view.dogs_life_used:
         out[base + s] = 1.0
