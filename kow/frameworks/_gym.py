@@ -70,14 +70,18 @@ def observe(game: State, seat: Seat, size: int, *, acting: bool) -> dict[str, np
     may act now (else its mask is all 0).
     """
     view = game.view(seat)
-    tensor = np.zeros(size, dtype=np.float32)
+    tensor = np.zeros(size, _FLOAT32)
     # Through its memoryview (of floats: format "f"): an item assignment costs about two
     # thirds of numpy's.
     fill_observation(view, cast(Tensor, tensor.data))
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    mask = np.zeros(NUM_ACTIONS, _INT8)
     if acting:  # the view's legal actions: the game's, the seat being the one to act
         fill_action_mask(view, cast(Tensor, mask.data))
     return {"observation": tensor, "action_mask": mask}
+
+
+_FLOAT32 = np.dtype(np.float32)
+_INT8 = np.dtype(np.int8)
 
 
 def check_render_mode(mode: str | None) -> str | None:

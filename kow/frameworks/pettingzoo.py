@@ -219,7 +219,8 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
 
         Raises :class:`RuntimeError` before the first :meth:`reset`.
         """
-        self._game("last()")
+        if self.game is None:  # as _game says, inline: the loop asks at every step
+            raise RuntimeError("no game yet: call reset() before last()")
         agent = self.agent_selection  # PettingZoo's AECEnv.last, without its call
         return (
             self.observe(agent) if observe else None,
@@ -241,7 +242,9 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         now, naming the agent, the action, why and the legal ids; :class:`RuntimeError`
         before the first :meth:`reset`.
         """
-        game = self._game("step()")
+        game = self.game
+        if game is None:  # as _game says, inline
+            raise RuntimeError("no game yet: call reset() before step()")
         agent = self.agent_selection
         if not self.agents:
             raise ValueError("the game is over and every agent has stepped: call reset()")
