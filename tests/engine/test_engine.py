@@ -1019,3 +1019,22 @@ def test_games_under_other_rules_between_keep_each_rules_own() -> None:
     methods = [e.method for e in first if type(e).__name__ == "TrumpSet"]
     assert methods[0] == "turned-up" and set(methods[1:]) == {"fixed"} and len(methods) > 1
     assert game(Rules(**{**a.__dict__}), 4) == first  # an equal value, not the same one
+
+
+def test_a_view_counts_each_hand_and_rebuilds_the_round_s_tricks() -> None:
+    # The view's hand counts (a table of 13-bit masks) and tricks (built as tuples) are
+    # those of the hands and events themselves, in every suit and round.
+    from kow.events import Trick
+
+    for seed in range(3):
+        state = State(Rules(players=5), random.Random(seed))
+        rng = random.Random(seed)
+        while state.phase is not Phase.OVER:
+            view = state.view()
+            assert view.hand_counts == tuple(hand.bit_count() for hand in state.hands)
+            won = [e for e in state.events[state._first_play :] if type(e) is TrickWon]
+            assert [type(t) for t in view.tricks] == [Trick] * len(won)
+            assert [(t.number, t.winner, t.card) for t in view.tricks] == [
+                (e.number, e.winner, e.card) for e in won
+            ]
+            state.apply(rng.choice(state.legal_actions()))
