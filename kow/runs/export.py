@@ -170,15 +170,16 @@ def rows(game: GameLog, table: str, *, file: str, index: int) -> list[Row]:
 
 
 def tables_rows(
-    game: GameLog, tables: Sequence[str], *, file: str, index: int
+    game: GameLog, tables: Sequence[str], *, file: str, index: int, text: str | None = None
 ) -> dict[str, list[Row]]:
     """Return the rows of one logged game in each of ``tables``, checking it once.
 
     The game is verified and replayed once, and one walk of its events feeds every table
     asked for: what :func:`rows` gives for each table, table by table, at the cost of one.
     The result maps each of ``tables`` (in the order given) to its rows, in the order
-    played. ``game``, ``file`` and ``index`` are as :func:`rows` takes them; it raises
-    what :func:`rows` raises.
+    played. ``game``, ``file`` and ``index`` are as :func:`rows` takes them; ``text``,
+    when given, is the game's compact text (:attr:`kow.log.GameRecord.text`), which spares
+    the replay writing it again. Raises what :func:`rows` raises.
     """
     for table in tables:
         if table not in COLUMNS:
@@ -186,7 +187,7 @@ def tables_rows(
     fault = verify_game(game)
     if fault is not None:
         raise IllegalGameError(fault)
-    state = replay_game(game)
+    state = replay_game(game, text=text)
     walk = _Walk(tables, game, _GameKey(file=file, game=index, seed=game["seed"]))
     walk.visit(state.events)
     return walk.finish(state.led)

@@ -160,10 +160,17 @@ BLOCK = 25
 10 ms of work compiled, against about 0.01 ms of kow's pool or 1.75 ms of Ray per block."""
 
 
-def judge_block(logs: list[object], also: Callable[[Any], Fault | None] | None) -> list[Judged]:
+def judge_block(
+    logs: list[tuple[object, str | None]], also: Callable[[Any], Fault | None] | None
+) -> list[Judged]:
     """Return what :func:`judge` finds of each of ``logs`` (an executor's block: it is a
-    module-level function, so that it pickles)."""
-    return [judge(log, also) for log in logs]
+    module-level function, so that it pickles).
+
+    Each of ``logs`` is ``(log, text)``: the parsed log, or None and ``text``, the JSON
+    text that reads as it (a reader's canonical text: sent to a worker, a string is a
+    copy where a parsed log is a pickle, and the worker reads it at json's speed)."""
+    return [judge(json.loads(text) if log is None and text is not None else log, also)
+            for log, text in logs]  # fmt: skip
 
 
 def _judged(
@@ -219,11 +226,16 @@ class _Window:
     """The games of one window of :func:`_judged`: checked on ``executor`` in blocks of
     :data:`BLOCK` once started (a window of one block, here), handed back in order."""
 
-    def __init__(self, games: list[Any], work: Callable[[list[object]], list[Judged]],
+    def __init__(self, games: list[Any],
+                 work: Callable[[list[tuple[object, str | None]]], list[Judged]],
                  executor: Any) -> None:  # fmt: skip
         self.games = games
         self.checked = [item for item in games if item.fault is None]
-        logs = [item.game for item in self.checked]
+        texts = [getattr(item, "text", None) for item in self.checked]
+        logs = [
+            (None if text is not None else item.game, text)
+            for item, text in zip(self.checked, texts, strict=True)
+        ]
         self.blocks = [logs[at : at + BLOCK] for at in range(0, len(logs), BLOCK)]
         self.work = work
         self.executor = executor
@@ -232,8 +244,9 @@ class _Window:
 
     def start(self) -> _Window:
         """Start the blocks, and wait for the first (the workers go on with the others)."""
-        if len(self.blocks) < 2:
-            self.results = iter([self.work(block) for block in self.blocks])
+        if len(self.blocks) < 2:  # here: the games as read, no text to read again
+            logs: list[tuple[object, str | None]] = [(i.game, None) for i in self.checked]
+            self.results = iter([self.work(logs)] if logs else [])
         else:
             self.results = self.executor.map(self.work, self.blocks)
         self.first = next(self.results, None)
@@ -389,8 +402,10 @@ class Verdict:
         """Check each game of ``records`` as it is read, count it, and yield it checked.
 
         ``records`` are a log reader's (:func:`kow.log.read_logs`): an item with a
-        ``game`` is one game's record (``label``, ``index``, ``line``, ``game``, and
-        ``fault``: a fault of reading that game alone, or None); any other is the end of
+        ``game`` is one game's record (``label``, ``index``, ``line``, ``game``,
+        ``fault``: a fault of reading that game alone, or None, and it may have ``text``:
+        the game's JSON text, or None, sent to an executor's workers in place of the
+        parsed game); any other is the end of
         an input (``label``, ``opened``, ``why``: why it could not be opened or read on,
         or None). Yields a :class:`Checked` for each game, in order, and each input's end
         as it comes, once counted (an unreadable input is in :attr:`unreadable`). ``also``
