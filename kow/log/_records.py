@@ -20,6 +20,7 @@ from typing import IO, Any
 
 from ..screen import printable
 from . import types
+from ._canon import KeyOrders
 from ._reader import LogReadError, iter_games_and_faults
 
 __all__ = ["GameRecord", "InputEnd", "InputError", "input_label", "read_logs"]
@@ -177,7 +178,7 @@ KEY_ORDERS = _key_orders(
 )  # fmt: skip
 """The order of the keys of each object of a log, by their set, as kow writes them (the
 log's types, key for key): the order of the canonical text of a game (:func:`_digest`)."""
-_ORDERED = frozenset(KEY_ORDERS.values())
+_ORDERED = KeyOrders(KEY_ORDERS.values())
 
 
 def _digest(game: Any, text: str | None = None) -> bytes:

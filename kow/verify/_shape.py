@@ -292,14 +292,16 @@ class Shape:
     def obj(
         self, value: object, path: str, keys: tuple[str, ...], *, optional: tuple[str, ...] = ()
     ) -> dict[str, object]:
-        """Return an object that has every key of ``keys``, and others only from ``optional``."""
+        """Return an object that has every key of ``keys``, and others only from ``optional``
+        (``value`` itself when it has ``keys`` alone, else a copy)."""
         if not isinstance(value, dict):
             self.fail(_at(path, f"expected an object, got {show(value)}"))
-        out: dict[str, object] = {}
         for key in keys:
             if key not in value:
                 self.fail(_at(path, f"missing key {key!r}"))
-            out[key] = value[key]
+        if len(value) == len(keys):  # every key is one of keys: no other to look for
+            return value
+        out: dict[str, object] = {key: value[key] for key in keys}
         for other in value:  # any JSON key, maybe not a str (a name of its own: mypyc types
             # a loop's name by its first use)
             if not isinstance(other, str) or (other not in keys and other not in optional):

@@ -174,8 +174,8 @@ class Checker(Shape):
                 if not allowed:
                     self.fail(f"{path}.settings: a player of kind {kind!r} has no settings")
                 settings = self.obj(player["settings"], f"{path}.settings", allowed)
-                for key, value in settings.items():
-                    self.int_(value, f"{path}.settings.{key}", lo=1, hi=MAX_ITERATIONS)
+                for key in allowed:
+                    self.int_(settings[key], f"{path}.settings.{key}", lo=1, hi=MAX_ITERATIONS)
 
     def rounds(self, value: object, rules: Rules, abandoned: bool) -> Game:
         """Walk the rounds; return the game as they leave it (``winner`` None if the game is
@@ -457,16 +457,19 @@ class Round:
         if not cards:
             self.fail("no card was played in this trick")
         led = suit_of(cards[0][1])
-        trumps = [(s, card) for s, card in cards if suit_of(card) == trump]
-        if trumps:
-            seat, card = max(trumps, key=lambda sc: rank_of(sc[1]))
-            what = f"the highest trump {card}"
-        else:
-            seat, card = max(
-                ((s, x) for s, x in cards if suit_of(x) == led), key=lambda sc: rank_of(sc[1])
-            )
-            what = f"{card}, the highest card of the led suit {led}"
+        seat, card, top, trumped = -1, "", -1, False  # the best card so far, its rank
+        for s, x in cards:  # a card is played once: no two of one suit tie
+            suit = suit_of(x)
+            if suit == trump and (not trumped or rank_of(x) > top):
+                seat, card, top, trumped = s, x, rank_of(x), True
+            elif not trumped and suit == led and rank_of(x) > top:
+                seat, card, top = s, x, rank_of(x)
         if winner != seat:
+            what = (
+                f"the highest trump {card}"
+                if trumped
+                else f"{card}, the highest card of the led suit {led}"
+            )
             self.fail(f"trick winner is seat {winner} but seat {seat} played {what}", winner)
 
     # -- end of round ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from kow.cli import main
 from kow.log import GameRecord, iter_games_and_faults, read_logs
-from kow.log._canon import measure
+from kow.log._canon import KeyOrders, measure
 from kow.log._records import KEY_ORDERS, _digest
 
 
@@ -48,8 +48,11 @@ def test_measure_gives_the_length_of_the_compact_text(value: object) -> None:
 def test_measure_refuses_floats_and_keys_in_an_order_not_given() -> None:
     assert measure([1.0], ()) == (-1, 0)
     assert measure({"b": 1, "a": {"c": 2}}, {("a", "b"), ("c",)}) == (-1, 3)
-    assert measure({"a": 1, "b": {"c": 2}}, {("a", "b")}) == (-1, 3)
-    assert measure({"a": 1, "b": {"c": 2}}, {("a", "b"), ("c",)}) == (19, 3)
+    assert measure({"a": 1, "b": {"c": 2, "d": 3}}, {("a", "b")}) == (-1, 4)
+    assert measure({"a": 1, "b": {"c": 2, "d": 3}}, {("a", "b"), ("c", "d")}) == (25, 4)
+    # An object of one key or none has one order: given or not.
+    assert measure({"a": {"c": 2}, "b": {}}, {("a", "b")}) == (20, 3)
+    assert measure({"a": {"c": 2}, "b": {}}, KeyOrders({("a", "b")})) == (20, 3)
 
 
 def read(text: str) -> list[tuple[object, str | None, str | None]]:
