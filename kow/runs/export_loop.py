@@ -8,8 +8,10 @@ order, with the same text and the same errors at the same place either way.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, TypeAlias
 
@@ -81,6 +83,9 @@ def export_games(
                 raise ExportError(error)
             yield ExportedGame(item, text[0])
         return
+    if hasattr(run, "stream"):  # workers that live for the run: fed as it is read
+        yield from _streamed(records, work, run)
+        return
     running: _Window | None = None  # started: its workers go on while the next is read
     try:
         for games, end in _windows(records, 8 * run.workers * BLOCK):
@@ -98,6 +103,49 @@ def export_games(
     finally:
         if running is not None:
             running.close()
+
+
+def _streamed(
+    records: Iterable[GameRecord | InputEnd],
+    work: Callable[[list[_Job]], tuple[list[dict[str, str]], str | None]],
+    run: Any,
+) -> Generator[ExportedGame | InputEnd, None, None]:
+    """Yield what :func:`export_games` yields, the games exported in blocks of
+    :data:`BLOCK` by ``run.stream`` (:meth:`kow.runs.executors.Processes.stream`), which
+    reads the blocks as its workers need them and hands the results back in order.
+
+    Each block is sent as the games' texts where they have one (the workers read them),
+    with the records read since the block before kept here until its result comes back;
+    a block ends at :data:`BLOCK` games or at an input's end."""
+    held: deque[list[GameRecord | InputEnd]] = deque()
+
+    def blocks() -> Iterator[list[_Job]]:
+        items: list[GameRecord | InputEnd] = []
+        jobs: list[_Job] = []
+        for item in records:
+            items.append(item)
+            if isinstance(item, GameRecord):
+                jobs.append(_job(item, sent=True))
+                if len(jobs) < BLOCK:
+                    continue
+            held.append(items)
+            yield jobs
+            items, jobs = [], []
+        if items:
+            held.append(items)
+            yield jobs
+
+    with contextlib.closing(run.stream(work, blocks())) as results:
+        for texts, error in results:
+            done = iter(texts)
+            for item in held.popleft():
+                if isinstance(item, InputEnd):
+                    yield _ended(item)
+                    continue
+                text = next(done, None)
+                if text is None:  # the block's first game that could not be exported
+                    raise ExportError(error)
+                yield ExportedGame(item, text)
 
 
 def _ended(end: InputEnd) -> InputEnd:

@@ -27,6 +27,8 @@ and names (the log, the players, the protocol, the command line's options).
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import functools
 import json
 from collections.abc import Callable, Iterable, Iterator
@@ -186,6 +188,9 @@ def _judged(
             yield item, judge(item.game, also) if read else None
         return
     work = functools.partial(judge_block, also=also)
+    if hasattr(executor, "stream"):  # workers that live for the run: fed as it is read
+        yield from _streamed(records, work, executor)
+        return
     running: _Window | None = None  # started: its workers go on while the next is read
     try:
         for games, end in _windows(records, 8 * executor.workers * BLOCK):
@@ -203,6 +208,47 @@ def _judged(
     finally:
         if running is not None:
             running.close()
+
+
+def _streamed(
+    records: Iterable[Any],
+    work: Callable[[list[tuple[object, str | None]]], list[Judged]],
+    executor: Any,
+) -> Iterator[tuple[Any, Judged | None]]:
+    """Yield each of ``records`` with what :func:`judge` found of it, as :func:`_judged`
+    does, the games checked in blocks of :data:`BLOCK` by ``executor.stream``, which reads
+    the blocks as its workers need them and hands the results back in order.
+
+    Each block is sent with the records read since the block before (the games it
+    checks, the games read with a fault, the ends of inputs), kept here until its result
+    comes back; a block ends at :data:`BLOCK` games or at an input's end."""
+    held: collections.deque[list[Any]] = collections.deque()
+
+    def blocks() -> Iterator[list[tuple[object, str | None]]]:
+        items: list[Any] = []
+        logs: list[tuple[object, str | None]] = []
+        for item in records:
+            items.append(item)
+            if hasattr(item, "game"):
+                if item.fault is not None:
+                    continue
+                text = getattr(item, "text", None)
+                logs.append((None if text is not None else item.game, text))
+                if len(logs) < BLOCK:
+                    continue
+            held.append(items)
+            yield logs
+            items, logs = [], []
+        if items:
+            held.append(items)
+            yield logs
+
+    with contextlib.closing(executor.stream(work, blocks())) as results:
+        for found in results:
+            judged = iter(found)
+            for item in held.popleft():
+                read = hasattr(item, "game") and item.fault is None
+                yield item, next(judged) if read else None
 
 
 def _windows(records: Iterable[Any], size: int) -> Iterator[tuple[list[Any], Any]]:

@@ -641,6 +641,14 @@ def test_verdict_run_on_processes_checks_as_alone(
     assert run(Processes(2)) == alone
     assert alone[1]["games"] == 20 and alone[1]["faulty"] == 4
 
+    class MapOnly:  # an executor with map alone (as Ray tasks): windows of blocks
+        workers = 2
+
+        def map(self, func: Any, items: Any) -> Any:
+            return Processes(2).map(func, items)
+
+    assert run(MapOnly()) == alone
+
 
 def test_jobs_and_cluster_together_are_a_usage_error(games_text: str) -> None:
     code, out, err = invoke("verify", "--jobs", "2", "--cluster", "local", "-", input=games_text)

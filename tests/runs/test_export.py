@@ -9,6 +9,7 @@ and the CLI's handling of output, bad usage and bad input.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import gzip
 import io
 import json
@@ -1112,7 +1113,23 @@ def _jobs_input(tmp_path: Path) -> list[str]:
     return [str(first), str(second)]
 
 
-@pytest.mark.parametrize("executor", ["jobs 2", "processes 3"])
+@dataclasses.dataclass(frozen=True)
+class MapOnly:
+    """An executor with ``map`` alone (as Ray tasks): the games go in windows of blocks."""
+
+    jobs: int
+
+    @property
+    def workers(self) -> int:
+        return self.jobs
+
+    def map(self, func: Any, items: Any) -> Any:
+        from kow.runs._pool import ordered_map
+
+        return ordered_map(func, items, self.jobs)
+
+
+@pytest.mark.parametrize("executor", ["jobs 2", "processes 3", "map only"])
 def test_export_games_gives_the_same_text_and_error_whatever_the_jobs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, executor: str
 ) -> None:
@@ -1132,7 +1149,12 @@ def test_export_games_gives_the_same_text_and_error_whatever_the_jobs(
         return out, str(caught.value)
 
     alone = exported()
-    how = {"jobs": 2} if executor == "jobs 2" else {"executor": Processes(3)}
+    executors: dict[str, dict[str, Any]] = {
+        "jobs 2": {"jobs": 2},
+        "processes 3": {"executor": Processes(3)},
+        "map only": {"executor": MapOnly(2)},
+    }
+    how = executors[executor]
     assert exported(**how) == alone
     assert [index for index, _ in alone[0]] == list(range(1, 10))
     assert alone[1].startswith(f"{inputs[0]}: game 10 (seed ")
