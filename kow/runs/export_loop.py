@@ -9,6 +9,7 @@ order, with the same text and the same errors at the same place either way.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 from collections import deque
@@ -59,9 +60,12 @@ def export_games(
     it), and yielded as an :class:`ExportedGame`, in order. With ``jobs`` 1 and no
     ``executor`` each game is exported here before the next is read; else the games are
     exported in blocks of :data:`BLOCK` on ``jobs`` processes or the ``executor``
-    (:class:`kow.runs.executors.Processes`, :func:`~kow.runs.executors.on_ray`), up to 8
-    blocks per worker at once, the next ones read while they run: the same games, the
-    same text and the same errors, at the same place. Raises
+    (:class:`kow.runs.executors.Processes`, :func:`~kow.runs.executors.on_ray`), the
+    next ones read while they run: the same games, the same text and the same errors, at
+    the same place. ``jobs`` processes (:meth:`~kow.runs.executors.Processes.stream`)
+    live for the run and are sent each game as its text where it has one (the record
+    yielded then has ``game`` None: no parsed game is held here while its block runs);
+    another executor gets windows of up to 8 blocks per worker. Raises
     :class:`~kow.log.InputError` at an input that could not be opened or read whole,
     :class:`ExportError` at a game that is not legal (``FILE: game N (seed S): fault;
     the export stops at a game that is not legal``) or that the engine does not replay,
@@ -123,9 +127,12 @@ def _streamed(
         items: list[GameRecord | InputEnd] = []
         jobs: list[_Job] = []
         for item in records:
-            items.append(item)
             if isinstance(item, GameRecord):
                 jobs.append(_job(item, sent=True))
+                if item.text is not None:  # held without its game: parsed games held are
+                    item = dataclasses.replace(item, game=None)  # the garbage collector's work
+            items.append(item)
+            if isinstance(item, GameRecord):
                 if len(jobs) < BLOCK:
                     continue
             held.append(items)

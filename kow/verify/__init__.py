@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import dataclasses
 import functools
 import json
 from collections.abc import Callable, Iterable, Iterator
@@ -228,13 +229,14 @@ def _streamed(
         items: list[Any] = []
         logs: list[tuple[object, str | None]] = []
         for item in records:
-            items.append(item)
-            if hasattr(item, "game"):
-                if item.fault is not None:
-                    continue
+            if hasattr(item, "game") and item.fault is None:
                 text = getattr(item, "text", None)
                 logs.append((None if text is not None else item.game, text))
-                if len(logs) < BLOCK:
+                if text is not None:  # held without its game: parsed games held are
+                    item = dataclasses.replace(item, game=None)  # the garbage collector's work
+            items.append(item)
+            if hasattr(item, "game"):
+                if item.fault is not None or len(logs) < BLOCK:
                     continue
             held.append(items)
             yield logs
@@ -463,6 +465,11 @@ class Verdict:
         (a :class:`kow.runs.executors.Executor`, ``--jobs`` or ``--cluster``; ``also``
         then pickles): up to 8 blocks per worker are read, checked at once and yielded
         in order, so the verdict and what is yielded are the same whatever the executor.
+        An executor that has ``stream`` (:class:`kow.runs.executors.Processes`) is fed
+        blocks as they are read, and a game read with its ``text`` is sent as that text:
+        its record comes back with ``game`` None (this process holds no parsed game while
+        its block is checked) unless the game is faulty or ``note`` is given, when it is
+        read again from its text.
         Raises what ``records``, ``also``, ``note`` or the executor raise, nothing else.
         """
         for item, judged in _judged(records, also, executor):
@@ -474,6 +481,9 @@ class Verdict:
                     self.unopened += not opened
                 yield item
                 continue
+            if item.game is None and judged is not None and getattr(item, "text", None):
+                if judged.fault is not None or note is not None:  # its seed is needed
+                    item = dataclasses.replace(item, game=json.loads(item.text))
             game, label, index, line = item.game, item.label, item.index, item.line
             if item.fault is not None:  # of this game alone: read on
                 fault = Fault(None, None, None, message=str(item.fault))

@@ -29,7 +29,7 @@ from kow.cli import main
 from kow.cli.commands.export import EXPORT_TABLES
 from kow.log import LoggedPlayer, build, rules_to_log
 from kow.rules import MAX_PLAYERS, Rules
-from kow.runs.export import COLUMNS, TABLES, IllegalGameError, cells, rows
+from kow.runs.export import COLUMNS, TABLES, IllegalGameError, cells, csv_text, rows
 
 ROOT = Path(__file__).resolve().parents[2]
 RANKS = "23456789TJQKA"
@@ -1186,3 +1186,19 @@ def test_export_jobs_gives_the_same_bytes_and_errors(
     code, _, err = invoke("export", "--jobs", "2", "--cluster", "local", "--table", "plays",
                           inputs[1])  # fmt: skip
     assert code == 2 and "give --jobs or --cluster, not both" in err
+
+
+@pytest.mark.parametrize("safe", [False, True])
+def test_csv_text_writes_what_the_csv_module_writes(safe: bool) -> None:
+    # Plain rows go through the compiled line writer, the others through csv: one text.
+    values: list[Any] = [
+        "Th", "g.jsonl", "", "a b", "a,b", 'say "hi"', "x\ny", "\r", "\tx", "=1+1", "-Ada",
+        "+", "@x", "é ♥", "\u2028", "\x7f", 0, 7, -3, 10**20, None, True, False,
+    ]  # fmt: skip
+    rows = [(a, b, c) for a in values for b in values[:6] for c in (1, None, "=x")]
+    rows += [(value,) for value in values]  # a row of one cell: CSV quotes a lone empty one
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerows(cells(row, spreadsheet_safe=safe) for row in rows)
+    assert csv_text(rows, spreadsheet_safe=safe) == out.getvalue()
+    assert csv_text([("Th", 2, None, False)]) == "Th,2,,false\n"

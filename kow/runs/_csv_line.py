@@ -1,0 +1,46 @@
+"""Write a row of ``kow export``'s tables as a CSV line, at compiled speed.
+
+:func:`plain_line` writes the rows whose cells need no quoting, which is every row of a
+log kow wrote: what the csv module writes of them, cell for cell, without a call per
+cell through Python. A row with a cell that CSV must quote (or that a spreadsheet would
+read as a formula) is left to the csv module (:func:`kow.runs.export.csv_text`).
+"""
+
+from __future__ import annotations
+
+__all__ = ["plain_line"]
+
+
+def plain_line(row: tuple[object, ...], spreadsheet_safe: bool) -> str | None:
+    """Return ``row`` as one CSV line ended by ``\\n``, as ``csv.writer`` (its default
+    dialect, ``lineterminator="\\n"``) writes :func:`~kow.runs.export.cells` of it, or
+    None when a cell needs more: a string that is not printable or holds a comma or a
+    double quote (CSV quotes it), one that starts like a formula under
+    ``spreadsheet_safe`` (:data:`~kow.runs.export.FORMULA_STARTS`: ``=``, ``+``,
+    ``-``, ``@``; tab and carriage return are not printable), a value of another type, or
+    a row of fewer than two cells (CSV quotes a lone empty cell).
+
+    >>> plain_line(("g.jsonl", 1, None, True, False, "Th", -3), False)
+    'g.jsonl,1,,true,false,Th,-3\\n'
+    >>> plain_line(("a,b", 1), False), plain_line(("=1", 2), True), plain_line((1,), False)
+    (None, None, None)
+    """
+    if len(row) < 2:
+        return None
+    out: list[str] = []
+    for value in row:
+        if value is None:
+            out.append("")
+        elif isinstance(value, bool):
+            out.append("true" if value else "false")
+        elif isinstance(value, int):
+            out.append(str(value))
+        elif isinstance(value, str):
+            if not value.isprintable() or "," in value or '"' in value:
+                return None
+            if spreadsheet_safe and value and value[0] in "=+-@":
+                return None
+            out.append(value)
+        else:
+            return None
+    return ",".join(out) + "\n"
