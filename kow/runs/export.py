@@ -392,26 +392,30 @@ class _Walk(EventVisitor):
         played = self.played
         trump = self.trump
         winner = None if end is None else end.winner
+        file, game, seed = self.keys["file"], self.keys["game"], self.keys["seed"]
         # By play: followed suit, trumped (a trump on another led suit); the lead does neither.
-        followed = [p.card is not None and not p.lead and SUIT_OF[p.card] == led for p in played]
-        trumped = [
-            p.card is not None and not p.lead and not f and SUIT_OF[p.card] == trump
-            for p, f in zip(played, followed, strict=True)
-        ]
+        followed: list[bool] = []
+        trumped: list[bool] = []
+        for p in played:
+            suit = NO_SUIT if p.card is None or p.lead else SUIT_OF[p.card]
+            followed.append(suit == led != NO_SUIT)
+            trumped.append(suit == trump != led and suit != NO_SUIT)
         if "tricks" in self.out:
             knocks = sum(p.card is None for p in played)
             self.out["tricks"].append(
                 TrickRow(
-                    **self.keys,
-                    round=number,
-                    trick=trick,
-                    leader=played[0].seat,
-                    led_suit=None if led == NO_SUIT else SUITS[led],
-                    cards=len(played) - knocks,
-                    knocks=knocks,
-                    winning_card=None if end is None else NAMES[end.card],
-                    winner=winner,
-                    trumped=any(trumped),
+                    file,
+                    game,
+                    seed,
+                    number,
+                    trick,
+                    played[0].seat,  # leader
+                    None if led == NO_SUIT else SUITS[led],  # led_suit
+                    len(played) - knocks,  # cards
+                    knocks,
+                    None if end is None else NAMES[end.card],  # winning_card
+                    winner,
+                    any(trumped),
                 )
             )
         if "plays" in self.out:
@@ -419,18 +423,20 @@ class _Walk(EventVisitor):
             for place, p in enumerate(played, start=1):
                 add(
                     PlayRow(
-                        **self.keys,
-                        round=number,
-                        trick=trick,
-                        play=place,
-                        seat=p.seat,
-                        knock=p.card is None,
-                        card=None if p.card is None else NAMES[p.card],
-                        lead=p.lead,
-                        followed_suit=followed[place - 1],
-                        trumped=trumped[place - 1],
-                        winning=p.winning,
-                        won=None if winner is None else p.seat == winner,
+                        file,
+                        game,
+                        seed,
+                        number,
+                        trick,
+                        place,  # play
+                        p.seat,
+                        p.card is None,  # knock
+                        None if p.card is None else NAMES[p.card],  # card
+                        p.lead,
+                        followed[place - 1],  # followed_suit
+                        trumped[place - 1],
+                        p.winning,
+                        None if winner is None else p.seat == winner,  # won
                     )
                 )
         self.trick += 1
