@@ -58,7 +58,8 @@ LAYERS: list[set[str]] = [
     {"kow.game", "kow.screen"},
     # the log
     {"kow.log._format", "kow.log._records"},
-    {"kow.log._writer", "kow.log._replay"},
+    {"kow.log._writer"},
+    {"kow.log._replay"},
     {"kow.log"},
     # the framework adapters
     {"kow.frameworks", "kow.frameworks.encoding"},
