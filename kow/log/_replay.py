@@ -13,6 +13,7 @@ from ..cards import NAMES, SUITS, Card, Suit
 from ..engine import IllegalActionError, State
 from ..engine.deal import DeckRanOut, StackedDeck, deal_deck
 from ..events import KNOCK, Action, Deal, RoundEnd, Seat
+from ..rules import MAX_PLAYERS
 from ._format import build, rules_from_log
 from ._writer import game_text
 from .types import GameLog, PlayerLog, RoundLog
@@ -234,14 +235,26 @@ def round_actions(rnd: RoundLog, number: int) -> list[LoggedAction]:
             suit, chooser = _SUITS[rnd["trump"]], rnd["trump_chosen_by"]
             out.append(LoggedAction(suit, chooser, "trump_chosen_by", trick=None))
         for t, trick in enumerate(rnd["tricks"]):
+            plays = _PLAY_PLACES[t] if t < len(_PLAY_PLACES) else _places(t)
             for j, play in enumerate(trick["plays"]):
                 action = KNOCK if play.get("knock") else _CARDS[play["card"]]
-                where = f"tricks[{t}].plays[{j}].seat"
+                where = plays[j] if j < len(plays) else f"tricks[{t}].plays[{j}].seat"
                 out.append(LoggedAction(action, play["seat"], where, trick=trick["number"]))
     except (KeyError, TypeError, IndexError, AttributeError) as err:
         why = f"not a log that can be replayed: {type(err).__name__} {err}"
         raise ReplayError(why, number) from None
     return out
+
+
+def _places(trick: int) -> tuple[str, ...]:
+    """Return where each play of trick ``trick`` (from 0) is in its round's object, for
+    :class:`LoggedAction`: ``tricks[T].plays[J].seat``, one a seat."""
+    return tuple(f"tricks[{trick}].plays[{j}].seat" for j in range(MAX_PLAYERS))
+
+
+_PLAY_PLACES = tuple(_places(trick) for trick in range(52 // 2))
+"""The places of the plays of each trick a round can have (made once: a round's actions
+are read for every game replayed)."""
 
 
 def _check(

@@ -8,7 +8,23 @@ read as a formula) is left to the csv module (:func:`kow.runs.export.csv_text`).
 
 from __future__ import annotations
 
-__all__ = ["plain_line"]
+__all__ = ["plain_line", "plain_text"]
+
+
+def plain_text(rows: list[tuple[object, ...]], spreadsheet_safe: bool) -> str | None:
+    """Return the CSV lines of ``rows`` as :func:`plain_line` writes each, or None when
+    one of them needs more (one call for a game's rows of a table).
+
+    >>> plain_text([("a", 1), ("b", None)], False), plain_text([("a", 1), ("b,", 2)], False)
+    ('a,1\\nb,\\n', None)
+    """
+    lines: list[str] = []
+    for row in rows:
+        line = plain_line(row, spreadsheet_safe)
+        if line is None:
+            return None
+        lines.append(line)
+    return "".join(lines)
 
 
 def plain_line(row: tuple[object, ...], spreadsheet_safe: bool) -> str | None:

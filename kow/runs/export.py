@@ -46,7 +46,7 @@ from ..events import (
 from ..log import GameLog, replay_game, rules_to_log
 from ..rules import MAX_PLAYERS, Rules
 from ..verify import Fault, verify_game
-from ._csv_line import plain_line
+from ._csv_line import plain_line, plain_text
 
 __all__ = [
     "COLUMNS",
@@ -201,6 +201,10 @@ def csv_text(rows: Iterable[Row], *, spreadsheet_safe: bool = False) -> str:
     >>> csv_text([("a,b", 1, None, True), ("Th", 2, None, False)])
     '"a,b",1,,true\\nTh,2,,false\\n'
     """
+    if isinstance(rows, list):
+        text = plain_text(rows, spreadsheet_safe)  # every row of a log kow wrote
+        if text is not None:
+            return text
     lines: list[str] = []
     for row in rows:
         line = plain_line(row, spreadsheet_safe)  # every row of a log kow wrote
