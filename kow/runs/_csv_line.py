@@ -11,7 +11,7 @@ from __future__ import annotations
 __all__ = ["plain_line", "plain_text"]
 
 
-def plain_text(rows: list[tuple[object, ...]], spreadsheet_safe: bool) -> str | None:
+def plain_text(rows: list[object], spreadsheet_safe: bool) -> str | None:
     """Return the CSV lines of ``rows`` as :func:`plain_line` writes each, or None when
     one of them needs more (one call for a game's rows of a table).
 
@@ -27,21 +27,22 @@ def plain_text(rows: list[tuple[object, ...]], spreadsheet_safe: bool) -> str | 
     return "".join(lines)
 
 
-def plain_line(row: tuple[object, ...], spreadsheet_safe: bool) -> str | None:
+def plain_line(row: object, spreadsheet_safe: bool) -> str | None:
     """Return ``row`` as one CSV line ended by ``\\n``, as ``csv.writer`` (its default
     dialect, ``lineterminator="\\n"``) writes :func:`~kow.runs.export.cells` of it, or
     None when a cell needs more: a string that is not printable or holds a comma or a
     double quote (CSV quotes it), one that starts like a formula under
     ``spreadsheet_safe`` (:data:`~kow.runs.export.FORMULA_STARTS`: ``=``, ``+``,
     ``-``, ``@``; tab and carriage return are not printable), a value of another type, or
-    a row of fewer than two cells (CSV quotes a lone empty cell).
+    a row of fewer than two cells (CSV quotes a lone empty cell), or a row that is not a
+    tuple.
 
     >>> plain_line(("g.jsonl", 1, None, True, False, "Th", -3), False)
     'g.jsonl,1,,true,false,Th,-3\\n'
     >>> plain_line(("a,b", 1), False), plain_line(("=1", 2), True), plain_line((1,), False)
     (None, None, None)
     """
-    if len(row) < 2:
+    if not isinstance(row, tuple) or len(row) < 2:
         return None
     out: list[str] = []
     for value in row:
