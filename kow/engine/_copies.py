@@ -26,12 +26,22 @@ if TYPE_CHECKING:
 
 __all__ = ["BLANK", "copy_state", "fork_state", "state_from_view"]
 
+# Phase's members as plain names: an enum's member read from a module that is not compiled
+# is a Python attribute look-up, about 700 instructions (a search makes a state per deal).
+_PLAY: Final = Phase.PLAY
+_TRUMP: Final = Phase.TRUMP
+
 BLANK: Final = random.Random(0)
 """Given as ``rng``, makes ``State(rules, BLANK)`` a blank state for a copy to fill in.
 
 No draw is made from it: :class:`~kow.engine.State` returns at once, with no attribute
 set, and the functions here set every one. (``object.__new__(State)`` cannot do this once
 ``State`` is compiled, and a compiled ``State.__new__`` runs ``__init__``.)"""
+_UNDRAWN: Final = ShuffledDeck(random.Random(0))
+"""The deck of every state made by :func:`state_from_view`, shared: such a state deals no
+round, so nothing draws from it (a fork deep-copies it). Made once: seeding a generator
+costs about 30,000 instructions, more than the rest of the state (a search makes one
+such state per deal)."""
 
 
 def copy_state(state: State) -> State:
@@ -102,21 +112,23 @@ def state_from_view(cls: type[State], view: View, hands: Sequence[Mask]) -> Stat
 
     Raises :class:`ValueError` when a hand has the wrong size, or in another phase.
     """
-    if view.phase is not Phase.PLAY and view.phase is not Phase.TRUMP:
-        raise ValueError(f"no search in phase {view.phase.value!r}")
+    phase = view.phase
+    if phase is not _PLAY and phase is not _TRUMP:
+        raise ValueError(f"no search in phase {phase.value!r}")
     rules = view.rules
     players = rules.players
+    counts = view.hand_counts
     for seat in range(players):
-        if hands[seat].bit_count() != view.hand_counts[seat]:
+        if _count(hands[seat]) != counts[seat]:
             raise ValueError(
-                f"seat {seat} holds {view.hand_counts[seat]} cards, not {hands[seat].bit_count()}"
+                f"seat {seat} holds {counts[seat]} cards, not {hands[seat].bit_count()}"
             )
     state: State = cls(view.rules, BLANK)
     state.rules = rules
     state.players = players
     state.events = []
     state.recording = False
-    state.phase = view.phase
+    state.phase = phase
     state.turn = view.seat
     state.outcome = None
     state.round = view.round
@@ -141,7 +153,7 @@ def state_from_view(cls: type[State], view: View, hands: Sequence[Mask]) -> Stat
     state.previous_tricks_won = (
         None if view.previous_tricks_won is None else list(view.previous_tricks_won)
     )
-    state.allowed = view.legal if view.phase is Phase.TRUMP else ALL_SUITS
+    state.allowed = view.legal if phase is _TRUMP else ALL_SUITS
     state.votes = list(view.votes)
     state.seen = view.seen
     state.trick_number = view.trick_number
@@ -157,15 +169,25 @@ def state_from_view(cls: type[State], view: View, hands: Sequence[Mask]) -> Stat
         if type(play) is Play:
             trick_seen ^= BIT[play.card]
     state._trick_seen = trick_seen
-    state._deck = ShuffledDeck(random.Random(0))  # never drawn: a copy deals no round
+    state._deck = _UNDRAWN  # never drawn: a copy deals no round
     state._on_dogs_life = [s in view.dogs_life for s in range(players)]
     state._left = left_of(view.dealer, state.in_game)
-    state._most_tricks = view.seat if view.phase is Phase.TRUMP else -1
+    state._most_tricks = view.seat if phase is _TRUMP else -1
     state._voters = []
     state._fixed_suit = NO_SUIT
     state._pending_method = "chosen"
     state._view_parts = None
     return state
+
+
+def _count(cards: Mask) -> int:
+    """Return how many cards the mask ``cards`` holds (``int.bit_count``, which compiled
+    code calls as a Python method)."""
+    count = 0
+    while cards:
+        cards &= cards - 1
+        count += 1
+    return count
 
 
 def fork_state(

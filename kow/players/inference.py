@@ -16,10 +16,11 @@ this round, and the turned-up card.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from operator import itemgetter
+from typing import Final, NamedTuple
 
-from ..cards import BIT, NO_CARD, NO_SUIT, SUIT_OF, Mask, Suit, cards_in
+from ..cards import BIT, NO_CARD, NO_SUIT, SUIT_OF, Mask, Suit
 from ..engine.trick import BEATEN_BY, knock_allowed, legal_cards
 from ..engine.view import TrickFacts, View
 from ..events import KNOCK, Action, Knock, Seat
@@ -146,26 +147,51 @@ def misses(
     for d in found:
         if count >= limit:
             break
-        count += _missed(d, hands[d.facts.seat])
+        count += _Replayed(d).missed(hands[d.facts.seat])
     return count
 
 
-def _missed(d: ObservedPlay, now: Mask) -> bool:
-    """Return whether the opponent model, holding ``now`` (a mask) today, differs on ``d``."""
-    facts = d.facts
-    hand = now | d.later
-    legal = legal_cards(hand, facts.led)
-    if not facts.may_knock and not legal & (legal - 1):
-        return False  # a single legal card says nothing
-    # heuristic_card(facts.with_hand(hand)), with no facts made: a search asks this many
-    # thousand times.
-    then = heuristic_play(
-        hand=hand, legal=legal, may_knock=facts.may_knock, seen=facts.seen,
-        winning=facts.winning, led=facts.led, trump=facts.trump, to_come=facts.to_come,
-        won=facts.won, tricks_left=facts.tricks_left, forget=0,
-    )  # fmt: skip
-    return then != d.action
+class _Replayed:
+    """One decision of an :class:`ObservedPlay`, ready to replay under guessed hands.
 
+    Its facts are kept as plain fields: compiled, a field is read as it is, where a
+    :class:`~kow.engine.view.TrickFacts` field is a tuple item to unbox (a search replays
+    some hundred thousand decisions a move).
+    """
+
+    def __init__(self, d: ObservedPlay) -> None:
+        facts = d.facts
+        self.may_knock = facts.may_knock
+        self.seen = facts.seen
+        self.winning = facts.winning
+        self.led = facts.led
+        self.trump = facts.trump
+        self.to_come = facts.to_come
+        self.won = facts.won
+        self.tricks_left = facts.tricks_left
+        self.action = d.action
+        self.later = d.later
+
+    def missed(self, now: Mask) -> bool:
+        """Return whether the opponent model, holding ``now`` (a mask) today, decides
+        otherwise."""
+        hand = now | self.later
+        legal = legal_cards(hand, self.led)
+        may_knock = self.may_knock
+        if not may_knock and not legal & (legal - 1):
+            return False  # a single legal card says nothing
+        # heuristic_card(facts.with_hand(hand)), with no facts made: a search asks this
+        # many thousand times.
+        then = heuristic_play(
+            hand=hand, legal=legal, may_knock=may_knock, seen=self.seen, winning=self.winning,
+            led=self.led, trump=self.trump, to_come=self.to_come, won=self.won,
+            tricks_left=self.tricks_left, forget=0,
+        )  # fmt: skip
+        return then != self.action
+
+
+_SUITS: Final = (0, 1, 2, 3)
+"""The four suits, any of which the trump chooser may name."""
 
 CANDIDATES = 4
 """Deals drawn per deal wanted, at most, in search of deals that explain every play."""
@@ -186,12 +212,12 @@ class Model:
         found = observed_plays(view)
         self.trump = -1 if view.trump is None else view.trump
         self.chooser = trump_chooser(view)
-        self.by_seat: list[list[ObservedPlay]] = [[] for _ in range(n)]
+        self.by_seat: list[list[_Replayed]] = [[] for _ in range(n)]
         self.played = [0] * n
         for d in found:
             self.played[d.facts.seat] |= d.later
         for d in found:
-            self.by_seat[d.facts.seat].append(d)
+            self.by_seat[d.facts.seat].append(_Replayed(d))
         self.seats = tuple(s for s in range(n) if self.by_seat[s] or s == self.chooser)
         """Seats with something to explain."""
         self._known: dict[int, int] = {}
@@ -202,15 +228,18 @@ class Model:
         Remembers its answers: late in a round the same few hands come up again and again.
         """
         key = hand | seat << 52
-        count = self._known.get(key)
-        if count is None:
-            count = 0
-            trump = self.trump
-            if seat == self.chooser:
-                count = heuristic_trump(hand | self.played[seat], (0, 1, 2, 3)) != trump
-            for d in self.by_seat[seat]:
-                count += _missed(d, hand)
-            self._known[key] = count
+        known = self._known.get(key)
+        if known is not None:
+            return known
+        # Counted in an int, not an ``int | None`` nor by adding bools: compiled, C additions.
+        count = 0
+        if seat == self.chooser:
+            if heuristic_trump(hand | self.played[seat], _SUITS) != self.trump:
+                count = 1
+        for d in self.by_seat[seat]:
+            if d.missed(hand):
+                count += 1
+        self._known[key] = count
         return count
 
 
@@ -231,62 +260,81 @@ def likely_deals(
     seats = model.seats
     if not seats:
         return [sampler.deal(rng) for _ in range(iterations)]
-    seat_misses = model.seat_misses
     perfect: list[list[int]] = []
-    rest: list[tuple[int, int, list[int], list[int]]] = []
+    rest: list[tuple[int, int, list[int]]] = []
     for i in range(iterations * CANDIDATES):
         hands = sampler.deal(rng)
-        per = [0] * len(hands)
         total = 0
         for s in seats:
-            per[s] = seat_misses(s, hands[s])
-            total += per[s]
+            total += model.seat_misses(s, hands[s])  # called, not aliased: a native call
         if not total:
             perfect.append(hands)
             if len(perfect) == iterations:
                 return perfect
         else:
-            rest.append((total, i, hands, per))
-    rest.sort(key=lambda r: (r[0], r[1]))
+            rest.append((total, i, hands))
+    rest.sort(key=itemgetter(0))  # stable: the same order as by (misses, draw number)
     repaired: list[tuple[int, int, list[int]]] = []
-    for total, i, hands, per in rest[: iterations - len(perfect)]:
+    for total, i, hands in rest[: iterations - len(perfect)]:
+        per = [0] * len(hands)  # the seats' misses again (remembered by the model)
+        for s in seats:
+            per[s] = model.seat_misses(s, hands[s])
         total = _repair(hands, per, total, sampler=sampler, model=model, rng=rng)
         if total:
             repaired.append((total, i, hands))
         else:
             perfect.append(hands)
-    repaired.sort(key=lambda r: (r[0], r[1]))
+    repaired.sort(key=_misses_first)
     return perfect + [hands for _, _, hands in repaired]
 
 
+def _misses_first(drawn: tuple[int, int, list[int]]) -> tuple[int, int]:
+    """Return the order of a deal kept aside: ``(misses, draw number)``, fewest first."""
+    return drawn[0], drawn[1]
+
+
 def _proposed_swap(
-    hands: list[int], s: int, *, sampler: Sampler, rng: random.Random
+    hands: list[int], s: int, *, sampler: Sampler, draw: Callable[[], float]
 ) -> tuple[int, int] | None:
     """Draw one of seat ``s``'s cards and one hidden card, for a swap between them.
 
     Returns the mask of the two cards and the seat holding the hidden one (``len(hands)``
     when it is undealt), or None when ``s`` holds no card, already holds the hidden card,
     or the swap would give a seat a card of a suit it is void in. Draws the seat's card,
-    then the hidden card, from ``rng``.
+    then the hidden card, with ``draw`` (a generator's ``random``): the seat's card is
+    ``cards_in(hand)[int(draw() * count)]``, found among the mask's bits without making
+    that tuple.
     """
-    mine = cards_in(hands[s])
-    if not mine:
+    hand = hands[s]
+    if not hand:
         return None  # it has played all its cards: nothing to swap
-    a = mine[int(rng.random() * len(mine))]
+    count = 0
+    m = hand
+    while m:
+        m &= m - 1
+        count += 1
+    index = int(draw() * count)
+    m = hand
+    while index:  # drop the lowest cards until the one drawn is the lowest
+        m &= m - 1
+        index -= 1
+    low = m & -m
     pool = sampler.pool
-    b = pool[int(rng.random() * len(pool))]
-    if hands[s] & BIT[b]:
+    size: int = len(pool)
+    b = pool[int(draw() * size)]
+    high = 1 << b
+    if hand & high:
         return None
     n = len(hands)
     t = n  # the undealt part of the deck
     for u in range(n):
-        if hands[u] & BIT[b]:
+        if hands[u] & high:
             t = u
             break
     void = sampler.void
-    if void[s] >> SUIT_OF[b] & 1 or void[t] >> SUIT_OF[a] & 1:
+    if void[s] >> SUIT_OF[b] & 1 or void[t] >> SUIT_OF[low.bit_length() - 1] & 1:
         return None
-    return BIT[a] | BIT[b], t
+    return low | high, t
 
 
 def _repair(
@@ -303,25 +351,26 @@ def _repair(
     ``per``: misses by seat (changed in place). Returns the misses left.
     """
     n = len(hands)
-    seat_misses = model.seat_misses
+    draw = rng.random
     for _ in range(REPAIRS):
         if not total:
             break
         missing = [s for s in model.seats if per[s]]
-        s = missing[int(rng.random() * len(missing))]
-        proposed = _proposed_swap(hands, s, sampler=sampler, rng=rng)
+        size: int = len(missing)
+        s = missing[int(draw() * size)]
+        proposed = _proposed_swap(hands, s, sampler=sampler, draw=draw)
         if proposed is None:
             continue
         swap, t = proposed
-        new_s = seat_misses(s, hands[s] ^ swap)
+        new_s = model.seat_misses(s, hands[s] ^ swap)
         new_t = 0
         if t < n:
-            new_t = seat_misses(t, hands[t] ^ swap)
+            new_t = model.seat_misses(t, hands[t] ^ swap)
         if new_s + new_t > per[s] + (per[t] if t < n else 0):
             continue
-        hands[s] ^= swap
+        hands[s] = hands[s] ^ swap  # not ^=: compiled, an item's ^= is a Python operation
         if t < n:
-            hands[t] ^= swap
+            hands[t] = hands[t] ^ swap
             total += new_s + new_t - per[s] - per[t]
             per[t] = new_t
         else:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from ..cards import BIT, SUIT_MASK, SUIT_OF, Mask, Suit
 from ..engine.view import View
@@ -91,6 +92,8 @@ class Sampler:
                 void[s] = 0
         self.own = view.hand_mask
         self.me = me
+        self._rng: random.Random | None = None
+        self._rnd: Callable[[], float] = _never
         if sum(need) > len(self.pool):
             raise ValueError(f"{sum(need)} hidden cards to deal but only {len(self.pool)} unseen")
         # Seat n stands for the undealt part of the deck: it takes any suit.
@@ -110,90 +113,140 @@ class Sampler:
                 room = tuple(s for s in range(n + 1) if subset & ~void[s])
                 checks.append((suits, room))
         self.checks = checks
+        # risky[x][s]: the checks that giving a card of suit x to seat s can break when
+        # the deal could be completed before, those whose suits lack x and whose room
+        # holds s: every other check's supply less room falls or stays.
+        self.risky = [
+            [[(suits, room) for suits, room in checks if x not in suits and s in room]
+             for s in range(n + 1)]
+            for x in range(4)
+        ]  # fmt: skip
         left = [0, 0, 0, 0]
         for c in self.pool:
             left[SUIT_OF[c]] += 1
-        if not self._feasible(left, need):
+        if not _feasible(checks, left, need):
             raise ValueError("no deal of the unseen cards agrees with the view")
-
-    def _feasible(self, left: list[int], need: list[int]) -> bool:
-        """Return whether ``left`` cards per suit can fill every ``need`` without a void.
-
-        Total supply equals total need, so by Hall's theorem a deal exists exactly when
-        each set of suits has no more cards left than the room of the seats that may
-        take one of them.
-        """
-        for suits, room in self.checks:
-            supply = 0
-            for x in suits:
-                supply += left[x]
-            for s in room:
-                supply -= need[s]
-            if supply > 0:
-                return False
-        return True
 
     def deal(self, rng: random.Random) -> list[int]:
         """Return one deal: hands (masks by seat), drawing chance from ``rng``."""
         n = self.n
+        me = self.me
         pool = self.pool[:]
-        rnd = rng.random
+        if rng is not self._rng:  # the bound method made once per generator, not per deal
+            self._rng = rng
+            self._rnd = rng.random
+        rnd = self._rnd
         _shuffle(pool, rnd)
-        need = self.need[:]
-        hands = [0] * n
-        hands[self.me] = self.own
+        need = self.need
+        checks = self.checks
+        void_mask = self.void_mask
         # Deal the shuffled cards in order; with voids, keep the deal if it breaks none
         # (then it is uniform over the consistent deals, as without voids).
-        for attempt in range(TRIES if self.checks else 1):
+        for attempt in range(TRIES if checks else 1):
             if attempt:
                 _shuffle(pool, rnd)
+            hands = [0] * n
+            broken = False
             k = 0
             for s in range(n):
                 m = 0
-                for c in pool[k : k + need[s]]:
-                    m |= BIT[c]
-                hands[s] = m
-                k += need[s]
-            hands[self.me] = self.own
-            if not self.checks:
-                return hands
-            void_mask = self.void_mask
-            for s in range(n):
-                if hands[s] & void_mask[s]:
+                end = k + need[s]
+                while k < end:  # 1 << card, not BIT[card]: compiled, a shift is cheaper
+                    m |= 1 << pool[k]
+                    k += 1
+                if m & void_mask[s]:
+                    broken = True
                     break
-            else:
+                hands[s] = m
+            if not broken:
+                hands[me] = self.own
                 return hands
+        return self._careful(pool, rnd)
+
+    def _careful(self, pool: list[int], rnd: Callable[[], float]) -> list[int]:
+        """Return a deal of the cards of ``pool`` (shuffled) that breaks no void.
+
+        The cards go one at a time, in the order of ``pool``, to a seat that may take them
+        (weighted by the room it has left, drawn with ``rnd``), never to a seat whose
+        choice would leave the rest impossible to deal (:func:`_feasible`). The deal can
+        be completed before each card (checked on construction, then kept), so only the
+        checks that the card's seat can break are made again (``risky``).
+        """
+        n = self.n
+        need = self.need[:]
         hands = [0] * n
         hands[self.me] = self.own
         left = [0, 0, 0, 0]
         for c in pool:
-            left[SUIT_OF[c]] += 1
-        feasible = self._feasible
+            suit = SUIT_OF[c]
+            left[suit] = left[suit] + 1
+        takers = self.takers
+        risky = self.risky
         for c in pool:
             suit = SUIT_OF[c]
-            left[suit] -= 1
-            options = [s for s in self.takers[suit] if need[s]]
+            left[suit] = left[suit] - 1
+            # The options: the seats that take the suit and have room, less those tried
+            # and refused (``refused``, a bit per seat), in the order of ``takers``.
+            options = takers[suit]
+            refused = 0
             while True:
                 total = 0
+                count = 0
                 for s in options:
-                    total += need[s]
+                    if need[s] and not refused >> s & 1:
+                        total += need[s]
+                        count += 1
                 pick = int(rnd() * total)
                 for s in options:
-                    pick -= need[s]
-                    if pick < 0:
-                        break
-                need[s] -= 1
-                if len(options) == 1 or feasible(left, need):
+                    if need[s] and not refused >> s & 1:
+                        pick -= need[s]
+                        if pick < 0:
+                            break
+                need[s] = need[s] - 1
+                if count == 1 or _feasible(risky[suit][s], left, need):
                     break
-                need[s] += 1
-                options.remove(s)
+                need[s] = need[s] + 1
+                refused |= 1 << s
             if s < n:
-                hands[s] |= BIT[c]
+                hands[s] = hands[s] | 1 << c
         return hands
 
 
-def _shuffle(cards: list[int], rnd: Callable[[], float]) -> None:
-    """Shuffle ``cards`` in place (Fisher-Yates) with ``rnd``, a generator's ``random``."""
-    for i in range(len(cards) - 1, 0, -1):
+def _never() -> float:
+    """Stand in for a generator's ``random`` until :meth:`Sampler.deal` is first given one."""
+    raise AssertionError("no generator yet")
+
+
+def _feasible(
+    checks: list[tuple[tuple[int, ...], tuple[int, ...]]], left: list[int], need: list[int]
+) -> bool:
+    """Return whether ``left`` cards per suit can fill every ``need`` without a void.
+
+    Total supply equals total need, so by Hall's theorem a deal exists exactly when each
+    set of suits has no more cards left than the room of the seats that may take one of
+    them: ``checks`` are those sets (the suits, the seats with room), as
+    :class:`Sampler` makes them.
+    """
+    for suits, room in checks:
+        supply = 0
+        for x in suits:
+            supply += left[x]
+        for s in room:
+            supply -= need[s]
+        if supply > 0:
+            return False
+    return True
+
+
+def _shuffle(cards: list[Any], rnd: Callable[[], float]) -> None:
+    """Shuffle ``cards`` in place (Fisher-Yates) with ``rnd``, a generator's ``random``.
+
+    The same draws and swaps as ``for i in range(len(cards) - 1, 0, -1)``. Its items are
+    typed ``Any`` so that compiled code swaps them as they are, without unboxing each int
+    and boxing it again (a search shuffles some 25,000 cards a decision).
+    """
+    i = len(cards) - 1
+    while i > 0:
         j = int(rnd() * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
+        i -= 1

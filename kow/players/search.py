@@ -102,17 +102,25 @@ def sample(view: View, rng: random.Random, iterations: int) -> Samples:
     else:
         deals = [sampler.deal(rng) for _ in range(iterations)]
     chosen = [[_rollout_policy(action if playing else KNOCK)] * n for action in legal]
+    last = len(legal) - 1
+    # A round's score depends on its tricks alone (the view is the same): each count of
+    # tricks is scored once. Every decision ends its playouts in a few dozen of them.
+    scores: dict[tuple[int, ...], float] = {}
     for hands in deals:
         root = State.from_view(view, hands)
         for i, action in enumerate(legal):
-            state = root.round_copy()
+            state = root if i == last else root.round_copy()  # the last action plays root
             if playing:
                 state.play_round(chosen[i], first=action, ask_forced=False)
             else:  # name trump, then play the round
                 state.apply(action)
                 state.play_round(chosen[i], ask_forced=False)
             won = state.tricks_won
-            values[i].append(round_value(won, seat, view))
+            tricks = tuple(won)
+            score = scores.get(tricks)
+            if score is None:
+                score = scores[tricks] = round_value(won, seat, view)
+            values[i].append(score)
             survived[i].append(won[seat] > 0)
     return Samples(legal, values, survived)
 

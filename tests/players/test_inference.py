@@ -131,3 +131,27 @@ def test_most_random_deals_miss_late_in_a_round() -> None:
     found = observed_plays(view)
     hits = sum(not misses(sampler.deal(rng), found, _trump(view)) for _ in range(200))
     assert hits < 100
+
+
+def test_a_swap_draws_the_seats_card_by_its_place_in_the_hand() -> None:
+    # _proposed_swap picks the seat's card as cards_in(hand)[int(draw() * count)], from
+    # the mask's bits, then a hidden card from the pool: two draws, in that order.
+    from kow.cards import cards_in
+    from kow.players.inference import _proposed_swap
+
+    state = new_game(Rules(), 2)
+    view = state.view()
+    sampler = Sampler(view)
+    hands = sampler.deal(random.Random(0))
+    seat = (view.seat + 1) % 4
+    mine = cards_in(hands[seat])
+    for x in (0.0, 0.3, 0.5, 0.99):
+        draw = iter([x, 0.0]).__next__
+        found = _proposed_swap(hands, seat, sampler=sampler, draw=draw)
+        a = mine[int(x * len(mine))]
+        b = sampler.pool[0]
+        if found is not None:
+            assert found[0] == BIT[a] | BIT[b]
+        else:  # b is the seat's own card, or a void forbids the swap
+            assert hands[seat] & BIT[b] or any(sampler.void)
+    assert _proposed_swap([0, 0, 0, 0], 1, sampler=sampler, draw=lambda: 0.5) is None

@@ -282,3 +282,23 @@ def test_the_card_policies_decide_as_the_rules_functions(rules: Rules) -> None:
                     assert natives.events == functions.events
             state.apply(bots[state.turn].act(view))
     assert checked > 100
+
+
+def test_bosses_are_the_cards_no_unseen_card_beats_in_their_suit() -> None:
+    # _bosses works suit by suit with shifts; here is its definition, card by card.
+    from kow.players.policy import _bosses
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        cards = rng.getrandbits(52) & rng.getrandbits(52)
+        unseen = rng.getrandbits(52) & ~cards
+        expected = 0
+        for c in range(52):
+            above = sum(BIT[d] for d in range(c + 1, 13 * (c // 13) + 13))
+            if cards & BIT[c] and not unseen & above:
+                expected |= BIT[c]
+        assert _bosses(cards, unseen) == expected
+    assert _bosses(mask_of([parse_card("Ah"), parse_card("Kh")]), BIT[parse_card("Qh")]) == (
+        mask_of([parse_card("Ah"), parse_card("Kh")])
+    )
+    assert _bosses(BIT[parse_card("Kh")], BIT[parse_card("Ah")]) == 0

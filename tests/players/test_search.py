@@ -333,3 +333,39 @@ def test_rollouts_replay_heuristic_bots_exactly(rules: Rules) -> None:
                 checked += len(pending)
                 pending = []
     assert checked > 200
+
+
+def test_a_careful_deal_checks_only_what_its_seat_can_break() -> None:
+    # The careful deal re-checks, for each card, only the sets of suits that giving it to
+    # its seat can break (Sampler.risky). With every check made instead, each deal must
+    # be the same, with the same draws: 7 players, random play, many voids.
+    rules = Rules(players=7, dogs_life="once-per-game")
+    compared = 0
+    for seed in range(6):
+        state = new_game(rules, seed)
+        bots = [RandomBot(str(s), bots_rng(seed)) for s in range(7)]
+        while state.phase != Phase.OVER:
+            view = state.view()
+            if view.phase == Phase.PLAY and any(voids(view)):
+                fast = Sampler(view)
+                slow = Sampler(view)
+                slow.risky = [[slow.checks] * (rules.players + 1) for _ in range(4)]
+                for draw in range(3):
+                    a, b = random.Random(draw), random.Random(draw)
+                    pool = fast.pool[:]
+                    assert fast._careful(pool, a.random) == slow._careful(pool[:], b.random)
+                    assert a.random() == b.random()  # the same draws were made
+                    compared += 1
+            state.apply(bots[state.turn].act(view))
+    assert compared > 100
+
+
+def test_the_deck_of_a_searched_state_is_never_drawn() -> None:
+    # Every state made from a view shares one deck, made once (seeding a generator per
+    # deal was a tenth of a decision); it deals no round, and a fork copies it.
+    state = new_game(Rules(), 1)
+    view = state.view()
+    first = State.from_view(view, state.hands)
+    second = State.from_view(view, state.hands)
+    assert first._deck is second._deck
+    assert first.fork()._deck is not first._deck
