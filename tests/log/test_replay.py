@@ -725,7 +725,7 @@ def test_replay_game_with_the_logs_text_compares_texts_and_falls_back_as_without
     game = json.loads(line)
     state = replay_game(game, text=line)
     assert state.events == replay_game(game).events and state.outcome is not None
-    old = {**game, "kow_version": "0.5.0"}  # another kow's log: not the fast writer's text
+    old: Any = {**game, "kow_version": "0.5.0"}  # another kow's log: not the fast writer's text
     old_text = json.dumps(old, separators=(",", ":"))
     assert replay_game(old, text=old_text).events == state.events
     bad = copy.deepcopy(game)

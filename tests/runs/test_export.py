@@ -1195,7 +1195,9 @@ def test_csv_text_writes_what_the_csv_module_writes(safe: bool) -> None:
         "Th", "g.jsonl", "", "a b", "a,b", 'say "hi"', "x\ny", "\r", "\tx", "=1+1", "-Ada",
         "+", "@x", "é ♥", "\u2028", "\x7f", 0, 7, -3, 10**20, None, True, False,
     ]  # fmt: skip
-    rows = [(a, b, c) for a in values for b in values[:6] for c in (1, None, "=x")]
+    rows: list[tuple[Any, ...]] = [
+        (a, b, c) for a in values for b in values[:6] for c in (1, None, "=x")
+    ]
     rows += [(value,) for value in values]  # a row of one cell: CSV quotes a lone empty one
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
