@@ -311,7 +311,7 @@ class Round:
                 dealt = _count(len(cards), "card")
                 self.fail(f"seat {seat} was dealt {dealt} but should get {want}{why}", seat)
             for i, card_value in enumerate(cards):
-                card = c.card(card_value, f"{path}[{i}]")
+                card = c.card_at(card_value, path, i)
                 if card in self.seen:
                     self.fail(
                         f"card {card} is dealt twice: to seat {self.seen[card]} and seat {seat}",
@@ -410,9 +410,8 @@ class Round:
         led: str | None = None
         self.played = 0
         for j, item in enumerate(items):
-            ppath = f"{path}[{j}]"
-            play = c.obj(item, ppath, ("seat",), optional=("card", "knock"))
-            seat = c.seat(play["seat"], f"{ppath}.seat")
+            play = c.obj_at(item, path, j, ("seat",), ("card", "knock"))
+            seat = c.seat_at(play["seat"], path, j, "seat")
             if j >= len(order):
                 self.fail(
                     f"seat {seat} played out of turn: every seat holding a card has played",
@@ -421,11 +420,11 @@ class Round:
             if seat != order[j]:
                 self.fail(f"seat {seat} played out of turn: seat {order[j]} was to play", seat)
             if ("card" in play) == ("knock" in play):
-                self.fail(f"{ppath}: a play has either a 'card' or 'knock': true", seat)
+                self.fail(f"{path}[{j}]: a play has either a 'card' or 'knock': true", seat)
             self.played = j + 1
             if "knock" in play:
                 if play["knock"] is not True:
-                    self.fail(f"{ppath}.knock: expected true, got {show(play['knock'])}", seat)
+                    self.fail(f"{path}[{j}].knock: expected true, got {show(play['knock'])}", seat)
                 if seat not in self.dogs_life:
                     self.fail(f"seat {seat} knocked but is not on a dog's life", seat)
                 if last:
@@ -435,7 +434,7 @@ class Round:
                         seat,
                     )
                 continue
-            card = c.card(play["card"], f"{ppath}.card")
+            card = c.card_at(play["card"], path, j, "card")
             hand = self.held[seat]
             if card not in hand:
                 self.fail(f"seat {seat} played {card} but does not hold it", seat)
