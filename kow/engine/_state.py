@@ -7,8 +7,9 @@ and ends it, and :mod:`kow.engine._copies` makes the states a search plays out.
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from ..cards import BIT, NO_SUIT, SUIT_OF, Card, Mask, Suit
@@ -55,10 +56,21 @@ from .view import (
 
 __all__ = ["FIELDS", "IllegalActionError", "State", "action_name"]
 
+_new_trick: Final[Callable[[tuple[Any, ...]], Trick]] = functools.partial(tuple.__new__, Trick)
+"""Return the :class:`~kow.events.Trick` of a tuple of its fields, in their order: the fast
+way (as :mod:`kow.events`' ``new_*``), for :attr:`State.tricks`, which every view reads."""
 _PLAYS: Final = tuple(tuple(Play(seat=seat, card=card) for card in range(52)) for seat in range(7))
 """``_PLAYS[seat][card]``: the event of that play, made once and shared (it never changes)."""
 _KNOCKS: Final = tuple(Knock(seat=seat) for seat in range(7))
 _VOTES: Final = tuple(tuple(Vote(seat=seat, suit=suit) for suit in ALL_SUITS) for seat in range(7))
+# The phases as C statics in the compiled build, where ``Phase.PLAY`` would look up the
+# module's global and then the enum class's attribute: about 1,000 instructions a use.
+_PLAY: Final = Phase.PLAY
+_VOTE: Final = Phase.VOTE
+_OVER: Final = Phase.OVER
+_ROUND_OVER: Final = Phase.ROUND_OVER
+_TRICK_WON: Final = TrickWon
+_PLAY_OR_KNOCK: Final = (Play, Knock)
 
 
 FIELDS: Final[tuple[str, ...]] = (
@@ -237,11 +249,11 @@ class State:
         round's last: seed 002; the last-trick rule is ours). Otherwise the allowed suits.
         """
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             seat = self.turn
             out = _cards_in(legal_cards(self.hands[seat], self.led))
             return out + (KNOCK,) if self._may_knock(seat) else out
-        if phase is Phase.OVER or phase is Phase.ROUND_OVER:
+        if phase is _OVER or phase is _ROUND_OVER:
             return ()
         return self.allowed
 
@@ -263,7 +275,7 @@ class State:
 
         Raises :class:`ValueError` outside the play phase.
         """
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             raise ValueError(f"no card to play in phase {self.phase.value!r}")
         seat = self.turn
         hand = self.hands[seat]
@@ -286,9 +298,9 @@ class State:
             seat = self.rules.check_seat(seat)
         phase = self.phase
         facts = None
-        if seat != turn or phase is Phase.OVER or phase is Phase.ROUND_OVER:
+        if seat != turn or phase is _OVER or phase is _ROUND_OVER:
             legal: tuple[Action, ...] = ()
-        elif phase is Phase.PLAY:
+        elif phase is _PLAY:
             facts = self.facts()
             legal = legal_actions_of(facts)
         else:
@@ -303,7 +315,7 @@ class State:
         # only between tricks made once per trick: every decision asks for a view.
         return new_view(
             (
-                seat, phase, legal, facts, *parts, tuple(map(int.bit_count, self.hands)),
+                seat, phase, legal, facts, *parts, _card_counts(self.hands),
                 tuple(self.votes), _cards_in(hand), hand, self.seen, self.trick,
                 None if led < 0 else led, None if winning < 0 else winning,
                 None if winning < 0 else self.winning_seat,
@@ -341,12 +353,12 @@ class State:
         if type(action) is not int:  # a bool, a numpy integer or a str is no action
             raise IllegalActionError(why_illegal(self, action), self.turn, action)
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             seat = self.turn
             self._play_cards(None, action)
             return _PLAYS[seat][action] if action != KNOCK else _KNOCKS[seat]
         self.check(action)
-        if phase is Phase.VOTE:
+        if phase is _VOTE:
             vote = _VOTES[self.turn][action]
             self.votes.append(vote)
             if self.recording:
@@ -376,7 +388,7 @@ class State:
         callable per seat, :class:`IllegalActionError` for a ``first`` that is not an int,
         and :class:`~kow.settings.SettingError` for an ``ask_forced`` that is not a bool.
         """
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             raise ValueError(f"no card to play in phase {self.phase.value!r}")
         policies = check_policies(policies, self.players)
         if first is not None and type(first) is not int:
@@ -540,7 +552,7 @@ class State:
     @property
     def trick(self) -> tuple[Play | Knock, ...]:
         """The current trick's plays so far, in turn order (empty for a copy for search)."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             return ()
         return tuple(self.events[self._trick_start :])  # type: ignore[arg-type]
 
@@ -550,13 +562,15 @@ class State:
         done: list[Trick] = []
         plays: list[Play | Knock] = []
         for event in self.events[self._first_play : self._trick_start]:
-            if isinstance(event, TrickWon):
+            if isinstance(event, _TRICK_WON):
                 done.append(
-                    Trick(number=event.number, leader=event.leader, plays=tuple(plays),
-                          winner=event.winner, card=event.card, led=event.led, why=event.why)
+                    _new_trick(
+                        (event.number, event.leader, tuple(plays), event.winner, event.card,
+                         event.led, event.why)
+                    )
                 )  # fmt: skip
                 plays = []
-            elif isinstance(event, (Play, Knock)):
+            elif isinstance(event, _PLAY_OR_KNOCK):
                 plays.append(event)
         return tuple(done)
 
@@ -634,6 +648,23 @@ class State:
         """
         view = check_view(view)
         return state_from_view(cls, view, check_hands(hands, view.rules.players))
+
+
+def _card_counts(hands: list[Mask]) -> tuple[int, ...]:
+    """Return how many cards each hand mask of ``hands`` holds, a suit's 13 bits at a time
+    (mypyc calls ``int.bit_count`` as a Python method)."""
+    ones = _ONES
+    return tuple(
+        [
+            ones[hand & 0x1FFF] + ones[hand >> 13 & 0x1FFF] + ones[hand >> 26 & 0x1FFF]
+            + ones[hand >> 39 & 0x1FFF]
+            for hand in hands
+        ]
+    )  # fmt: skip
+
+
+_ONES: Final = bytes([bin(mask).count("1") for mask in range(1 << 13)])
+"""``_ONES[mask]``: how many cards a suit's 13-bit mask holds."""
 
 
 def _unpickle(cls: type[State], held: tuple[tuple[str, Any], ...]) -> State:

@@ -12,6 +12,7 @@ adapters, which check that they are installed, import it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -20,7 +21,13 @@ from gymnasium import spaces
 from ..engine import State
 from ..events import Seat
 from ..rules import Rules
-from .encoding import NUM_ACTIONS, fill_observation, legal_action_ids, observation_bounds
+from .encoding import (
+    NUM_ACTIONS,
+    fill_action_mask,
+    fill_observation,
+    legal_action_ids,
+    observation_bounds,
+)
 
 __all__ = [
     "RENDER_MODES",
@@ -61,9 +68,20 @@ def observe(game: State, seat: Seat, size: int, *, acting: bool) -> dict[str, np
     ``size`` is the observation's length (the space's shape); ``acting``: whether the seat
     may act now (else its mask is all 0).
     """
-    tensor = np.zeros(size, dtype=np.float32)
-    fill_observation(game.view(seat), tensor)
-    return {"observation": tensor, "action_mask": action_mask(game, acting)}
+    view = game.view(seat)
+    tensor = np.zeros(size, _FLOAT32)
+    # Written through its memoryview (of floats: format "f"), whose item assignment
+    # costs about two thirds of numpy's; typed Any, as a Tensor of floats.
+    floats: Any = tensor.data
+    fill_observation(view, floats)
+    mask = np.zeros(NUM_ACTIONS, _INT8)
+    if acting:  # the view's legal actions: the game's, the seat being the one to act
+        fill_action_mask(view, mask)
+    return {"observation": tensor, "action_mask": mask}
+
+
+_FLOAT32 = np.dtype(np.float32)
+_INT8 = np.dtype(np.int8)
 
 
 def check_render_mode(mode: str | None) -> str | None:

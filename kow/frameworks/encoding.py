@@ -28,7 +28,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 from functools import cache
-from typing import Any, Protocol, SupportsIndex
+from typing import Any, Final, Protocol, SupportsIndex
 
 from ..cards import NAMES, SUITS, cards_in
 from ..engine import State
@@ -64,6 +64,7 @@ __all__ = [
     "action_text",
     "Tensor",
     "engine_action",
+    "fill_action_mask",
     "fill_observation",
     "information_state",
     "information_state_fields",
@@ -84,8 +85,6 @@ SUIT_IDS: tuple[int, ...] = (53, 54, 55, 56)
 """The action ids naming suits ``c d h s`` (a trump choice or a vote)."""
 NUM_ACTIONS = 57
 """The number of distinct action ids: 52 cards, a knock, 4 suits."""
-
-_PHASES = (Phase.VOTE, Phase.TRUMP, Phase.PLAY, Phase.OVER)
 
 
 def action_id(action: Action, phase: Phase) -> int:
@@ -213,6 +212,31 @@ def _offsets(rules: Rules, info: bool) -> dict[str, int]:
     return out
 
 
+@cache
+def _view_offsets(rules: Rules) -> tuple[int, ...]:
+    """Return where each of :func:`observation_fields` starts, in their order, then the
+    observation's size: :func:`_fill_view`'s offsets (the information state's first
+    fields are the observation's, at the same places)."""
+    at = _offsets(rules, False)
+    return tuple([at[name] for name, _ in observation_fields(rules)]) + (at[""],)
+
+
+_LAST_LAYOUT: Final[list[tuple[Any, tuple[int, ...]]]] = [(None, ())]
+"""The rules of the last :func:`_observation_offsets` call with their offsets, one pair
+replaced whole (so threads never see a mix): hashing a :class:`~kow.rules.Rules` for
+:func:`_view_offsets`' cache costs about as much as writing the tensor, and an
+environment observes under one set of rules."""
+
+
+def _observation_offsets(rules: Rules) -> tuple[int, ...]:
+    """Return :func:`_view_offsets` ``(rules)``, kept for the same ``rules`` object."""
+    last, at = _LAST_LAYOUT[0]
+    if last is not rules:
+        at = _view_offsets(rules)
+        _LAST_LAYOUT[0] = (rules, at)
+    return at
+
+
 _COUNTS = ("hand_counts", "tricks_won", "previous_tricks_won")
 
 
@@ -259,55 +283,92 @@ class Tensor(Protocol):
     def __setitem__(self, index: int, value: float, /) -> None: ...
 
 
-def _fill_view(out: Tensor, at: dict[str, int], view: View) -> None:
-    """Write ``view``'s observation fields into ``out`` (zeros) at offsets ``at``."""
-    players = view.rules.players
-    out[at["seat"] + view.seat] = 1.0
-    out[at["phase"] + _PHASES.index(view.phase)] = 1.0
+def _fill_view(out: Any, at: tuple[int, ...], view: View) -> None:
+    """Write ``view``'s observation fields into ``out`` (zeros) at offsets ``at``
+    (:func:`_view_offsets`).
+
+    ``out`` is a :class:`Tensor`, typed ``Any`` so that the compiled build writes each
+    element with one call of the object's ``__setitem__`` (a numpy array's, a list's),
+    the value one shared float, and only the elements that are not 0: every step of the
+    gym-style environments writes one.
+    """
+    one: object = 1.0
+    (
+        seat_at, phase_at, to_act_at, hand_at, seen_at, trick_at, led_at, trump_at,
+        turned_up_at, winning_seat_at, trick_leader_at, dealer_at, leader_at, in_round_at,
+        dogs_life_at, knocked_out_at, hand_counts_at, tricks_won_at, previous_at, round_at,
+        trick_number_at, votes_at, _,
+    ) = at  # fmt: skip
+    out[seat_at + view.seat] = one
+    out[phase_at + _phase_index(view.phase)] = one
     if view.legal:
-        out[at["to_act"]] = 1.0
-    for name, mask in (("hand", view.hand_mask), ("seen", view.seen)):
-        base = at[name]
-        for card in cards_in(mask):
-            out[base + card] = 1.0
-    base = at["trick"]
+        out[to_act_at] = one
+    for card in cards_in(view.hand_mask):
+        out[hand_at + card] = one
+    for card in cards_in(view.seen):
+        out[seen_at + card] = one
     for play in view.trick:
-        out[base + 53 * play.seat + play.action] = 1.0
+        out[trick_at + 53 * play.seat + play.action] = one
     if view.led is not None:
-        out[at["led"] + view.led] = 1.0
+        out[led_at + view.led] = one
     if view.trump is not None:
-        out[at["trump"] + view.trump] = 1.0
+        out[trump_at + view.trump] = one
     if view.turned_up is not None:
-        out[at["turned_up"] + view.turned_up] = 1.0
+        out[turned_up_at + view.turned_up] = one
     if view.winning_seat is not None:
-        out[at["winning_seat"] + view.winning_seat] = 1.0
+        out[winning_seat_at + view.winning_seat] = one
     if view.trick_order:
-        out[at["trick_leader"] + view.trick_order[0]] = 1.0
-    out[at["dealer"] + view.dealer] = 1.0
+        out[trick_leader_at + view.trick_order[0]] = one
+    out[dealer_at + view.dealer] = one
     if view.leader is not None:
-        out[at["leader"] + view.leader] = 1.0
-    for name, seats in (
-        ("in_round", view.in_round),
-        ("dogs_life", view.dogs_life),
-        ("knocked_out", view.knocked_out),
-    ):
-        base = at[name]
-        for seat in seats:
-            out[base + seat] = 1.0
-    previous = view.previous_tricks_won or (0,) * players
-    for name, counts in (
-        ("hand_counts", view.hand_counts),
-        ("tricks_won", view.tricks_won),
-        ("previous_tricks_won", previous),
-    ):
-        base = at[name]
-        for seat in range(players):
-            out[base + seat] = float(counts[seat])
-    out[at["round"] + view.round - 1] = 1.0
+        out[leader_at + view.leader] = one
+    for seat in view.in_round:
+        out[in_round_at + seat] = one
+    for seat in view.dogs_life:
+        out[dogs_life_at + seat] = one
+    for seat in view.knocked_out:
+        out[knocked_out_at + seat] = one
+    _fill_counts(out, hand_counts_at, view.hand_counts)
+    _fill_counts(out, tricks_won_at, view.tricks_won)
+    previous = view.previous_tricks_won
+    if previous is not None:
+        _fill_counts(out, previous_at, previous)
+    out[round_at + view.round - 1] = one
     if 1 <= view.trick_number <= view.hand_size:
-        out[at["trick_number"] + view.trick_number - 1] = 1.0
+        out[trick_number_at + view.trick_number - 1] = one
     for vote in view.votes:
-        out[at["votes"] + vote.suit] += 1.0
+        out[votes_at + vote.suit] += 1.0
+
+
+def _fill_counts(out: Any, base: int, counts: tuple[int, ...]) -> None:
+    """Write ``counts[seat]`` for each seat at ``base + seat`` of ``out`` (zeros: a count
+    of 0 is left as it is)."""
+    for seat in range(len(counts)):
+        count = counts[seat]
+        if count:
+            out[base + seat] = float(count)
+
+
+_VOTE: Final = Phase.VOTE
+_TRUMP: Final = Phase.TRUMP
+_PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
+
+
+def _phase_index(phase: Phase) -> int:
+    """Return the place of ``phase`` in the ``phase`` field: vote, trump, play, over.
+
+    Raises :class:`ValueError` for :attr:`Phase.ROUND_OVER
+    <kow.events.Phase.ROUND_OVER>` (a copy for search is observed by no one)."""
+    if phase is _PLAY:
+        return 2
+    if phase is _TRUMP:
+        return 1
+    if phase is _VOTE:
+        return 0
+    if phase is _OVER:
+        return 3
+    raise ValueError(f"{phase!r} is not in tuple")
 
 
 def observation(view: View) -> list[float]:
@@ -316,8 +377,8 @@ def observation(view: View) -> list[float]:
 
     It holds only what the view holds: the seat's own hand and what the table has seen.
     """
-    at = _offsets(view.rules, False)
-    out = [0.0] * at[""]
+    at = _observation_offsets(view.rules)
+    out = [0.0] * at[-1]
     _fill_view(out, at, view)
     return out
 
@@ -329,7 +390,30 @@ def fill_observation(view: View, out: Tensor) -> None:
     ``out`` holds :func:`observation_size` zeros, e.g. a fresh numpy array (an adapter
     saves the list's conversion: only the few elements that are not 0 are written).
     """
-    _fill_view(out, _offsets(view.rules, False), view)
+    _fill_view(out, _observation_offsets(view.rules), view)
+
+
+def fill_action_mask(view: View, out: Tensor) -> None:
+    """Write 1 into ``out`` at the action ids of ``view.legal``: the ids the seat may take
+    now, none unless it is the seat to act (:attr:`View.legal <kow.engine.view.View.legal>`).
+
+    ``out`` holds :data:`NUM_ACTIONS` zeros, e.g. a fresh numpy array (int8 for the
+    environments' ``action_mask``). For the seat to act, the ids are
+    :func:`legal_action_ids` of the game.
+    """
+    _fill_ids(out, view.legal, view.phase is _PLAY)
+
+
+def _fill_ids(out: Any, legal: tuple[Action, ...], play: bool) -> None:
+    """Write 1 at the ids of the actions ``legal`` (cards and knocks if ``play``, else
+    suits) into ``out``, typed ``Any`` as :func:`_fill_view`'s."""
+    one: object = 1
+    if play:
+        for action in legal:
+            out[action] = one
+    else:
+        for suit in legal:
+            out[SUIT_IDS[suit]] = one
 
 
 def information_state(state: State, seat: Seat) -> list[float]:
@@ -344,7 +428,7 @@ def information_state(state: State, seat: Seat) -> list[float]:
     at = _offsets(rules, True)
     out = [0.0] * at[""]
     view = state.view(seat)
-    _fill_view(out, at, view)
+    _fill_view(out, _view_offsets(rules), view)
     base = at["dogs_life_used"]
     for s in view.dogs_life_used:
         out[base + s] = 1.0

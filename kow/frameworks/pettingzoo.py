@@ -204,8 +204,13 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         Raises :class:`ValueError` for an agent that is none of :attr:`possible_agents`,
         and :class:`RuntimeError` before the first :meth:`reset`.
         """
-        seat = self._seat(agent)
-        game = self._game("observe()")
+        try:  # as _seat and _game say, inline: the environment observes at every step
+            seat = self._seat_of[agent]
+        except (KeyError, TypeError):
+            raise self._no_agent(agent) from None
+        game = self.game
+        if game is None:
+            raise RuntimeError("no game yet: call reset() before observe()")
         return observe(game, seat, self._size, acting=seat == game.turn)
 
     def last(self, observe: bool = True) -> Last:
@@ -214,9 +219,16 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
 
         Raises :class:`RuntimeError` before the first :meth:`reset`.
         """
-        self._game("last()")
-        found: Last = super().last(observe)
-        return found
+        if self.game is None:  # as _game says, inline: the loop asks at every step
+            raise RuntimeError("no game yet: call reset() before last()")
+        agent = self.agent_selection  # PettingZoo's AECEnv.last, without its call
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | None) -> None:
         """Apply ``action`` (an id 0..56) for :attr:`agent_selection`, the seat to act.
@@ -230,7 +242,9 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         now, naming the agent, the action, why and the legal ids; :class:`RuntimeError`
         before the first :meth:`reset`.
         """
-        game = self._game("step()")
+        game = self.game
+        if game is None:  # as _game says, inline
+            raise RuntimeError("no game yet: call reset() before step()")
         agent = self.agent_selection
         if not self.agents:
             raise ValueError("the game is over and every agent has stepped: call reset()")

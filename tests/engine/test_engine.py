@@ -982,3 +982,22 @@ def test_a_pickled_game_plays_on_as_the_game_does() -> None:
         state.apply(action)
         again.apply(action)
     assert again.events == state.events and again.outcome == state.outcome
+
+
+def test_a_view_counts_each_hand_and_rebuilds_the_round_s_tricks() -> None:
+    # The view's hand counts (a table of 13-bit masks) and tricks (built as tuples) are
+    # those of the hands and events themselves, in every suit and round.
+    from kow.events import Trick
+
+    for seed in range(3):
+        state = State(Rules(players=5), random.Random(seed))
+        rng = random.Random(seed)
+        while state.phase is not Phase.OVER:
+            view = state.view()
+            assert view.hand_counts == tuple(hand.bit_count() for hand in state.hands)
+            won = [e for e in state.events[state._first_play :] if type(e) is TrickWon]
+            assert [type(t) for t in view.tricks] == [Trick] * len(won)
+            assert [(t.number, t.winner, t.card) for t in view.tricks] == [
+                (e.number, e.winner, e.card) for e in won
+            ]
+            state.apply(rng.choice(state.legal_actions()))

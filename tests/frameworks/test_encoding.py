@@ -17,6 +17,7 @@ from kow.frameworks.encoding import (
     action_id,
     action_text,
     engine_action,
+    fill_action_mask,
     fill_observation,
     information_state,
     information_state_fields,
@@ -212,3 +213,32 @@ def test_fill_observation_writes_the_same_numbers_into_an_array() -> None:
             fill_observation(state.view(seat), tensor)
             assert tensor.tolist() == observation(state.view(seat))
         state.apply(rng.choice(state.legal_actions()))
+
+
+def test_fill_action_mask_marks_the_ids_of_the_seat_to_act_only() -> None:
+    state = State(Rules(players=3, eliminated_vote=True), random.Random(7))
+    rng = random.Random(7)
+    marked = 0
+    while state.phase is not Phase.OVER:
+        for seat in range(3):
+            mask = [0.0] * NUM_ACTIONS
+            fill_action_mask(state.view(seat), mask)
+            ids = legal_action_ids(state) if seat == state.turn else []
+            assert [i for i, bit in enumerate(mask) if bit] == ids
+            assert set(mask) <= {0, 1}
+            marked += len(ids)
+        state.apply(rng.choice(state.legal_actions()))
+    assert marked > 0
+
+
+def test_observations_under_two_rules_keep_their_own_layouts() -> None:
+    # The offsets of the last rules are kept (one slot): rules that alternate must each
+    # get their own layout, not the other's.
+    three, five = Rules(players=3), Rules(players=5, start_cards=5)
+    views = [State(rules, random.Random(1)).view() for rules in (three, five, three, five)]
+    for view in views:
+        tensor = observation(view)
+        assert len(tensor) == observation_size(view.rules)
+        fields = dict(observation_fields(view.rules))
+        seat_part = tensor[: fields["seat"]]
+        assert seat_part == [1.0 if s == view.seat else 0.0 for s in range(view.rules.players)]
