@@ -334,14 +334,14 @@ class Shape:
             self.fail(f"{path}: expected an int, got {show(value)}")
         return value
 
-    def seat_at(self, value: object, path: str, index: int, key: str) -> int:
+    def seat_at(self, value: object, path: str, *, index: int, key: str) -> int:
         """Return a seat, as :meth:`seat` does at ``PATH[INDEX].KEY``: that path is made only
         for a fault (the walk reads a seat of every play)."""
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < self.n:
             return value
         return self.seat(value, f"{path}[{index}].{key}")
 
-    def card_at(self, value: object, path: str, index: int, key: str = "") -> str:
+    def card_at(self, value: object, path: str, *, index: int, key: str = "") -> str:
         """Return a card, as :meth:`card` does at ``PATH[INDEX]`` (``.KEY`` after it when
         given): that path is made only for a fault (the walk reads every card dealt and
         played)."""
@@ -350,7 +350,13 @@ class Shape:
         return self.card(value, f"{path}[{index}].{key}" if key else f"{path}[{index}]")
 
     def obj_at(
-        self, value: object, path: str, index: int, keys: tuple[str, ...], optional: tuple[str, ...]
+        self,
+        value: object,
+        path: str,
+        *,
+        index: int,
+        keys: tuple[str, ...],
+        optional: tuple[str, ...],
     ) -> dict[str, object]:
         """Return an object, as :meth:`obj` does at ``PATH[INDEX]``: that path is made only
         for a fault (the walk reads every play)."""

@@ -311,7 +311,7 @@ class Round:
                 dealt = _count(len(cards), "card")
                 self.fail(f"seat {seat} was dealt {dealt} but should get {want}{why}", seat)
             for i, card_value in enumerate(cards):
-                card = c.card_at(card_value, path, i)
+                card = c.card_at(card_value, path, index=i)
                 if card in self.seen:
                     self.fail(
                         f"card {card} is dealt twice: to seat {self.seen[card]} and seat {seat}",
@@ -410,8 +410,8 @@ class Round:
         led: str | None = None
         self.played = 0
         for j, item in enumerate(items):
-            play = c.obj_at(item, path, j, ("seat",), ("card", "knock"))
-            seat = c.seat_at(play["seat"], path, j, "seat")
+            play = c.obj_at(item, path, index=j, keys=("seat",), optional=("card", "knock"))
+            seat = c.seat_at(play["seat"], path, index=j, key="seat")
             if j >= len(order):
                 self.fail(
                     f"seat {seat} played out of turn: every seat holding a card has played",
@@ -434,7 +434,7 @@ class Round:
                         seat,
                     )
                 continue
-            card = c.card_at(play["card"], path, j, "card")
+            card = c.card_at(play["card"], path, index=j, key="card")
             hand = self.held[seat]
             if card not in hand:
                 self.fail(f"seat {seat} played {card} but does not hold it", seat)
