@@ -6,7 +6,7 @@ views and facts, the rules of a trick and the deal: ``kow/engine/``), the cards
 (``kow/cards.py``), the bots' policies, deals and inference
 (``kow/players/policy.py``, ``sampling.py``, ``inference.py``), the
 log's fast writer (``kow/log/_writer.py``), the reader's measure of a game's text
-(``kow/log/_canon.py``), ``kow export``'s CSV lines (``kow/runs/_csv_line.py``), the
+(``kow/log/_canon.py``), the
 frameworks' encoding (``kow/frameworks/encoding.py``: every step of the PettingZoo and
 Gymnasium environments writes an observation) and ``kow verify``'s oracle (``kow/verify/``,
 still a second statement of the rules, by design, independent of the engine): the same
@@ -54,7 +54,6 @@ COMPILED = [
     "kow/players/inference.py",
     "kow/log/_writer.py",
     "kow/log/_canon.py",
-    "kow/runs/_csv_line.py",
     "kow/frameworks/encoding.py",
 ]
 

@@ -46,7 +46,6 @@ from ..events import (
 from ..log import GameLog, replay_game, rules_to_log
 from ..rules import MAX_PLAYERS, Rules
 from ..verify import Fault, verify_game
-from ._csv_line import plain_line, plain_text
 
 __all__ = [
     "COLUMNS",
@@ -196,26 +195,16 @@ def tables_rows(
 
 def csv_text(rows: Iterable[Row], *, spreadsheet_safe: bool = False) -> str:
     """Return ``rows`` as CSV lines, each ended by ``\\n``, their cells as :func:`cells`
-    writes them (quoted where CSV needs it).
+    writes them (quoted where CSV needs it), by the csv module.
 
     >>> csv_text([("a,b", 1, None, True), ("Th", 2, None, False)])
     '"a,b",1,,true\\nTh,2,,false\\n'
     """
-    if isinstance(rows, list):
-        text = plain_text(rows, spreadsheet_safe)  # every row of a log kow wrote
-        if text is not None:
-            return text
-    lines: list[str] = []
-    for row in rows:
-        line = plain_line(row, spreadsheet_safe)  # every row of a log kow wrote
-        if line is None:  # a cell to quote, or to make safe: the csv module's
-            out = io.StringIO()
-            csv.writer(out, lineterminator="\n").writerow(
-                cells(row, spreadsheet_safe=spreadsheet_safe)
-            )
-            line = out.getvalue()
-        lines.append(line)
-    return "".join(lines)
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(
+        cells(row, spreadsheet_safe=spreadsheet_safe) for row in rows
+    )
+    return out.getvalue()
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
