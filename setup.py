@@ -5,9 +5,10 @@ round's set-up and end, the copies for search, the checks of its public methods,
 views and facts, the rules of a trick and the deal: ``kow/engine/``), the cards
 (``kow/cards.py``), the bots' policies, deals and inference
 (``kow/players/policy.py``, ``sampling.py``, ``inference.py``), the
-log's fast writer (``kow/log/_writer.py``), the frameworks' encoding
-(``kow/frameworks/encoding.py``: every step of the PettingZoo and Gymnasium environments
-writes an observation) and ``kow verify``'s oracle (``kow/verify/``,
+log's fast writer (``kow/log/_writer.py``), the reader's measure of a game's text
+(``kow/log/_canon.py``), the
+frameworks' encoding (``kow/frameworks/encoding.py``: every step of the PettingZoo and
+Gymnasium environments writes an observation) and ``kow verify``'s oracle (``kow/verify/``,
 still a second statement of the rules, by design, independent of the engine): the same
 source files, compiled, so there is
 still one statement of each rule. Every public method of the engine checks its
@@ -52,6 +53,7 @@ COMPILED = [
     "kow/players/sampling.py",
     "kow/players/inference.py",
     "kow/log/_writer.py",
+    "kow/log/_canon.py",
     "kow/frameworks/encoding.py",
 ]
 

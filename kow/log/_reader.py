@@ -26,10 +26,11 @@ import codecs
 import json
 import re
 import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import KW_ONLY, dataclass
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
+from ._canon import measure
 from ._gzip import gunzip
 
 if TYPE_CHECKING:
@@ -67,11 +68,16 @@ class GameOrFault:
     when it could not be read). ``fault`` is what is wrong with this value alone, placed
     at the fault itself (a nesting too deep, a number too long, a repeated key), or
     ``None``; the value of a repeated key is still read, as jq reads it (the last holds).
+    ``text`` is the value's text when it is canonical for the key ``orders`` the reader
+    was given (compact, each object's keys in one of those orders, no escape: what kow
+    writes, ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)``), else None.
     """
 
     line: int
     value: Any
     fault: LogReadError | None = None
+    _: KW_ONLY
+    text: str | None = None
 
 
 MAX_DEPTH = 512
@@ -147,7 +153,12 @@ def iter_values(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
     return _raising(_values(stream, arrays=False, unique_keys=False))
 
 
-def iter_games_and_faults(stream: IO[bytes], *, unique_keys: bool = False) -> Iterator[GameOrFault]:
+def iter_games_and_faults(
+    stream: IO[bytes],
+    *,
+    unique_keys: bool = False,
+    orders: Collection[tuple[str, ...]] | None = None,
+) -> Iterator[GameOrFault]:
     """Yield an :class:`GameOrFault` for each game in ``stream``, read as :func:`iter_games`
     reads them, but going on after a fault of one game alone.
 
@@ -156,7 +167,9 @@ def iter_games_and_faults(stream: IO[bytes], *, unique_keys: bool = False) -> It
     ``fault``, placed at the bracket, the number or the repeated key; reading goes on
     after that game's end. Raises :class:`LogReadError` as :func:`iter_games` does for
     every other fault, and for these when the input ends inside the game, since then
-    there is nothing to go on with.
+    there is nothing to go on with. With ``orders`` (the key orders of the objects kow
+    writes, each a tuple of keys), each game whose text is canonical for them comes with
+    that ``text``.
 
     >>> import io
     >>> [(e.line, e.value, str(e.fault)) for e in iter_games_and_faults(
@@ -166,7 +179,7 @@ def iter_games_and_faults(stream: IO[bytes], *, unique_keys: bool = False) -> It
       (readers differ: jq takes the last one, others the first)'),
      (2, {'b': 3}, 'None')]
     """
-    return _values(stream, arrays=True, unique_keys=unique_keys)
+    return _values(stream, arrays=True, unique_keys=unique_keys, orders=orders)
 
 
 def _raising(items: Iterator[GameOrFault]) -> Iterator[tuple[int, Any]]:
@@ -191,11 +204,27 @@ class _Keys:
         return value
 
 
-def _values(stream: IO[bytes], arrays: bool, unique_keys: bool) -> Iterator[GameOrFault]:
+def _values(
+    stream: IO[bytes],
+    arrays: bool,
+    unique_keys: bool,
+    *,
+    orders: Collection[tuple[str, ...]] | None = None,
+) -> Iterator[GameOrFault]:
     """Yield the values of ``stream``, or the elements of its top-level arrays (``arrays``),
-    with a repeated key as a fault (``unique_keys``)."""
+    with a repeated key as a fault (``unique_keys``), and the text of each value that is
+    canonical for ``orders`` (when given).
+
+    Each value is read by json at C speed; with ``unique_keys`` or ``orders``, one walk
+    of it (:func:`~._canon.measure`) proves in most cases that its text repeats no key:
+    its text is canonical, or has as many colons as its objects have keys (every key
+    has its colon; a repeated one leaves its value fewer keys). Only a value that it
+    does not prove so is read again, by a hook that notes a repeated key.
+    """
     keys = _Keys() if unique_keys else None
-    decoder = json.JSONDecoder(parse_constant=_refuse_constant, object_pairs_hook=keys)
+    decoder = json.JSONDecoder(parse_constant=_refuse_constant)
+    checker = json.JSONDecoder(parse_constant=_refuse_constant, object_pairs_hook=keys)
+    measured = orders if orders is not None else () if unique_keys else None
     source = _Source(stream)
     text = ""
     pos = 0
@@ -238,8 +267,8 @@ def _values(stream: IO[bytes], arrays: bool, unique_keys: bool) -> Iterator[Game
             pos += 1
             continue
         fault: LogReadError | None = None
-        if keys is not None:
-            keys.repeated = False
+        canonical: str | None = None
+        repeated = False
         try:
             value, end = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as err:
@@ -311,7 +340,17 @@ def _values(stream: IO[bytes], arrays: bool, unique_keys: bool) -> Iterator[Game
                     kind="not readable",
                 )
                 value = None
-            elif keys is not None and keys.repeated:
+            elif measured is not None and isinstance(value, (dict, list)):
+                length, count = measure(value, measured)
+                if length == end - pos and text.find("\\", pos, end) < 0:
+                    # No key is repeated: every other text of the value is longer.
+                    canonical = text[pos:end] if orders is not None else None
+                elif keys is not None and count != text.count(":", pos, end):
+                    # A colon in a string, or a key repeated: read again to tell.
+                    keys.repeated = False
+                    checker.raw_decode(text, pos)
+                    repeated = keys.repeated
+            if repeated:
                 scan = _scan(text, pos, keys=True)
                 fault = _fault(
                     scan.why,
@@ -321,7 +360,7 @@ def _values(stream: IO[bytes], arrays: bool, unique_keys: bool) -> Iterator[Game
                     line_start=line_start,
                     kind="ambiguous",
                 )
-        yield GameOrFault(line, value, fault)
+        yield GameOrFault(line, value, fault, text=canonical)
         if state:
             state = _AFTER_ELEMENT
         newline = text.rfind("\n", pos, end)

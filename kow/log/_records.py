@@ -11,6 +11,7 @@ that stops at an input that can't be read raises :class:`InputError` from its en
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import sys
 from collections.abc import Iterable, Iterator
@@ -18,6 +19,8 @@ from dataclasses import KW_ONLY, dataclass
 from typing import IO, Any
 
 from ..screen import printable
+from . import types
+from ._canon import KeyOrders
 from ._reader import LogReadError, iter_games_and_faults
 
 __all__ = ["GameRecord", "InputEnd", "InputError", "input_label", "read_logs"]
@@ -34,7 +37,9 @@ class GameRecord:
     (an input that cannot tell, a pipe say, counts 0; gzip input counts its compressed
     bytes); ``fault`` is what makes this game alone unreadable (a repeated key, a nesting
     too deep, an integer too long), or None; ``note`` is what to say on stderr of the
-    first game of the input that repeats an earlier one whole, else None.
+    first game of the input that repeats an earlier one whole, else None; ``text`` is the
+    game's text when it is as kow writes it (:data:`KEY_ORDERS`, compact, no escape:
+    ``json.dumps(game, separators=(",", ":"), ensure_ascii=False)``), else None.
     """
 
     label: str
@@ -45,6 +50,7 @@ class GameRecord:
     read: int
     fault: LogReadError | None
     note: str | None
+    text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,11 +126,12 @@ def read_logs(names: Iterable[str]) -> Iterator[GameRecord | InputEnd]:
         with stream:
             tell = stream.tell if stream.seekable() else None
             try:
-                for entry in iter_games_and_faults(stream, unique_keys=True):
+                games = iter_games_and_faults(stream, unique_keys=True, orders=_ORDERED)
+                for entry in games:
                     index += 1
                     note = None
                     if entry.fault is None:
-                        first = seen.setdefault(_digest(entry.value), index)
+                        first = seen.setdefault(_digest(entry.value, entry.text), index)
                         if first != index:
                             repeated += 1
                             if repeated == 1:
@@ -134,7 +141,7 @@ def read_logs(names: Iterable[str]) -> Iterator[GameRecord | InputEnd]:
                                 )
                     read = before + tell() if tell is not None else 0
                     yield GameRecord(label, index, entry.line, game=entry.value, read=read,
-                                     fault=entry.fault, note=note)  # fmt: skip
+                                     fault=entry.fault, note=note, text=entry.text)  # fmt: skip
             except LogReadError as err:
                 why = str(err)
             except OSError as err:
@@ -147,7 +154,53 @@ def read_logs(names: Iterable[str]) -> Iterator[GameRecord | InputEnd]:
         yield InputEnd(label, index, opened=True, why=why, note=note)
 
 
-def _digest(game: Any) -> bytes:
-    """Return 16 bytes that tell ``game`` from any other value (keys in any order)."""
-    text = json.dumps(game, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def _key_orders(*objects: type) -> dict[frozenset[str], tuple[str, ...]]:
+    """Return the order of the keys of each object of the log's ``objects`` (TypedDicts,
+    their keys in the order kow writes them), by their set: the required keys and any of
+    the optional ones. A set that two objects order differently is left out."""
+    orders: dict[frozenset[str], tuple[str, ...]] = {}
+    clashes: set[frozenset[str]] = set()
+    for kind in objects:
+        keys = tuple(kind.__annotations__)
+        optional = [key for key in keys if key in kind.__optional_keys__]  # type: ignore[attr-defined]
+        for size in range(len(optional) + 1):
+            for chosen in itertools.combinations(optional, size):
+                order = tuple(k for k in keys if k not in optional or k in chosen)
+                if orders.setdefault(frozenset(order), order) != order:
+                    clashes.add(frozenset(order))
+    return {keys: order for keys, order in orders.items() if keys not in clashes}
+
+
+KEY_ORDERS = _key_orders(
+    types.GameLog, types.RulesLog, types.SettingsLog, types.PlayerLog, types.RoundLog,
+    types.CutLog, types.CutCardLog, types.VoteLog, types.TrickLog, types.PlayLog,
+    types.ResultLog,
+)  # fmt: skip
+"""The order of the keys of each object of a log, by their set, as kow writes them (the
+log's types, key for key): the order of the canonical text of a game (:func:`_digest`)."""
+_ORDERED = KeyOrders(KEY_ORDERS.values())
+
+
+def _digest(game: Any, text: str | None = None) -> bytes:
+    """Return 16 bytes that tell ``game`` from any other value (keys in any order).
+
+    The digest is of the game's canonical text: compact, each object's keys in the order
+    of :data:`KEY_ORDERS` (any other set of keys sorted); ``text``, when given, is that
+    text (the reader proved it: no object need be reordered nor the game written again).
+    """
+    if text is None:
+        text = json.dumps(_ordered(game), separators=(",", ":"), ensure_ascii=False)
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _ordered(value: Any) -> Any:
+    """Return ``value`` with the keys of each object in their canonical order (:data:`KEY_ORDERS`,
+    else sorted)."""
+    if isinstance(value, list):
+        return [_ordered(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    order = KEY_ORDERS.get(frozenset(value))
+    if order is None:
+        order = tuple(sorted(value))
+    return {key: _ordered(value[key]) for key in order}

@@ -13,7 +13,9 @@ from ..cards import NAMES, SUITS, Card, Suit
 from ..engine import IllegalActionError, State
 from ..engine.deal import DeckRanOut, StackedDeck, deal_deck
 from ..events import KNOCK, Action, Deal, RoundEnd, Seat
+from ..rules import MAX_PLAYERS
 from ._format import build, rules_from_log
+from ._writer import game_text
 from .types import GameLog, PlayerLog, RoundLog
 
 __all__ = ["LoggedAction", "LoggedPlayer", "ReplayError", "replay", "replay_game", "round_actions"]
@@ -120,7 +122,7 @@ def replay(game: GameLog) -> Iterator[State]:
     _compare(game, state, players, abandoned=abandoned)
 
 
-def replay_game(game: GameLog) -> State:
+def replay_game(game: GameLog, *, text: str | None = None) -> State:
     """Replay a whole logged game through the engine and return its last state.
 
     The state :func:`replay` yields last, at less cost: the actions are applied without
@@ -129,6 +131,11 @@ def replay_game(game: GameLog) -> State:
     or fails, the game is replayed again by :func:`replay`, step by step, so that the
     error is the one :func:`replay` raises, at the first difference. Raises what
     :func:`replay` raises (:class:`ReplayError`).
+
+    ``text``, when given, must be ``game``'s compact text, ``json.dumps(game,
+    separators=(",", ":"), ensure_ascii=False)`` (:attr:`GameRecord.text
+    <kow.log.GameRecord.text>`): the rebuilt log is then compared with it, and ``game``
+    need not be written again.
     """
     try:
         state, players = _start(game)
@@ -140,7 +147,7 @@ def replay_game(game: GameLog) -> State:
                 state.apply(logged.action)
         if state.outcome is None and not abandoned:
             raise ReplayError("the log ends before the game does")
-        _compare(game, state, players, abandoned=abandoned)
+        _compare(game, state, players, abandoned=abandoned, text=text)
     except Exception:  # noqa: BLE001 - the step-by-step replay decides, and says where
         # One state, advanced in place by each action: keep it once the replay ends.
         (state,) = collections.deque(replay(game), maxlen=1)
@@ -174,14 +181,37 @@ def _start(game: GameLog) -> tuple[State, list[LoggedPlayer]]:
     return state, players
 
 
-def _compare(game: GameLog, state: State, players: list[LoggedPlayer], *, abandoned: bool) -> None:
+def _compare(
+    game: GameLog,
+    state: State,
+    players: list[LoggedPlayer],
+    *,
+    abandoned: bool,
+    text: str | None = None,
+) -> None:
     """Raise :class:`ReplayError` where the log the engine rebuilds from ``state``'s events
-    first differs from ``game``."""
+    first differs from ``game`` (whose compact text is ``text``, when given).
+
+    With ``text``, the fast writer's text of the events (:func:`~kow.log.game_text`, the
+    bytes of ``dumps(build(...))``) is compared first: equal, the log is the engine's
+    (two texts of one value); else the log is rebuilt and compared as without ``text``,
+    since a log of another kow version, say, may still be the same game."""
+    if text is not None and isinstance(game["seed"], int):
+        try:
+            made = game_text(game["seed"], state.rules, players, events=state.events,
+                             abandoned=abandoned)  # fmt: skip
+        except (TypeError, ValueError):
+            made = None
+        if made == text:
+            return
     rebuilt = build(game["seed"], state.rules, players, events=state.events, abandoned=abandoned)
     rebuilt["kow_version"] = game["kow_version"]
     result = game.get("result")
     if isinstance(result, dict) and "termination" not in result:
         del rebuilt["result"]["termination"]  # a log of kow 0.5.0 or before: none written
+    if text is not None and _COMPACT.encode(rebuilt) == text:
+        # Two texts of one writer are equal only when the values are, as _same_json's.
+        return
     where = _difference(rebuilt, game)
     if where is not None:
         raise ReplayError(where)
@@ -205,14 +235,26 @@ def round_actions(rnd: RoundLog, number: int) -> list[LoggedAction]:
             suit, chooser = _SUITS[rnd["trump"]], rnd["trump_chosen_by"]
             out.append(LoggedAction(suit, chooser, "trump_chosen_by", trick=None))
         for t, trick in enumerate(rnd["tricks"]):
+            plays = _PLAY_PLACES[t] if t < len(_PLAY_PLACES) else _places(t)
             for j, play in enumerate(trick["plays"]):
                 action = KNOCK if play.get("knock") else _CARDS[play["card"]]
-                where = f"tricks[{t}].plays[{j}].seat"
+                where = plays[j] if j < len(plays) else f"tricks[{t}].plays[{j}].seat"
                 out.append(LoggedAction(action, play["seat"], where, trick=trick["number"]))
     except (KeyError, TypeError, IndexError, AttributeError) as err:
         why = f"not a log that can be replayed: {type(err).__name__} {err}"
         raise ReplayError(why, number) from None
     return out
+
+
+def _places(trick: int) -> tuple[str, ...]:
+    """Return where each play of trick ``trick`` (from 0) is in its round's object, for
+    :class:`LoggedAction`: ``tricks[T].plays[J].seat``, one a seat."""
+    return tuple(f"tricks[{trick}].plays[{j}].seat" for j in range(MAX_PLAYERS))
+
+
+_PLAY_PLACES = tuple(_places(trick) for trick in range(52 // 2))
+"""The places of the plays of each trick a round can have (made once: a round's actions
+are read for every game replayed)."""
 
 
 def _check(
@@ -270,6 +312,10 @@ def _difference(made: Any, logged: Any, path: str = "") -> str | None:
     if made == logged and type(made) is type(logged):
         return None
     return f"{path or 'the log'}: the log says {_short(logged)}, the engine made {_short(made)}"
+
+
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
+"""The writer of a game's compact text (:attr:`GameRecord.text <kow.log.GameRecord.text>`)."""
 
 
 def _same_json(made: Any, logged: Any) -> bool:

@@ -1,6 +1,8 @@
 """kow's own pool of worker processes: results in order, flat memory, and signals that end it.
 
-:func:`ordered_map` is what ``--jobs`` runs on (:mod:`kow.runs.batch`, :mod:`kow.runs.tournament`).
+:func:`ordered_map` is what ``--jobs`` runs on (:mod:`kow.runs.batch`, :mod:`kow.runs.tournament`);
+:func:`streamed_map` feeds workers that live for the run with items read as it goes
+(``kow verify`` and ``export``: blocks of games read from their inputs).
 """
 
 from __future__ import annotations
@@ -8,17 +10,18 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import queue
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 from ..stopping import stops_blocked, stops_left_to_parent
 
-__all__ = ["WorkerError", "ordered_map", "start_seconds"]
+__all__ = ["WorkerError", "ordered_map", "start_seconds", "streamed_map"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -121,6 +124,107 @@ def ordered_map(
             reader.close()
 
 
+def streamed_map(
+    func: Callable[[T], R], items: Iterable[T], jobs: int, *, ahead: int = 4
+) -> Generator[R, None, None]:
+    """Yield ``func(item)`` for each of ``items`` in order, computed by ``jobs`` processes
+    that live for the whole map, each item sent to them as it is read.
+
+    Where :func:`ordered_map` deals the items out when its workers start, this reads
+    ``items`` as the workers need them, sends item ``i`` to worker ``i % jobs`` down a
+    pipe (pickled: a block of strings is a copy) and reads the results back in order,
+    with at most ``ahead`` items per worker sent and not yet read back: memory stays flat
+    however long ``items`` runs, and this process only reads the items and the results.
+    An exception raised by ``func`` is raised here at its item's turn; so is a
+    :class:`WorkerError` naming the exit code of a worker that died; an exception of
+    ``items`` itself is raised as it comes. The rest is :func:`ordered_map`'s: ``func``
+    pickles, the workers are killed and reaped when this generator ends, closes or is
+    interrupted (Ctrl-C, a stop signal turned into an exception), they leave Ctrl-C and
+    SIGHUP to this process and end with it; ``jobs`` 1 maps here, in this process.
+    """
+    if jobs <= 1:
+        yield from map(func, items)
+        return
+    fork = _forks()
+    context = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
+    for stream in (sys.stdout, sys.stderr):  # a forked child must not write them again
+        if stream is not None:
+            stream.flush()
+    results: list[Connection] = []  # from each worker
+    senders: list[Connection] = []  # to each worker
+    workers: list[BaseProcess] = []
+    try:
+        for worker in range(jobs):
+            item_reader, sender = context.Pipe(duplex=False)
+            reader, writer = context.Pipe(duplex=False)
+            # A forked child inherits this process's ends made so far: it closes them, so
+            # that a worker sees its parent go, and this process a worker die.
+            inherited = (*results, *senders, reader, sender) if fork else ()
+            process = context.Process(
+                target=_serve,
+                args=(func, item_reader, writer),
+                kwargs={"inherited": inherited},
+                name=f"kow-worker-{worker}",
+                daemon=True,
+            )
+            results.append(reader)
+            senders.append(sender)
+            workers.append(process)  # before it starts: a signal blocked below lands after
+            with stops_blocked():  # the worker sets its own handlers before taking any
+                process.start()
+            item_reader.close()
+            writer.close()
+        sent: deque[int] = deque()  # the worker of each item sent and not read back, in order
+        count = 0
+        todo: Iterator[T] | None = iter(items)
+        while True:
+            while todo is not None and len(sent) < jobs * ahead:
+                item = next(todo, _END)
+                if item is _END:
+                    todo = None
+                    break
+                worker = count % jobs
+                count += 1
+                sent.append(worker)
+                try:
+                    senders[worker].send(item)
+                except OSError:  # it died: said at this item's turn
+                    pass
+            if not sent:
+                return
+            worker = sent.popleft()
+            ok: bool
+            value: Any
+            try:
+                message = results[worker].recv()
+                # None: bytes follow, sent as they are (no pickle: see _work)
+                ok, value = (True, results[worker].recv_bytes()) if message is None else message
+            except EOFError:
+                workers[worker].join()
+                code = workers[worker].exitcode
+                raise WorkerError(
+                    f"worker process {worker} ended unexpectedly (exit code {code})"
+                ) from None
+            if not ok:
+                raise value
+            yield value
+    finally:
+        for connection in senders:  # a worker that reads its end stops
+            connection.close()
+        started = [each for each in workers if each.pid is not None]
+        for each in started:
+            if each.is_alive():
+                each.kill()
+        for each in started:
+            each.join()
+        for connection in results:
+            connection.close()
+
+
+_END: Any = object()
+"""What :func:`streamed_map` reads at the end of its items."""
+
+
 def start_seconds() -> float:
     """Return about what a worker costs :func:`ordered_map` to start and hand results
     back, in seconds of work: below that much work per worker, one process is faster.
@@ -183,6 +287,54 @@ def _work(
         os._exit(1)
     finally:
         writer.close()
+
+
+def _serve(
+    func: Callable[[T], R],
+    items: Connection,
+    writer: Connection,
+    *,
+    inherited: tuple[Connection, ...],
+) -> None:
+    """Run in a worker of :func:`streamed_map`: send ``func(item)`` for each item received
+    from ``items``, as :func:`_work` sends them, until ``items`` ends.
+
+    A thread reads the items as they come, so that the parent's sending never waits on
+    this worker's sending a result (two full pipes would wait on each other).
+    """
+    stops_left_to_parent()
+    for connection in inherited:
+        connection.close()
+    parent = multiprocessing.parent_process()
+    if parent is not None:  # end with the main process, even mid-item, if it is killed
+        threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+    received: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    threading.Thread(target=_receive, args=(items, received), daemon=True).start()
+    try:
+        while (item := received.get()) is not _END:
+            try:
+                result = func(item)
+            except Exception as err:  # noqa: BLE001 - raised again in the parent
+                writer.send((False, _portable(err)))
+                return
+            if isinstance(result, bytes):
+                writer.send(None)
+                writer.send_bytes(result)
+            else:
+                writer.send((True, result))
+    except BaseException:  # the parent went away: nothing to report to
+        os._exit(1)
+    finally:
+        writer.close()
+
+
+def _receive(items: Connection, received: queue.SimpleQueue[Any]) -> None:
+    """Put each item read from ``items`` into ``received``, then :data:`_END`."""
+    try:
+        while True:
+            received.put(items.recv())
+    except Exception:  # noqa: BLE001 - the end, closed or broken: the parent tells why
+        received.put(_END)
 
 
 def _portable(err: Exception) -> Exception:

@@ -170,15 +170,16 @@ def rows(game: GameLog, table: str, *, file: str, index: int) -> list[Row]:
 
 
 def tables_rows(
-    game: GameLog, tables: Sequence[str], *, file: str, index: int
+    game: GameLog, tables: Sequence[str], *, file: str, index: int, text: str | None = None
 ) -> dict[str, list[Row]]:
     """Return the rows of one logged game in each of ``tables``, checking it once.
 
     The game is verified and replayed once, and one walk of its events feeds every table
     asked for: what :func:`rows` gives for each table, table by table, at the cost of one.
     The result maps each of ``tables`` (in the order given) to its rows, in the order
-    played. ``game``, ``file`` and ``index`` are as :func:`rows` takes them; it raises
-    what :func:`rows` raises.
+    played. ``game``, ``file`` and ``index`` are as :func:`rows` takes them; ``text``,
+    when given, is the game's compact text (:attr:`kow.log.GameRecord.text`), which spares
+    the replay writing it again. Raises what :func:`rows` raises.
     """
     for table in tables:
         if table not in COLUMNS:
@@ -186,7 +187,7 @@ def tables_rows(
     fault = verify_game(game)
     if fault is not None:
         raise IllegalGameError(fault)
-    state = replay_game(game)
+    state = replay_game(game, text=text)
     walk = _Walk(tables, game, _GameKey(file=file, game=index, seed=game["seed"]))
     walk.visit(state.events)
     return walk.finish(state.led)
@@ -194,10 +195,10 @@ def tables_rows(
 
 def csv_text(rows: Iterable[Row], *, spreadsheet_safe: bool = False) -> str:
     """Return ``rows`` as CSV lines, each ended by ``\\n``, their cells as :func:`cells`
-    writes them (quoted where CSV needs it).
+    writes them (quoted where CSV needs it), by the csv module.
 
-    >>> csv_text([("a,b", 1, None, True)])
-    '"a,b",1,,true\\n'
+    >>> csv_text([("a,b", 1, None, True), ("Th", 2, None, False)])
+    '"a,b",1,,true\\nTh,2,,false\\n'
     """
     out = io.StringIO()
     csv.writer(out, lineterminator="\n").writerows(
@@ -384,26 +385,30 @@ class _Walk(EventVisitor):
         played = self.played
         trump = self.trump
         winner = None if end is None else end.winner
+        file, game, seed = self.keys["file"], self.keys["game"], self.keys["seed"]
         # By play: followed suit, trumped (a trump on another led suit); the lead does neither.
-        followed = [p.card is not None and not p.lead and SUIT_OF[p.card] == led for p in played]
-        trumped = [
-            p.card is not None and not p.lead and not f and SUIT_OF[p.card] == trump
-            for p, f in zip(played, followed, strict=True)
-        ]
+        followed: list[bool] = []
+        trumped: list[bool] = []
+        for p in played:
+            suit = NO_SUIT if p.card is None or p.lead else SUIT_OF[p.card]
+            followed.append(suit == led != NO_SUIT)
+            trumped.append(suit == trump != led and suit != NO_SUIT)
         if "tricks" in self.out:
             knocks = sum(p.card is None for p in played)
             self.out["tricks"].append(
                 TrickRow(
-                    **self.keys,
-                    round=number,
-                    trick=trick,
-                    leader=played[0].seat,
-                    led_suit=None if led == NO_SUIT else SUITS[led],
-                    cards=len(played) - knocks,
-                    knocks=knocks,
-                    winning_card=None if end is None else NAMES[end.card],
-                    winner=winner,
-                    trumped=any(trumped),
+                    file,
+                    game,
+                    seed,
+                    number,
+                    trick,
+                    played[0].seat,  # leader
+                    None if led == NO_SUIT else SUITS[led],  # led_suit
+                    len(played) - knocks,  # cards
+                    knocks,
+                    None if end is None else NAMES[end.card],  # winning_card
+                    winner,
+                    any(trumped),
                 )
             )
         if "plays" in self.out:
@@ -411,18 +416,20 @@ class _Walk(EventVisitor):
             for place, p in enumerate(played, start=1):
                 add(
                     PlayRow(
-                        **self.keys,
-                        round=number,
-                        trick=trick,
-                        play=place,
-                        seat=p.seat,
-                        knock=p.card is None,
-                        card=None if p.card is None else NAMES[p.card],
-                        lead=p.lead,
-                        followed_suit=followed[place - 1],
-                        trumped=trumped[place - 1],
-                        winning=p.winning,
-                        won=None if winner is None else p.seat == winner,
+                        file,
+                        game,
+                        seed,
+                        number,
+                        trick,
+                        place,  # play
+                        p.seat,
+                        p.card is None,  # knock
+                        None if p.card is None else NAMES[p.card],  # card
+                        p.lead,
+                        followed[place - 1],  # followed_suit
+                        trumped[place - 1],
+                        p.winning,
+                        None if winner is None else p.seat == winner,  # won
                     )
                 )
         self.trick += 1

@@ -8,7 +8,11 @@ order, with the same text and the same errors at the same place either way.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
+import json
+from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, TypeAlias
 
@@ -56,9 +60,12 @@ def export_games(
     it), and yielded as an :class:`ExportedGame`, in order. With ``jobs`` 1 and no
     ``executor`` each game is exported here before the next is read; else the games are
     exported in blocks of :data:`BLOCK` on ``jobs`` processes or the ``executor``
-    (:class:`kow.runs.executors.Processes`, :func:`~kow.runs.executors.on_ray`), up to 8
-    blocks per worker at once, the next ones read while they run: the same games, the
-    same text and the same errors, at the same place. Raises
+    (:class:`kow.runs.executors.Processes`, :func:`~kow.runs.executors.on_ray`), the
+    next ones read while they run: the same games, the same text and the same errors, at
+    the same place. ``jobs`` processes (:meth:`~kow.runs.executors.Processes.stream`)
+    live for the run and are sent each game as its text where it has one (the record
+    yielded then has ``game`` None: no parsed game is held here while its block runs);
+    another executor gets windows of up to 8 blocks per worker. Raises
     :class:`~kow.log.InputError` at an input that could not be opened or read whole,
     :class:`ExportError` at a game that is not legal (``FILE: game N (seed S): fault;
     the export stops at a game that is not legal``) or that the engine does not replay,
@@ -80,6 +87,9 @@ def export_games(
                 raise ExportError(error)
             yield ExportedGame(item, text[0])
         return
+    if hasattr(run, "stream"):  # workers that live for the run: fed as it is read
+        yield from _streamed(records, work, run)
+        return
     running: _Window | None = None  # started: its workers go on while the next is read
     try:
         for games, end in _windows(records, 8 * run.workers * BLOCK):
@@ -99,6 +109,52 @@ def export_games(
             running.close()
 
 
+def _streamed(
+    records: Iterable[GameRecord | InputEnd],
+    work: Callable[[list[_Job]], tuple[list[dict[str, str]], str | None]],
+    run: Any,
+) -> Generator[ExportedGame | InputEnd, None, None]:
+    """Yield what :func:`export_games` yields, the games exported in blocks of
+    :data:`BLOCK` by ``run.stream`` (:meth:`kow.runs.executors.Processes.stream`), which
+    reads the blocks as its workers need them and hands the results back in order.
+
+    Each block is sent as the games' texts where they have one (the workers read them),
+    with the records read since the block before kept here until its result comes back;
+    a block ends at :data:`BLOCK` games or at an input's end."""
+    held: deque[list[GameRecord | InputEnd]] = deque()
+
+    def blocks() -> Iterator[list[_Job]]:
+        items: list[GameRecord | InputEnd] = []
+        jobs: list[_Job] = []
+        for item in records:
+            if isinstance(item, GameRecord):
+                jobs.append(_job(item, sent=True))
+                if item.text is not None:  # held without its game: parsed games held are
+                    item = dataclasses.replace(item, game=None)  # the garbage collector's work
+            items.append(item)
+            if isinstance(item, GameRecord):
+                if len(jobs) < BLOCK:
+                    continue
+            held.append(items)
+            yield jobs
+            items, jobs = [], []
+        if items:
+            held.append(items)
+            yield jobs
+
+    with contextlib.closing(run.stream(work, blocks())) as results:
+        for texts, error in results:
+            done = iter(texts)
+            for item in held.popleft():
+                if isinstance(item, InputEnd):
+                    yield _ended(item)
+                    continue
+                text = next(done, None)
+                if text is None:  # the block's first game that could not be exported
+                    raise ExportError(error)
+                yield ExportedGame(item, text)
+
+
 def _ended(end: InputEnd) -> InputEnd:
     """Return the end of an input read whole; raise the :class:`~kow.log.InputError` of one
     that could not be opened or read whole."""
@@ -108,15 +164,19 @@ def _ended(end: InputEnd) -> InputEnd:
     return end
 
 
-_Job: TypeAlias = tuple[str, int, int, Any, str | None]
+_Job: TypeAlias = tuple[str, int, int, Any, str | None, str | None]
 """One game to export as a block carries it: its input's label, its index there, its
-line, the value read, and the fault of reading it alone (or None)."""
+line, the value read (None when its text is sent: the worker reads it), the fault of
+reading it alone (or None), and its compact text (:attr:`GameRecord.text`, or None)."""
 
 
-def _job(record: GameRecord) -> _Job:
-    """Return the game of ``record`` as a block carries it (no exception object: it pickles)."""
+def _job(record: GameRecord, *, sent: bool = False) -> _Job:
+    """Return the game of ``record`` as a block carries it (no exception object: it pickles);
+    ``sent``: to another process, with the game's text alone when it has one (a string
+    pickles at the speed of a copy, a parsed game at a fraction of json's)."""
     fault = None if record.fault is None else str(record.fault)
-    return (record.label, record.index, record.line, record.game, fault)
+    game = None if sent and record.text is not None else record.game
+    return (record.label, record.index, record.line, game, fault, record.text)
 
 
 def export_block(
@@ -126,11 +186,12 @@ def export_block(
     that can't be exported, and the message of the :class:`ExportError` of that game
     (None when all could be): an executor's block of :func:`export_games`."""
     done: list[dict[str, str]] = []
-    for label, index, line, game, fault in games:
+    for label, index, line, value, fault, text in games:
+        game = json.loads(text) if value is None and text is not None else value
         try:
             if fault is not None:  # as kow verify reads it: refused as not legal
                 raise IllegalGameError(Fault(None, None, None, message=fault))
-            found = tables_rows(game, tables, file=label, index=index)
+            found = tables_rows(game, tables, file=label, index=index, text=text)
         except IllegalGameError as err:
             seed = game.get("seed") if isinstance(game, dict) else None
             if not isinstance(seed, int) or isinstance(seed, bool):
@@ -178,7 +239,7 @@ class _Window:
         run: Executor,
     ) -> None:
         self.games = games
-        jobs = [_job(record) for record in games]
+        jobs = [_job(record, sent=True) for record in games]
         self.blocks = [jobs[at : at + BLOCK] for at in range(0, len(jobs), BLOCK)]
         self.work = work
         self.run = run
@@ -187,8 +248,9 @@ class _Window:
 
     def start(self) -> _Window:
         """Start the blocks, and wait for the first (the workers go on with the others)."""
-        if len(self.blocks) < 2:
-            self.results = iter([self.work(block) for block in self.blocks])
+        if len(self.blocks) < 2:  # here: the games as read, no text to read again
+            jobs = [_job(record) for record in self.games]
+            self.results = iter([self.work(jobs)] if jobs else [])
         else:
             self.results = self.run.map(self.work, self.blocks)
         self.first = next(self.results, None)

@@ -27,6 +27,9 @@ and names (the log, the players, the protocol, the command line's options).
 
 from __future__ import annotations
 
+import collections
+import contextlib
+import dataclasses
 import functools
 import json
 from collections.abc import Callable, Iterable, Iterator
@@ -160,10 +163,17 @@ BLOCK = 25
 10 ms of work compiled, against about 0.01 ms of kow's pool or 1.75 ms of Ray per block."""
 
 
-def judge_block(logs: list[object], also: Callable[[Any], Fault | None] | None) -> list[Judged]:
+def judge_block(
+    logs: list[tuple[object, str | None]], also: Callable[[Any], Fault | None] | None
+) -> list[Judged]:
     """Return what :func:`judge` finds of each of ``logs`` (an executor's block: it is a
-    module-level function, so that it pickles)."""
-    return [judge(log, also) for log in logs]
+    module-level function, so that it pickles).
+
+    Each of ``logs`` is ``(log, text)``: the parsed log, or None and ``text``, the JSON
+    text that reads as it (a reader's canonical text: sent to a worker, a string is a
+    copy where a parsed log is a pickle, and the worker reads it at json's speed)."""
+    return [judge(json.loads(text) if log is None and text is not None else log, also)
+            for log, text in logs]  # fmt: skip
 
 
 def _judged(
@@ -179,6 +189,9 @@ def _judged(
             yield item, judge(item.game, also) if read else None
         return
     work = functools.partial(judge_block, also=also)
+    if hasattr(executor, "stream"):  # workers that live for the run: fed as it is read
+        yield from _streamed(records, work, executor)
+        return
     running: _Window | None = None  # started: its workers go on while the next is read
     try:
         for games, end in _windows(records, 8 * executor.workers * BLOCK):
@@ -196,6 +209,48 @@ def _judged(
     finally:
         if running is not None:
             running.close()
+
+
+def _streamed(
+    records: Iterable[Any],
+    work: Callable[[list[tuple[object, str | None]]], list[Judged]],
+    executor: Any,
+) -> Iterator[tuple[Any, Judged | None]]:
+    """Yield each of ``records`` with what :func:`judge` found of it, as :func:`_judged`
+    does, the games checked in blocks of :data:`BLOCK` by ``executor.stream``, which reads
+    the blocks as its workers need them and hands the results back in order.
+
+    Each block is sent with the records read since the block before (the games it
+    checks, the games read with a fault, the ends of inputs), kept here until its result
+    comes back; a block ends at :data:`BLOCK` games or at an input's end."""
+    held: collections.deque[list[Any]] = collections.deque()
+
+    def blocks() -> Iterator[list[tuple[object, str | None]]]:
+        items: list[Any] = []
+        logs: list[tuple[object, str | None]] = []
+        for item in records:
+            if hasattr(item, "game") and item.fault is None:
+                text = getattr(item, "text", None)
+                logs.append((None if text is not None else item.game, text))
+                if text is not None:  # held without its game: parsed games held are
+                    item = dataclasses.replace(item, game=None)  # the garbage collector's work
+            items.append(item)
+            if hasattr(item, "game"):
+                if item.fault is not None or len(logs) < BLOCK:
+                    continue
+            held.append(items)
+            yield logs
+            items, logs = [], []
+        if items:
+            held.append(items)
+            yield logs
+
+    with contextlib.closing(executor.stream(work, blocks())) as results:
+        for found in results:
+            judged = iter(found)
+            for item in held.popleft():
+                read = hasattr(item, "game") and item.fault is None
+                yield item, next(judged) if read else None
 
 
 def _windows(records: Iterable[Any], size: int) -> Iterator[tuple[list[Any], Any]]:
@@ -219,11 +274,16 @@ class _Window:
     """The games of one window of :func:`_judged`: checked on ``executor`` in blocks of
     :data:`BLOCK` once started (a window of one block, here), handed back in order."""
 
-    def __init__(self, games: list[Any], work: Callable[[list[object]], list[Judged]],
+    def __init__(self, games: list[Any],
+                 work: Callable[[list[tuple[object, str | None]]], list[Judged]],
                  executor: Any) -> None:  # fmt: skip
         self.games = games
         self.checked = [item for item in games if item.fault is None]
-        logs = [item.game for item in self.checked]
+        texts = [getattr(item, "text", None) for item in self.checked]
+        logs = [
+            (None if text is not None else item.game, text)
+            for item, text in zip(self.checked, texts, strict=True)
+        ]
         self.blocks = [logs[at : at + BLOCK] for at in range(0, len(logs), BLOCK)]
         self.work = work
         self.executor = executor
@@ -232,8 +292,9 @@ class _Window:
 
     def start(self) -> _Window:
         """Start the blocks, and wait for the first (the workers go on with the others)."""
-        if len(self.blocks) < 2:
-            self.results = iter([self.work(block) for block in self.blocks])
+        if len(self.blocks) < 2:  # here: the games as read, no text to read again
+            logs: list[tuple[object, str | None]] = [(i.game, None) for i in self.checked]
+            self.results = iter([self.work(logs)] if logs else [])
         else:
             self.results = self.executor.map(self.work, self.blocks)
         self.first = next(self.results, None)
@@ -389,8 +450,10 @@ class Verdict:
         """Check each game of ``records`` as it is read, count it, and yield it checked.
 
         ``records`` are a log reader's (:func:`kow.log.read_logs`): an item with a
-        ``game`` is one game's record (``label``, ``index``, ``line``, ``game``, and
-        ``fault``: a fault of reading that game alone, or None); any other is the end of
+        ``game`` is one game's record (``label``, ``index``, ``line``, ``game``,
+        ``fault``: a fault of reading that game alone, or None, and it may have ``text``:
+        the game's JSON text, or None, sent to an executor's workers in place of the
+        parsed game); any other is the end of
         an input (``label``, ``opened``, ``why``: why it could not be opened or read on,
         or None). Yields a :class:`Checked` for each game, in order, and each input's end
         as it comes, once counted (an unreadable input is in :attr:`unreadable`). ``also``
@@ -402,6 +465,11 @@ class Verdict:
         (a :class:`kow.runs.executors.Executor`, ``--jobs`` or ``--cluster``; ``also``
         then pickles): up to 8 blocks per worker are read, checked at once and yielded
         in order, so the verdict and what is yielded are the same whatever the executor.
+        An executor that has ``stream`` (:class:`kow.runs.executors.Processes`) is fed
+        blocks as they are read, and a game read with its ``text`` is sent as that text:
+        its record comes back with ``game`` None (this process holds no parsed game while
+        its block is checked) unless the game is faulty or ``note`` is given, when it is
+        read again from its text.
         Raises what ``records``, ``also``, ``note`` or the executor raise, nothing else.
         """
         for item, judged in _judged(records, also, executor):
@@ -413,6 +481,9 @@ class Verdict:
                     self.unopened += not opened
                 yield item
                 continue
+            if item.game is None and judged is not None and getattr(item, "text", None):
+                if judged.fault is not None or note is not None:  # its seed is needed
+                    item = dataclasses.replace(item, game=json.loads(item.text))
             game, label, index, line = item.game, item.label, item.index, item.line
             if item.fault is not None:  # of this game alone: read on
                 fault = Fault(None, None, None, message=str(item.fault))

@@ -266,6 +266,11 @@ def show_seats(seats: list[int]) -> str:
     return "[" + ", ".join(str(s) for s in seats) + "]"
 
 
+def _is_card(value: str) -> bool:
+    """Return whether ``value`` is a card in canonical notation: rank then suit (``"Th"``)."""
+    return len(value) == 2 and value[0] in RANKS and value[1] in SUITS
+
+
 def _at(path: str, message: str) -> str:
     return f"{path}: {message}" if path else message
 
@@ -292,14 +297,16 @@ class Shape:
     def obj(
         self, value: object, path: str, keys: tuple[str, ...], *, optional: tuple[str, ...] = ()
     ) -> dict[str, object]:
-        """Return an object that has every key of ``keys``, and others only from ``optional``."""
+        """Return an object that has every key of ``keys``, and others only from ``optional``
+        (``value`` itself when it has ``keys`` alone, else a copy)."""
         if not isinstance(value, dict):
             self.fail(_at(path, f"expected an object, got {show(value)}"))
-        out: dict[str, object] = {}
         for key in keys:
             if key not in value:
                 self.fail(_at(path, f"missing key {key!r}"))
-            out[key] = value[key]
+        if len(value) == len(keys):  # every key is one of keys: no other to look for
+            return value
+        out: dict[str, object] = {key: value[key] for key in keys}
         for other in value:  # any JSON key, maybe not a str (a name of its own: mypyc types
             # a loop's name by its first use)
             if not isinstance(other, str) or (other not in keys and other not in optional):
@@ -326,6 +333,44 @@ class Shape:
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(f"{path}: expected an int, got {show(value)}")
         return value
+
+    def seat_at(self, value: object, path: str, *, index: int, key: str) -> int:
+        """Return a seat, as :meth:`seat` does at ``PATH[INDEX].KEY``: that path is made only
+        for a fault (the walk reads a seat of every play)."""
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < self.n:
+            return value
+        return self.seat(value, f"{path}[{index}].{key}")
+
+    def card_at(self, value: object, path: str, *, index: int, key: str = "") -> str:
+        """Return a card, as :meth:`card` does at ``PATH[INDEX]`` (``.KEY`` after it when
+        given): that path is made only for a fault (the walk reads every card dealt and
+        played)."""
+        if isinstance(value, str) and _is_card(value):
+            return value
+        return self.card(value, f"{path}[{index}].{key}" if key else f"{path}[{index}]")
+
+    def obj_at(
+        self,
+        value: object,
+        path: str,
+        *,
+        index: int,
+        keys: tuple[str, ...],
+        optional: tuple[str, ...],
+    ) -> dict[str, object]:
+        """Return an object, as :meth:`obj` does at ``PATH[INDEX]``: that path is made only
+        for a fault (the walk reads every play)."""
+        if isinstance(value, dict):
+            found = 0
+            for key in keys:
+                found += key in value
+            if found == len(keys):
+                for other in value:
+                    if not isinstance(other, str) or (other not in keys and other not in optional):
+                        break
+                else:
+                    return value
+        return self.obj(value, f"{path}[{index}]", keys, optional=optional)
 
     def seat(self, value: object, path: str) -> int:
         """Return a seat: an int from 0 to ``n - 1``."""
@@ -373,12 +418,7 @@ class Shape:
 
     def card(self, value: object, path: str) -> str:
         """Return a card in canonical notation: rank then suit (``"Th"``)."""
-        if (
-            not isinstance(value, str)
-            or len(value) != 2
-            or value[0] not in RANKS
-            or value[1] not in SUITS
-        ):
+        if not isinstance(value, str) or not _is_card(value):
             self.fail(f"{path}: {show(value)} is not a card")
         return value
 

@@ -174,8 +174,8 @@ class Checker(Shape):
                 if not allowed:
                     self.fail(f"{path}.settings: a player of kind {kind!r} has no settings")
                 settings = self.obj(player["settings"], f"{path}.settings", allowed)
-                for key, value in settings.items():
-                    self.int_(value, f"{path}.settings.{key}", lo=1, hi=MAX_ITERATIONS)
+                for key in allowed:
+                    self.int_(settings[key], f"{path}.settings.{key}", lo=1, hi=MAX_ITERATIONS)
 
     def rounds(self, value: object, rules: Rules, abandoned: bool) -> Game:
         """Walk the rounds; return the game as they leave it (``winner`` None if the game is
@@ -311,7 +311,7 @@ class Round:
                 dealt = _count(len(cards), "card")
                 self.fail(f"seat {seat} was dealt {dealt} but should get {want}{why}", seat)
             for i, card_value in enumerate(cards):
-                card = c.card(card_value, f"{path}[{i}]")
+                card = c.card_at(card_value, path, index=i)
                 if card in self.seen:
                     self.fail(
                         f"card {card} is dealt twice: to seat {self.seen[card]} and seat {seat}",
@@ -410,9 +410,8 @@ class Round:
         led: str | None = None
         self.played = 0
         for j, item in enumerate(items):
-            ppath = f"{path}[{j}]"
-            play = c.obj(item, ppath, ("seat",), optional=("card", "knock"))
-            seat = c.seat(play["seat"], f"{ppath}.seat")
+            play = c.obj_at(item, path, index=j, keys=("seat",), optional=("card", "knock"))
+            seat = c.seat_at(play["seat"], path, index=j, key="seat")
             if j >= len(order):
                 self.fail(
                     f"seat {seat} played out of turn: every seat holding a card has played",
@@ -421,11 +420,11 @@ class Round:
             if seat != order[j]:
                 self.fail(f"seat {seat} played out of turn: seat {order[j]} was to play", seat)
             if ("card" in play) == ("knock" in play):
-                self.fail(f"{ppath}: a play has either a 'card' or 'knock': true", seat)
+                self.fail(f"{path}[{j}]: a play has either a 'card' or 'knock': true", seat)
             self.played = j + 1
             if "knock" in play:
                 if play["knock"] is not True:
-                    self.fail(f"{ppath}.knock: expected true, got {show(play['knock'])}", seat)
+                    self.fail(f"{path}[{j}].knock: expected true, got {show(play['knock'])}", seat)
                 if seat not in self.dogs_life:
                     self.fail(f"seat {seat} knocked but is not on a dog's life", seat)
                 if last:
@@ -435,7 +434,7 @@ class Round:
                         seat,
                     )
                 continue
-            card = c.card(play["card"], f"{ppath}.card")
+            card = c.card_at(play["card"], path, index=j, key="card")
             hand = self.held[seat]
             if card not in hand:
                 self.fail(f"seat {seat} played {card} but does not hold it", seat)
@@ -457,16 +456,19 @@ class Round:
         if not cards:
             self.fail("no card was played in this trick")
         led = suit_of(cards[0][1])
-        trumps = [(s, card) for s, card in cards if suit_of(card) == trump]
-        if trumps:
-            seat, card = max(trumps, key=lambda sc: rank_of(sc[1]))
-            what = f"the highest trump {card}"
-        else:
-            seat, card = max(
-                ((s, x) for s, x in cards if suit_of(x) == led), key=lambda sc: rank_of(sc[1])
-            )
-            what = f"{card}, the highest card of the led suit {led}"
+        seat, card, top, trumped = -1, "", -1, False  # the best card so far, its rank
+        for s, x in cards:  # a card is played once: no two of one suit tie
+            suit = suit_of(x)
+            if suit == trump and (not trumped or rank_of(x) > top):
+                seat, card, top, trumped = s, x, rank_of(x), True
+            elif not trumped and suit == led and rank_of(x) > top:
+                seat, card, top = s, x, rank_of(x)
         if winner != seat:
+            what = (
+                f"the highest trump {card}"
+                if trumped
+                else f"{card}, the highest card of the led suit {led}"
+            )
             self.fail(f"trick winner is seat {winner} but seat {seat} played {what}", winner)
 
     # -- end of round ---------------------------------------------------------------------------

@@ -641,6 +641,30 @@ def test_verdict_run_on_processes_checks_as_alone(
     assert run(Processes(2)) == alone
     assert alone[1]["games"] == 20 and alone[1]["faulty"] == 4
 
+    class MapOnly:  # an executor with map alone (as Ray tasks): windows of blocks
+        workers = 2
+
+        def map(self, func: Any, items: Any) -> Any:
+            return Processes(2).map(func, items)
+
+    assert run(MapOnly()) == alone
+    # Streamed, a legal game's record comes back without its parsed game (held as text),
+    # a faulty one with it (its seed is said).
+    bad = json.loads(json.dumps(games[2]))
+    bad["rounds"][0]["tricks"][0]["winner"] = (bad["rounds"][0]["tricks"][0]["winner"] + 1) % 4
+    compact = tmp_path / "compact.jsonl"  # as kow writes games: each keeps its text
+    compact.write_text("".join(json.dumps(g, separators=(",", ":")) + "\n" for g in [*games, bad]))
+    verdict = kow.verify.Verdict()
+    checked = [
+        item for item in verdict.run(read_logs([str(compact)]), executor=Processes(2))
+        if isinstance(item, kow.verify.Checked)
+    ]  # fmt: skip
+    legal = [item.record for item in checked if item.fault is None]
+    faulty = [item for item in checked if item.fault is not None]
+    assert legal and all(r.game is None and r.text is not None for r in legal)
+    assert faulty and all(isinstance(item.record.game, dict) for item in faulty)
+    assert all(item.fault is not None and item.fault.seed is not None for item in faulty)
+
 
 def test_jobs_and_cluster_together_are_a_usage_error(games_text: str) -> None:
     code, out, err = invoke("verify", "--jobs", "2", "--cluster", "local", "-", input=games_text)

@@ -714,3 +714,25 @@ def test_a_log_without_termination_replays(crafted: Any) -> None:
     with pytest.raises(ReplayError, match="result.termination: the log says 'sweep'"):
         for _ in replay(wrong):
             pass
+
+
+def test_replay_game_with_the_logs_text_compares_texts_and_falls_back_as_without() -> None:
+    # With the text the reader kept (compact, as kow writes it), the fast writer's text of
+    # the replayed events is compared; any other text, or a log that differs, falls back
+    # to the comparison of values: the same state, the same error, at the same place.
+    result = CliRunner().invoke(main, ["simulate", "--seed", "5", "--games", "1"])
+    line = result.output.strip()
+    game = json.loads(line)
+    state = replay_game(game, text=line)
+    assert state.events == replay_game(game).events and state.outcome is not None
+    old: Any = {**game, "kow_version": "0.5.0"}  # another kow's log: not the fast writer's text
+    old_text = json.dumps(old, separators=(",", ":"))
+    assert replay_game(old, text=old_text).events == state.events
+    bad = copy.deepcopy(game)
+    bad["rounds"][0]["tricks"][0]["winner"] = (bad["rounds"][0]["tricks"][0]["winner"] + 1) % 4
+    bad_text = json.dumps(bad, separators=(",", ":"))
+    with pytest.raises(ReplayError) as without:
+        replay_game(bad)
+    with pytest.raises(ReplayError) as with_text:
+        replay_game(bad, text=bad_text)
+    assert str(with_text.value) == str(without.value) and "round 1" in str(without.value)

@@ -9,6 +9,7 @@ and the CLI's handling of output, bad usage and bad input.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import gzip
 import io
 import json
@@ -28,7 +29,7 @@ from kow.cli import main
 from kow.cli.commands.export import EXPORT_TABLES
 from kow.log import LoggedPlayer, build, rules_to_log
 from kow.rules import MAX_PLAYERS, Rules
-from kow.runs.export import COLUMNS, TABLES, IllegalGameError, cells, rows
+from kow.runs.export import COLUMNS, TABLES, IllegalGameError, cells, csv_text, rows
 
 ROOT = Path(__file__).resolve().parents[2]
 RANKS = "23456789TJQKA"
@@ -1112,7 +1113,23 @@ def _jobs_input(tmp_path: Path) -> list[str]:
     return [str(first), str(second)]
 
 
-@pytest.mark.parametrize("executor", ["jobs 2", "processes 3"])
+@dataclasses.dataclass(frozen=True)
+class MapOnly:
+    """An executor with ``map`` alone (as Ray tasks): the games go in windows of blocks."""
+
+    jobs: int
+
+    @property
+    def workers(self) -> int:
+        return self.jobs
+
+    def map(self, func: Any, items: Any) -> Any:
+        from kow.runs._pool import ordered_map
+
+        return ordered_map(func, items, self.jobs)
+
+
+@pytest.mark.parametrize("executor", ["jobs 2", "processes 3", "map only"])
 def test_export_games_gives_the_same_text_and_error_whatever_the_jobs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, executor: str
 ) -> None:
@@ -1132,7 +1149,12 @@ def test_export_games_gives_the_same_text_and_error_whatever_the_jobs(
         return out, str(caught.value)
 
     alone = exported()
-    how = {"jobs": 2} if executor == "jobs 2" else {"executor": Processes(3)}
+    executors: dict[str, dict[str, Any]] = {
+        "jobs 2": {"jobs": 2},
+        "processes 3": {"executor": Processes(3)},
+        "map only": {"executor": MapOnly(2)},
+    }
+    how = executors[executor]
     assert exported(**how) == alone
     assert [index for index, _ in alone[0]] == list(range(1, 10))
     assert alone[1].startswith(f"{inputs[0]}: game 10 (seed ")
@@ -1164,3 +1186,21 @@ def test_export_jobs_gives_the_same_bytes_and_errors(
     code, _, err = invoke("export", "--jobs", "2", "--cluster", "local", "--table", "plays",
                           inputs[1])  # fmt: skip
     assert code == 2 and "give --jobs or --cluster, not both" in err
+
+
+@pytest.mark.parametrize("safe", [False, True])
+def test_csv_text_writes_what_the_csv_module_writes(safe: bool) -> None:
+    # Plain rows go through the compiled line writer, the others through csv: one text.
+    values: list[Any] = [
+        "Th", "g.jsonl", "", "a b", "a,b", 'say "hi"', "x\ny", "\r", "\tx", "=1+1", "-Ada",
+        "+", "@x", "é ♥", "\u2028", "\x7f", 0, 7, -3, 10**20, None, True, False,
+    ]  # fmt: skip
+    rows: list[tuple[Any, ...]] = [
+        (a, b, c) for a in values for b in values[:6] for c in (1, None, "=x")
+    ]
+    rows += [(value,) for value in values]  # a row of one cell: CSV quotes a lone empty one
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerows(cells(row, spreadsheet_safe=safe) for row in rows)
+    assert csv_text(rows, spreadsheet_safe=safe) == out.getvalue()
+    assert csv_text([("Th", 2, None, False)]) == "Th,2,,false\n"

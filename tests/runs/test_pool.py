@@ -16,7 +16,7 @@ import pytest
 
 from kow import stopping
 from kow.runs import _pool
-from kow.runs._pool import ordered_map
+from kow.runs._pool import ordered_map, streamed_map
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -131,7 +131,7 @@ def test_a_signal_held_while_a_worker_starts_still_ends_that_worker(
 
 _WATCHED = """
 import os, sys, time
-from kow.runs._pool import ordered_map
+from kow.runs._pool import ordered_map, streamed_map
 from tests.runs.test_pool import _sleep_after_first
 it = ordered_map(_sleep_after_first, range(6), jobs=2)
 next(it)
@@ -171,3 +171,78 @@ def test_ordered_map_with_one_job_or_one_item_stays_in_this_process() -> None:
     assert list(ordered_map(_fail_at_seven, range(7), jobs=1)) == list(range(7))
 
 
+# ------------------------------------------------------- streamed_map: a pool for the whole run
+
+
+def _echo_big(item: str) -> str:
+    """Return the item, twice: results and items both bigger than a pipe's buffer."""
+    return item * 2
+
+
+def test_streamed_map_keeps_order_with_items_and_results_bigger_than_a_pipe() -> None:
+    # 300 kB items one way and 600 kB results the other: were the pipes read in turn
+    # only, parent and worker would wait on each other for ever.
+    items = [str(i % 10) * 300_000 for i in range(12)]
+    assert list(streamed_map(_echo_big, items, jobs=2)) == [item * 2 for item in items]
+    assert multiprocessing.active_children() == []
+
+
+def test_streamed_map_reads_its_items_as_the_workers_need_them() -> None:
+    read: list[int] = []
+
+    def items() -> Iterator[int]:
+        for item in range(100):
+            read.append(item)
+            yield item
+
+    it = streamed_map(abs, items(), jobs=2, ahead=3)
+    assert next(it) == 0
+    assert len(read) == 6  # 3 per worker sent ahead, no more
+    assert list(it) == list(range(1, 100)) and len(read) == 100
+    assert multiprocessing.active_children() == []
+
+
+def test_streamed_map_hands_bytes_over_and_raises_an_error_at_its_turn() -> None:
+    got = list(streamed_map(_bytes_or_not, range(21), jobs=3))
+    assert got == [_bytes_or_not(item) for item in range(21)]
+    done: list[int] = []
+    with pytest.raises(ValueError, match="seven"):
+        for value in streamed_map(_fail_at_seven, iter(range(20)), jobs=3):
+            done.append(value)
+    assert done == [0, 1, 2, 3, 4, 5, 6]
+    assert multiprocessing.active_children() == []
+
+
+def test_streamed_map_raises_an_error_of_its_items_as_it_comes() -> None:
+    def items() -> Iterator[int]:
+        yield from range(5)
+        raise OSError("the input went away")
+
+    done: list[int] = []
+    with pytest.raises(OSError, match="went away"):
+        for value in streamed_map(abs, items(), jobs=2):
+            done.append(value)
+    assert done == [0] or done == []  # read ahead: the error comes before the results
+    assert multiprocessing.active_children() == []
+
+
+@needs_fork
+def test_streamed_map_names_a_worker_that_died_and_kills_busy_ones_when_closed() -> None:
+    got: list[int] = []
+    with pytest.raises(RuntimeError, match=r"worker process 1 ended unexpectedly \(exit code -9\)"):
+        for value in streamed_map(_die_at_five, iter(range(12)), jobs=2):
+            got.append(value)
+    assert got == [0, 1, 2, 3, 4]
+    it = streamed_map(_sleep_after_first, iter(range(6)), jobs=2)
+    assert next(it) == 0
+    it.close()  # both workers are asleep in items 1 and 2: killed, not awaited
+    assert multiprocessing.active_children() == []
+
+
+def _pid(_: int) -> int:
+    return os.getpid()
+
+
+def test_streamed_map_with_one_job_stays_in_this_process() -> None:
+    assert list(streamed_map(_pid, [1, 2], jobs=1)) == [os.getpid()] * 2
+    assert os.getpid() not in streamed_map(_pid, [1, 2], jobs=2)

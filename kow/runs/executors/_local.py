@@ -6,11 +6,11 @@ An :class:`Executor` plays a run's blocks and hands their results back in order;
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar, runtime_checkable
 
-from .._pool import ordered_map
+from .._pool import ordered_map, streamed_map
 
 __all__ = ["Executor", "Processes", "check_executor"]
 
@@ -53,6 +53,13 @@ class Processes:
     def map(self, func: Callable[[T], R], items: Sequence[T]) -> Generator[R, None, None]:
         """Yield ``func(item)`` for each of ``items`` in order, from ``jobs`` processes."""
         return ordered_map(func, items, min(self.jobs, max(1, len(items))))
+
+    def stream(self, func: Callable[[T], R], items: Iterable[T]) -> Generator[R, None, None]:
+        """Yield ``func(item)`` for each of ``items`` in order, from ``jobs`` processes that
+        live for the whole run, each item read as they need it
+        (:func:`~kow.runs._pool.streamed_map`): ``kow verify`` and ``export``, whose
+        blocks are read from their inputs as the run goes."""
+        return streamed_map(func, items, self.jobs)
 
 
 def check_executor(executor: object, jobs: int) -> Executor:

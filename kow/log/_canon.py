@@ -1,0 +1,128 @@
+"""Measure a JSON value read against its canonical text, at compiled speed.
+
+The canonical text of a value is ``json.dumps(value, separators=(",", ":"),
+ensure_ascii=False)`` with the keys of each object in a given order: what kow's writer
+writes, a game a line. :func:`measure` walks a value once and returns its canonical
+length and the number of keys of its objects, which lets the reader prove, without a
+second parse or a ``json.dumps``, that a value's text repeats no key (:mod:`._reader`)
+and that it is the canonical text itself (:mod:`._records`, :mod:`._replay`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+
+__all__ = ["KeyOrders", "measure"]
+
+
+def measure(value: object, orders: Collection[tuple[str, ...]]) -> tuple[int, int]:
+    """Return ``(length, keys)`` of the JSON value ``value`` (as ``json.loads`` gives it).
+
+    ``keys`` is the number of keys of all its objects. ``length`` is the length, in
+    characters, of its canonical text (compact, strings as written when no character
+    in them needs an escape), or -1 when it has no canonical text here: it holds a
+    float, or an object of two keys or more whose keys (in its order) are not one of
+    ``orders`` (an object of one key or none has one order). A text of JSON that reads
+    as ``value`` and holds no backslash is that canonical text exactly when it is this
+    long: every other way of writing the value is longer (whitespace, a repeated key,
+    ``-0``), and a string with no backslash in its text has no character that needs one.
+    ``orders`` may be a :class:`KeyOrders`, made once for many values (faster).
+
+    >>> measure({"a": [1, True, None, "xy"], "b": -12}, {("a", "b")})
+    (32, 2)
+    >>> measure({"b": 1, "a": 2}, {("a", "b")})[0], measure([1.5], ())[0]
+    (-1, -1)
+    """
+    index = orders if isinstance(orders, KeyOrders) else KeyOrders(orders)
+    counted = [0]
+    length = _measure(value, index.by_first, counted)
+    return length, counted[0]
+
+
+class KeyOrders:
+    """Orders of keys (tuples of keys), looked up by their first key."""
+
+    def __init__(self, orders: Collection[tuple[str, ...]]) -> None:
+        self.by_first: dict[str, list[tuple[str, ...]]] = {}
+        for order in orders:
+            if order:
+                self.by_first.setdefault(order[0], []).append(order)
+
+    def __len__(self) -> int:
+        return sum(len(orders) for orders in self.by_first.values())
+
+    def __iter__(self) -> Iterator[tuple[str, ...]]:
+        for orders in self.by_first.values():
+            yield from orders
+
+    def __contains__(self, order: object) -> bool:
+        return isinstance(order, tuple) and order in self.by_first.get(
+            order[0] if order else "", []
+        )
+
+
+def _measure(value: object, orders: dict[str, list[tuple[str, ...]]], keys: list[int]) -> int:
+    """Return the canonical length of ``value`` (-1: none); add its keys to ``keys[0]``."""
+    if isinstance(value, str):
+        return len(value) + 2
+    if isinstance(value, bool):
+        return 4 if value else 5
+    if isinstance(value, int):
+        return _digits(value)
+    if value is None:
+        return 4
+    if isinstance(value, list):
+        total = len(value) + 1 if value else 2  # the brackets and the commas
+        for item in value:
+            size = _measure(item, orders, keys)
+            if size < 0:
+                total = -1
+            elif total >= 0:
+                total += size
+        return total
+    if isinstance(value, dict):
+        size = len(value)
+        keys[0] += size
+        total = 2 * size + 1 if size else 2  # brackets, colons and commas
+        if size > 1 and not _in_order(value, orders):
+            total = -1
+        for key, item in value.items():
+            size = _measure(item, orders, keys)
+            if size < 0 or not isinstance(key, str):
+                total = -1
+            elif total >= 0:
+                total += len(key) + 2 + size
+        return total
+    return -1  # a float, or no JSON value
+
+
+def _in_order(value: dict[object, object], orders: dict[str, list[tuple[str, ...]]]) -> bool:
+    """Return whether the keys of ``value`` (two or more), in order, are one of ``orders``."""
+    first: object = None
+    for key in value:
+        first = key
+        break
+    if not isinstance(first, str):
+        return False
+    candidates = orders.get(first)
+    if candidates is None:
+        return False
+    for order in candidates:
+        if len(order) == len(value):
+            at = 0
+            for key in value:
+                if not isinstance(key, str) or key != order[at]:
+                    break
+                at += 1
+            else:
+                return True
+    return False
+
+
+def _digits(number: int) -> int:
+    """Return the length of ``str(number)``."""
+    if 0 <= number < 10:
+        return 1
+    if 10 <= number < 100:
+        return 2
+    return len(str(number))
