@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final, Literal, NamedTuple, TypeAlias
 
 from .cards import NAMES, SUITS, Card, Suit
@@ -55,6 +55,7 @@ __all__ = [
     "NOT_BOTS",
     "action_name",
     "clockwise",
+    "new_cut_card",
     "new_deal",
     "new_game_end",
     "new_lead",
@@ -64,6 +65,7 @@ __all__ = [
     "new_trump_set",
     "new_turned_up",
     "seat_name",
+    "seats_of",
 ]
 
 Seat: TypeAlias = int
@@ -112,6 +114,20 @@ def clockwise(first: Seat, players: int) -> tuple[Seat, ...]:
     (2, 3, 0, 1)
     """
     return CLOCKWISE[players][first]
+
+
+def seats_of(values: Sequence[object]) -> int:
+    """Return an int with bit ``s`` set for each seat ``s`` whose value is true: a hand
+    holding a card, a seat in the game (the engine's tables of seats are so indexed).
+
+    >>> seats_of([True, False, True])
+    5
+    """
+    bits = 0
+    for s in range(len(values)):
+        if values[s]:
+            bits |= 1 << s
+    return bits
 
 
 CLOCKWISE: Final[tuple[tuple[tuple[Seat, ...], ...], ...]] = tuple(
@@ -240,6 +256,14 @@ class CutCard(NamedTuple):
 
     seat: Seat
     card: Card
+
+
+new_cut_card: Callable[[tuple[Any, ...]], CutCard] = functools.partial(tuple.__new__, CutCard)
+"""Return the :class:`CutCard` of a tuple of its fields in this order: ``(seat, card)``.
+
+The engine's fast way, for each card of a tie cut (see :data:`new_trick_won`); elsewhere
+``CutCard(seat=..., card=...)``.
+"""
 
 
 class TieCut(NamedTuple):

@@ -97,9 +97,11 @@ def bots_rng(seed: object, rng: random.Random | None = None) -> random.Random:
 
     Raises :class:`~kow.settings.SettingError` for a seed that is not one (:func:`check_seed`).
     """
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        seed = check_seed(seed)
     if rng is None:
-        return random.Random(check_seed(seed) | _BOTS)
-    rng.seed(check_seed(seed) | _BOTS)
+        return random.Random(seed | _BOTS)
+    rng.seed(seed | _BOTS)
     return rng
 
 
@@ -161,7 +163,11 @@ def drive(
         raise ValueError(f"{len(players)} players given for a {state.rules.players}-player game")
     policies = [p.card_policy for p in players]
     fast = on_event is None and all(policies)
-    ask_forced = any(p.card_policy_draws for p in players)
+    ask_forced = False  # whether any policy draws chance (a loop: no generator per game)
+    for p in players:
+        if p.card_policy_draws:
+            ask_forced = True
+            break
     shown = 0
     events = state.events
     while True:
@@ -170,17 +176,17 @@ def drive(
                 on_event(events[shown])
                 shown += 1
         phase = state.phase
-        if phase is Phase.OVER:
+        if phase is _OVER:
             return state
         seat = state.turn
         player = players[seat]
         action: Action | None = None
         try:
-            if fast and phase is Phase.PLAY:
-                state.play_round(policies, ask_forced=ask_forced)  # type: ignore[arg-type]
+            if fast and phase is _PLAY:
+                state.play_round(policies, None, ask_forced)  # type: ignore[arg-type]
                 continue
             trump_policy = player.trump_policy
-            if fast and phase is Phase.TRUMP and trump_policy is not None:
+            if fast and phase is _TRUMP and trump_policy is not None:
                 action = trump_policy(state.allowed, state.hands[seat])
             else:
                 action = player.act(state.view(seat))
@@ -189,6 +195,13 @@ def drive(
             seat = err.seat
             name = action_name(err.action, state.phase)
             raise PlayerError(seat, players[seat], name, reason=str(err)) from None
+
+
+_OVER = Phase.OVER
+_PLAY = Phase.PLAY
+_TRUMP = Phase.TRUMP
+"""The phases :func:`drive` tests, as module names: Python 3.11 looks an enum's members up
+through ``EnumType.__getattr__``, five times slower than a global name."""
 
 
 def play_game(

@@ -180,6 +180,15 @@ def test_events_are_small_values() -> None:
     assert Trick._fields == ("number", "leader", "plays", "winner", "card", "led", "why")
 
 
+def test_the_fast_constructor_of_cut_card_takes_the_documented_order() -> None:
+    # A round's tie cut builds each CutCard from a tuple, by position.
+    assert events.CutCard._fields == ("seat", "card") == documented_order(events, "new_cut_card")
+    built = events.new_cut_card((3, KH))
+    assert type(built) is events.CutCard
+    assert built == events.CutCard(seat=3, card=KH)
+    assert (built.seat, built.card) == (3, KH)
+
+
 def test_the_fast_constructor_of_trick_won_takes_the_documented_order() -> None:
     # The trick loop builds TrickWon from a tuple, by position: a field added or moved in
     # the class must be moved in new_trick_won's docstring, here, and in the loop.

@@ -8,20 +8,23 @@ function takes the state it changes. Rules text, 'Mise en place et Distribution'
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final, get_args
+from typing import TYPE_CHECKING, Any, Final, cast, get_args
 
 from ..cards import BIT, NO_CARD, NO_SUIT, RANK_OF, SUIT_OF, Card, Suit
 from ..events import (
     CLOCKWISE,
     CutCard,
     Event,
+    GameEnd,
     Phase,
+    RoundEnd,
     Seat,
     Termination,
     TieCut,
     TrumpMethod,
     TrumpSet,
     clockwise,
+    new_cut_card,
     new_deal,
     new_game_end,
     new_lead,
@@ -30,7 +33,7 @@ from ..events import (
     new_trump_set,
     new_turned_up,
 )
-from ..rules import MAX_PLAYERS
+from ..rules import MAX_PLAYERS, Rules
 from ._checks import check_cut, check_drawn
 from .deal import ShuffledDeck, StackedDeck, left_of, round_seats
 from .trick import trick_order
@@ -56,6 +59,23 @@ ALL_SUITS: Final[tuple[Suit, ...]] = (0, 1, 2, 3)
 # plays): ``new_*`` costs about 1,600 instructions a call, a table's look-up a few dozen.
 _LEADS: Final = tuple(new_lead((seat,)) for seat in range(MAX_PLAYERS))
 _TURNED_UP: Final = tuple(new_turned_up((card,)) for card in range(52))
+# The names compiled code reads at every round, as C statics: a module's global names are
+# read from its dict, and an enum's members (Python 3.11's ``EnumType`` has a
+# ``__getattr__``) through a slow attribute look-up, about 850 instructions each.
+_VOTE: Final = Phase.VOTE
+_TRUMP: Final = Phase.TRUMP
+_PLAY: Final = Phase.PLAY
+_ROUND_OVER: Final = Phase.ROUND_OVER
+_OVER: Final = Phase.OVER
+_FINAL_TRICK: Final = Termination.FINAL_TRICK
+_SWEEP: Final = Termination.SWEEP
+_LAST_STANDING: Final = Termination.LAST_STANDING
+_NEW_DEAL: Final = new_deal
+_NEW_CUT_CARD: Final = new_cut_card
+_CLOCKWISE: Final = CLOCKWISE
+_NEW_ROUND_END: Final = new_round_end
+_NEW_OUTCOME: Final = new_outcome
+_NEW_GAME_END: Final = new_game_end
 _TRUMP_SETS: Final = {
     (suit, method, chosen_by): new_trump_set((None if suit < 0 else suit, method, chosen_by))
     for suit in (NO_SUIT, *ALL_SUITS)
@@ -64,9 +84,57 @@ _TRUMP_SETS: Final = {
 }
 
 
+class _Settings:
+    """The rule settings a round reads, as plain values, read from a :class:`Rules` once.
+
+    A compiled read of a field of ``Rules`` (a Python dataclass) costs about 250
+    instructions, some ten a round; :func:`_settings` keeps the last game's (a run plays
+    its games under one ``Rules``, which is frozen).
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.start_cards: int = rules.start_cards
+        self.dogs_life: str = rules.dogs_life
+        self.dogs_life_off: bool = rules.dogs_life == "off"
+        self.final_round_trump: bool = rules.final_round_trump
+        self.fixed_trump: bool = rules.trump == "fixed"
+        self.eliminated_vote: bool = rules.eliminated_vote
+        self.dealer_left: bool = rules.lead == "dealer-left"
+        self.sweep_wins: bool = rules.sweep_wins
+
+
+class _Last:
+    """The :class:`_Settings` read last (None before the first)."""
+
+    def __init__(self) -> None:
+        self.settings: _Settings | None = None
+
+
+_LAST: Final = _Last()
+
+
+def _settings(rules: Rules) -> _Settings:
+    """Return the :class:`_Settings` of ``rules``: those read last when ``rules`` is the same
+    value, else read anew (and kept)."""
+    settings = _LAST.settings
+    if settings is None or settings.rules is not rules:
+        settings = _LAST.settings = _Settings(rules)
+    return settings
+
+
+# A round's end and a game's end recur (the same few tricks counts, winners and rounds):
+# each is made once, and a game's events share it as they share their plays. Frozen
+# records: shared, they are the same values; a look-up costs less than making one.
+_ROUND_ENDS: Final[dict[tuple[Any, ...], RoundEnd]] = {}
+_GAME_ENDS: Final[dict[int, GameEnd]] = {}
+_MOST_KEPT: Final = 4096
+"""The most ends of each kind kept (then new ones are made each time): memory stays flat."""
+
+
 def start_round(state: State) -> None:
     """Deal the next round and set up its first decision."""
-    rules = state.rules
+    rules = _settings(state.rules)
     in_game = state.in_game
     state._view_parts = None
     state.round += 1
@@ -79,7 +147,7 @@ def start_round(state: State) -> None:
     for s in state.dogs_life:
         on_dogs_life[s] = True
     state._on_dogs_life = on_dogs_life
-    if rules.dogs_life != "off":  # else none ever is (State() sets it empty)
+    if not rules.dogs_life_off:  # else none ever is (State() sets it empty)
         state.dogs_life_open = dogs_life_open(state)
     # Rules text, 'Mise en place' 1-2: shuffle, the dealer's right cuts, then deal one
     # card at a time clockwise from the dealer's left. A dog's life gets one card.
@@ -87,10 +155,11 @@ def start_round(state: State) -> None:
     no_trump = hand_size == 1 and not rules.final_round_trump
     turn_up = state.round == 1 and not no_trump
     dealt: list[tuple[Card, ...] | None] = [None] * state.players
+    hands = [0] * state.players
     deal_order = seats.deal_order
     if state.dogs_life:
         sizes = [1 if on_dogs_life[s] else hand_size for s in range(state.players)]
-        deck = _draw(state, sum(sizes[s] for s in deal_order) + (1 if turn_up else 0))
+        deck = _draw(state, sum([sizes[s] for s in deal_order]) + (1 if turn_up else 0))
         cards: list[list[Card]] = [[] for _ in range(state.players)]
         k = 0
         for p in range(hand_size):
@@ -100,17 +169,26 @@ def start_round(state: State) -> None:
                     k += 1
         for s in deal_order:
             dealt[s] = tuple(cards[s])
+        for s in deal_order:
+            mask = 0
+            for card in cards[s]:
+                mask |= BIT[card]
+            hands[s] = mask
     else:
-        k = len(deal_order) * hand_size
-        deck = tuple(_draw(state, k + (1 if turn_up else 0)))
+        seated = len(deal_order)
+        k = seated * hand_size
+        deck = _draw(state, k + (1 if turn_up else 0))
         for i, s in enumerate(deal_order):
-            dealt[s] = deck[i : k : len(deal_order)]
-    hands = [0] * state.players
-    for s in deal_order:
-        mask = 0
-        for card in dealt[s] or ():
-            mask |= BIT[card]
-        hands[s] = mask
+            mask = 0
+            hand: list[Card] = []
+            j = i
+            while j < k:  # every seated-th card from the i-th (a while: a C loop)
+                card = deck[j]
+                hand.append(card)
+                mask |= BIT[card]
+                j += seated
+            dealt[s] = tuple(hand)
+            hands[s] = mask
     state.hands = hands
     state.tricks_won = [0] * state.players
     state.votes = []
@@ -132,7 +210,7 @@ def start_round(state: State) -> None:
     # A round is dealt only in a game that records (a copy for search stops before).
     events = state.events
     events.append(
-        new_deal((state.round, hand_size, state.dealer, seats.cutter, cut_position, tuple(dealt),
+        _NEW_DEAL((state.round, hand_size, state.dealer, seats.cutter, cut_position, tuple(dealt),
                   state.dogs_life))
     )  # fmt: skip
     state._first_play = state._trick_start = len(events)  # no trick yet this round
@@ -147,7 +225,7 @@ def start_round(state: State) -> None:
         set_trump(state, SUIT_OF[card], "turned-up", chosen_by=None)
     elif no_trump:
         set_trump(state, NO_SUIT, "none", chosen_by=None)
-    elif rules.trump == "fixed":
+    elif rules.fixed_trump:
         set_trump(state, state._fixed_suit, "fixed", chosen_by=None)
     elif rules.eliminated_vote and seats.knocked_out:
         # Rules text, 'Variantes': knocked-out players vote for the next trump, in
@@ -167,19 +245,23 @@ def _cut(state: State) -> int:
     """Return the game's deck's cut position: checked (:func:`check_cut`) unless the deck
     is kow's own."""
     deck: Any = state._deck  # not typed Deck here: compiled code would check the int itself
+    if isinstance(deck, ShuffledDeck):
+        return deck.cut()  # a native call in the compiled build
     cut: object = deck.cut()
     if type(cut) is int and _kows_own(deck):
         return cut
     return check_cut(cut)
 
 
-def _draw(state: State, count: int) -> Sequence[Card]:
-    """Return ``count`` cards of the game's deck: checked (:func:`check_drawn`) unless the
-    deck is kow's own."""
+def _draw(state: State, count: int) -> list[Card]:
+    """Return ``count`` cards of the game's deck, as a list: checked (:func:`check_drawn`)
+    unless the deck is kow's own."""
     deck: Any = state._deck  # as in _cut
+    if isinstance(deck, ShuffledDeck):
+        return deck.draw(count)
     drawn: object = deck.draw(count)
     if _kows_own(deck):
-        return drawn  # type: ignore[return-value]
+        return list(cast("Sequence[Card]", drawn))
     return check_drawn(drawn, count)
 
 
@@ -193,10 +275,10 @@ def dogs_life_open(state: State) -> tuple[Seat, ...]:
     ``sweep_wins`` grants none (rules text, 'Déroulement du jeu' 6). Constant through a
     round: :func:`end_round` grants exactly these seats that took no trick. Ascending.
     """
-    rules = state.rules
+    rules = _settings(state.rules)
     used = state.dogs_life_used
     if (
-        rules.dogs_life == "off"
+        rules.dogs_life_off
         or state.hand_size == 1
         or (rules.dogs_life == "once-per-game" and any(used))
     ):
@@ -218,7 +300,7 @@ def next_vote(state: State) -> None:
     """Ask the next voter, or settle the vote: the most votes, a tie by the chooser."""
     if state._voters:
         state.turn = state._voters.pop(0)
-        state.phase = Phase.VOTE
+        state.phase = _VOTE
         state.allowed = ALL_SUITS
         return
     counts = [0, 0, 0, 0]
@@ -241,7 +323,7 @@ def ask_trump(state: State, allowed: tuple[Suit, ...], method: TrumpMethod) -> N
     state._pending_method = method
     state.allowed = allowed
     state.turn = most_tricks_player(state)
-    state.phase = Phase.TRUMP
+    state.phase = _TRUMP
 
 
 def set_trump(state: State, suit: Suit, method: TrumpMethod, *, chosen_by: Seat | None) -> TrumpSet:
@@ -254,7 +336,7 @@ def set_trump(state: State, suit: Suit, method: TrumpMethod, *, chosen_by: Seat 
     record(state, event)
     # Rules text, 'Déroulement du jeu' 1: the dealer's left leads round 1; later rounds
     # are led by last round's most-tricks player (or the dealer's left, a variant).
-    if state.round == 1 or state.rules.lead == "dealer-left":
+    if state.round == 1 or _settings(state.rules).dealer_left:
         leader = state._left
     else:
         leader = most_tricks_player(state)
@@ -267,7 +349,7 @@ def set_trump(state: State, suit: Suit, method: TrumpMethod, *, chosen_by: Seat 
     state.trick_played = 0
     state._trick_seen = state.seen
     state.turn = leader
-    state.phase = Phase.PLAY
+    state.phase = _PLAY
     return event
 
 
@@ -282,14 +364,22 @@ def most_tricks_player(state: State) -> Seat:
         return state._most_tricks
     previous = state.previous_tricks_won
     assert previous is not None
-    top = max(previous)
-    tied = [s for s in CLOCKWISE[state.players][state._left] if previous[s] == top]
-    passes = []
+    top = -1
+    for won in previous:
+        if won > top:
+            top = won
+    tied = [s for s in _CLOCKWISE[state.players][state._left] if previous[s] == top]
+    passes: list[tuple[CutCard, ...]] = []
     while len(tied) > 1:
         drawn = _draw(state, len(tied))
-        cut = [CutCard(s, c) for s, c in zip(tied, drawn, strict=True)]
+        cut: list[CutCard] = []
+        high = -1
+        for i, s in enumerate(tied):
+            card = drawn[i]
+            cut.append(_NEW_CUT_CARD((s, card)))
+            if RANK_OF[card] > high:
+                high = RANK_OF[card]
         passes.append(tuple(cut))
-        high = max(RANK_OF[c.card] for c in cut)
         tied = [c.seat for c in cut if RANK_OF[c.card] == high]
     if passes:
         record(state, TieCut(passes=tuple(passes)))
@@ -303,14 +393,17 @@ def end_round(state: State) -> None:
     A round copied for search (not :attr:`recording`) stops here, its phase ROUND_OVER.
     """
     if not state.recording:
-        state.phase = Phase.ROUND_OVER
+        state.phase = _ROUND_OVER
         state.turn = -1
         return
-    rules = state.rules
+    rules = _settings(state.rules)
     won = state.tricks_won
     in_round = state.in_round
     hand_size = state.hand_size
-    sweeper = next((s for s in in_round if won[s] == hand_size), -1)
+    sweeper = -1  # who took every trick, if one did
+    for s in in_round:
+        if won[s] == hand_size:
+            sweeper = s
     revived = tuple([s for s in state.dogs_life if won[s] > 0])
     eliminated: list[Seat] = []
     granted: list[Seat] = []
@@ -332,22 +425,38 @@ def end_round(state: State) -> None:
             state.dogs_life_used[s] = True
     for s in eliminated:
         state.in_game[s] = False
-    tricks_won = tuple([won[s] if s in in_round else None for s in range(state.players)])
-    state.events.append(new_round_end((tricks_won, tuple(eliminated), tuple(granted), revived)))
+    tricks_won: list[int | None] = [None] * state.players
+    for s in in_round:
+        tricks_won[s] = won[s]
+    fields = (tuple(tricks_won), tuple(eliminated), tuple(granted), revived)
+    event = _ROUND_ENDS.get(fields)
+    if event is None:
+        event = _NEW_ROUND_END(fields)
+        if len(_ROUND_ENDS) < _MOST_KEPT:
+            _ROUND_ENDS[fields] = event
+    state.events.append(event)
     state.dogs_life = tuple(granted)
     remaining = state.in_game.count(True)
     if remaining == 1 or hand_size == 1:
         # After the 1-card round every other player took no trick and is out.
         if hand_size == 1:
-            why = Termination.FINAL_TRICK
+            why, reason = _FINAL_TRICK, 0
         elif rules.sweep_wins and sweeper >= 0:
-            why = Termination.SWEEP
+            why, reason = _SWEEP, 1
         else:
-            why = Termination.LAST_STANDING
-        state.outcome = new_outcome((state.in_game.index(True), why, state.round))
-        state.phase = Phase.OVER
+            why, reason = _LAST_STANDING, 2
+        winner = state.in_game.index(True)
+        # Kept by ints: an enum's hash is a Python method (Enum.__hash__).
+        key = (winner * 3 + reason) * 1024 + state.round if state.round < 1024 else -1
+        game_end = _GAME_ENDS.get(key)
+        if game_end is None:
+            game_end = _NEW_GAME_END((_NEW_OUTCOME((winner, why, state.round)),))
+            if key >= 0 and len(_GAME_ENDS) < _MOST_KEPT:
+                _GAME_ENDS[key] = game_end
+        state.outcome = game_end.outcome
+        state.phase = _OVER
         state.turn = -1
-        state.events.append(new_game_end((state.outcome,)))
+        state.events.append(game_end)
         return
     state.previous_tricks_won = list(won)
     state.dealer = left_of(state.dealer, state.in_game)  # the deal passes to the left

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Final, NamedTuple, Protocol
+from typing import Final, NamedTuple, Protocol, cast
 
 from ..cards import Card
-from ..events import Seat, clockwise
+from ..events import Seat, clockwise, seats_of
 
 __all__ = [
     "Deck",
@@ -68,15 +68,15 @@ class ShuffledDeck:
     def draw(self, count: int) -> list[Card]:
         """Shuffle a fresh deck and return its top ``count`` cards."""
         rnd = self._random
-        deck = list(_FRESH_DECK)
+        deck: list[object] = list(_FRESH_DECK)  # objects: the compiled swap boxes no int
         shuffled = count if 0 <= count <= 52 else len(range(52)[:count])  # as the slice
         for i in range(shuffled):  # 52 - i: the cards not yet drawn
             j = i + int(rnd() * (52 - i))
             deck[i], deck[j] = deck[j], deck[i]
-        return deck[:count]
+        return cast("list[Card]", deck[:count])
 
 
-_FRESH_DECK: Final = tuple(range(52))
+_FRESH_DECK: Final[tuple[object, ...]] = tuple(range(52))
 """The cards 0..51 in order, copied for each :meth:`ShuffledDeck.draw`."""
 
 
@@ -155,13 +155,18 @@ def left_of(seat: Seat, in_game: Sequence[bool]) -> Seat:
     """Return the player to the left of ``seat``: the next seat clockwise still in the game.
 
     ``in_game[s]`` says whether seat ``s`` is in the game. The deal passes to the dealer's
-    left each round.
+    left each round. A seat alone in the game is its own left. Raises :class:`ValueError`
+    when no seat is in the game.
 
     >>> left_of(1, [True, True, False, True])
     3
     """
     players = len(in_game)
-    return next(s for s in clockwise(seat, players)[1:] + (seat,) if in_game[s])
+    for i in range(1, players + 1):
+        s = (seat + i) % players
+        if in_game[s]:
+            return s
+    raise ValueError(f"no seat is in the game: {list(in_game)}")
 
 
 class RoundSeats(NamedTuple):
@@ -189,19 +194,31 @@ def round_seats(dealer: Seat, in_game: Sequence[bool]) -> RoundSeats:
     >>> round_seats(0, [True, True, False, True])
     RoundSeats(in_round=(0, 1, 3), knocked_out=(2,), deal_order=(1, 3, 0), left=1, cutter=3)
     """
-    key = (dealer, *in_game)
+    players = len(in_game)
+    mask = 0  # a bit per seat in the game
+    if isinstance(in_game, list):  # the engine's: a compiled loop reads its bools directly
+        for s in range(players):
+            seated: bool = in_game[s]
+            if seated:
+                mask |= 1 << s
+    else:
+        mask = seats_of(in_game)
+    key = (mask << 6 | players << 3 | dealer) if 0 <= dealer < 8 and players < 8 else -1
     seats = _ROUND_SEATS.get(key)
     if seats is None:
-        players = len(in_game)
         left = left_of(dealer, in_game)
-        seats = _ROUND_SEATS[key] = RoundSeats(
-            in_round=tuple(s for s in range(players) if in_game[s]),
-            knocked_out=tuple(s for s in range(players) if not in_game[s]),
-            deal_order=tuple(s for s in clockwise(left, players) if in_game[s]),
+        seats = RoundSeats(
+            in_round=tuple([s for s in range(players) if in_game[s]]),
+            knocked_out=tuple([s for s in range(players) if not in_game[s]]),
+            deal_order=tuple([s for s in clockwise(left, players) if in_game[s]]),
             left=left,
             cutter=next(s for s in reversed(clockwise(dealer, players)) if in_game[s]),
         )
+        if key >= 0:
+            _ROUND_SEATS[key] = seats
     return seats
 
 
-_ROUND_SEATS: dict[tuple[int | bool, ...], RoundSeats] = {}
+_ROUND_SEATS: Final[dict[int, RoundSeats]] = {}
+"""The seats of each round asked so far, by the seats in the game, their number and the
+dealer, as the bits of an int (see :func:`round_seats`)."""

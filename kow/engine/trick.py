@@ -20,9 +20,19 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..cards import ALL_CARDS, BIT, NO_SUIT, SUIT_MASK, SUIT_OF, Card, Mask, Suit, mask_of
-from ..events import CLOCKWISE, Seat, WonBy
+from ..events import CLOCKWISE, Seat, WonBy, seats_of
 
-__all__ = ["BEATEN_BY", "beats", "knock_allowed", "legal_cards", "trick_order", "won_by"]
+_CLOCKWISE: Final = CLOCKWISE
+""":data:`~kow.events.CLOCKWISE` as a C static of the compiled build."""
+
+__all__ = [
+    "BEATEN_BY",
+    "beats",
+    "knock_allowed",
+    "legal_cards",
+    "trick_order",
+    "won_by",
+]
 
 
 def beats(card: Card, winning: Card, trump: Suit) -> bool:
@@ -120,4 +130,29 @@ def trick_order(leader: Seat, hands: Sequence[Mask]) -> tuple[Seat, ...]:
     >>> trick_order(2, [1, 0, 4, 8])
     (2, 3, 0)
     """
-    return tuple([s for s in CLOCKWISE[len(hands)][leader] if hands[s]])
+    players = len(hands)
+    holding = 0  # a bit per seat holding a card
+    if isinstance(hands, list):  # the engine's: a compiled loop reads its ints directly
+        for s in range(players):
+            hand: Mask = hands[s]
+            if hand != 0:
+                holding |= 1 << s
+    else:
+        holding = seats_of(hands)
+    if players < len(_ORDERS):
+        return _ORDERS[players][leader][holding]
+    return tuple([s for s in _CLOCKWISE[players][leader] if holding >> s & 1])
+
+
+_ORDERS: Final = tuple(
+    tuple(
+        tuple(
+            tuple([s for s in _CLOCKWISE[n][leader] if holding >> s & 1])
+            for holding in range(1 << n)
+        )
+        for leader in range(n)
+    )
+    for n in range(len(_CLOCKWISE))
+)
+"""``_ORDERS[players][leader][holding]``: :func:`trick_order`'s answer, with a bit of
+``holding`` per seat holding a card, for every table of up to 7 seats (1,538 tuples)."""

@@ -15,7 +15,8 @@
   :func:`round_actions` reads a logged round's actions in order (each a
   :class:`LoggedAction`), for tools that walk decisions.
 - :func:`game_text` is the fast writer: the bytes of ``dumps(build(...))`` written
-  straight from a game's events (``kow simulate``).
+  straight from a game's events; :class:`GameWriter` writes a run's games with it, the
+  players checked once (``kow simulate``).
 - :func:`rules_to_log` and :func:`rules_from_log` turn :class:`~kow.rules.Rules` into the
   log's ``rules`` object and back: the format converts from the core, never the reverse.
 - :class:`GameLog` and the types of its parts (:class:`RoundLog`, :class:`TrickLog`,
@@ -50,7 +51,7 @@ from ._format import (
 from ._reader import MAX_DEPTH, GameOrFault, LogReadError, iter_games, iter_games_and_faults
 from ._records import GameRecord, InputEnd, InputError, input_label, read_logs
 from ._replay import LoggedAction, LoggedPlayer, ReplayError, replay, replay_game, round_actions
-from ._writer import game_text
+from ._writer import GameWriter, game_text
 from .types import (
     CutCardLog,
     CutLog,
@@ -76,6 +77,7 @@ __all__ = [
     "GameLog",
     "GameOrFault",
     "GameRecord",
+    "GameWriter",
     "InputEnd",
     "InputError",
     "LogFormatError",

@@ -22,7 +22,7 @@ from typing import Any
 
 from .. import game, log
 from ..game import PlayerError, bots_rng, game_seed
-from ..log import game_text
+from ..log import GameWriter
 from ..players import check_kinds, make_bot, seat_bots
 from ..rules import Rules, check_rules
 from ..settings import (
@@ -139,6 +139,7 @@ def _game_texts(run: Run, first: int, count: int) -> Iterator[str]:
     deal_rng = random.Random()
     rng = random.Random()
     players = seat_bots(run.kinds, rng, **dict(run.bot_options))
+    writer: GameWriter | None = None  # made after the first game, as game_text checks then
     play_game = game.play_game  # looked up here, so that tests can stand in for it
     for index in range(first, first + count):
         seed = game_seed(run.seed, index)
@@ -151,7 +152,9 @@ def _game_texts(run: Run, first: int, count: int) -> Iterator[str]:
             built = log.build(seed, rules, players, events=state.events)
             yield log.dumps(built, pretty=True) + "\n"
         else:
-            yield game_text(seed, rules, players, events=state.events) + "\n"
+            if writer is None:
+                writer = GameWriter(rules, players)
+            yield writer.text(seed, state.events) + "\n"
 
 
 def run_text(

@@ -52,6 +52,13 @@ def test_round_seats(dealer: int, in_game: list[bool], expected: RoundSeats) -> 
     assert seats.knocked_out == tuple(sorted(seats.knocked_out))
 
 
+def test_round_seats_of_a_list_or_a_tuple() -> None:
+    # The compiled build reads a list of bools directly and other sequences generically.
+    expected = round_seats(3, [True, False, True, True])
+    assert round_seats(3, (True, False, True, True)) == expected
+    assert expected == RoundSeats((0, 2, 3), (1,), (0, 2, 3), 0, 2)
+
+
 def test_round_seats_is_cached_by_dealer_and_seats() -> None:
     first = round_seats(2, [T, T, T])
     assert round_seats(2, (True, True, True)) is first

@@ -73,8 +73,12 @@ def test_deal_deck_order() -> None:
 def test_round_1_deal(full: dict[str, Any]) -> None:
     r1 = full["rounds"][0]
     assert (r1["number"], r1["hand_size"], r1["dealer"]) == (1, 3, 0)
-    assert r1["hands"] == [["7c", "8d", "9s"], ["3c", "4c", "5d"], ["Ac", "Kd", "As"],
-                           ["Qc", "3h", "4s"]]
+    assert r1["hands"] == [
+        ["7c", "8d", "9s"],
+        ["3c", "4c", "5d"],
+        ["Ac", "Kd", "As"],
+        ["Qc", "3h", "4s"],
+    ]
 
 
 def test_cut_by_dealers_right(full: dict[str, Any]) -> None:
@@ -330,10 +334,24 @@ def test_a_trick_where_the_others_knock_is_won_by_the_only_card() -> None:
     ends = [e for e in state.events if isinstance(e, TrickWon)][3:]
     c = parse_card
     assert ends == [
-        TrickWon(number=1, leader=1, winner=1, next_leader=1, card=c("9s"),
-                 led=parse_suit("s"), why=WonBy.ONLY_CARD),
-        TrickWon(number=2, leader=1, winner=1, next_leader=None, card=c("Ts"),
-                 led=parse_suit("s"), why=WonBy.ONLY_OF_LED),
+        TrickWon(
+            number=1,
+            leader=1,
+            winner=1,
+            next_leader=1,
+            card=c("9s"),
+            led=parse_suit("s"),
+            why=WonBy.ONLY_CARD,
+        ),
+        TrickWon(
+            number=2,
+            leader=1,
+            winner=1,
+            next_leader=None,
+            card=c("Ts"),
+            led=parse_suit("s"),
+            why=WonBy.ONLY_OF_LED,
+        ),
     ]
     assert state.phase is Phase.OVER
 
@@ -982,6 +1000,25 @@ def test_a_pickled_game_plays_on_as_the_game_does() -> None:
         state.apply(action)
         again.apply(action)
     assert again.events == state.events and again.outcome == state.outcome
+
+
+def test_games_under_other_rules_between_keep_each_rules_own() -> None:
+    # A round reads its rule settings once per Rules value (kept until other rules come):
+    # a game under rules A, then one under B, then A again plays A's rules again.
+    a = Rules(players=3, start_cards=5, lead="dealer-left", trump="fixed")
+    b = Rules(players=3, start_cards=7, sweep_wins=False, final_round_trump=False)
+
+    def game(rules: Rules, seed: int) -> list[Any]:
+        players = [RandomBot(f"r{s}", bots_rng(seed)) for s in range(3)]
+        return play_game(rules, players, seed).events
+
+    first = game(a, 4)
+    under_b = game(b, 4)
+    assert game(a, 4) == first != under_b
+    assert first[0].hand_size == 5 and under_b[0].hand_size == 7
+    methods = [e.method for e in first if type(e).__name__ == "TrumpSet"]
+    assert methods[0] == "turned-up" and set(methods[1:]) == {"fixed"} and len(methods) > 1
+    assert game(Rules(**{**a.__dict__}), 4) == first  # an equal value, not the same one
 
 
 def test_a_view_counts_each_hand_and_rebuilds_the_round_s_tricks() -> None:

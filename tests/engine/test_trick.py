@@ -185,3 +185,16 @@ def test_a_dogs_life_seat_drops_out_of_the_order_once_its_card_is_played() -> No
     assert trick_order(0, hands) == (0, 2, 3)
     # The player to its left leads when its card won (seed 002): seat 2, then 3, 0.
     assert trick_order(2, hands) == (2, 3, 0)
+
+
+def test_trick_order_of_every_table_from_a_list_or_a_tuple() -> None:
+    # The compiled build reads a list of ints directly and any other sequence
+    # generically, then a table of orders: the same orders either way, for every table.
+    for players in range(2, 8):
+        for holding in range(1 << players):
+            hands = [(1 << s) if holding >> s & 1 else 0 for s in range(players)]
+            for leader in range(players):
+                order = tuple(s for s in range(leader, leader + players) if hands[s % players])
+                order = tuple(s % players for s in order)
+                assert trick_order(leader, hands) == order
+                assert trick_order(leader, tuple(hands)) == order

@@ -99,6 +99,25 @@ def test_text_of_every_prefix_of_a_game_with_dogs_votes_and_tie_cuts() -> None:
                     "Knock", "TrickWon", "RoundEnd", "GameEnd"}  # fmt: skip
 
 
+def test_a_game_writer_writes_game_texts_bytes_for_every_game_and_prefix() -> None:
+    # GameWriter (kow simulate's) checks the players once, then writes what game_text
+    # writes: the same one-pass writer, whole games and games cut short at any event.
+    rules = Rules(players=5, dogs_life="once-per-game", eliminated_vote=True, sweep_wins=False)
+    players = players_for(rules, 3, ["random", "heuristic"], ["a", "b"])
+    writer = log.GameWriter(rules, players)
+    for seed in range(12):
+        events = play_game(rules, players, seed).events
+        assert writer.text(seed, events) == game_text(seed, rules, players, events=events)
+        for end in range(0, len(events), 7):
+            assert writer.text(seed, events[:end]) == log.dumps(
+                log.build(seed, rules, players, events=events[:end])
+            )
+    with pytest.raises(ValueError, match="seed"):
+        writer.text(-1, events)
+    with pytest.raises(ValueError, match=r"players\[1\]\.kind: 'robot' is no kind"):
+        log.GameWriter(rules, [players[0], LoggedPlayer("bo", "robot")])
+
+
 def test_text_of_no_events() -> None:
     rules = Rules()
     players = players_for(rules, 0, ["random"], ["p"])
