@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -635,10 +636,23 @@ def test_a_pipe_given_to_log_gets_each_game_once(
     os.mkfifo(fifo)
     got: list[str] = []
 
-    def read() -> None:  # each game opens the pipe anew: read until two games came
-        while len(got) < 2:
-            with open(fifo, encoding="utf-8") as stream:
-                got.extend(stream.read().splitlines())
+    def read() -> None:
+        # Each game opens the pipe anew. The reader keeps its end open throughout, as a
+        # reader that closed between games could drop a game written into the pipe in that
+        # moment (a pipe with no reader left loses its data): read until two lines came.
+        fd = os.open(fifo, os.O_RDONLY)
+        data = b""
+        deadline = time.monotonic() + 30
+        try:
+            while data.count(b"\n") < 2 and time.monotonic() < deadline:
+                chunk = os.read(fd, 1 << 16)
+                if chunk:
+                    data += chunk
+                else:  # no writer at this moment: the next game's is coming
+                    time.sleep(0.01)
+        finally:
+            os.close(fd)
+        got.extend(data.decode("utf-8").splitlines())
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
