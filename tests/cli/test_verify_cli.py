@@ -290,7 +290,7 @@ def test_replay_errors(tmp_path: Path, games: list[dict[str, Any]]) -> None:
     assert code == 2 and "so there is no round 9" in err
     games[0]["rounds"][0]["tricks"][0]["winner"] = 9
     code, _, err = invoke("replay", write(tmp_path / "bad.jsonl", games))
-    assert code == 1 and "is not a legal game" in err
+    assert code == 1 and f"game 1 (seed {games[0]['seed']}) is not a legal game" in err
 
 
 @pytest.mark.parametrize(
@@ -465,7 +465,8 @@ def test_a_repeated_key_is_a_fault_for_every_command(
     code, out, err = invoke("replay", str(path), "--game", "2")
     assert (code, out) == (1, "")
     assert err == (
-        f"Error: {path}: game 2 is not a legal game, so it can't be replayed: line 2, column "
+        f"Error: {path}: game 2 (seed {game['seed']}) is not a legal game, so it can't be"
+        f" replayed: line 2, column "
         f'{column}: ambiguous: the key "winner" is repeated in this object (readers differ:'
         " jq takes the last one, others the first)\n"
     )

@@ -79,8 +79,11 @@ def replay(
         )
     fault = str(read_fault) if read_fault is not None else verify_game(game)
     if fault is not None:
-        raise click.ClickException(
-            f"{label}: game {game_number} is not a legal game, so it can't be replayed: {fault}"
+        seed = game.get("seed") if isinstance(game, dict) else None
+        named = f" (seed {seed})" if isinstance(seed, int) and not isinstance(seed, bool) else ""
+        raise click.ClickException(  # the game named as verify and export name it
+            f"{label}: game {game_number}{named} is not a legal game, so it can't be replayed:"
+            f" {fault}"
         )
     assert game is not None  # a legal game (a null read is a fault)
     rounds = len(game["rounds"])
