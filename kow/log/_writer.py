@@ -163,12 +163,13 @@ def _text(seed: int, head: str, events: Iterable[Event], *, votes: bool, abandon
             round_slot = len(out)
             out.append("")
             current = _RoundHead(_ints(deal.dogs_life), votes)
-        elif current is None:
-            if kind is _GAME_END:
-                outcome = cast(GameEnd, ev).outcome
-                winner = outcome.winner
-                termination = _termination(outcome.termination)
-                rounds_played = outcome.rounds_played
+        elif kind is _GAME_END:
+            outcome = cast(GameEnd, ev).outcome
+            winner = outcome.winner
+            termination = _termination(outcome.termination)
+            rounds_played = outcome.rounds_played
+        elif current is None:  # no other event outside a round is written
+            pass
         elif kind is _TRUMP_SET:
             trump_set = cast(TrumpSet, ev)
             current.trump = _NULL if trump_set.suit is None else _QUOTED_SUITS[trump_set.suit]
@@ -204,11 +205,6 @@ def _text(seed: int, head: str, events: Iterable[Event], *, votes: bool, abandon
             vote = cast(Vote, ev)
             if current.votes is not None:
                 current.votes.append(f'{{"seat":{vote.seat},"suit":{_QUOTED_SUITS[vote.suit]}}}')
-        elif kind is _GAME_END:
-            outcome = cast(GameEnd, ev).outcome
-            winner = outcome.winner
-            termination = _termination(outcome.termination)
-            rounds_played = outcome.rounds_played
     if current is not None:
         _close_round(
             out,

@@ -248,6 +248,32 @@ def _end_with(parent: BaseProcess) -> None:
     os._exit(1)
 
 
+def _answer(func: Callable[[T], R], items: Iterable[T], writer: Connection) -> None:
+    """Send ``(True, func(item))`` for each of ``items`` down ``writer``, in order, or
+    ``(False, error)`` for the first that raises, and stop there; then close ``writer``.
+
+    A result of type :class:`bytes` goes as None and then the bytes themselves
+    (``send_bytes``). The worker ends at once when a result cannot be sent (the parent
+    went away: nothing to report to).
+    """
+    try:
+        for item in items:
+            try:
+                result = func(item)
+            except Exception as err:  # noqa: BLE001 - raised again in the parent
+                writer.send((False, _portable(err)))
+                return
+            if isinstance(result, bytes):
+                writer.send(None)
+                writer.send_bytes(result)
+            else:
+                writer.send((True, result))
+    except BaseException:
+        os._exit(1)
+    finally:
+        writer.close()
+
+
 def _work(
     func: Callable[[T], R],
     items: Sequence[T],
@@ -271,22 +297,7 @@ def _work(
     parent = multiprocessing.parent_process()
     if parent is not None:  # end with the main process, even mid-item, if it is killed
         threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
-    try:
-        for item in items:
-            try:
-                result = func(item)
-            except Exception as err:  # noqa: BLE001 - raised again in the parent
-                writer.send((False, _portable(err)))
-                return
-            if isinstance(result, bytes):
-                writer.send(None)
-                writer.send_bytes(result)
-            else:
-                writer.send((True, result))
-    except BaseException:  # the parent went away: nothing to report to
-        os._exit(1)
-    finally:
-        writer.close()
+    _answer(func, items, writer)
 
 
 def _serve(
@@ -310,22 +321,7 @@ def _serve(
         threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
     received: queue.SimpleQueue[Any] = queue.SimpleQueue()
     threading.Thread(target=_receive, args=(items, received), daemon=True).start()
-    try:
-        while (item := received.get()) is not _END:
-            try:
-                result = func(item)
-            except Exception as err:  # noqa: BLE001 - raised again in the parent
-                writer.send((False, _portable(err)))
-                return
-            if isinstance(result, bytes):
-                writer.send(None)
-                writer.send_bytes(result)
-            else:
-                writer.send((True, result))
-    except BaseException:  # the parent went away: nothing to report to
-        os._exit(1)
-    finally:
-        writer.close()
+    _answer(func, iter(received.get, _END), writer)
 
 
 def _receive(items: Connection, received: queue.SimpleQueue[Any]) -> None:
