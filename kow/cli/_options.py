@@ -81,7 +81,7 @@ class Count(click.IntRange):
     """
 
     def __init__(
-        self, low: int, high: int | None = None, what: str = "a number", hint: str = ""
+        self, low: int, high: int | None = None, what: str = "a number", *, hint: str = ""
     ) -> None:
         super().__init__(low, high)
         self.low = low

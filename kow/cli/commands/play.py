@@ -35,7 +35,7 @@ from .._terminal import color_fits, suits_fit
 @click.command()
 @click.option(
     "--humans", default=1, show_default=True,
-    type=Count(1, MAX_PLAYERS, "a number of people", "bots alone play with kow simulate"),
+    type=Count(1, MAX_PLAYERS, "a number of people", hint="bots alone play with kow simulate"),
     help="People at this keyboard (hot seat); they take seats 0, 1, ...",
 )  # fmt: skip
 @click.option(
