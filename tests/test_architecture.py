@@ -512,7 +512,7 @@ def test_no_function_takes_more_than_three_arguments_by_position() -> None:
     assert found == []
 
 
-HOT = {"kow/engine/trick.py:won_by", "kow/engine/trick.py:_won_by"}
+HOT = {"kow/engine/trick.py:won_by"}
 """Functions the trick loop calls once per trick, compiled: a call by keyword into a
 mypyc function parses its keywords at each call, which cost 1.3% of ``kow simulate
 --bots random`` (instructions counted with callgrind). Their four ints are pinned by the

@@ -28,6 +28,7 @@ from ..events import (
     TrumpMethod,
     Vote,
     action_name,
+    new_trick_won,
 )
 from ..rules import Rules
 from ..settings import check_bool
@@ -42,7 +43,7 @@ from ._checks import (
 from ._copies import BLANK, copy_state, fork_state, state_from_view
 from ._round import ALL_SUITS, end_round, next_vote, set_trump, start_round
 from .deal import Deck, ShuffledDeck
-from .trick import BEATEN_BY, knock_allowed, legal_cards, trick_order, trick_won
+from .trick import BEATEN_BY, knock_allowed, legal_cards, trick_order, won_by
 from .view import (
     CardPolicy,
     Policy,
@@ -505,14 +506,14 @@ class State:
                 if recording:
                     # How the trick was won, from what the loop knows: its cards are the
                     # cards seen since it began.
-                    events.append(
-                        trick_won(
-                            number=number, leader=leader, winner=winning_seat,
-                            next_leader=-1 if last_trick else order[0], card=winning, led=led,
-                            trump=trump, cards=seen ^ self._trick_seen,
-                        )
-                    )  # fmt: skip
+                    next_leader = None if last_trick else order[0]
+                    why = won_by(winning, led, trump, seen ^ self._trick_seen)
                     self._trick_seen = seen
+                    events.append(
+                        new_trick_won(
+                            (number, leader, winning_seat, next_leader, winning, led, why)
+                        )
+                    )
                     trick_start = len(events)
                 if last_trick:
                     played += 1  # every seat of the trick has played; the turn stays put

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Final, cast
 
 from ..cards import ALL_CARDS, BIT, NO_SUIT, SUIT_MASK, SUIT_OF, Card, Mask, Suit, mask_of
-from ..events import CLOCKWISE, Seat, TrickWon, WonBy, new_trick_won, seats_of
+from ..events import CLOCKWISE, Seat, WonBy, seats_of
 
 _CLOCKWISE: Final = CLOCKWISE
 """:data:`~kow.events.CLOCKWISE` as a C static of the compiled build."""
@@ -31,7 +31,6 @@ __all__ = [
     "knock_allowed",
     "legal_cards",
     "trick_order",
-    "trick_won",
     "won_by",
 ]
 
@@ -62,9 +61,9 @@ def won_by(card: Card, led: Suit, trump: Suit, cards: Mask) -> WonBy:
 
     ``led``: the trick's led suit; ``trump``: the trump suit, or
     :data:`~kow.cards.NO_SUIT` for none. ``card`` must be the card :func:`beats` makes the
-    winner (the engine's trick loop asks, through :func:`trick_won`, as a trick ends).
-    Rules text, 'Déroulement du jeu' 3: a winning card of another suit than the led one
-    is a trump; a trump led that nobody else follows wins as the only card of the led suit.
+    winner (the engine's trick loop calls this as a trick ends). Rules text, 'Déroulement
+    du jeu' 3: a winning card of another suit than the led one is a trump; a trump led
+    that nobody else follows wins as the only card of the led suit.
 
     >>> from kow.cards import mask_of, parse_card, parse_suit
     >>> def why(card, cards, led="s", trump="h"):
@@ -75,62 +74,21 @@ def won_by(card: Card, led: Suit, trump: Suit, cards: Mask) -> WonBy:
     >>> why("Ks", "Ks 2s 3c"), why("Ks", "Ks 3c"), why("5h", "5h 2c 3d", led="h"), why("Ks", "Ks")
     ('HIGHEST_OF_LED', 'ONLY_OF_LED', 'ONLY_OF_LED', 'ONLY_CARD')
     """
-    return _WON_BY[_won_by(card, led, trump, cards)]
-
-
-def _won_by(card: Card, led: Suit, trump: Suit, cards: Mask) -> int:
-    """Return :func:`won_by`'s answer as its index in :data:`_WON_BY`."""
     if cards & _FELLOWS[card]:  # another card of its suit was played: it is the highest
-        return 0 if SUIT_OF[card] == trump else 1
+        return _HIGHEST_TRUMP if SUIT_OF[card] == trump else _HIGHEST_OF_LED
     if cards == BIT[card]:
-        return 2
-    return 3 if SUIT_OF[card] == led else 4
+        return _ONLY_CARD
+    return _ONLY_OF_LED if SUIT_OF[card] == led else _ONLY_TRUMP
 
 
 _FELLOWS: Final[tuple[Mask, ...]] = tuple(SUIT_MASK[SUIT_OF[c]] & ~BIT[c] for c in ALL_CARDS)
 """``_FELLOWS[card]``: the mask of the other cards of ``card``'s suit."""
-_WON_BY: Final = (
-    WonBy.HIGHEST_TRUMP, WonBy.HIGHEST_OF_LED, WonBy.ONLY_CARD, WonBy.ONLY_OF_LED,
-    WonBy.ONLY_TRUMP,
-)  # fmt: skip
-"""The :class:`~kow.events.WonBy` members by :func:`_won_by`'s index."""
-
-
-def trick_won(
-    *, number: int, leader: Seat, winner: Seat, next_leader: Seat, card: Card, led: Suit,
-    trump: Suit, cards: Mask,
-) -> TrickWon:  # fmt: skip
-    """Return the :class:`~kow.events.TrickWon` of a trick that ``card`` won for ``winner``.
-
-    ``number``, ``leader``, ``led`` and ``next_leader`` are the event's (``next_leader``
-    -1 for none: the round's last trick); ``trump`` (:data:`~kow.cards.NO_SUIT` for none)
-    and ``cards``, the mask of the trick's cards, say why it won (:func:`won_by`). The
-    engine's trick loop calls this as each trick ends. Events are frozen records, and the
-    same few thousand recur from game to game (as a game's plays do): each is made once,
-    kept by its fields as an int (at most :data:`MOST_TRICKS_WON` of them, so that memory
-    stays flat), and shared.
-    """
-    why = _won_by(card, led, trump, cards)
-    key = -1  # the fields as bits of an int, when they fit
-    if number >= 0 and 0 <= leader < 8 and 0 <= winner < 8 and -1 <= next_leader < 7:
-        if 0 <= card < 64 and 0 <= led < 4:
-            key = (number << 3 | leader) << 3 | winner
-            key = ((key << 3 | next_leader + 1) << 6 | card) << 5 | led << 3 | why
-    event = _TRICKS_WON.get(key)
-    if event is None:
-        shown = None if next_leader < 0 else next_leader
-        event = _NEW_TRICK_WON((number, leader, winner, shown, card, led, _WON_BY[why]))
-        if key >= 0 and len(_TRICKS_WON) < MOST_TRICKS_WON:
-            _TRICKS_WON[key] = event
-    return event
-
-
-_TRICKS_WON: Final[dict[int, TrickWon]] = {}
-MOST_TRICKS_WON: Final = 1 << 14
-"""The most :class:`~kow.events.TrickWon` events :func:`trick_won` keeps: about 2.5 MB. In
-10,000 games of random bots 38,000 differ, and the first 16,384 met make 74 % of them."""
-_NEW_TRICK_WON: Final = new_trick_won
-""":data:`~kow.events.new_trick_won` as a C static of the compiled build."""
+# WonBy's members as plain names: the trick loop calls won_by at every trick's end.
+_HIGHEST_TRUMP: Final = WonBy.HIGHEST_TRUMP
+_HIGHEST_OF_LED: Final = WonBy.HIGHEST_OF_LED
+_ONLY_CARD: Final = WonBy.ONLY_CARD
+_ONLY_OF_LED: Final = WonBy.ONLY_OF_LED
+_ONLY_TRUMP: Final = WonBy.ONLY_TRUMP
 
 
 def legal_cards(hand: Mask, led: Suit) -> Mask:

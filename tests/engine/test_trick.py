@@ -11,18 +11,8 @@ from __future__ import annotations
 import pytest
 from conftest import cards
 
-from kow.cards import ALL_CARDS, BIT, NO_SUIT, RANKS, SUITS, mask_of, parse_card, parse_suit
-from kow.engine import trick
-from kow.engine.trick import (
-    BEATEN_BY,
-    beats,
-    knock_allowed,
-    legal_cards,
-    trick_order,
-    trick_won,
-    won_by,
-)
-from kow.events import TrickWon, WonBy
+from kow.cards import ALL_CARDS, NO_SUIT, RANKS, SUITS, mask_of, parse_card, parse_suit
+from kow.engine.trick import BEATEN_BY, beats, knock_allowed, legal_cards, trick_order
 
 
 def card(text: str) -> int:
@@ -208,48 +198,3 @@ def test_trick_order_of_every_table_from_a_list_or_a_tuple() -> None:
                 order = tuple(s % players for s in order)
                 assert trick_order(leader, hands) == order
                 assert trick_order(leader, tuple(hands)) == order
-
-
-def test_trick_won_is_the_event_of_the_trick_with_why_it_won() -> None:
-    # Spades led, hearts trump: the 3h beats the 2h over the As.
-    three, played = parse_card("3h"), mask_of(cards("As 2h 3h"))
-    event = trick_won(
-        number=2, leader=1, winner=3, next_leader=3, card=three, led=3, trump=2, cards=played
-    )
-    assert type(event) is TrickWon
-    assert event == TrickWon(
-        number=2, leader=1, winner=3, next_leader=3, card=three, led=3, why=WonBy.HIGHEST_TRUMP
-    )
-    assert event.why is won_by(three, 3, 2, played)
-    last = trick_won(
-        number=7, leader=0, winner=0, next_leader=-1, card=three, led=2, trump=NO_SUIT,
-        cards=played,
-    )  # fmt: skip
-    assert (last.next_leader, last.why) == (None, WonBy.HIGHEST_OF_LED)  # hearts led, no trump
-    # The same fields give the same (frozen) event, made once; other fields another.
-    again = trick_won(
-        number=2, leader=1, winner=3, next_leader=3, card=three, led=3, trump=2, cards=played
-    )
-    assert again is event
-    other = trick_won(
-        number=2, leader=1, winner=3, next_leader=0, card=three, led=3, trump=2, cards=played
-    )
-    assert other.next_leader == 0 and other is not event
-
-
-def test_trick_won_keeps_a_bounded_number_of_events() -> None:
-    # Memory stays flat: past MOST_TRICKS_WON kept, each new trick's event is made anew.
-    card = parse_card("Ks")
-    for number in range(1, trick.MOST_TRICKS_WON + 100):
-        event = trick_won(
-            number=number, leader=0, winner=0, next_leader=0, card=card, led=3, trump=NO_SUIT,
-            cards=BIT[card],
-        )  # fmt: skip
-        assert (event.number, event.why) == (number, WonBy.ONLY_CARD)
-    assert len(trick._TRICKS_WON) == trick.MOST_TRICKS_WON
-    late = number
-    first = trick_won(
-        number=late, leader=0, winner=0, next_leader=0, card=card, led=3, trump=NO_SUIT,
-        cards=BIT[card],
-    )  # fmt: skip
-    assert first == event and first is not event
