@@ -11,7 +11,8 @@
   :class:`InputEnd` per file (the reader of the commands that read logs).
 - :func:`replay` steps through a logged game with the engine, yielding its state after
   each action; its last state rebuilds the same log; :func:`replay_game` gives that
-  last state at less cost (one comparison with the log, at the end).
+  last state at less cost (one comparison with the log, at the end); :func:`replay_exact`
+  gives it only for a log that is, byte for byte, the engine's game (a legal game).
   :func:`round_actions` reads a logged round's actions in order (each a
   :class:`LoggedAction`), for tools that walk decisions.
 - :func:`game_text` is the fast writer: the bytes of ``dumps(build(...))`` written
@@ -50,7 +51,15 @@ from ._format import (
 )
 from ._reader import MAX_DEPTH, GameOrFault, LogReadError, iter_games, iter_games_and_faults
 from ._records import GameRecord, InputEnd, InputError, input_label, read_logs
-from ._replay import LoggedAction, LoggedPlayer, ReplayError, replay, replay_game, round_actions
+from ._replay import (
+    LoggedAction,
+    LoggedPlayer,
+    ReplayError,
+    replay,
+    replay_exact,
+    replay_game,
+    round_actions,
+)
 from ._writer import GameWriter, game_text
 from .types import (
     CutCardLog,
@@ -108,6 +117,7 @@ __all__ = [
     "loads",
     "read_logs",
     "replay",
+    "replay_exact",
     "replay_game",
     "round_actions",
     "rules_from_log",

@@ -10,8 +10,10 @@ fact that is a list by seat takes one column per seat, ``NAME_0`` to ``NAME_6`` 
 seats at most 7), empty for a seat the game does not have.
 
 The facts come from the engine, not from a second statement of the rules: each game is
-checked with :func:`kow.verify.verify_game`, then replayed with :func:`kow.log.replay_game`,
-and its rows are read off the engine's events (:class:`~kow.events.EventVisitor`). Who won
+replayed through the engine, and its rows are read off the engine's events. A game whose
+log is, byte for byte, what kow writes of the engine's game is legal
+(:func:`kow.log.replay_exact`); any other is checked with :func:`kow.verify.verify_game`
+(its fault, if any, is the error) and replayed with :func:`kow.log.replay_game`. Who won
 a trick, with which card, its led suit and why a game ended are the engine's (a trick cut
 short by an abandoned game takes its led suit from the engine's state); whether a card was
 winning the trick once played is :func:`kow.engine.trick.beats`. Followed suit and trumped
@@ -43,7 +45,7 @@ from ..events import (
     TrumpSet,
     TurnedUp,
 )
-from ..log import GameLog, replay_game, rules_to_log
+from ..log import GameLog, replay_exact, replay_game, rules_to_log
 from ..rules import MAX_PLAYERS, Rules
 from ..verify import Fault, verify_game
 
@@ -174,20 +176,24 @@ def tables_rows(
 ) -> dict[str, list[Row]]:
     """Return the rows of one logged game in each of ``tables``, checking it once.
 
-    The game is verified and replayed once, and one walk of its events feeds every table
-    asked for: what :func:`rows` gives for each table, table by table, at the cost of one.
-    The result maps each of ``tables`` (in the order given) to its rows, in the order
-    played. ``game``, ``file`` and ``index`` are as :func:`rows` takes them; ``text``,
-    when given, is the game's compact text (:attr:`kow.log.GameRecord.text`), which spares
-    the replay writing it again. Raises what :func:`rows` raises.
+    The game is replayed once, and one walk of its events feeds every table asked for:
+    what :func:`rows` gives for each table, table by table, at the cost of one. The result
+    maps each of ``tables`` (in the order given) to its rows, in the order played.
+    ``game``, ``file`` and ``index`` are as :func:`rows` takes them; ``text``, when given,
+    is the game's compact text (:attr:`kow.log.GameRecord.text`): a game whose replay
+    writes that text again is proved legal by it (:func:`kow.log.replay_exact`) and is not
+    verified; any other is verified first, as without ``text``. Raises what :func:`rows`
+    raises, the same for a game with its text or without.
     """
     for table in tables:
         if table not in COLUMNS:
             raise ValueError(f"no table {table!r}: the tables are {', '.join(TABLES)}")
-    fault = verify_game(game)
-    if fault is not None:
-        raise IllegalGameError(fault)
-    state = replay_game(game, text=text)
+    state = None if text is None else replay_exact(game, text)
+    if state is None:  # not proved legal by the replay: the oracle names any fault
+        fault = verify_game(game)
+        if fault is not None:
+            raise IllegalGameError(fault)
+        state = replay_game(game, text=text)
     walk = _Walk(tables, game, _GameKey(file=file, game=index, seed=game["seed"]))
     walk.visit(state.events)
     return walk.finish(state.led)

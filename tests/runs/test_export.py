@@ -8,6 +8,7 @@ and the CLI's handling of output, bad usage and bad input.
 
 from __future__ import annotations
 
+import copy
 import csv
 import dataclasses
 import gzip
@@ -896,6 +897,41 @@ def test_tables_rows_checks_and_replays_each_game_once(
     assert [len(found[name]) for name in TABLES] == [1, 3, 9, plays] and plays > 9 * 2
     with pytest.raises(ValueError, match="no table 'hands': the tables are games, rounds"):
         module.tables_rows(game, ("games", "hands"), file="f", index=1)
+
+
+def test_tables_rows_given_the_text_leaves_the_oracle_to_games_the_replay_does_not_prove(
+    stacked: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A log that is, byte for byte, the engine's game is proved legal by its replay
+    # (kow.log.replay_exact): the oracle is not asked. Any other text goes to the oracle
+    # first, which names the fault as without the text.
+    import kow.runs.export as module
+
+    game = json.loads(Path(stacked).read_text().splitlines()[0])
+    line = json.dumps(game, separators=(",", ":"))  # its compact text, as the reader keeps it
+    calls = {"verify": 0, "replay": 0}
+
+    def counted(name: str, real: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return real(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(module, "verify_game", counted("verify", module.verify_game))  # type: ignore[attr-defined]
+    monkeypatch.setattr(module, "replay_game", counted("replay", module.replay_game))  # type: ignore[attr-defined]
+    found = module.tables_rows(game, TABLES, file="f", index=1, text=line)
+    assert calls == {"verify": 0, "replay": 0}
+    assert found == module.tables_rows(game, TABLES, file="f", index=1)  # the oracle's way
+    assert calls == {"verify": 1, "replay": 1}
+    bad = copy.deepcopy(game)  # a cut of the whole deck: the engine replays it to its text
+    first = bad["rounds"][0]
+    first["cut"]["position"] = 52
+    text = json.dumps(bad, separators=(",", ":"))
+    with pytest.raises(module.IllegalGameError) as err:
+        module.tables_rows(bad, TABLES, file="f", index=1, text=text)
+    assert str(err.value) == "round 1: rounds[0].cut.position: 52 is out of range 1 to 51"
+    assert calls == {"verify": 2, "replay": 1}
 
 
 @pytest.mark.parametrize(
