@@ -72,6 +72,7 @@ LAYERS: list[set[str]] = [
     {"kow.runs.executors._local", "kow.runs.executors._ray_tasks"},
     {"kow.runs.executors._cluster"},
     {"kow.runs.executors"},
+    {"kow.runs.blocks"},
     {"kow.runs.tournament._results"},
     {"kow.runs.tournament._play", "kow.runs.tournament._tables"},
     {"kow.runs.tournament", "kow.runs.batch", "kow.runs.provenance", "kow.runs.export"},

@@ -17,19 +17,7 @@ from typing import Final, cast
 
 from ..cards import NAMES, NO_CARD, NO_SUIT, SUIT_OF, SUITS
 from ..engine.trick import beats
-from ..events import (
-    Deal,
-    Event,
-    GameEnd,
-    Knock,
-    Lead,
-    Outcome,
-    Play,
-    RoundEnd,
-    TrickWon,
-    TrumpSet,
-    TurnedUp,
-)
+from ..events import Deal, GameEnd, Knock, Lead, Play, RoundEnd, TrickWon, TrumpSet, TurnedUp
 from ..rules import MAX_PLAYERS
 
 __all__ = ["Walked", "walk"]
@@ -58,7 +46,7 @@ class Walked:
     asked for), each a tuple in its columns' order, the key columns (``file``, ``game``,
     ``seed``) first; ``eliminated_round[seat]`` and ``dogs_life_round[seat]``: the round in
     which the seat was knocked out, or first played on a dog's life (None: never), one per
-    seat of the game; ``outcome``: the game's, or None for a game cut short.
+    seat of the game; ``end``: the game's end (its ``outcome``), or None for a game cut short.
     """
 
     def __init__(self, players: int) -> None:
@@ -67,7 +55,7 @@ class Walked:
         self.plays: list[_Row] = []
         self.eliminated_round: list[int | None] = [None] * players
         self.dogs_life_round: list[int | None] = [None] * players
-        self.outcome: Outcome | None = None
+        self.end: GameEnd | None = None
 
 
 class _Round:
@@ -96,7 +84,7 @@ class _Trick:
 
 
 def walk(
-    events: Sequence[Event],
+    events: Sequence[object],
     led: int,
     *,
     key: tuple[str, int, int | None],
@@ -170,7 +158,7 @@ def walk(
                 out.rounds.append(_round_row(rnd, end, key=key, players=players))
             rnd = None
         elif kind is _GAME_END:
-            out.outcome = cast(GameEnd, event).outcome
+            out.end = cast(GameEnd, event)
     if trick.seats:  # a trick cut short
         assert rnd is not None
         _trick_rows(out, rnd, trick, key=key, tables=tables, led=led, winner=-1, card=NO_CARD)

@@ -236,7 +236,7 @@ def _games_row(game: GameLog, walked: Walked, key: tuple[str, int, int | None]) 
     # Read by name in the columns' order (_RULES: the fields of Rules, the keys of
     # RulesLog), so a mapping's view of the typed object: each value is a Cell.
     rules: Mapping[str, Any] = game["rules"]
-    outcome = walked.outcome
+    outcome = None if walked.end is None else walked.end.outcome
     players = game["players"]
     padding = [None] * (MAX_PLAYERS - len(players))
     return (

@@ -926,13 +926,8 @@ def test_several_tables_in_one_pass_are_each_table_exported_alone(
     assert (folder / "games.csv").read_text() == invoke("export", *paths, "--table", "games")[1]
 
 
-def test_tables_rows_checks_and_replays_each_game_once(
-    stacked: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import kow.runs.export as module
-
-    game = json.loads(Path(stacked).read_text().splitlines()[0])
-    calls = {"verify": 0, "replay": 0}
+def _count_calls(module: Any, calls: dict[str, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Count in ``calls`` the calls of ``module``'s ``verify_game`` and ``replay_game``."""
 
     def counted(name: str, real: Any) -> Any:
         def call(*args: Any, **kwargs: Any) -> Any:
@@ -941,8 +936,19 @@ def test_tables_rows_checks_and_replays_each_game_once(
 
         return call
 
-    monkeypatch.setattr(module, "verify_game", counted("verify", module.verify_game))  # type: ignore[attr-defined]
-    monkeypatch.setattr(module, "replay_game", counted("replay", module.replay_game))  # type: ignore[attr-defined]
+    monkeypatch.setattr(module, "verify_game", counted("verify", module.verify_game))
+    monkeypatch.setattr(module, "replay_game", counted("replay", module.replay_game))
+
+
+def test_tables_rows_checks_and_replays_each_game_once(
+    stacked: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kow.runs.export as module
+
+    game = json.loads(Path(stacked).read_text().splitlines()[0])
+    calls = {"verify": 0, "replay": 0}
+
+    _count_calls(module, calls, monkeypatch)
     found = module.tables_rows(game, TABLES, file="f", index=1)
     assert calls == {"verify": 1, "replay": 1}
     assert list(found) == list(TABLES)
@@ -966,15 +972,7 @@ def test_tables_rows_given_the_text_leaves_the_oracle_to_games_the_replay_does_n
     line = json.dumps(game, separators=(",", ":"))  # its compact text, as the reader keeps it
     calls = {"verify": 0, "replay": 0}
 
-    def counted(name: str, real: Any) -> Any:
-        def call(*args: Any, **kwargs: Any) -> Any:
-            calls[name] += 1
-            return real(*args, **kwargs)
-
-        return call
-
-    monkeypatch.setattr(module, "verify_game", counted("verify", module.verify_game))  # type: ignore[attr-defined]
-    monkeypatch.setattr(module, "replay_game", counted("replay", module.replay_game))  # type: ignore[attr-defined]
+    _count_calls(module, calls, monkeypatch)
     found = module.tables_rows(game, TABLES, file="f", index=1, text=line)
     assert calls == {"verify": 0, "replay": 0}
     assert found == module.tables_rows(game, TABLES, file="f", index=1)  # the oracle's way
@@ -1224,11 +1222,12 @@ class MapOnly:
 def test_export_games_gives_the_same_text_and_error_whatever_the_jobs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, executor: str
 ) -> None:
+    import kow.runs.blocks
     import kow.runs.export_loop as module
     from kow.log import read_logs
     from kow.runs.executors import Processes
 
-    monkeypatch.setattr(module, "BLOCK", 2)  # windows of several blocks, on a few games
+    monkeypatch.setattr(kow.runs.blocks, "BLOCK", 2)  # windows of several blocks, on a few games
     inputs = _jobs_input(tmp_path)
 
     def exported(**how: Any) -> tuple[list[tuple[int, dict[str, str]]], str]:
