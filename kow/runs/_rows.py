@@ -267,12 +267,13 @@ _TEXT: Final = ("false", "true")
 
 
 def csv_cells(
-    rows: Iterable[_Row], formula_starts: tuple[str, ...] | None
+    rows: Iterable[_Row], formula_starts: tuple[str, ...] | None, *, ints_as_text: bool = False
 ) -> list[list[str | int]]:
     """Return each of ``rows`` as its CSV cells (:func:`kow.runs.export.cells`, which
     documents them): booleans ``true`` / ``false``, None empty, ints and text as they are;
     with ``formula_starts``, a text cell that begins with one of them is prefixed with
-    ``'``. The csv module writes the cells."""
+    ``'``. ``ints_as_text``: each int as its decimal text, which is what the csv module
+    writes of it (small ones from a table, made once). The csv module writes the cells."""
     out: list[list[str | int]] = []
     for row in rows:
         made: list[str | int] = []
@@ -288,7 +289,13 @@ def csv_cells(
                     made.append("'" + value)
                 else:
                     made.append(value)
+            elif ints_as_text and isinstance(value, int):
+                made.append(_INT_TEXT[value] if 0 <= value < 64 else str(value))
             else:
                 made.append(value)
         out.append(made)
     return out
+
+
+_INT_TEXT: Final = tuple(str(i) for i in range(64))
+"""The decimal text of each int below 64 (seats, rounds, tricks, plays, cards)."""

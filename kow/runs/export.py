@@ -188,7 +188,7 @@ def csv_text(rows: Iterable[Row], *, spreadsheet_safe: bool = False) -> str:
     """
     out = io.StringIO()
     starts = FORMULA_STARTS if spreadsheet_safe else None
-    csv.writer(out, lineterminator="\n").writerows(csv_cells(rows, starts))
+    csv.writer(out, lineterminator="\n").writerows(csv_cells(rows, starts, ints_as_text=True))
     return out.getvalue()
 
 

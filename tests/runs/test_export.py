@@ -1294,3 +1294,21 @@ def test_csv_text_writes_what_the_csv_module_writes(safe: bool) -> None:
     writer.writerows(cells(row, spreadsheet_safe=safe) for row in rows)
     assert csv_text(rows, spreadsheet_safe=safe) == out.getvalue()
     assert csv_text([("Th", 2, None, False)]) == "Th,2,,false\n"
+
+
+def test_csv_text_writes_each_cell_as_the_csv_module_writes_the_value() -> None:
+    # The cells are made by compiled code (ints as their text, small ones from a table);
+    # the csv module writes them: the same text as its own writing of the values.
+    row = ("f", 0, 63, 64, -1, 10**20, None, True, False, "a,b", '"q"', "=1", "")
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(
+        ["" if v is None else {True: "true", False: "false"}.get(v, v) if isinstance(v, bool)
+         else v for v in row]
+    )  # fmt: skip
+    assert (
+        csv_text([row])
+        == out.getvalue()
+        == 'f,0,63,64,-1,100000000000000000000,,true,false,"a,b","""q""",=1,\n'
+    )
+    assert csv_text([row], spreadsheet_safe=True).endswith(",'=1,\n")
+    assert cells(row)[1:6] == [0, 63, 64, -1, 10**20]  # cells keep ints as ints
