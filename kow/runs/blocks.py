@@ -17,11 +17,13 @@ import dataclasses
 import functools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..log import GameRecord, InputEnd
 from ..verify import Fault, Judged, judge_block
-from .executors import Executor
+
+if TYPE_CHECKING:  # the executors import multiprocessing: not for a run of one process
+    from .executors import Executor
 
 __all__ = ["BLOCK", "in_blocks", "judging"]
 
