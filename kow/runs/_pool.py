@@ -63,7 +63,8 @@ def ordered_map(
     results of up to :data:`SLOT_BYTES`), valid only until the next result is asked for
     (then released: keep ``bytes(view)`` to keep it). The worker copies its result into
     the memory and sends only its length, so that this process reads no pipe of bytes
-    and can write the view straight to a file (``kow simulate --jobs``).
+    and can write the view straight to a file (``kow simulate --jobs``); it never waits
+    for a slot (a worker does), it only gives each back.
     """
     todo = items if isinstance(items, Sequence) else list(items)
     jobs = max(1, min(jobs, len(todo)))
@@ -82,7 +83,7 @@ def ordered_map(
     try:
         for worker in range(jobs):
             reader, writer = context.Pipe(duplex=False)
-            slots.append(_Slots(context, SLOT_BYTES) if views and fork else None)
+            slots.append(_shared_slots(context) if views and fork else None)
             # A forked child inherits the read ends made so far; it closes them, so
             # that only this process holds them and a worker sees its parent go.
             inherited = (*readers, reader) if fork else ()
@@ -269,7 +270,7 @@ def _end_with(parent: BaseProcess) -> None:
 
 
 def _answer(
-    func: Callable[[T], R], items: Iterable[T], writer: Connection, slots: _Slots | None = None
+    func: Callable[[T], R], items: Iterable[T], writer: Connection, *, slots: _Slots | None = None
 ) -> None:
     """Send ``(True, func(item))`` for each of ``items`` down ``writer``, in order, or
     ``(False, error)`` for the first that raises, and stop there; then close ``writer``.
@@ -327,7 +328,7 @@ def _work(
     parent = multiprocessing.parent_process()
     if parent is not None:  # end with the main process, even mid-item, if it is killed
         threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
-    _answer(func, items, writer, slots)
+    _answer(func, items, writer, slots=slots)
 
 
 def _serve(
@@ -372,6 +373,16 @@ def _received(reader: Connection, slots: _Slots | None) -> tuple[bool, Any]:
 SLOT_BYTES = 4 << 20
 """The most bytes a worker hands over in a slot of shared memory (:class:`_Slots`); a
 larger result goes down its pipe. ``kow simulate``'s blocks are about 1 MB (200 games)."""
+
+
+def _shared_slots(context: BaseContext) -> _Slots | None:
+    """Return a worker's :class:`_Slots` of :data:`SLOT_BYTES`, or None where the system
+    will not give them (no memory to map, no POSIX semaphores: some containers): its
+    results then go down its pipe."""
+    try:
+        return _Slots(context, SLOT_BYTES)
+    except OSError:
+        return None
 
 
 class _Slots:

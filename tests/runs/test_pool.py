@@ -232,6 +232,19 @@ def test_views_fall_back_to_the_pipe_where_workers_are_spawned(
     assert all(type(value) is bytes for value in got)
 
 
+@needs_fork
+def test_views_fall_back_to_the_pipe_where_the_system_gives_no_shared_memory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refused(*args: object) -> None:
+        raise OSError(38, "Function not implemented")  # sem_open in some containers
+
+    monkeypatch.setattr(_pool, "_Slots", refused)
+    got = list(ordered_map(_block, range(5), jobs=2, views=True))
+    assert got == [_block(item) for item in range(5)]
+    assert all(type(value) is bytes for value in got)
+
+
 @shares_memory
 def test_views_end_as_the_pool_ends_when_a_worker_dies_or_the_reader_stops() -> None:
     before = _shm_names()
