@@ -134,8 +134,9 @@ def _player_log(seat: int, player: PlayerInfo) -> PlayerLog:
     return item
 
 
-def check_players(players: Sequence[PlayerInfo]) -> None:
-    """Raise :class:`ValueError` unless every player has a name and a kind that a log may hold.
+def check_players(players: Sequence[PlayerInfo], seats: int | None = None) -> None:
+    """Raise :class:`ValueError` unless every player has a name and a kind that a log may
+    hold, and, given ``seats`` (the rules' ``players``), there is one player a seat.
 
     ``players[seat]``: anything with a ``name`` and a ``kind`` (:class:`PlayerInfo`).
     The message names the seat and the value, as ``kow verify`` does
@@ -167,6 +168,10 @@ def check_players(players: Sequence[PlayerInfo]) -> None:
                     f"players[{seat}].settings: {key}={value} is not a setting a {kind} player"
                     f" records (the format's: {SETTINGS})"
                 )
+    if seats is not None and len(players) != seats:
+        raise ValueError(
+            f"players: {len(players)} given for {seats} seats (rules.players): one a seat"
+        )
 
 
 class LogFormatError(ValueError):
@@ -196,14 +201,15 @@ def build(
 
     Raises :class:`ValueError` (naming the value) for a seed that is not an int 0 to
     2^53-1 (:func:`kow.settings.check_seed`) or a player's name that is not one (see
-    :func:`check_name`), and :class:`TypeError` for rules
-    that are not :class:`~kow.rules.Rules` or a player without a name and a kind.
+    :func:`check_name`) or players that are not one a seat (``rules.players``), and
+    :class:`TypeError` for rules that are not :class:`~kow.rules.Rules` or a player
+    without a name and a kind.
     """
     if seed is not None:
         seed = check_seed(seed)
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a kow.rules.Rules, not {rules!r}")
-    check_players(players)
+    check_players(players, rules.players)
     abandoned = check_bool("abandoned", abandoned)
     builder = _Builder(rules)
     for event in events:

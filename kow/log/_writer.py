@@ -57,7 +57,7 @@ def game_text(
     Takes the arguments of :func:`kow.log.build` and checks them as it does (see there):
     the seed and the players' names before anything is written.
     """
-    seats = _checked_seats(players)
+    seats = _checked_seats(players, rules.players)
     if abandoned is not False and abandoned is not True:
         abandoned = check_bool("abandoned", abandoned)
     return _text(
@@ -79,7 +79,7 @@ class GameWriter:
     """
 
     def __init__(self, rules: Rules, players: Sequence[PlayerInfo]) -> None:
-        self._head = _rules_players(rules, _checked_seats(players))
+        self._head = _rules_players(rules, _checked_seats(players, rules.players))
         self._votes = bool(rules.eliminated_vote)
 
     def text(self, seed: int, events: Iterable[Event]) -> str:
@@ -292,8 +292,9 @@ _Seat = tuple[str, str, tuple[tuple[str, int], ...]]
 """A seat as the writer keeps it: ``(name, kind, settings)``."""
 
 
-def _checked_seats(players: Sequence[PlayerInfo]) -> tuple[_Seat, ...]:
-    """Return each seat's ``(name, kind, settings)``, checked by :func:`check_players`.
+def _checked_seats(players: Sequence[PlayerInfo], count: int) -> tuple[_Seat, ...]:
+    """Return each seat's ``(name, kind, settings)``, checked by :func:`check_players`
+    (``count``: the rules' number of seats, one player a seat).
 
     A run writes the same players game after game, so the seats checked last are kept
     (in :data:`_CHECKED`) and the check is made again only for others (or for a name or
@@ -308,10 +309,11 @@ def _checked_seats(players: Sequence[PlayerInfo]) -> tuple[_Seat, ...]:
         seats = None
     if (
         seats is None
+        or len(seats) != count
         or seats != _CHECKED
         or not all(type(seat[0]) is str and type(seat[1]) is str for seat in seats)
     ):
-        check_players(players)  # raises for a missing name or kind, or a bad value
+        check_players(players, count)  # raises for a missing name or kind, or a bad value
         seats = tuple([(p.name, p.kind, settings_of(p)) for p in players])
         _CHECKED = seats
     return seats

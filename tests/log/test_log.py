@@ -115,7 +115,22 @@ def test_a_game_writer_writes_game_texts_bytes_for_every_game_and_prefix() -> No
     with pytest.raises(ValueError, match="seed"):
         writer.text(-1, events)
     with pytest.raises(ValueError, match=r"players\[1\]\.kind: 'robot' is no kind"):
-        log.GameWriter(rules, [players[0], LoggedPlayer("bo", "robot")])
+        log.GameWriter(rules, [players[0], LoggedPlayer("bo", "robot"), *players[2:]])
+
+
+@pytest.mark.parametrize("count", [0, 4, 6])
+def test_every_writer_refuses_players_that_are_not_one_a_seat(count: int) -> None:
+    # A log's players are its seats (rules.players): kow writes no other, and
+    # replay_exact (export's proof) relies on it.
+    rules = Rules(players=5)
+    players = [LoggedPlayer(f"p{i}", "random") for i in range(count)]
+    message = rf"players: {count} given for 5 seats \(rules\.players\): one a seat"
+    with pytest.raises(ValueError, match=message):
+        log.GameWriter(rules, players)
+    with pytest.raises(ValueError, match=message):
+        game_text(0, rules, players, events=[])
+    with pytest.raises(ValueError, match=message):
+        log.build(0, rules, players, events=[])
 
 
 def test_text_of_no_events() -> None:
