@@ -70,6 +70,7 @@ _VOTE: Final = Phase.VOTE
 _OVER: Final = Phase.OVER
 _ROUND_OVER: Final = Phase.ROUND_OVER
 _TRICK_WON: Final = TrickWon
+_NEW_TRICK_WON: Final = new_trick_won  # a C static, not a look-up in the module's dict
 _PLAY_OR_KNOCK: Final = (Play, Knock)
 
 
@@ -498,7 +499,7 @@ class State:
                 # card plays it, clockwise from the leader. A dog's-life card that wins
                 # leaves its player no card, so the player to its left leads instead
                 # (seed 002).
-                won[winning_seat] += 1
+                won[winning_seat] = won[winning_seat] + 1  # an int's add (``+=`` is Python's)
                 new_trick = True
                 last_trick = number == hand_size
                 if not last_trick:
@@ -510,7 +511,7 @@ class State:
                     why = won_by(winning, led, trump, seen ^ self._trick_seen)
                     self._trick_seen = seen
                     events.append(
-                        new_trick_won(
+                        _NEW_TRICK_WON(
                             (number, leader, winning_seat, next_leader, winning, led, why)
                         )
                     )
