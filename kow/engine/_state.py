@@ -467,21 +467,22 @@ class State:
                             illegal = True
                             break
                         action = chosen
-                if type(action) is int and 0 <= action < 52 and legal >> action & 1:
-                    bit = bit_of[action]
+                card = action if type(action) is int else -1  # unboxed once (-1: no int)
+                if 0 <= card < 52 and legal >> card & 1:
+                    bit = bit_of[card]
                     hands[seat] = hand ^ bit
                     seen |= bit
                     # Rules text, 'Déroulement du jeu' 3: see kow.engine.trick.beats.
                     if winning < 0:
-                        led = suit_of[action]
-                        winning = action
+                        led = suit_of[card]
+                        winning = card
                         winning_seat = seat
                     elif bit & beaten_by[winning]:
-                        winning = action
+                        winning = card
                         winning_seat = seat
                     if recording:
-                        events.append(plays[seat][action])
-                elif action == KNOCK and type(action) is int and may_knock:
+                        events.append(plays[seat][card])
+                elif card == KNOCK and may_knock:
                     if recording:
                         events.append(_KNOCKS[seat])
                 else:
