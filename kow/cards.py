@@ -352,12 +352,16 @@ def cards_in(mask: Mask) -> tuple[Card, ...]:
     >>> [card_name(c) for c in cards_in(mask_of([parse_card("As"), parse_card("3d")]))]
     ['3d', 'As']
     """
-    return (
-        _C0[mask & 0x1FFF]
-        + _C1[mask >> 13 & 0x1FFF]
-        + _C2[mask >> 26 & 0x1FFF]
-        + _C3[mask >> 39 & 0x1FFF]
-    )
+    cards = _C0[mask & 0x1FFF]
+    suit = 1
+    mask >>= 13
+    while mask:  # the suits above clubs, joined only when they hold cards
+        held = SUIT_CARDS[suit][mask & 0x1FFF]
+        if held:
+            cards = cards + held if cards else held
+        mask >>= 13
+        suit += 1
+    return cards
 
 
 def suit_cards(mask: Mask, suit: Suit) -> tuple[Card, ...]:
