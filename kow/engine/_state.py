@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from ..cards import BIT, NO_SUIT, SUIT_OF, Card, Mask, Suit
+from ..cards import NO_SUIT, SUIT_OF, Card, Mask, Suit
 from ..cards import cards_in as _cards_in
 from ..events import (
     KNOCK,
@@ -432,7 +432,6 @@ class State:
         illegal = False
         refused: object = None  # the action refused, when one is
         # Tables as local names (compiled code calls functions directly: none are aliased).
-        bit_of = BIT
         suit_of = SUIT_OF
         plays = _PLAYS
         asking = action is None
@@ -469,7 +468,7 @@ class State:
                         action = chosen
                 card = action if type(action) is int else -1  # unboxed once (-1: no int)
                 if 0 <= card < 52 and legal >> card & 1:
-                    bit = bit_of[card]
+                    bit = 1 << card  # as legal's test above (BIT's look-up unboxes a 2-digit int)
                     hands[seat] = hand ^ bit
                     seen |= bit
                     # Rules text, 'Déroulement du jeu' 3: see kow.engine.trick.beats.
