@@ -187,7 +187,7 @@ def start_round(state: State) -> None:
             while j < k:  # every seated-th card from the i-th (a while: a C loop)
                 card = deck[j]
                 hand.append(card)
-                mask |= BIT[card]
+                mask |= 1 << card  # a shift: BIT's look-up unboxes a 2-digit int
                 j += seated
             dealt[s] = tuple(hand)
             hands[s] = mask
