@@ -34,7 +34,6 @@ __all__ = [
     "RANK_WORDS",
     "SUITS",
     "SUIT_MASK",
-    "SUIT_CARDS",
     "SUIT_NAMES",
     "SUIT_SYMBOLS",
     "encodes_suits",
@@ -352,11 +351,13 @@ def cards_in(mask: Mask) -> tuple[Card, ...]:
     >>> [card_name(c) for c in cards_in(mask_of([parse_card("As"), parse_card("3d")]))]
     ['3d', 'As']
     """
+    if not _C0:
+        _fill_suit_cards()
     cards = _C0[mask & 0x1FFF]
     suit = 1
     mask >>= 13
     while mask:  # the suits above clubs, joined only when they hold cards
-        held = SUIT_CARDS[suit][mask & 0x1FFF]
+        held = _SUIT_CARDS[suit][mask & 0x1FFF]
         if held:
             cards = cards + held if cards else held
         mask >>= 13
@@ -370,7 +371,9 @@ def suit_cards(mask: Mask, suit: Suit) -> tuple[Card, ...]:
     >>> [card_name(c) for c in suit_cards(mask_of([parse_card("As"), parse_card("3d")]), 3)]
     ['As']
     """
-    return SUIT_CARDS[suit][mask >> (13 * suit) & 0x1FFF]
+    if not _C0:
+        _fill_suit_cards()
+    return _SUIT_CARDS[suit][mask >> (13 * suit) & 0x1FFF]
 
 
 def _suit_table(suit: Suit) -> list[tuple[Card, ...]]:
@@ -382,13 +385,17 @@ def _suit_table(suit: Suit) -> list[tuple[Card, ...]]:
     return table
 
 
-SUIT_CARDS: Final[tuple[list[tuple[Card, ...]], ...]] = tuple(_suit_table(s) for s in range(4))
+def _fill_suit_cards() -> None:
+    """Fill :data:`_SUIT_CARDS`, each suit's table (:func:`_suit_table`), in place."""
+    for suit in range(4):
+        _SUIT_CARDS[suit][:] = _suit_table(suit)
+
+
+_SUIT_CARDS: Final[tuple[list[tuple[Card, ...]], ...]] = ([], [], [], [])
 """Per suit, the cards of each 13-bit suit mask (bit ``r`` for rank ``r``), lowest first.
 
-Filled at import (docs/performance.md, "Design choices", gives its size and cost) so that
-listing a hand is four list lookups.
+Filled on first use (by :func:`cards_in` or :func:`suit_cards`: docs/performance.md,
+"Design choices", gives its size and cost), so that listing a hand is a list lookup a suit
+held and a process that never lists one (``kow simulate``, ``kow --help``) does not build it.
 """
-_C0: Final = SUIT_CARDS[0]
-_C1: Final = SUIT_CARDS[1]
-_C2: Final = SUIT_CARDS[2]
-_C3: Final = SUIT_CARDS[3]
+_C0: Final = _SUIT_CARDS[0]

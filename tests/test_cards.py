@@ -283,3 +283,21 @@ def test_card_functions_take_numpy_integers_as_their_int() -> None:
     numpy = pytest.importorskip("numpy")
     assert (card_name(numpy.int64(51)), suit_name(numpy.int8(2))) == ("As", "h")
     assert (suit_of(numpy.int32(13)), rank_of(numpy.uint8(12))) == (1, 12)
+
+
+def test_the_suit_tables_are_built_on_first_use() -> None:
+    # Importing kow.cards (kow simulate, kow --help) builds no table of 32,768 tuples;
+    # listing a hand builds them, the same for every later call.
+    import subprocess
+    import sys
+
+    code = (
+        "import kow.cards as c, kow.engine\n"
+        "print([len(t) for t in c._SUIT_CARDS])\n"
+        "print(c.cards_in(c.mask_of([0, 51, 20])), [len(t) for t in c._SUIT_CARDS])\n"
+        "print(c.suit_cards(c.mask_of([0, 51, 20]), 1))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out == ["[0, 0, 0, 0]", "(0, 20, 51) [8192, 8192, 8192, 8192]", "(20,)"]

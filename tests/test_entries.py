@@ -187,6 +187,15 @@ def test_every_option_of_a_count_refuses_what_is_not_digits(
         assert "in the digits 0-9" in message
 
 
+def test_play_with_no_humans_says_where_bots_play_alone() -> None:
+    code, out, err = run("play", "--humans", "0")
+    assert code == 2 and out == ""
+    message = " ".join(err.split())
+    assert "'0' is not a number of people: allowed 1 to 7; bots alone play with kow simulate" in (
+        message
+    )
+
+
 def test_seed_abc_says_what_a_seed_is() -> None:
     code, _, err = run("simulate", "--seed", "abc")
     assert code == 2

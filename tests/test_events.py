@@ -212,6 +212,8 @@ def test_the_fast_constructor_of_trick_won_takes_the_documented_order() -> None:
          (1, Termination.SWEEP, 3)),
         ("new_game_end", GameEnd, ("outcome",),
          (Outcome(winner=1, termination=Termination.SWEEP, rounds_played=3),)),
+        ("new_tie_cut", TieCut, ("passes",),
+         (((CutCard(seat=0, card=KH), CutCard(seat=2, card=KH - 1)),),)),
     ],
 )  # fmt: skip
 def test_the_fast_constructors_of_the_engine_take_the_documented_order(

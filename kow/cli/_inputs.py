@@ -7,6 +7,7 @@ message on stderr or a Click error, and sizes the inputs for a progress bar.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Callable
@@ -71,10 +72,23 @@ def one_stdin(files: tuple[str, ...], hint: str = "'FILE...'") -> None:
         )
 
 
-def open_error(file: str, why: str) -> click.BadParameter:
-    """Return the error of the one input ``file`` of a command that can't be opened
-    (``why``: the system's words): a usage error (exit 2) naming the file."""
-    return click.BadParameter(f"cannot open {file!r}: {why}", param_hint="'FILE'")
+def open_error(file: str, why: str, hint: str = "'FILE'") -> click.BadParameter:
+    """Return the error of an input ``file`` of a command that can't be opened (``why``:
+    the system's words): a usage error (exit 2) naming the file (``hint``: the
+    argument's name in the message)."""
+    return click.BadParameter(f"cannot open {file!r}: {why}", param_hint=hint)
+
+
+def unreadable(file: str) -> str | None:
+    """Return why the input ``file`` can't be opened for reading, in the system's words
+    (``No such file or directory``, ``Is a directory``, ``Permission denied``), or None
+    when it can: found without opening it, so that a named pipe is left unread."""
+    try:
+        if stat.S_ISDIR(os.stat(file).st_mode):
+            return os.strerror(errno.EISDIR)
+    except OSError as err:
+        return err.strerror or str(err)
+    return None if os.access(file, os.R_OK) else os.strerror(errno.EACCES)
 
 
 def say(note: str | None, clear: Callable[[], None] | None = None) -> None:

@@ -74,16 +74,20 @@ class Count(click.IntRange):
     (:func:`kow.entries.parse_number`: the digits 0-9 only, at most
     :data:`kow.entries.MAX_ENTRY` characters).
 
-    ``what`` names the value in the message (``"a number of games"``). A value refused
-    is a usage error (exit 2) naming the option, the value and the numbers allowed.
+    ``what`` names the value in the message (``"a number of games"``); ``hint``, when
+    given, ends the message of a value refused (what to do instead). A value refused is a
+    usage error (exit 2) naming the option, the value and the numbers allowed.
     ``--help`` shows the range as for :class:`click.IntRange`.
     """
 
-    def __init__(self, low: int, high: int | None = None, what: str = "a number") -> None:
+    def __init__(
+        self, low: int, high: int | None = None, what: str = "a number", *, hint: str = ""
+    ) -> None:
         super().__init__(low, high)
         self.low = low
         self.high = high
         self.what = what
+        self.hint = hint
 
     @classmethod
     def of(cls, setting: IntSetting) -> Count:
@@ -101,7 +105,7 @@ class Count(click.IntRange):
         try:
             return parse_number(value, self.low, self.high, what=self.what)
         except EntryError as err:
-            self.fail(str(err), param, ctx)
+            self.fail(f"{err}; {self.hint}" if self.hint else str(err), param, ctx)
 
 
 class Seconds(click.FloatRange):

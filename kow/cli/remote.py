@@ -58,6 +58,10 @@ _LOBBY_HELP = (
     "  help   this list (also ?)",
 )
 
+WAIT_PROMPT = "(quit to leave) "
+"""The prompt shown on a terminal while the table waits for another player (one who
+thinks, or whose connection dropped): the one thing to do then is leave."""
+
 _WAIT_SHOWN_AFTER = 0.3
 """Seconds a seat must think before "Waiting for NAME..." is shown (a quick answer
 shows no line)."""
@@ -241,12 +245,18 @@ class RemoteSitting:
                     self._shown_wait = self._waiting
                     self._say([f"Waiting for {self._name(self._waiting)}..."])
                     continue
-            if not self._in_lobby():
+            waited = self._waiting is not None and self._may_leave_while_waiting()
+            if not self._in_lobby() and not waited:
                 return connection.receive()
             try:
                 return connection.receive(timeout=0.05 if self._prompted else 0.3)
             except queue.Empty:
                 pass
+            if waited:
+                entry = self._typed(WAIT_PROMPT)
+                if entry is not None:
+                    self._waiting_command(entry)
+                continue
             entry = self._lobby_entry()
             if entry is not None:
                 self._lobby_command(entry)
@@ -262,30 +272,65 @@ class RemoteSitting:
         server's news is shown meanwhile); without one, a line is read. Raises
         :class:`Quit` at the end of input.
         """
-        terminal = self.terminal
-        stdin = terminal.stdin
-        if terminal.interactive and sys.platform != "win32":
-            import select
-
-            if not self._prompted:
-                terminal.stdout.write(LOBBY_PROMPT)
-                terminal.stdout.flush()
-                self._prompted = True
-            try:
-                ready, _, _ = select.select([stdin], [], [], 0.2)
-            except (OSError, ValueError):
-                ready = [stdin]
-            if not ready:
-                return None
-            self._prompted = False
-            line = stdin.readline()
-            if not line:
-                raise Quit("end of input")
-            return line.rstrip("\r\n")
+        if self._watched():
+            return self._typed(LOBBY_PROMPT)
         try:
-            return terminal.read(LOBBY_PROMPT)
+            return self.terminal.read(LOBBY_PROMPT)
         except EOFError:
             raise Quit("end of input") from None
+
+    def _watched(self) -> bool:
+        """Whether the keyboard can be watched for a moment, the server's news shown
+        meanwhile: a terminal, not Windows' console."""
+        return self.terminal.interactive and sys.platform != "win32"
+
+    def _typed(self, prompt: str) -> str | None:
+        """Show ``prompt`` (once, until a line is typed) and return a line typed within a
+        moment, or None. Only where :meth:`_watched`. Raises :class:`Quit` at the end of
+        input."""
+        import select
+
+        terminal = self.terminal
+        stdin = terminal.stdin
+        if not self._prompted:
+            terminal.stdout.write(prompt)
+            terminal.stdout.flush()
+            terminal.echo(True)  # in a game keys are hushed: shown at this prompt
+            self._prompted = True
+        try:
+            ready, _, _ = select.select([stdin], [], [], 0.2)
+        except (OSError, ValueError):
+            ready = [stdin]
+        if not ready:
+            return None
+        self._prompted = False
+        terminal.echo(False)
+        line = stdin.readline()
+        if not line:
+            raise Quit("end of input")
+        return line.rstrip("\r\n")
+
+    def _may_leave_while_waiting(self) -> bool:
+        """Whether this client is offered ``quit`` while the table waits for another
+        player (one who thinks, or whose connection dropped): a seated person at a
+        terminal, once "Waiting for NAME..." is shown (piped entries are kept for the
+        person's own turns)."""
+        return self.seat is not None and self._shown_wait is not None and self._watched()
+
+    def _waiting_command(self, text: str) -> None:
+        """Do what was typed while the table waits for another player. Raises
+        :class:`Quit` on ``quit``."""
+        try:
+            entry = check_entry(text).lower()
+        except EntryError as err:
+            self._say([f"{err}."])
+            return
+        if entry in ("quit", "exit"):
+            raise Quit("quit")
+        if entry:
+            waited = self._name(self._waiting) if self._waiting is not None else "a player"
+            leave = "close the table" if self.hosting else "leave the table"
+            self._say([f"It is {waited}'s turn: type quit to {leave}, or wait."])
 
     def _lobby_command(self, text: str) -> None:
         """Do what the host typed at the lobby prompt. Raises :class:`Quit` on ``quit``."""
@@ -320,6 +365,7 @@ class RemoteSitting:
         terminal = self.terminal
         if self._prompted:
             terminal.stdout.write("\r\x1b[K" if terminal.screen else "\n")
+            terminal.echo(False)
             self._prompted = False
         for line in lines:
             terminal.write(line)

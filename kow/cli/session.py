@@ -154,15 +154,15 @@ class Terminal:
             yield
             return
         self._hushed = (fd, old)
-        self._echo(False)
+        self.echo(False)
         try:
             yield
         finally:
-            self._echo(True)
+            self.echo(True)
             self._hushed = None
 
-    def _echo(self, on: bool) -> None:
-        """Show typed keys (``on``) or not, within :meth:`hushed`."""
+    def echo(self, on: bool) -> None:
+        """Show typed keys (``on``) or not, within :meth:`hushed` (elsewhere they are shown)."""
         if self._hushed is None or sys.platform == "win32":
             return
         import termios
@@ -214,7 +214,7 @@ class Terminal:
         if len(lines) > 1:  # a long prompt wraps as other lines do; the entry follows its end
             self.write("\n".join(lines[:-1]))
             prompt = lines[-1] + prompt[len(prompt.rstrip(" ")) :]
-        self._echo(True)
+        self.echo(True)
         try:
             if self.interactive and self.stdin is sys.stdin and self.stdout is sys.stdout:
                 line = input(prompt)  # with readline's editing when it is loaded
@@ -223,7 +223,7 @@ class Terminal:
                 self.stdout.flush()
                 line = self._readline()
         finally:
-            self._echo(False)
+            self.echo(False)
         if not self.interactive:  # control characters shown escaped, never sent as such
             self.stdout.write(printable(line) + "\n")
         return line

@@ -20,7 +20,6 @@ from ..events import (
     RoundEnd,
     Seat,
     Termination,
-    TieCut,
     TrumpMethod,
     TrumpSet,
     clockwise,
@@ -30,6 +29,7 @@ from ..events import (
     new_lead,
     new_outcome,
     new_round_end,
+    new_tie_cut,
     new_trump_set,
     new_turned_up,
 )
@@ -74,6 +74,7 @@ _FINAL_TRICK: Final = Termination.FINAL_TRICK
 _SWEEP: Final = Termination.SWEEP
 _LAST_STANDING: Final = Termination.LAST_STANDING
 _NEW_DEAL: Final = new_deal
+_NEW_TIE_CUT: Final = new_tie_cut
 _CLOCKWISE: Final = CLOCKWISE
 _NEW_ROUND_END: Final = new_round_end
 _NEW_OUTCOME: Final = new_outcome
@@ -384,7 +385,7 @@ def most_tricks_player(state: State) -> Seat:
         passes.append(tuple(cut))
         tied = [c.seat for c in cut if RANK_OF[c.card] == high]
     if passes:
-        record(state, TieCut(passes=tuple(passes)))
+        record(state, _NEW_TIE_CUT((tuple(passes),)))
     state._most_tricks = tied[0]
     return tied[0]
 

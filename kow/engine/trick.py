@@ -17,7 +17,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, cast
 
 from ..cards import ALL_CARDS, BIT, NO_SUIT, SUIT_MASK, SUIT_OF, Card, Mask, Suit, mask_of
 from ..events import CLOCKWISE, Seat, WonBy, seats_of
@@ -132,27 +132,26 @@ def trick_order(leader: Seat, hands: Sequence[Mask]) -> tuple[Seat, ...]:
     """
     players = len(hands)
     holding = 0  # a bit per seat holding a card
-    if isinstance(hands, list):  # the engine's: a compiled loop reads its ints directly
+    if isinstance(hands, list):  # the engine's: a compiled loop tests its ints directly
+        held = cast("list[object]", hands)  # objects: a test of 0, not an unboxed mask
         for s in range(players):
-            hand: Mask = hands[s]
-            if hand != 0:
+            if held[s]:
                 holding |= 1 << s
     else:
         holding = seats_of(hands)
-    if players < len(_ORDERS):
-        return _ORDERS[players][leader][holding]
+    if players < 8 and 0 <= leader < players:
+        return _ORDERS[(players << 3 | leader) << 7 | holding]
     return tuple([s for s in _CLOCKWISE[players][leader] if holding >> s & 1])
 
 
-_ORDERS: Final = tuple(
-    tuple(
-        tuple(
-            tuple([s for s in _CLOCKWISE[n][leader] if holding >> s & 1])
-            for holding in range(1 << n)
-        )
-        for leader in range(n)
-    )
-    for n in range(len(_CLOCKWISE))
+_ORDERS: Final[tuple[tuple[Seat, ...], ...]] = tuple(
+    tuple([s for s in _CLOCKWISE[n][leader] if holding >> s & 1])
+    if n < len(_CLOCKWISE) and leader < n and holding < 1 << n
+    else ()
+    for n in range(8)
+    for leader in range(8)
+    for holding in range(1 << 7)
 )
-"""``_ORDERS[players][leader][holding]``: :func:`trick_order`'s answer, with a bit of
-``holding`` per seat holding a card, for every table of up to 7 seats (1,538 tuples)."""
+"""``_ORDERS[(players << 3 | leader) << 7 | holding]``: :func:`trick_order`'s answer, with a
+bit of ``holding`` per seat holding a card, for every table of up to 7 seats (one flat
+tuple of 8,192: a single look-up)."""

@@ -28,8 +28,13 @@
   by ``kow verify`` and by the schema; :func:`check_players` applies it to a game's seats.
 
 ``docs/log-format.md`` documents every field. The module imports no bot: a log names its
-players by ``name`` and ``kind`` only.
+players by ``name`` and ``kind`` only. The readers of many files (:func:`read_logs` and
+its records) and the replay are imported on first use of their names (:data:`_LAZY`),
+so that a process that only writes logs (``kow simulate``) does not load them.
 """
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from ._format import (
     FORMAT,
@@ -49,8 +54,6 @@ from ._format import (
     schema,
 )
 from ._reader import MAX_DEPTH, GameOrFault, LogReadError, iter_games, iter_games_and_faults
-from ._records import GameRecord, InputEnd, InputError, input_label, read_logs
-from ._replay import LoggedAction, LoggedPlayer, ReplayError, replay, replay_game, round_actions
 from ._writer import GameWriter, game_text
 from .types import (
     CutCardLog,
@@ -66,6 +69,48 @@ from .types import (
     TrickLog,
     VoteLog,
 )
+
+if TYPE_CHECKING:  # at run time, __getattr__ imports them on first use
+    from ._records import GameRecord, InputEnd, InputError, input_label, read_logs
+    from ._replay import (
+        LoggedAction,
+        LoggedPlayer,
+        ReplayError,
+        replay,
+        replay_game,
+        round_actions,
+    )
+
+_LAZY = {
+    "GameRecord": "_records",
+    "InputEnd": "_records",
+    "InputError": "_records",
+    "input_label": "_records",
+    "read_logs": "_records",
+    "LoggedAction": "_replay",
+    "LoggedPlayer": "_replay",
+    "ReplayError": "_replay",
+    "replay": "_replay",
+    "replay_game": "_replay",
+    "round_actions": "_replay",
+}
+"""The names imported on first use, each with its module in this package."""
+
+
+def __getattr__(name: str) -> Any:
+    """Return the name ``name`` of :data:`_LAZY`, its module imported (and the name kept)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """Return the module's names, those imported on first use included."""
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "FORMAT",

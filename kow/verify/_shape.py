@@ -236,6 +236,11 @@ def show(value: object) -> str:
 
     >>> show(None), show(True), show(7), show("x" * 30), show([1]), show(2**70)
     ('null', 'true', '7', "'xxxxxxxxxxxxxxxxxxxx...'", 'an array', 'a 71-bit int')
+    >>> show(2.5), show(float("inf")), show(float("-inf")), show(float("nan"))
+    ('2.5', 'a number past the range of a float', 'a number past the range of a float', 'NaN')
+
+    A number written past the range of a float (``1e400``) or Python's ``Infinity`` reads
+    as an infinite float; ``NaN`` is Python's word, not JSON.
     """
     if value is None:
         return "null"
@@ -249,12 +254,19 @@ def show(value: object) -> str:
         text = value if len(value) <= 20 else value[:20] + "..."
         return repr(text)
     if isinstance(value, float):
+        if value != value:
+            return "NaN"
+        if value in (_INFINITY, -_INFINITY):
+            return "a number past the range of a float"
         return repr(value)
     if isinstance(value, list):
         return "an array"
     if isinstance(value, dict):
         return "an object"
     return f"a {type(value).__name__}"
+
+
+_INFINITY = float("inf")
 
 
 def show_seats(seats: list[int]) -> str:

@@ -762,3 +762,30 @@ def test_file_parameters_complete_as_files(words: list[str]) -> None:
            "COMP_CWORD": str(len(words))}  # fmt: skip
     result = CliRunner().invoke(main, [], env=env, prog_name="kow")
     assert (result.exit_code, result.stdout) == (0, "file,x\n")
+
+
+def test_each_command_is_listed_under_its_own_name() -> None:
+    # The group imports a command's module when that command is asked for (COMMANDS).
+    from kow.cli.commands import COMMANDS
+
+    assert sorted(main.commands) == sorted(COMMANDS) == [
+        "analyze", "export", "host", "join", "play", "replay", "rules", "schema", "serve",
+        "simulate", "tournament", "verify",
+    ]  # fmt: skip
+    for name in COMMANDS:
+        command = main.commands[name]
+        assert command.name == name and command is main.commands[name]
+    assert main.commands.get("simulat") is None
+
+
+def test_simulate_imports_no_other_command() -> None:
+    code = (
+        "import sys\nfrom kow.cli import main\ntry:\n"
+        "    main(['simulate', '--seed', '1', '--bots', 'random', '--quiet', '-o', '/dev/null'])\n"
+        "except SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
+        "print(sorted(m for m in sys.modules if m.startswith('kow.cli.commands.')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip().splitlines()[-1] == "['kow.cli.commands.simulate']"

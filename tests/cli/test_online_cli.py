@@ -364,3 +364,31 @@ def test_a_spectator_is_shown_every_hand_once_the_game_is_over() -> None:
         "  Round 2: Ann: 3c",
     ]
     assert _hands_dealt({"rounds": [{"number": 1, "hands": [["Zz"]]}]}, screen) == []
+
+
+@pytest.mark.timeout(200)
+def test_the_host_may_quit_while_the_table_waits_for_a_dropped_player(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    host = Player(
+        ["host", "--listen", "127.0.0.1:0", "--name", "Ada", "--seed", "11", "--delay", "0",
+         "--away", "60"],
+        env,
+    )  # fmt: skip
+    line = host.expect(r"kow join (127\.0\.0\.1:\d+) ([A-Z2-7]{4}(?:-[A-Z2-7]{4}){3})")
+    host.expect(LOBBY)
+    ben = Player(["join", line.group(1), line.group(2), "--name", "Ben", "--delay", "0"], env)
+    ben.expect("You sit at seat 1 of table")
+    host.expect(r"1 Ben")
+    host.child.sendline("start")
+    ben.expect("Knock-Out Whist online, game 1")
+    ben.child.kill(signal.SIGKILL)  # Ben's terminal dies: his seat is waited for 60 s
+    ben.child.close()
+    _play([host], "Waiting for Ben...")
+    host.expect(re.escape("(quit to leave) "))
+    host.child.sendline("seats")  # anything but quit says what may be done
+    host.expect(re.escape("It is Ben's turn: type quit to close the table, or wait."))
+    host.expect(re.escape("(quit to leave) "))
+    host.child.sendline("quit")
+    assert host.end() == 1  # mid-game
+    assert "you quit" in host.out
+    assert "Traceback" not in host.out

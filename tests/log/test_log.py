@@ -307,3 +307,27 @@ def test_game_text_checks_players_that_differ_from_the_last_checked() -> None:
     with pytest.raises(TypeError, match=r"players\[0\] is 7"):
         game_text(1, rules, [7, good[1]], events=state.events)  # type: ignore[list-item]
     assert game_text(1, rules, good, events=state.events) == text
+
+
+def test_the_readers_and_the_replay_are_imported_on_first_use() -> None:
+    # A process that only writes logs (kow simulate) loads neither; their names work all
+    # the same, as the modules' own objects.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, kow.log\n"
+        "print(sorted(m for m in sys.modules if m.startswith('kow.log.')))\n"
+        "from kow.log import read_logs, replay\n"
+        "import kow.log._records as r, kow.log._replay as p\n"
+        "print(read_logs is r.read_logs, replay is p.replay, kow.log.InputEnd is r.InputEnd)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert "kow.log._records" not in out[0] and "kow.log._replay" not in out[0]
+    assert "kow.log._writer" in out[0]
+    assert out[1] == "True True True"
+    assert set(log.__all__) <= set(dir(log))
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        log.nothing  # noqa: B018

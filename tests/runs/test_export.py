@@ -604,9 +604,11 @@ def test_files_that_cannot_be_opened_are_usage_errors(stacked: str, tmp_path: Pa
     missing = tmp_path / "missing.jsonl"
     code, out, err = invoke("export", stacked, str(missing), "--table", "games")
     assert (code, out) == (2, "")  # found before any row is written
-    assert f"cannot open {str(missing)!r}: no such file, or not readable" in err
+    assert f"cannot open {str(missing)!r}: No such file or directory" in err
     code, out, err = invoke("export", str(tmp_path), "--table", "games")
-    assert (code, out) == (2, "") and "it is a folder" in err
+    assert (code, out) == (2, "") and f"cannot open {str(tmp_path)!r}: Is a directory" in err
+    code, out, err = invoke("replay", str(tmp_path))  # the same words as replay's
+    assert (code, out) == (2, "") and f"cannot open {str(tmp_path)!r}: Is a directory" in err
     code, out, err = invoke("export", "-", "-", "--table", "games", input="")
     assert (code, out) == (2, "") and "'-' (stdin) is given 2 times" in err
 

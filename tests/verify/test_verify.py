@@ -824,6 +824,8 @@ HOSTILE = [
     (("seed",), 10**100, "seed: a 333-bit int is out of range"),
     (("seed",), 10**5000, "is out of range"),
     (("seed",), 1.0, "seed: expected an int"),
+    (("seed",), float("inf"), "or null, got a number past the range of a float"),
+    (("rounds", 0, "dealer"), -float("inf"), "dealer: expected a seat (an int), got a number past"),
     (("rules", "players"), True, "rules.players: expected an int from 2 to 7, got true"),
     (("rules", "players"), 8, "rules.players: 8 is out of range 2 to 7"),
     (("rules", "start_cards"), 13, "rules.start_cards: 13 is out of range 1 to 12"),

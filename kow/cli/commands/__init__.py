@@ -4,14 +4,18 @@ Each command module holds its options and its output, and calls the library for 
 work: ``simulate``, ``play``, ``tournament``, ``rules``, ``schema``; the commands that read
 logs, ``verify``, ``replay``, ``export``, ``analyze``; and the online ones, ``host``,
 ``join``, ``serve``. No command module imports another's names. What only one command
-needs is imported inside that command, so ``kow --help`` stays fast.
+needs is imported inside that command, so ``kow --help`` stays fast; and a command's
+module is imported only when that command is run or listed (:data:`COMMANDS`), so that
+``kow simulate`` does not load what ``kow verify`` or ``kow analyze`` need.
 """
 
 from __future__ import annotations
 
 import errno
+import importlib
 import sys
-from typing import Any
+from collections.abc import Iterator, MutableMapping
+from typing import Any, Final
 
 import click
 
@@ -19,22 +23,54 @@ from ...stopping import Stopped, stop_code, stop_said, stop_signals
 from ...version import __version__
 from .._pipes import closed_streams, quiet_broken_pipe, silence_stdout
 from .._terminal import fit_streams
-from . import (
-    analyze,
-    export,
-    host,
-    join,
-    play,
-    replay,
-    rules,
-    schema,
-    serve,
-    simulate,
-    tournament,
-    verify,
-)
 
-__all__ = ["main"]
+__all__ = ["COMMANDS", "main"]
+
+COMMANDS: Final[dict[str, tuple[str, str]]] = {
+    "simulate": ("simulate", "simulate"),
+    "play": ("play", "play"),
+    "tournament": ("tournament", "tournament"),
+    "rules": ("rules", "rules_command"),
+    "schema": ("schema", "schema"),
+    "verify": ("verify", "verify"),
+    "replay": ("replay", "replay"),
+    "export": ("export", "export"),
+    "analyze": ("analyze", "analyze"),
+    "host": ("host", "host"),
+    "join": ("join", "join"),
+    "serve": ("serve", "serve"),
+}  # fmt: skip
+"""Each command of ``kow``, by name: its module in this package and the command's name
+there (each module keeps its own names)."""
+
+
+class _Commands(MutableMapping[str, click.Command]):
+    """The ``kow`` group's commands (:data:`COMMANDS`), each module imported when its
+    command is first asked for: listing the names (``kow --help`` names them, Click's
+    "did you mean") imports nothing, and ``kow simulate`` imports ``simulate`` alone."""
+
+    def __init__(self) -> None:
+        self._commands: dict[str, click.Command | None] = dict.fromkeys(COMMANDS)
+
+    def __getitem__(self, name: str) -> click.Command:
+        command = self._commands[name]  # KeyError: no such command
+        if command is None:
+            module, attribute = COMMANDS[name]
+            loaded = importlib.import_module(f"{__name__}.{module}")
+            command = self._commands[name] = getattr(loaded, attribute)
+        return command
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self._commands[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._commands[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._commands)
+
+    def __len__(self) -> int:
+        return len(self._commands)
 
 
 class _Kow(click.Group):
@@ -79,7 +115,9 @@ class _Kow(click.Group):
             raise click.ClickException(f"cannot write the output: {err.strerror or err}") from None
 
 
-@click.group(cls=_Kow, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=_Kow, commands=_Commands(), context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.version_option(__version__, "-V", "--version", prog_name="kow")
 def main() -> None:
     """Knock-Out Whist for the command line.
@@ -100,20 +138,3 @@ def main() -> None:
     The rules, with their sources: kow rules (takes play's rule options, --preset too).
     The log format: kow schema.
     """
-
-
-for _command in (
-    simulate.simulate,
-    play.play,
-    tournament.tournament,
-    rules.rules_command,
-    schema.schema,
-    verify.verify,
-    replay.replay,
-    export.export,
-    analyze.analyze,
-    host.host,
-    join.join,
-    serve.serve,
-):  # fmt: skip: the commands of each module, its own (the modules keep their names)
-    main.add_command(_command)

@@ -15,7 +15,7 @@ import click
 
 from ...stopping import Stopped, stop_code, stop_said, stops_held
 from .._files import atomic_output, file_state, replaced_whole
-from .._inputs import games_shown, input_bytes, one_stdin, same_file, say
+from .._inputs import games_shown, input_bytes, one_stdin, open_error, same_file, say, unreadable
 from .._options import (
     PATH,
     cluster_option,
@@ -140,9 +140,9 @@ def export(
         else {chosen[0]: output}
     )
     for name in files:  # before a row is written; not opened, so a pipe is left unread
-        if name != "-" and (os.path.isdir(name) or not os.access(name, os.R_OK)):
-            why = "it is a folder" if os.path.isdir(name) else "no such file, or not readable"
-            raise click.BadParameter(f"cannot open {name!r}: {why}", param_hint="'FILE...'")
+        why = None if name == "-" else unreadable(name)
+        if why is not None:
+            raise open_error(name, why, "'FILE...'")
         for path in paths.values():
             if path not in (None, "-") and same_file(path, name):
                 what = "table" if folder is None else f"table {path!r}"

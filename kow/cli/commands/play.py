@@ -34,7 +34,8 @@ from .._terminal import color_fits, suits_fit
 
 @click.command()
 @click.option(
-    "--humans", type=Count(1, MAX_PLAYERS, "a number of people"), default=1, show_default=True,
+    "--humans", default=1, show_default=True,
+    type=Count(1, MAX_PLAYERS, "a number of people", hint="bots alone play with kow simulate"),
     help="People at this keyboard (hot seat); they take seats 0, 1, ...",
 )  # fmt: skip
 @click.option(
