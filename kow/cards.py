@@ -357,9 +357,9 @@ def cards_in(mask: Mask) -> tuple[Card, ...]:
     suit = 1
     mask >>= 13
     while mask:  # the suits above clubs, joined only when they hold cards
-        held = _SUIT_CARDS[suit][mask & 0x1FFF]
+        held = mask & 0x1FFF
         if held:
-            cards = cards + held if cards else held
+            cards = cards + _SUIT_CARDS[suit][held] if len(cards) else _SUIT_CARDS[suit][held]
         mask >>= 13
         suit += 1
     return cards
