@@ -8,7 +8,8 @@ views and facts, the rules of a trick and the deal: ``kow/engine/``), the cards
 log's fast writer (``kow/log/_writer.py``), the reader's measure of a game's text
 (``kow/log/_canon.py``), the
 frameworks' encoding (``kow/frameworks/encoding.py``: every step of the PettingZoo and
-Gymnasium environments writes an observation) and ``kow verify``'s oracle (``kow/verify/``,
+Gymnasium environments writes an observation), ``kow export``'s walk of a game's events
+into rows (``kow/runs/_rows.py``) and ``kow verify``'s oracle (``kow/verify/``,
 still a second statement of the rules, by design, independent of the engine): the same
 source files, compiled, so there is
 still one statement of each rule. Every public method of the engine checks its
@@ -55,6 +56,7 @@ COMPILED = [
     "kow/log/_writer.py",
     "kow/log/_canon.py",
     "kow/frameworks/encoding.py",
+    "kow/runs/_rows.py",
 ]
 
 

@@ -68,10 +68,11 @@ LAYERS: list[set[str]] = [
     {"kow.frameworks.openspiel._game"},
     {"kow.frameworks.openspiel", "kow.frameworks.pettingzoo", "kow.frameworks.gymnasium"},
     # runs of many games, and the tools that read logs
-    {"kow.runs", "kow.runs._pool", "kow.runs.stats", "kow.runs.names"},
+    {"kow.runs", "kow.runs._pool", "kow.runs._rows", "kow.runs.stats", "kow.runs.names"},
     {"kow.runs.executors._local", "kow.runs.executors._ray_tasks"},
     {"kow.runs.executors._cluster"},
     {"kow.runs.executors"},
+    {"kow.runs.blocks"},
     {"kow.runs.tournament._results"},
     {"kow.runs.tournament._play", "kow.runs.tournament._tables"},
     {"kow.runs.tournament", "kow.runs.batch", "kow.runs.provenance", "kow.runs.export"},

@@ -49,6 +49,7 @@ def usage_error(script: str, args: list[str]) -> str:
         ("frameworks_openspiel.py", "--players", "is not a number of players: allowed 2 to 7"),
         ("frameworks_openspiel.py", "--seed", "is not a seed: allowed 0 to 9007199254740991"),
         ("jobs.py", "--repeat", "is not a number of runs: allowed 1 or more"),
+        ("jobs_wall.py", "--games", "is not a number of games: allowed 1 or more"),
         ("signals.py", "--tries", "is not a number of tries: allowed 1 or more"),
         ("speed.py", "--repeat", "is not a number of runs: allowed 1 or more"),
         ("strength.py", "--games", "is not a number of games: allowed 1 to 1000000000000"),
@@ -576,3 +577,31 @@ def test_signals_finds_a_file_that_does_not_hold_what_the_run_said() -> None:
     assert signals.kept_fault(game + b"{}\n", said)[0].startswith("a kept line is not")
     assert signals.kept_fault(game * 2, "Stopped.") != []
     assert signals.kept_fault(b"earlier run\n", said) == ["the earlier file kept, but not said"]
+
+
+# --- benchmarks/jobs_wall.py: --jobs 2 against --jobs 1, the same bytes -------------------
+
+import jobs_wall  # noqa: E402
+
+
+def test_jobs_wall_times_both_jobs_and_checks_their_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tree = speed.Kow("working tree", sys.executable, ROOT, ROOT / "kow")
+    figures = jobs_wall.row(tree, "random", 30, 2, tmp_path)
+    assert [len(figures["runs"][jobs]) for jobs in (1, 2)] == [2, 2]
+    assert figures["ratio"] == figures["jobs1_wall"] / figures["jobs2_wall"] > 0
+    assert figures["pair_ratio_min"] <= figures["pair_ratio_max"]
+    assert "working tree, random: --jobs 1 " in capsys.readouterr().out
+    assert list(tmp_path.iterdir()) == []  # each file removed
+    real = jobs_wall.timed
+
+    def other_bytes(kow: speed.Kow, bots: str, games: int, jobs: int, output: Path) -> object:
+        found = real(kow, bots, games, jobs, output)
+        if jobs == 2:
+            output.write_bytes(output.read_bytes()[:-1] + b" ")
+        return found
+
+    monkeypatch.setattr(jobs_wall, "timed", other_bytes)
+    with pytest.raises(SystemExit, match="random: --jobs 2 wrote other bytes"):
+        jobs_wall.row(tree, "random", 30, 1, tmp_path)

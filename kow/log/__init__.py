@@ -11,7 +11,8 @@
   :class:`InputEnd` per file (the reader of the commands that read logs).
 - :func:`replay` steps through a logged game with the engine, yielding its state after
   each action; its last state rebuilds the same log; :func:`replay_game` gives that
-  last state at less cost (one comparison with the log, at the end).
+  last state at less cost (one comparison with the log, at the end); :func:`replay_exact`
+  gives it only for a log that is, byte for byte, the engine's game (a legal game).
   :func:`round_actions` reads a logged round's actions in order (each a
   :class:`LoggedAction`), for tools that walk decisions.
 - :func:`game_text` is the fast writer: the bytes of ``dumps(build(...))`` written
@@ -77,6 +78,7 @@ if TYPE_CHECKING:  # at run time, __getattr__ imports them on first use
         LoggedPlayer,
         ReplayError,
         replay,
+        replay_exact,
         replay_game,
         round_actions,
     )
@@ -91,6 +93,7 @@ _LAZY = {
     "LoggedPlayer": "_replay",
     "ReplayError": "_replay",
     "replay": "_replay",
+    "replay_exact": "_replay",
     "replay_game": "_replay",
     "round_actions": "_replay",
 }
@@ -153,6 +156,7 @@ __all__ = [
     "loads",
     "read_logs",
     "replay",
+    "replay_exact",
     "replay_game",
     "round_actions",
     "rules_from_log",

@@ -4,6 +4,7 @@ iteration is the model)."""
 from __future__ import annotations
 
 import collections
+import functools
 import json
 import random
 from collections.abc import Iterator
@@ -18,7 +19,15 @@ from ._format import build, rules_from_log
 from ._writer import game_text
 from .types import GameLog, PlayerLog, RoundLog
 
-__all__ = ["LoggedAction", "LoggedPlayer", "ReplayError", "replay", "replay_game", "round_actions"]
+__all__ = [
+    "LoggedAction",
+    "LoggedPlayer",
+    "ReplayError",
+    "replay",
+    "replay_exact",
+    "replay_game",
+    "round_actions",
+]
 
 _CARDS = {name: card for card, name in enumerate(NAMES)}
 _SUITS: dict[str | None, Suit] = {name: suit for suit, name in enumerate(SUITS)}
@@ -60,6 +69,11 @@ class LoggedAction(NamedTuple):
     seat: Seat | None
     where: str
     trick: int | None
+
+
+_new_action = functools.partial(tuple.__new__, LoggedAction)
+"""Return the :class:`LoggedAction` of a tuple of its fields in order (a play's: made for
+every play of every game replayed, at a fraction of a keyword call's cost)."""
 
 
 class ReplayError(ValueError):
@@ -154,22 +168,17 @@ def replay_game(game: GameLog, *, text: str | None = None) -> State:
     return state
 
 
-def _start(game: GameLog) -> tuple[State, list[LoggedPlayer]]:
+def _start(
+    game: GameLog, stacked: tuple[list[list[Card]], list[int]] | None = None
+) -> tuple[State, list[LoggedPlayer]]:
     """Return the state that replays ``game`` (its deck stacked from the log's hands,
-    cuts and tie cuts, round 1's dealer given) and the log's players. Raises
+    cuts and tie cuts, round 1's dealer given) and the log's players. ``stacked``: the
+    log's decks and cuts (:func:`_stacked`), when read already. Raises
     :class:`ReplayError` for a log that cannot be read so."""
     try:
         rules = rules_from_log(dict(game["rules"]))
+        decks, cuts = _stacked(game) if stacked is None else stacked
         rounds = game["rounds"]
-        decks: list[list[Card]] = []
-        cuts: list[int] = []
-        for rnd in rounds:
-            hands = [None if h is None else [_CARDS[c] for c in h] for h in rnd["hands"]]
-            turned_up = None if rnd["turned_up"] is None else _CARDS[rnd["turned_up"]]
-            decks.append(deal_deck(rnd["dealer"], hands, turned_up))
-            cuts.append(rnd["cut"]["position"])
-            for cut_pass in rnd["tie_cut"] or ():
-                decks.append([_CARDS[cut["card"]] for cut in cut_pass])
         first_dealer = rounds[0]["dealer"] if rounds else None
         # The deck is stacked and the first dealer given: the generator draws nothing that
         # matters, so a null seed (deals from outside kow) stands in as 0.
@@ -179,6 +188,65 @@ def _start(game: GameLog) -> tuple[State, list[LoggedPlayer]]:
     except (KeyError, TypeError, IndexError, ValueError) as err:
         raise ReplayError(f"not a log that can be replayed: {type(err).__name__} {err}") from None
     return state, players
+
+
+def _stacked(game: GameLog) -> tuple[list[list[Card]], list[int]]:
+    """Return the decks and cut positions that deal ``game``'s rounds as logged: each
+    round's deal (:func:`~kow.engine.deal.deal_deck`), then each of its tie-cut passes.
+    Raises :class:`KeyError`, :class:`TypeError` or :class:`IndexError` for a log that
+    cannot be read so."""
+    decks: list[list[Card]] = []
+    cuts: list[int] = []
+    for rnd in game["rounds"]:
+        hands = [None if h is None else [_CARDS[c] for c in h] for h in rnd["hands"]]
+        turned_up = None if rnd["turned_up"] is None else _CARDS[rnd["turned_up"]]
+        decks.append(deal_deck(rnd["dealer"], hands, turned_up))
+        cuts.append(rnd["cut"]["position"])
+        for cut_pass in rnd["tie_cut"] or ():
+            decks.append([_CARDS[cut["card"]] for cut in cut_pass])
+    return decks, cuts
+
+
+def replay_exact(game: GameLog, text: str) -> State | None:
+    """Replay ``game`` and return its last state when its log is, byte for byte, the log
+    kow writes of the game the engine plays from it; else return None.
+
+    ``text`` is ``game``'s compact text (:attr:`GameRecord.text
+    <kow.log.GameRecord.text>`). A state returned proves the game legal: the engine refused
+    none of its actions, and every fact of the log is the engine's (who deals, cuts,
+    leads and wins, what is dealt, knocked out and why the game ended), or one that the
+    fast writer (:func:`~kow.log.game_text`) checks as it writes (the seed, the players'
+    names, kinds and settings) or that this checks of the deals the log gives the engine:
+    each deck holds each card at most once and each cut lifts 1 to 51 cards, as a real
+    deck's (:class:`~kow.engine.deal.Deck`). None says nothing: the game may be legal (a
+    log of another kow version, a null seed) or not (:func:`kow.verify.verify_game` and
+    :func:`replay_game` then tell). Raises nothing but what interrupts a run
+    (:class:`KeyboardInterrupt`), whatever ``game`` holds.
+    """
+    try:
+        seed = game["seed"]
+        if seed.__class__ is not int:
+            return None
+        stacked = decks, cuts = _stacked(game)
+        for deck in decks:
+            if len(set(deck)) != len(deck):
+                return None
+        for cut in cuts:
+            if cut.__class__ is not int or not 1 <= cut < len(NAMES):
+                return None
+        state, players = _start(game, stacked)
+        for number, rnd in enumerate(game["rounds"], start=1):
+            for logged in round_actions(rnd, number):
+                if logged.seat != state.turn:
+                    return None
+                state.apply(logged.action)
+        abandoned = game.get("abandoned") is True
+        made = game_text(seed, state.rules, players, events=state.events, abandoned=abandoned)
+    except Exception:  # noqa: BLE001 - None: not proved here; the oracle and replay_game tell
+        return None
+    if made != text or (state.outcome is None and not abandoned):
+        return None
+    return state
 
 
 def _compare(
@@ -236,10 +304,11 @@ def round_actions(rnd: RoundLog, number: int) -> list[LoggedAction]:
             out.append(LoggedAction(suit, chooser, "trump_chosen_by", trick=None))
         for t, trick in enumerate(rnd["tricks"]):
             plays = _PLAY_PLACES[t] if t < len(_PLAY_PLACES) else _places(t)
+            number_of_trick = trick["number"]
             for j, play in enumerate(trick["plays"]):
                 action = KNOCK if play.get("knock") else _CARDS[play["card"]]
                 where = plays[j] if j < len(plays) else f"tricks[{t}].plays[{j}].seat"
-                out.append(LoggedAction(action, play["seat"], where, trick=trick["number"]))
+                out.append(_new_action((action, play["seat"], where, number_of_trick)))
     except (KeyError, TypeError, IndexError, AttributeError) as err:
         why = f"not a log that can be replayed: {type(err).__name__} {err}"
         raise ReplayError(why, number) from None

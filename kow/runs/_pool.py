@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import mmap
 import multiprocessing
 import os
 import pickle
@@ -16,6 +18,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
+from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
@@ -32,7 +35,7 @@ class WorkerError(RuntimeError):
 
 
 def ordered_map(
-    func: Callable[[T], R], items: Iterable[T], jobs: int, *, ahead: int = 2
+    func: Callable[[T], R], items: Iterable[T], jobs: int, *, ahead: int = 2, views: bool = False
 ) -> Generator[R, None, None]:
     """Yield ``func(item)`` for each item in order, computed by ``jobs`` processes.
 
@@ -54,6 +57,14 @@ def ordered_map(
     process group, they are this process's to handle) and end with this process if it
     is killed outright. Processes start by ``fork`` where the platform has it (fast,
     nothing to re-import), else ``spawn``.
+
+    ``views``: a result of type :class:`bytes` may come as a :class:`memoryview` of
+    memory this process shares with its worker (:class:`_Slots`: where workers fork, for
+    results of up to :data:`SLOT_BYTES`), valid only until the next result is asked for
+    (then released: keep ``bytes(view)`` to keep it). The worker copies its result into
+    the memory and sends only its length, so that this process reads no pipe of bytes
+    and can write the view straight to a file (``kow simulate --jobs``); it never waits
+    for a slot (a worker does), it only gives each back.
     """
     todo = items if isinstance(items, Sequence) else list(items)
     jobs = max(1, min(jobs, len(todo)))
@@ -67,16 +78,19 @@ def ordered_map(
             stream.flush()
     readers: list[Connection] = []
     workers: list[BaseProcess] = []
+    slots: list[_Slots | None] = []
+    lent: tuple[memoryview, _Slots] | None = None  # the result yielded from a worker's slot
     try:
         for worker in range(jobs):
             reader, writer = context.Pipe(duplex=False)
+            slots.append(_shared_slots(context) if views and fork else None)
             # A forked child inherits the read ends made so far; it closes them, so
             # that only this process holds them and a worker sees its parent go.
             inherited = (*readers, reader) if fork else ()
             process = context.Process(
                 target=_work,
                 args=(func, todo[worker::jobs], writer),
-                kwargs={"inherited": inherited},
+                kwargs={"inherited": inherited, "slots": slots[worker]},
                 name=f"kow-worker-{worker}",
                 daemon=True,
             )
@@ -97,9 +111,7 @@ def ordered_map(
                     if reader not in ready:
                         continue
                     try:
-                        message = reader.recv()
-                        # None: bytes follow, sent as they are (no pickle: see _work)
-                        ok, value = (True, reader.recv_bytes()) if message is None else message
+                        ok, value = _received(reader, slots[w])
                     except EOFError:  # it died: raised at its next item's turn, as an error
                         workers[w].join()
                         code = workers[w].exitcode
@@ -112,7 +124,13 @@ def ordered_map(
             ok, value = waiting[worker].popleft()
             if not ok:
                 raise value
+            held = slots[worker]
+            if held is not None and isinstance(value, memoryview):
+                lent = value, held
             yield value
+            if lent is not None:  # asked for the next: the slot is the worker's again
+                lent[1].give_back(lent[0])
+                lent = None
     finally:
         started = [each for each in workers if each.pid is not None]
         for each in started:
@@ -122,6 +140,11 @@ def ordered_map(
             each.join()
         for reader in readers:
             reader.close()
+        if lent is not None:
+            lent[0].release()
+        for each_slots in slots:
+            if each_slots is not None:
+                each_slots.close()
 
 
 def streamed_map(
@@ -196,9 +219,7 @@ def streamed_map(
             ok: bool
             value: Any
             try:
-                message = results[worker].recv()
-                # None: bytes follow, sent as they are (no pickle: see _work)
-                ok, value = (True, results[worker].recv_bytes()) if message is None else message
+                ok, value = _received(results[worker], None)
             except EOFError:
                 workers[worker].join()
                 code = workers[worker].exitcode
@@ -248,13 +269,16 @@ def _end_with(parent: BaseProcess) -> None:
     os._exit(1)
 
 
-def _answer(func: Callable[[T], R], items: Iterable[T], writer: Connection) -> None:
+def _answer(
+    func: Callable[[T], R], items: Iterable[T], writer: Connection, *, slots: _Slots | None = None
+) -> None:
     """Send ``(True, func(item))`` for each of ``items`` down ``writer``, in order, or
     ``(False, error)`` for the first that raises, and stop there; then close ``writer``.
 
-    A result of type :class:`bytes` goes as None and then the bytes themselves
-    (``send_bytes``). The worker ends at once when a result cannot be sent (the parent
-    went away: nothing to report to).
+    A result of type :class:`bytes` goes into the next of ``slots`` when it fits, and
+    only its length (an int) down ``writer``; otherwise as None and then the bytes
+    themselves (``send_bytes``). The worker ends at once when a result cannot be sent
+    (the parent went away: nothing to report to).
     """
     try:
         for item in items:
@@ -264,8 +288,12 @@ def _answer(func: Callable[[T], R], items: Iterable[T], writer: Connection) -> N
                 writer.send((False, _portable(err)))
                 return
             if isinstance(result, bytes):
-                writer.send(None)
-                writer.send_bytes(result)
+                if slots is not None and len(result) <= slots.size:
+                    slots.put(result)
+                    writer.send(len(result))
+                else:
+                    writer.send(None)
+                    writer.send_bytes(result)
             else:
                 writer.send((True, result))
     except BaseException:
@@ -280,12 +308,15 @@ def _work(
     writer: Connection,
     *,
     inherited: tuple[Connection, ...],
+    slots: _Slots | None = None,
 ) -> None:
     """Run in a worker: send ``(True, func(item))`` for each item, or ``(False, error)``.
 
-    A result of type :class:`bytes` goes as None and then the bytes themselves
-    (``send_bytes``): not pickled, so neither side copies it once more (``kow simulate``'s
-    blocks of logs, a megabyte each).
+    A result of type :class:`bytes` goes into the memory of ``slots``, shared with the
+    main process, when it is given and the result fits (``kow simulate``'s blocks of
+    logs, a megabyte each); otherwise as None and then the bytes themselves
+    (``send_bytes``): not pickled, so neither side copies it once more (see
+    :func:`_answer`).
 
     Ctrl-C and SIGHUP are left to the main process, which stops the run and kills its
     workers; SIGTERM ends the worker. A worker also ends as soon as the main process is
@@ -297,7 +328,7 @@ def _work(
     parent = multiprocessing.parent_process()
     if parent is not None:  # end with the main process, even mid-item, if it is killed
         threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
-    _answer(func, items, writer)
+    _answer(func, items, writer, slots=slots)
 
 
 def _serve(
@@ -322,6 +353,84 @@ def _serve(
     received: queue.SimpleQueue[Any] = queue.SimpleQueue()
     threading.Thread(target=_receive, args=(items, received), daemon=True).start()
     _answer(func, iter(received.get, _END), writer)
+
+
+def _received(reader: Connection, slots: _Slots | None) -> tuple[bool, Any]:
+    """Return the next result a worker sent down ``reader`` (see :func:`_answer`), as
+    ``(ok, value)``: a value in the worker's ``slots`` as a view of it (:meth:`_Slots.take`).
+
+    Raises :class:`EOFError` when the worker is gone.
+    """
+    message = reader.recv()
+    if message is None:  # bytes follow, sent as they are (no pickle)
+        return True, reader.recv_bytes()
+    if isinstance(message, int) and slots is not None:  # that many bytes in the next slot
+        return True, slots.take(message)
+    ok, value = message
+    return ok, value
+
+
+SLOT_BYTES = 4 << 20
+"""The most bytes a worker hands over in a slot of shared memory (:class:`_Slots`); a
+larger result goes down its pipe. ``kow simulate``'s blocks are about 1 MB (200 games)."""
+
+
+def _shared_slots(context: BaseContext) -> _Slots | None:
+    """Return a worker's :class:`_Slots` of :data:`SLOT_BYTES`, or None where the system
+    will not give them (no memory to map, no POSIX semaphores: some containers): its
+    results then go down its pipe."""
+    try:
+        return _Slots(context, SLOT_BYTES)
+    except OSError:
+        return None
+
+
+class _Slots:
+    """A few slots of memory that a forked worker shares with the main process, each
+    holding one :class:`bytes` result (:func:`ordered_map`'s ``views``).
+
+    The worker copies its ``k``-th such result into slot ``k % count`` and sends only its
+    length; the main process takes the results in the same order, as views of the slots,
+    and gives each slot back when it is done with it. A semaphore counts the free slots:
+    the worker waits on it while every slot holds a result not yet taken, so memory stays
+    flat (``count * size`` bytes at most, touched as used). The memory is an anonymous
+    mapping made before the fork and the semaphore is unlinked as it is made (the
+    ``fork`` context's): neither has a name, so nothing is left behind however the
+    processes end (an anonymous mapping goes with the last process that maps it).
+    """
+
+    def __init__(self, context: BaseContext, size: int, count: int = 3) -> None:
+        self.count = count
+        self.size = size
+        self.memory = mmap.mmap(-1, count * size)  # MAP_SHARED | MAP_ANONYMOUS
+        self.free = context.Semaphore(count)
+        self.used = 0  # results put (in the worker) or taken (here): each side counts its own
+
+    def put(self, data: bytes) -> None:
+        """Copy ``data`` (at most ``size`` bytes) into the next slot once it is free (in
+        the worker)."""
+        self.free.acquire()
+        start = self.used % self.count * self.size
+        self.memory[start : start + len(data)] = data
+        self.used += 1
+
+    def take(self, length: int) -> memoryview:
+        """Return a view of the first ``length`` bytes of the next slot (in the main
+        process)."""
+        start = self.used % self.count * self.size
+        self.used += 1
+        return memoryview(self.memory)[start : start + length]
+
+    def give_back(self, view: memoryview) -> None:
+        """Release ``view``, the oldest slot taken, and give the slot back to the worker."""
+        view.release()
+        self.free.release()
+
+    def close(self) -> None:
+        """Unmap the memory here, unless a view of it is still held (it then goes with
+        the last view)."""
+        with contextlib.suppress(BufferError):
+            self.memory.close()
 
 
 def _receive(items: Connection, received: queue.SimpleQueue[Any]) -> None:

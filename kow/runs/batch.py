@@ -205,16 +205,27 @@ def run_bytes(
     jobs: int = 1,
     executor: Executor | None = None,
     seconds_per_game: float = 0.0,
-) -> Generator[tuple[bytes, int], None, None]:
+    views: bool = False,
+) -> Generator[tuple[bytes | memoryview, int], None, None]:
     """Yield what :func:`run_text` yields, each text UTF-8 encoded: ``(data, games)``.
 
     The same arguments, checks and errors. The processes of ``jobs`` (or the
     ``executor``'s tasks) encode their blocks and hand the bytes over as they are, so the
     receiving process neither decodes nor encodes them again: ``kow simulate`` writes them
     straight to its binary output (issue 35's hand-over).
+
+    ``views``: the blocks of ``jobs`` processes may come as :class:`memoryview` objects of
+    memory they share with this process, each valid only until the next item is asked
+    for (then released; ``bytes(data)`` keeps a copy): the bytes are not copied through a
+    pipe nor into a new object here, for a caller that writes each block before it asks
+    for the next (``kow simulate``; :func:`kow.runs._pool.ordered_map`'s ``views``).
+    Without it every ``data`` is :class:`bytes`.
     """
     return _run_text(
-        run, _checked(first, count, jobs, executor=executor, seconds=seconds_per_game), encoded=True
+        run,
+        _checked(first, count, jobs, executor=executor, seconds=seconds_per_game),
+        encoded=True,
+        views=views,
     )
 
 
@@ -243,10 +254,11 @@ def _check_seconds(seconds: object) -> None:
 
 
 def _run_text(
-    run: Run, checked: tuple[int, int, Executor, float], *, encoded: bool
+    run: Run, checked: tuple[int, int, Executor, float], *, encoded: bool, views: bool = False
 ) -> Generator[tuple[Any, int], None, None]:
-    """Yield what :func:`run_text` yields (``encoded``: :func:`run_bytes`), its arguments
-    ``(first, count, executor, seconds)`` checked (:func:`_checked`)."""
+    """Yield what :func:`run_text` yields (``encoded``: :func:`run_bytes`, with its
+    ``views``), its arguments ``(first, count, executor, seconds)`` checked
+    (:func:`_checked`)."""
     first, count, executor, seconds = checked
     if executor == Processes(1) or (count <= 1 and isinstance(executor, Processes)):
         for text in _game_texts(run, first, count):
@@ -257,7 +269,10 @@ def _run_text(
     block_text = functools.partial(
         _block_text, run=run, first=first, count=count, size=size, encoded=encoded
     )
-    texts = executor.map(block_text, blocks)
+    if views and isinstance(executor, Processes):
+        texts = executor.map(block_text, blocks, views=True)
+    else:
+        texts = executor.map(block_text, blocks)
     try:
         for block, data in zip(blocks, texts, strict=True):
             yield data, min(size, count - block * size)

@@ -27,10 +27,7 @@ and names (the log, the players, the protocol, the command line's options).
 
 from __future__ import annotations
 
-import collections
-import contextlib
 import dataclasses
-import functools
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import KW_ONLY, dataclass, field
@@ -49,7 +46,6 @@ from ._shape import (
 from ._walk import Checker
 
 __all__ = [
-    "BLOCK",
     "KINDS",
     "MAX_ITERATIONS",
     "MAX_NAME",
@@ -64,6 +60,7 @@ __all__ = [
     "Verdict",
     "judge",
     "judge_block",
+    "judge_each",
     "check_name",
     "name_fault",
     "verify_game",
@@ -158,11 +155,6 @@ def judge(log: object, also: Callable[[Any], Fault | None] | None = None) -> Jud
     return Judged(fault, unmatched=fault is not None)
 
 
-BLOCK = 25
-"""The games of a block that an executor checks at once (:meth:`Verdict.run`): about
-10 ms of work compiled, against about 0.01 ms of kow's pool or 1.75 ms of Ray per block."""
-
-
 def judge_block(
     logs: list[tuple[object, str | None]], also: Callable[[Any], Fault | None] | None
 ) -> list[Judged]:
@@ -176,150 +168,16 @@ def judge_block(
             for log, text in logs]  # fmt: skip
 
 
-def _judged(
-    records: Iterable[Any], also: Callable[[Any], Fault | None] | None, executor: Any
+def judge_each(
+    records: Iterable[Any], also: Callable[[Any], Fault | None] | None = None
 ) -> Iterator[tuple[Any, Judged | None]]:
-    """Yield each of ``records`` with what :func:`judge` found of it: None for the end of
-    an input, and for a game read with a fault (not checked); in order. With an
-    ``executor`` (None: here, one by one), the games are checked in windows of up to 8
-    blocks per worker, and the next window is read while the workers check one."""
-    if executor is None:
-        for item in records:
-            read = hasattr(item, "game") and item.fault is None
-            yield item, judge(item.game, also) if read else None
-        return
-    work = functools.partial(judge_block, also=also)
-    if hasattr(executor, "stream"):  # workers that live for the run: fed as it is read
-        yield from _streamed(records, work, executor)
-        return
-    running: _Window | None = None  # started: its workers go on while the next is read
-    try:
-        for games, end in _windows(records, 8 * executor.workers * BLOCK):
-            if running is not None:
-                yield from running.finish()
-                running = None
-            window = _Window(games, work, executor).start()
-            if end is None:
-                running = window
-                continue
-            yield from window.finish()  # an input's end: what came before it first
-            yield end, None
-        if running is not None:
-            yield from running.finish()
-    finally:
-        if running is not None:
-            running.close()
-
-
-def _streamed(
-    records: Iterable[Any],
-    work: Callable[[list[tuple[object, str | None]]], list[Judged]],
-    executor: Any,
-) -> Iterator[tuple[Any, Judged | None]]:
-    """Yield each of ``records`` with what :func:`judge` found of it, as :func:`_judged`
-    does, the games checked in blocks of :data:`BLOCK` by ``executor.stream``, which reads
-    the blocks as its workers need them and hands the results back in order.
-
-    Each block is sent with the records read since the block before (the games it
-    checks, the games read with a fault, the ends of inputs), kept here until its result
-    comes back; a block ends at :data:`BLOCK` games or at an input's end."""
-    held: collections.deque[list[Any]] = collections.deque()
-
-    def blocks() -> Iterator[list[tuple[object, str | None]]]:
-        items: list[Any] = []
-        logs: list[tuple[object, str | None]] = []
-        for item in records:
-            if hasattr(item, "game") and item.fault is None:
-                text = getattr(item, "text", None)
-                logs.append((None if text is not None else item.game, text))
-                if text is not None:  # held without its game: parsed games held are
-                    item = dataclasses.replace(item, game=None)  # the garbage collector's work
-            items.append(item)
-            if hasattr(item, "game"):
-                if item.fault is not None or len(logs) < BLOCK:
-                    continue
-            held.append(items)
-            yield logs
-            items, logs = [], []
-        if items:
-            held.append(items)
-            yield logs
-
-    with contextlib.closing(executor.stream(work, blocks())) as results:
-        for found in results:
-            judged = iter(found)
-            for item in held.popleft():
-                read = hasattr(item, "game") and item.fault is None
-                yield item, next(judged) if read else None
-
-
-def _windows(records: Iterable[Any], size: int) -> Iterator[tuple[list[Any], Any]]:
-    """Yield ``(games, end)``: up to ``size`` game records of ``records`` in turn, and the
-    end of an input that follows them (else None)."""
-    games: list[Any] = []
+    """Yield each of ``records`` (as :meth:`Verdict.run` takes them) with what
+    :func:`judge` found of it, here, one game at a time as it is read: None for the end of
+    an input, and for a game read with a fault (not checked). :meth:`Verdict.run`'s
+    ``judging`` by default; :func:`kow.runs.blocks.judging` gives one on an executor."""
     for item in records:
-        if hasattr(item, "game"):
-            games.append(item)
-            if len(games) >= size:
-                yield games, None
-                games = []
-        else:
-            yield games, item
-            games = []
-    if games:
-        yield games, None
-
-
-class _Window:
-    """The games of one window of :func:`_judged`: checked on ``executor`` in blocks of
-    :data:`BLOCK` once started (a window of one block, here), handed back in order."""
-
-    def __init__(self, games: list[Any],
-                 work: Callable[[list[tuple[object, str | None]]], list[Judged]],
-                 executor: Any) -> None:  # fmt: skip
-        self.games = games
-        self.checked = [item for item in games if item.fault is None]
-        texts = [getattr(item, "text", None) for item in self.checked]
-        logs = [
-            (None if text is not None else item.game, text)
-            for item, text in zip(self.checked, texts, strict=True)
-        ]
-        self.blocks = [logs[at : at + BLOCK] for at in range(0, len(logs), BLOCK)]
-        self.work = work
-        self.executor = executor
-        self.results: Iterator[list[Judged]] | None = None
-        self.first: list[Judged] | None = None
-
-    def start(self) -> _Window:
-        """Start the blocks, and wait for the first (the workers go on with the others)."""
-        if len(self.blocks) < 2:  # here: the games as read, no text to read again
-            logs: list[tuple[object, str | None]] = [(i.game, None) for i in self.checked]
-            self.results = iter([self.work(logs)] if logs else [])
-        else:
-            self.results = self.executor.map(self.work, self.blocks)
-        self.first = next(self.results, None)
-        return self
-
-    def finish(self) -> Iterator[tuple[Any, Judged | None]]:
-        """Yield each game record of the window with what :func:`judge` found of it."""
-        assert self.results is not None, "started first"
-        found: list[Judged] = []
-        try:
-            if self.first is not None:
-                found.extend(self.first)
-            for block in self.results:
-                found.extend(block)
-        finally:
-            self.close()
-        by_game = {id(item): each for item, each in zip(self.checked, found, strict=True)}
-        for item in self.games:
-            yield item, by_game.get(id(item))
-
-    def close(self) -> None:
-        """End the blocks still running (an error or a stop)."""
-        close = getattr(self.results, "close", None)
-        if close is not None:
-            close()
+        read = hasattr(item, "game") and item.fault is None
+        yield item, judge(item.game, also) if read else None
 
 
 # -- the verdict on a run of logs ---------------------------------------------------------
@@ -445,7 +303,10 @@ class Verdict:
         *,
         also: Callable[[Any], Fault | None] | None = None,
         note: Callable[[Any], str | None] | None = None,
-        executor: Any = None,
+        judging: Callable[
+            [Iterable[Any], Callable[[Any], Fault | None] | None],
+            Iterable[tuple[Any, Judged | None]],
+        ] = judge_each,
     ) -> Iterator[Any]:
         """Check each game of ``records`` as it is read, count it, and yield it checked.
 
@@ -460,19 +321,17 @@ class Verdict:
         checks a legal game further (see :meth:`check`); ``note`` is given each game with
         a seed that the rules allow, and returns what to say of it, or None.
 
-        ``executor`` (None: this process, each game as it is read) checks the games in
-        blocks of :data:`BLOCK` on its ``workers``, handed back in order by its ``map``
-        (a :class:`kow.runs.executors.Executor`, ``--jobs`` or ``--cluster``; ``also``
-        then pickles): up to 8 blocks per worker are read, checked at once and yielded
-        in order, so the verdict and what is yielded are the same whatever the executor.
-        An executor that has ``stream`` (:class:`kow.runs.executors.Processes`) is fed
-        blocks as they are read, and a game read with its ``text`` is sent as that text:
-        its record comes back with ``game`` None (this process holds no parsed game while
-        its block is checked) unless the game is faulty or ``note`` is given, when it is
-        read again from its text.
+        ``judging(records, also)`` yields each record with what :func:`judge` found of it
+        (None for an input's end and a game read with a fault), in order:
+        :func:`judge_each` (the default) here, one game at a time;
+        :func:`kow.runs.blocks.judging` gives one that checks the games in blocks on an
+        executor's workers (``--jobs``, ``--cluster``; ``also`` then pickles), with the
+        same verdict and the same items yielded. A record may come back with ``game``
+        None and its ``text`` (sent to a worker as its text): it is read again from its
+        text when the game is faulty or ``note`` is given.
         Raises what ``records``, ``also``, ``note`` or the executor raise, nothing else.
         """
-        for item, judged in _judged(records, also, executor):
+        for item, judged in judging(records, also):
             if not hasattr(item, "game"):  # the end of an input
                 if item.why is not None:
                     opened = item.opened

@@ -6,13 +6,16 @@ hold nothing but JSON.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -58,6 +61,57 @@ def test_jobs_write_every_line_as_json_to_a_file(tmp_path: Path) -> None:
     assert done.returncode == 0 and done.stdout == done.stderr == ""
     games = [json.loads(line) for line in out.read_text().splitlines()]
     assert [g["seed"] for g in games][:1] == [5] and len(games) == 90
+
+
+def test_jobs_2_writes_a_file_and_a_gzip_file_with_the_bytes_of_jobs_1(tmp_path: Path) -> None:
+    import gzip
+
+    args = ["simulate", "--seed", "3", "--games", "700", "--bots", "heuristic"]
+    one = kow(*args, "--jobs", "1").stdout.encode()
+    assert one.count(b"\n") == 700
+    for name in ("two.jsonl", "two.jsonl.gz"):  # blocks of 44 games, written from shared memory
+        done = kow(*args, "--jobs", "2", "-o", str(tmp_path / name))
+        assert done.returncode == 0 and done.stdout == done.stderr == "", done.stderr
+    assert (tmp_path / "two.jsonl").read_bytes() == one
+    assert gzip.decompress((tmp_path / "two.jsonl.gz").read_bytes()) == one
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["two.jsonl", "two.jsonl.gz"]
+
+
+class _Counted(io.FileIO):
+    """A file that counts the writes it is given."""
+
+    writes = 0
+
+    def write(self, data: Any) -> int:
+        self.writes += 1
+        return super().write(data)
+
+
+def test_the_binary_writer_writes_a_block_whole_to_a_file_and_in_pieces_to_a_pipe(
+    tmp_path: Path,
+) -> None:
+    from kow.cli.commands.simulate import _PIECE, _binary_writer
+
+    block = b"".join(b'{"seed": %d}\n' % n for n in range(10_000))  # 149 kB
+    raw = _Counted(tmp_path / "f.jsonl", "w")
+    with io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8") as out:
+        _binary_writer(out)(memoryview(block))
+        assert raw.writes == 1  # a regular file: the block in one write, from the view
+    assert (tmp_path / "f.jsonl").read_bytes() == block
+    reader, writer = os.pipe()
+    got: list[bytes] = []
+    drain = threading.Thread(target=lambda: got.extend(iter(lambda: os.read(reader, 65536), b"")))
+    drain.start()
+    piped = _Counted(writer, "w")
+    with io.TextIOWrapper(io.BufferedWriter(piped), encoding="utf-8") as out:
+        _binary_writer(out)(memoryview(block))
+        assert piped.writes == len(block) // _PIECE  # a pipe: a buffer's worth at a time (18)
+    drain.join()
+    os.close(reader)
+    assert b"".join(got) == block
+    text = io.StringIO()  # no binary buffer: the text, decoded
+    _binary_writer(text)(memoryview(block))
+    assert text.getvalue() == block.decode()
 
 
 def test_shards_concatenate_to_the_whole_run() -> None:

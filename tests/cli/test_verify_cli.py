@@ -604,9 +604,9 @@ def test_jobs_give_the_same_verdict_in_the_same_order(
     tmp_path: Path, games: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch,
     json_flag: tuple[str, ...],
 ) -> None:  # fmt: skip
-    import kow.verify
+    import kow.runs.blocks
 
-    monkeypatch.setattr(kow.verify, "BLOCK", 2)  # windows of several blocks, on a few games
+    monkeypatch.setattr(kow.runs.blocks, "BLOCK", 2)  # windows of several blocks, on a few games
     inputs = _mixed_inputs(tmp_path, games)
     alone = invoke("verify", *json_flag, *inputs)
     assert alone[0] == 2  # an input not there
@@ -622,19 +622,21 @@ def test_jobs_give_the_same_verdict_in_the_same_order(
 def test_verdict_run_on_processes_checks_as_alone(
     tmp_path: Path, games: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import kow.runs.blocks
     import kow.verify
     from kow.log import read_logs
+    from kow.runs.blocks import judging
     from kow.runs.executors import Processes
     from kow.runs.provenance import seed_check
 
-    monkeypatch.setattr(kow.verify, "BLOCK", 3)
+    monkeypatch.setattr(kow.runs.blocks, "BLOCK", 3)
     inputs = _mixed_inputs(tmp_path, games)[:2]
 
     def run(executor: Any) -> tuple[list[Any], dict[str, object]]:
         verdict = kow.verify.Verdict(against_seed=True)
         found = [
             (getattr(item, "fault", None), getattr(item, "label", None))
-            for item in verdict.run(read_logs(inputs), also=seed_check(), executor=executor)
+            for item in verdict.run(read_logs(inputs), also=seed_check(), judging=judging(executor))
         ]
         return found, verdict.to_dict()
 
@@ -657,7 +659,7 @@ def test_verdict_run_on_processes_checks_as_alone(
     compact.write_text("".join(json.dumps(g, separators=(",", ":")) + "\n" for g in [*games, bad]))
     verdict = kow.verify.Verdict()
     checked = [
-        item for item in verdict.run(read_logs([str(compact)]), executor=Processes(2))
+        item for item in verdict.run(read_logs([str(compact)]), judging=judging(Processes(2)))
         if isinstance(item, kow.verify.Checked)
     ]  # fmt: skip
     legal = [item.record for item in checked if item.fault is None]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,11 +32,22 @@ from kow.engine import State
 from kow.engine.view import View
 from kow.events import KNOCK, Knock, Phase, Play, Seat, TrumpSet, Vote
 from kow.game import drive, new_game
-from kow.log import LoggedPlayer, ReplayError, build, dumps, replay, replay_game, rules_from_log
+from kow.log import (
+    LoggedPlayer,
+    ReplayError,
+    build,
+    dumps,
+    game_text,
+    replay,
+    replay_exact,
+    replay_game,
+    rules_from_log,
+)
 from kow.players import BOT_KINDS, Player
 from kow.rules import DOGS_LIFE, LEADS, TRUMPS, Rules, max_start_cards
 from kow.runs.batch import Run, run_text
 from kow.settings import MAX_SEED
+from kow.verify import verify_game
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -736,3 +748,106 @@ def test_replay_game_with_the_logs_text_compares_texts_and_falls_back_as_without
     with pytest.raises(ReplayError) as with_text:
         replay_game(bad, text=bad_text)
     assert str(with_text.value) == str(without.value) and "round 1" in str(without.value)
+
+
+# ----------------------------------------------------------------------------- replay_exact
+
+
+def compact(game: Any) -> str:
+    """Return ``game``'s compact text, as the reader keeps it (:attr:`GameRecord.text`)."""
+    return json.dumps(game, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_replay_exact_gives_the_last_state_of_a_log_kow_wrote() -> None:
+    lines = simulate("--seed", "8", "--games", "12", "--bots", "heuristic", "--players", "5")
+    for line in lines:
+        game = json.loads(line)
+        state = replay_exact(game, line)
+        assert state is not None
+        assert state.events == replay_game(game).events and state.outcome is not None
+
+
+@pytest.mark.parametrize("change", [e[1] for e in ERRORS], ids=[e[0] for e in ERRORS])
+def test_replay_exact_proves_none_of_the_logs_replay_refuses(
+    crafted: Any, change: Callable[[dict[str, Any]], object]
+) -> None:
+    game = changed(crafted, change)
+    assert replay_exact(game, compact(game)) is None
+    assert replay_exact(crafted, compact(crafted)) is not None  # the control
+
+
+def test_replay_exact_needs_the_logs_own_text(crafted: Any) -> None:
+    text = compact(crafted)
+    assert replay_exact(crafted, text) is not None
+    assert replay_exact(crafted, text.replace(",", ", ")) is None  # the same game, other text
+    old: Any = {**crafted, "kow_version": "0.5.0"}  # legal, but not what this kow writes
+    assert replay_exact(old, compact(old)) is None and verify_game(old) is None
+    unseeded: Any = {**crafted, "seed": None}
+    assert replay_exact(unseeded, compact(unseeded)) is None and verify_game(unseeded) is None
+
+
+def _same_card_twice(game: Any) -> Any:
+    """Return ``game`` with a card of seat 1's first hand replaced, everywhere in round 1,
+    by seat 0's first card: the engine plays it through (a stacked deck is the log's), to
+    the same text, but the log deals a card twice."""
+    first = game["rounds"][0]
+    card = first["hands"][0][0]
+    for other in first["hands"][1]:
+        text = compact(first).replace(f'"{other}"', f'"{card}"')
+        bad: Any = {**game, "rounds": [json.loads(text), *game["rounds"][1:]]}
+        try:
+            replay_game(bad)
+        except ReplayError:
+            continue
+        return bad
+    raise AssertionError("no such change in this game")
+
+
+@pytest.mark.parametrize(
+    ("name", "change", "fault"),
+    [
+        ("a card dealt twice", _same_card_twice, "card .* is dealt twice"),
+        ("a cut of no card",
+         lambda g: changed(g, lambda h: round_(h, 1)["cut"].update(position=0)),
+         r"cut.position: 0 is out of range 1 to 51"),
+        ("a cut of the whole deck",
+         lambda g: changed(g, lambda h: round_(h, 2)["cut"].update(position=52)),
+         r"cut.position: 52 is out of range 1 to 51"),
+    ],
+)  # fmt: skip
+def test_replay_exact_refuses_a_deal_no_deck_gives_that_the_engine_replays(
+    name: str, change: Callable[[Any], Any], fault: str
+) -> None:
+    # The engine deals a replay from the log's cards: it replays these logs to their
+    # own text, so only replay_exact's check of the decks keeps them from passing.
+    game = json.loads(simulate("--seed", "1", "--games", "1")[0])
+    bad = change(game)
+    text = compact(bad)
+    state = replay_game(bad, text=text)
+    assert game_text(bad["seed"], state.rules, [LoggedPlayer.from_log(p) for p in bad["players"]],
+                     events=state.events) == text  # fmt: skip
+    found = verify_game(bad)
+    assert found is not None and re.search(fault, str(found)), name
+    assert replay_exact(bad, text) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 40), at=st.integers(0, 10**6), value=st.sampled_from(
+    [0, 1, 2, 3, 6, 7, 52, -1, None, True, "Ah", "2c", "h", [], "x"]))  # fmt: skip
+def test_a_log_replay_exact_proves_is_one_the_oracle_passes(seed: int, at: int, value: Any) -> None:
+    # Any one value of a kow log changed: replay_exact proves it only if verify_game passes it.
+    game = json.loads(simulate("--seed", str(seed), "--games", "1", "--players", "3")[0])
+    places: list[tuple[Any, Any]] = []
+
+    def walk(node: Any) -> None:
+        keys = node.keys() if isinstance(node, dict) else range(len(node))
+        for key in keys:
+            places.append((node, key))
+            if isinstance(node[key], (dict, list)):
+                walk(node[key])
+
+    walk(game)
+    node, key = places[at % len(places)]
+    node[key] = value
+    if replay_exact(game, compact(game)) is not None:
+        assert verify_game(game) is None

@@ -61,6 +61,22 @@ def test_run_bytes_is_the_text_utf8_encoded_whatever_the_jobs(run: Run) -> None:
     assert len(list(run_bytes(run, 3, 25, jobs=1))) == 25  # one game at a time
 
 
+@pytest.mark.skipif(not _pool._forks(), reason="views need forked workers")
+def test_run_bytes_views_are_the_blocks_in_memory_shared_with_the_workers() -> None:
+    run = RUNS[0]
+    text, _ = joined(run_text(run, 3, 25, jobs=1))
+    kinds: set[type] = set()
+    copied = []
+    games = 0
+    for data, count in run_bytes(run, 3, 25, jobs=2, views=True):
+        kinds.add(type(data))
+        copied.append(bytes(data))  # before the next is asked for
+        games += count
+    assert kinds == {memoryview} and len(copied) == 13 and games == 25  # blocks of 2 games
+    assert b"".join(copied) == text.encode()
+    assert {type(data) for data, _ in run_bytes(run, 3, 25, jobs=1, views=True)} == {bytes}
+
+
 @pytest.mark.parametrize("run", RUNS, ids=range(len(RUNS)))
 def test_shards_concatenate_to_the_whole_run(run: Run) -> None:
     whole, _ = joined(run_text(run, 0, 30))

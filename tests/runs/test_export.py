@@ -8,6 +8,7 @@ and the CLI's handling of output, bad usage and bad input.
 
 from __future__ import annotations
 
+import copy
 import csv
 import dataclasses
 import gzip
@@ -29,7 +30,7 @@ from kow.cli import main
 from kow.cli.commands.export import EXPORT_TABLES
 from kow.log import LoggedPlayer, build, rules_to_log
 from kow.rules import MAX_PLAYERS, Rules
-from kow.runs.export import COLUMNS, TABLES, IllegalGameError, cells, csv_text, rows
+from kow.runs.export import COLUMNS, TABLES, IllegalGameError, cells, csv_text, rows, tables_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 RANKS = "23456789TJQKA"
@@ -808,40 +809,95 @@ def test_export_spreadsheet_safe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert all(p["card"][0] in RANKS for p in plays)  # cards are never formulas
 
 
-def test_a_row_is_built_by_column_name_and_refuses_a_missing_or_stray_column() -> None:
-    import pytest
-
-    from kow.runs import export
-
-    key = export._GameKey(file="g.jsonl", game=2, seed=None)
-    columns = export.COLUMNS["rounds"][3:]
-    values = {column: i for i, column in enumerate(columns)}
-    assert export._row("rounds", key, dict(reversed(values.items()))) == (
-        "g.jsonl", 2, None, *range(len(columns)),
-    )  # fmt: skip
-    del values["leader"]
-    with pytest.raises(KeyError, match=r"columns missing \['leader'\], not its own \[\]"):
-        export._row("rounds", key, values)
-    with pytest.raises(KeyError, match=r"not its own \['leder'\]"):
-        export._row("rounds", key, {**values, "leder": 1})
-    with pytest.raises(KeyError, match=r"not its own \['file'\]"):  # the key comes apart
-        export._row("rounds", key, {**values, "leader": 0, "file": "g.jsonl"})
-
-
 def test_every_table_starts_with_the_key_columns_in_order() -> None:
     from kow.runs import export
 
-    keys = tuple(export._GameKey.__annotations__)
-    assert keys == tuple(export._KEYS) == ("file", "game", "seed")
+    assert tuple(export._KEYS) == ("file", "game", "seed")
     for table in export.TABLES:
-        assert export.COLUMNS[table][: len(keys)] == keys, table
+        assert export.COLUMNS[table][:3] == ("file", "game", "seed"), table
 
 
-def test_the_named_rows_have_their_tables_columns_in_order() -> None:
-    from kow.runs import export
+def _padded(values: list[Any]) -> list[Any]:
+    return [*values, *[None] * (MAX_PLAYERS - len(values))]
 
-    assert export.TrickRow._fields == export.COLUMNS["tricks"]
-    assert export.PlayRow._fields == export.COLUMNS["plays"]
+
+def test_each_rows_cells_are_its_columns_read_by_name_off_the_log(
+    runs: dict[str, list[dict[str, Any]]], stacked: str
+) -> None:
+    # The rows are made positionally (kow.runs._rows, compiled): each cell read back by
+    # its column's name is the log's fact of that name, so no column is swapped.
+    games = [
+        *next(iter(runs.values())),
+        *(json.loads(x) for x in Path(stacked).read_text().splitlines()),
+    ]
+    assert len(games) > 5
+    for index, game in enumerate(games, start=1):
+        found = tables_rows(game, TABLES, file="f", index=index)
+        named: dict[str, list[dict[str, Any]]] = {
+            t: [dict(zip(COLUMNS[t], row, strict=True)) for row in found[t]] for t in TABLES
+        }
+        (row,) = named["games"]
+        n = game["rules"]["players"]
+        assert (row["file"], row["game"], row["seed"]) == ("f", index, game["seed"])
+        assert {k: row[f"rules_{k}"] for k in game["rules"]} == game["rules"]
+        result = game["result"]
+        assert (row["winner"], row["termination"], row["rounds_played"], row["abandoned"]) == (
+            result["winner"], result["termination"], result["rounds_played"], False)  # fmt: skip
+        assert [row[f"name_{s}"] for s in range(MAX_PLAYERS)] == _padded(
+            [p["name"] for p in game["players"]])  # fmt: skip
+        assert [row[f"kind_{s}"] for s in range(MAX_PLAYERS)] == _padded(
+            [p["kind"] for p in game["players"]])  # fmt: skip
+        out_in = _padded([None] * n)
+        first_dog = _padded([None] * n)
+        assert len(named["rounds"]) == len(game["rounds"])
+        plays_rows = iter(named["plays"])
+        tricks_rows = iter(named["tricks"])
+        for rnd, got in zip(game["rounds"], named["rounds"], strict=True):
+            number = rnd["number"]
+            for seat in rnd["eliminated"]:
+                out_in[seat] = number
+            for seat in rnd["dogs_life"]:
+                first_dog[seat] = first_dog[seat] or number
+            hands = [None if h is None else " ".join(h) for h in rnd["hands"]]
+            want = {
+                "round": number, "hand_size": rnd["hand_size"], "dealer": rnd["dealer"],
+                "players_in": sum(h is not None for h in hands), "turned_up": rnd["turned_up"],
+                "trump": rnd["trump"], "trump_method": rnd["trump_method"],
+                "trump_chosen_by": rnd["trump_chosen_by"], "leader": rnd["leader"],
+            }  # fmt: skip
+            for name, values in (
+                ("hand", hands),
+                ("tricks_won", rnd["tricks_won"]),
+                ("dogs_life", [s in rnd["dogs_life"] for s in range(n)]),
+                *[(key, [s in rnd[key] for s in range(n)])
+                  for key in ("eliminated", "dogs_life_granted", "revived")],
+            ):  # fmt: skip
+                want.update(
+                    zip([f"{name}_{s}" for s in range(MAX_PLAYERS)], _padded(values), strict=True)
+                )
+            assert {k: got[k] for k in want} == want
+            for trick in rnd["tricks"]:
+                t = next(tricks_rows)
+                cards = [p["card"] for p in trick["plays"] if "card" in p]
+                assert (t["round"], t["trick"], t["leader"], t["winner"]) == (
+                    number, trick["number"], trick["leader"], trick["winner"])  # fmt: skip
+                assert (t["cards"], t["knocks"]) == (len(cards), len(trick["plays"]) - len(cards))
+                assert t["led_suit"] == cards[0][1] and t["winning_card"] in cards
+                for place, play in enumerate(trick["plays"], start=1):
+                    p = next(plays_rows)
+                    assert (p["round"], p["trick"], p["play"], p["seat"]) == (
+                        number, trick["number"], place, play["seat"])  # fmt: skip
+                    assert (p["card"], p["knock"]) == (play.get("card"), bool(play.get("knock")))
+                    assert p["won"] == (play["seat"] == trick["winner"])
+                    assert p["followed_suit"] == (
+                        not p["lead"] and not p["knock"] and p["card"][1] == t["led_suit"]
+                    )
+                    assert p["trumped"] == (
+                        not p["lead"] and not p["knock"] and p["card"][1] == rnd["trump"]
+                        and rnd["trump"] != t["led_suit"])  # fmt: skip
+        assert next(plays_rows, None) is None and next(tricks_rows, None) is None
+        assert [row[f"eliminated_round_{s}"] for s in range(MAX_PLAYERS)] == out_in
+        assert [row[f"dogs_life_round_{s}"] for s in range(MAX_PLAYERS)] == first_dog
 
 
 # --------------------------------------------------------------------------- tables in one pass
@@ -872,13 +928,8 @@ def test_several_tables_in_one_pass_are_each_table_exported_alone(
     assert (folder / "games.csv").read_text() == invoke("export", *paths, "--table", "games")[1]
 
 
-def test_tables_rows_checks_and_replays_each_game_once(
-    stacked: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import kow.runs.export as module
-
-    game = json.loads(Path(stacked).read_text().splitlines()[0])
-    calls = {"verify": 0, "replay": 0}
+def _count_calls(module: Any, calls: dict[str, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Count in ``calls`` the calls of ``module``'s ``verify_game`` and ``replay_game``."""
 
     def counted(name: str, real: Any) -> Any:
         def call(*args: Any, **kwargs: Any) -> Any:
@@ -887,8 +938,19 @@ def test_tables_rows_checks_and_replays_each_game_once(
 
         return call
 
-    monkeypatch.setattr(module, "verify_game", counted("verify", module.verify_game))  # type: ignore[attr-defined]
-    monkeypatch.setattr(module, "replay_game", counted("replay", module.replay_game))  # type: ignore[attr-defined]
+    monkeypatch.setattr(module, "verify_game", counted("verify", module.verify_game))
+    monkeypatch.setattr(module, "replay_game", counted("replay", module.replay_game))
+
+
+def test_tables_rows_checks_and_replays_each_game_once(
+    stacked: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kow.runs.export as module
+
+    game = json.loads(Path(stacked).read_text().splitlines()[0])
+    calls = {"verify": 0, "replay": 0}
+
+    _count_calls(module, calls, monkeypatch)
     found = module.tables_rows(game, TABLES, file="f", index=1)
     assert calls == {"verify": 1, "replay": 1}
     assert list(found) == list(TABLES)
@@ -898,6 +960,33 @@ def test_tables_rows_checks_and_replays_each_game_once(
     assert [len(found[name]) for name in TABLES] == [1, 3, 9, plays] and plays > 9 * 2
     with pytest.raises(ValueError, match="no table 'hands': the tables are games, rounds"):
         module.tables_rows(game, ("games", "hands"), file="f", index=1)
+
+
+def test_tables_rows_given_the_text_leaves_the_oracle_to_games_the_replay_does_not_prove(
+    stacked: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A log that is, byte for byte, the engine's game is proved legal by its replay
+    # (kow.log.replay_exact): the oracle is not asked. Any other text goes to the oracle
+    # first, which names the fault as without the text.
+    import kow.runs.export as module
+
+    game = json.loads(Path(stacked).read_text().splitlines()[0])
+    line = json.dumps(game, separators=(",", ":"))  # its compact text, as the reader keeps it
+    calls = {"verify": 0, "replay": 0}
+
+    _count_calls(module, calls, monkeypatch)
+    found = module.tables_rows(game, TABLES, file="f", index=1, text=line)
+    assert calls == {"verify": 0, "replay": 0}
+    assert found == module.tables_rows(game, TABLES, file="f", index=1)  # the oracle's way
+    assert calls == {"verify": 1, "replay": 1}
+    bad = copy.deepcopy(game)  # a cut of the whole deck: the engine replays it to its text
+    first = bad["rounds"][0]
+    first["cut"]["position"] = 52
+    text = json.dumps(bad, separators=(",", ":"))
+    with pytest.raises(module.IllegalGameError) as err:
+        module.tables_rows(bad, TABLES, file="f", index=1, text=text)
+    assert str(err.value) == "round 1: rounds[0].cut.position: 52 is out of range 1 to 51"
+    assert calls == {"verify": 2, "replay": 1}
 
 
 @pytest.mark.parametrize(
@@ -1135,11 +1224,12 @@ class MapOnly:
 def test_export_games_gives_the_same_text_and_error_whatever_the_jobs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, executor: str
 ) -> None:
+    import kow.runs.blocks
     import kow.runs.export_loop as module
     from kow.log import read_logs
     from kow.runs.executors import Processes
 
-    monkeypatch.setattr(module, "BLOCK", 2)  # windows of several blocks, on a few games
+    monkeypatch.setattr(kow.runs.blocks, "BLOCK", 2)  # windows of several blocks, on a few games
     inputs = _jobs_input(tmp_path)
 
     def exported(**how: Any) -> tuple[list[tuple[int, dict[str, str]]], str]:
@@ -1206,3 +1296,21 @@ def test_csv_text_writes_what_the_csv_module_writes(safe: bool) -> None:
     writer.writerows(cells(row, spreadsheet_safe=safe) for row in rows)
     assert csv_text(rows, spreadsheet_safe=safe) == out.getvalue()
     assert csv_text([("Th", 2, None, False)]) == "Th,2,,false\n"
+
+
+def test_csv_text_writes_each_cell_as_the_csv_module_writes_the_value() -> None:
+    # The cells are made by compiled code (ints as their text, small ones from a table);
+    # the csv module writes them: the same text as its own writing of the values.
+    row = ("f", 0, 63, 64, -1, 10**20, None, True, False, "a,b", '"q"', "=1", "")
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(
+        ["" if v is None else {True: "true", False: "false"}.get(v, v) if isinstance(v, bool)
+         else v for v in row]
+    )  # fmt: skip
+    assert (
+        csv_text([row])
+        == out.getvalue()
+        == 'f,0,63,64,-1,100000000000000000000,,true,false,"a,b","""q""",=1,\n'
+    )
+    assert csv_text([row], spreadsheet_safe=True).endswith(",'=1,\n")
+    assert cells(row)[1:6] == [0, 63, 64, -1, 10**20]  # cells keep ints as ints

@@ -166,6 +166,99 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+# ------------------------------------------ views: bytes handed over in memory shared with workers
+
+
+shares_memory = pytest.mark.skipif(
+    not _pool._forks(), reason="workers share memory where they fork (not on macOS, Windows)"
+)
+
+
+def _block(item: int) -> bytes:
+    """Return bytes that tell the item, of a length that depends on it (simulate's blocks)."""
+    return f"{item:06d}".encode() * (1000 + item * 37)
+
+
+def _shm_names() -> set[str]:
+    """Return the names in /dev/shm (POSIX shared memory and named semaphores), if any."""
+    try:
+        return set(os.listdir("/dev/shm"))
+    except OSError:
+        return set()
+
+
+@shares_memory
+def test_ordered_map_views_hand_bytes_over_in_shared_memory_in_order() -> None:
+    before = _shm_names()
+    got: list[bytes] = []
+    views: Iterator[object] = ordered_map(_block, range(40), jobs=2, views=True)
+    for value in views:
+        assert isinstance(value, memoryview)  # the worker's slot, not a copy through its pipe
+        time.sleep(0.002)  # the workers run ahead meanwhile: they must not touch this slot
+        got.append(bytes(value))
+    assert got == [_block(item) for item in range(40)]  # 40 results through 3 slots a worker
+    assert multiprocessing.active_children() == []
+    assert _shm_names() == before  # nothing named was made, so nothing is left behind
+
+
+@shares_memory
+def test_a_view_is_released_when_the_next_result_is_asked_for() -> None:
+    it = ordered_map(_block, range(6), jobs=2, views=True)
+    first = next(it)
+    assert first == _block(0)
+    assert next(it) == _block(1)
+    with pytest.raises(ValueError, match="released"):
+        bytes(first)  # its slot may hold another result now: using it fails loudly
+    it.close()
+    assert multiprocessing.active_children() == []
+
+
+@shares_memory
+def test_views_hand_a_result_too_big_for_a_slot_down_the_pipe(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_pool, "SLOT_BYTES", len(_block(10)))
+    got = list(ordered_map(_block, range(12), jobs=2, views=True))
+    assert [type(value) for value in got[9:]] == [memoryview, memoryview, bytes]
+    assert [bytes(value) for value in got[11:]] == [_block(11)]  # a bytes result stays valid
+
+
+def test_views_fall_back_to_the_pipe_where_workers_are_spawned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_pool, "_forks", lambda: False)  # as on macOS and Windows
+    got = list(ordered_map(_block, range(5), jobs=2, views=True))
+    assert got == [_block(item) for item in range(5)]
+    assert all(type(value) is bytes for value in got)
+
+
+@needs_fork
+def test_views_fall_back_to_the_pipe_where_the_system_gives_no_shared_memory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refused(*args: object) -> None:
+        raise OSError(38, "Function not implemented")  # sem_open in some containers
+
+    monkeypatch.setattr(_pool, "_Slots", refused)
+    got = list(ordered_map(_block, range(5), jobs=2, views=True))
+    assert got == [_block(item) for item in range(5)]
+    assert all(type(value) is bytes for value in got)
+
+
+@shares_memory
+def test_views_end_as_the_pool_ends_when_a_worker_dies_or_the_reader_stops() -> None:
+    before = _shm_names()
+    with pytest.raises(RuntimeError, match="worker process 1 ended unexpectedly"):
+        for value in ordered_map(_die_at_five, range(12), jobs=2, views=True):
+            assert value < 5
+    it = ordered_map(_block, range(100), jobs=2, views=True)
+    assert next(it) == _block(0)
+    time.sleep(0.2)  # the workers fill their slots and wait for them to be given back
+    it.close()  # killed while waiting
+    assert multiprocessing.active_children() == []
+    assert _shm_names() == before
+
+
 def test_ordered_map_with_one_job_or_one_item_stays_in_this_process() -> None:
     assert list(ordered_map(_fail_at_seven, [3], jobs=4)) == [3]
     assert list(ordered_map(_fail_at_seven, range(7), jobs=1)) == list(range(7))

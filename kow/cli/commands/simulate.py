@@ -7,8 +7,10 @@ writes them whole, shows the progress and says what a stop kept.
 from __future__ import annotations
 
 import contextlib
+import os
+import stat
 from collections.abc import Callable
-from typing import IO
+from typing import IO, cast
 
 import click
 
@@ -124,7 +126,7 @@ def simulate(
                     jobs = jobs or auto_jobs(games, cost)
                 texts = run_bytes(
                     run, first_game, games, jobs=jobs or 1, executor=executor,
-                    seconds_per_game=cost,
+                    seconds_per_game=cost, views=True,  # each written before the next
                 )  # fmt: skip
                 write = _binary_writer(out)
                 with contextlib.closing(texts):  # on an error, stop any workers at once
@@ -152,34 +154,46 @@ _PIECE = 8192
 """The most :func:`_binary_writer`'s function hands the stream at once: its buffer's size."""
 
 
-def _binary_writer(out: IO[str]) -> Callable[[bytes], None]:
+def _binary_writer(out: IO[str]) -> Callable[[bytes | memoryview], None]:
     """Return a function that writes UTF-8 bytes of logs to ``out``'s binary buffer.
 
     The workers' blocks go to the file as they came (issue 35's hand-over: not decoded,
-    nor encoded again), and games are not flushed one by one: what is written is
-    flushed when ``out`` is (:func:`reader_may_leave`) or closed, a stop included. It
-    is written a buffer's worth at a time, as :func:`~kow.cli._pipes.write_out` writes
-    text, so that a reader that left (``| head``) is seen by a write, not only at exit. A
-    stream without a binary buffer gets the text, decoded.
+    nor encoded again; a view of the memory a worker shares is written from there), and
+    games are not flushed one by one: what is written is flushed when ``out`` is
+    (:func:`reader_may_leave`) or closed, a stop included. A regular file gets each
+    block in one write; anything else (a pipe, a terminal) a buffer's worth at a time, as
+    :func:`~kow.cli._pipes.write_out` writes text, so that a reader that left (``|
+    head``) is seen by a write, not only at exit. A stream without a binary buffer gets
+    the text, decoded.
     """
     out.flush()  # nothing written yet; from here on only the binary layer is
     binary: IO[bytes] | None = getattr(out, "buffer", None)
     if binary is None:
 
-        def write_text(data: bytes) -> None:
-            out.write(data.decode())
+        def write_text(data: bytes | memoryview) -> None:
+            out.write(str(data, "utf-8"))
 
         return write_text
+    if _regular_file(binary):
+        return cast(Callable[[bytes | memoryview], None], binary.write)  # any bytes-like
 
-    def write(data: bytes) -> None:
+    def write(data: bytes | memoryview) -> None:
         if len(data) <= _PIECE:
             binary.write(data)
             return
-        view = memoryview(data)
-        for start in range(0, len(data), _PIECE):
-            binary.write(view[start : start + _PIECE])
+        with memoryview(data) as view:
+            for start in range(0, len(view), _PIECE):
+                binary.write(view[start : start + _PIECE])
 
     return write
+
+
+def _regular_file(stream: IO[bytes]) -> bool:
+    """Return whether ``stream`` writes to a regular file (gzip-compressed or not)."""
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError):  # no file descriptor (io.BytesIO)
+        return False
 
 
 def _stopped_run(

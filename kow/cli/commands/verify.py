@@ -88,6 +88,7 @@ def verify(
     A progress bar shows on stderr when it is a terminal and every FILE is a file.
     """
     from ...log import InputEnd, read_logs
+    from ...runs.blocks import judging
     from ...verify import Fault, JsonVerdict, Verdict
 
     if search_iterations is not None and not against_seed:
@@ -113,7 +114,8 @@ def verify(
         json_out = JsonVerdict(sys.stdout) if as_json else None
         try:
             with progress:  # ended before the summary, so that it starts on a line of its own
-                checked = verdict.run(read_logs(files), also=also, note=note, executor=executor)
+                judged = judging(executor)
+                checked = verdict.run(read_logs(files), also=also, note=note, judging=judged)
                 for item in checked:
                     if isinstance(item, InputEnd):
                         if item.why is None:  # read whole (an unreadable one is counted)

@@ -50,9 +50,15 @@ class Processes:
         """The processes: ``jobs``."""
         return self.jobs
 
-    def map(self, func: Callable[[T], R], items: Sequence[T]) -> Generator[R, None, None]:
-        """Yield ``func(item)`` for each of ``items`` in order, from ``jobs`` processes."""
-        return ordered_map(func, items, min(self.jobs, max(1, len(items))))
+    def map(
+        self, func: Callable[[T], R], items: Sequence[T], *, views: bool = False
+    ) -> Generator[R, None, None]:
+        """Yield ``func(item)`` for each of ``items`` in order, from ``jobs`` processes.
+
+        ``views``: a :class:`bytes` result may come as a :class:`memoryview` valid only
+        until the next is asked for (:func:`~kow.runs._pool.ordered_map`'s ``views``).
+        """
+        return ordered_map(func, items, min(self.jobs, max(1, len(items))), views=views)
 
     def stream(self, func: Callable[[T], R], items: Iterable[T]) -> Generator[R, None, None]:
         """Yield ``func(item)`` for each of ``items`` in order, from ``jobs`` processes that

@@ -1,0 +1,301 @@
+"""The walk of a game's events into the rows of ``kow export``'s tables, and the rows'
+CSV cells, compiled.
+
+:func:`walk` reads a replayed game's events once, in order, dispatching on each event's
+type, and makes the rows of the ``rounds``, ``tricks`` and ``plays`` tables positionally,
+in the order of their columns (:data:`kow.runs.export.COLUMNS`, which names them;
+``tests/runs/test_export.py`` checks each row against its columns by name), and the facts
+the ``games`` row needs of the events. :mod:`kow.runs.export` makes the ``games`` row and
+the CSV text, which the csv module writes from the cells of :func:`csv_cells`. Compiled
+by mypyc (``setup.py``): it runs for every event and every cell of every game exported,
+where a Python :class:`~kow.events.EventVisitor` cost about a third of ``kow export
+--table all`` and the cells made in Python a sixth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final, cast
+
+from ..cards import NAMES, NO_CARD, NO_SUIT, SUIT_OF, SUITS
+from ..engine.trick import beats
+from ..events import Deal, GameEnd, Knock, Lead, Play, RoundEnd, TrickWon, TrumpSet, TurnedUp
+from ..rules import MAX_PLAYERS
+
+__all__ = ["Walked", "walk"]
+
+# The events' classes as C statics: compiled code reads a module's global names from its
+# dict, at every use.
+_PLAY: Final = Play
+_KNOCK: Final = Knock
+_TRICK_WON: Final = TrickWon
+_DEAL: Final = Deal
+_TURNED_UP: Final = TurnedUp
+_TRUMP_SET: Final = TrumpSet
+_LEAD: Final = Lead
+_ROUND_END: Final = RoundEnd
+_GAME_END: Final = GameEnd
+_SEATS: Final = MAX_PLAYERS
+
+_Row = tuple[str | int | bool | None, ...]
+"""A row (:data:`kow.runs.export.Row`)."""
+
+
+class Walked:
+    """What :func:`walk` read of a game's events.
+
+    ``rounds``, ``tricks``, ``plays``: the rows of each table (empty for a table not
+    asked for), each a tuple in its columns' order, the key columns (``file``, ``game``,
+    ``seed``) first; ``eliminated_round[seat]`` and ``dogs_life_round[seat]``: the round in
+    which the seat was knocked out, or first played on a dog's life (None: never), one per
+    seat of the game; ``end``: the game's end (its ``outcome``), or None for a game cut short.
+    """
+
+    def __init__(self, players: int) -> None:
+        self.rounds: list[_Row] = []
+        self.tricks: list[_Row] = []
+        self.plays: list[_Row] = []
+        self.eliminated_round: list[int | None] = [None] * players
+        self.dogs_life_round: list[int | None] = [None] * players
+        self.end: GameEnd | None = None
+
+
+class _Round:
+    """The round in progress: its deal and what has been set since."""
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+        self.turned_up: str | None = None
+        self.trump_set: TrumpSet | None = None
+        self.trump: int = NO_SUIT
+        self.leader: int | None = None
+        self.trick = 1  # the number of the trick in progress
+
+
+class _Trick:
+    """The trick in progress: who played or knocked, in turn (``seats``), each one's card
+    (NO_CARD for a knock), whether it led the trick and whether it was winning it once
+    played; ``winning``: the card winning it so far (NO_CARD: none yet)."""
+
+    def __init__(self) -> None:
+        self.seats: list[int] = []
+        self.cards: list[int] = []
+        self.leads: list[bool] = []
+        self.winnings: list[bool] = []
+        self.winning = NO_CARD
+
+
+def walk(
+    events: Sequence[object],
+    led: int,
+    *,
+    key: tuple[str, int, int | None],
+    players: int,
+    tables: tuple[bool, bool, bool],
+) -> Walked:
+    """Return the rows of a game's ``events`` (a replayed :class:`~kow.engine.State`'s).
+
+    ``led``: the led suit of the trick in progress when the game stopped (the engine's
+    :attr:`State.led <kow.engine.State.led>`; NO_SUIT when none is), for a game cut short;
+    ``key``: the key columns ``(file, game, seed)``; ``players``: the game's seats;
+    ``tables``: whether to make the rows of ``rounds``, ``tricks`` and ``plays``.
+
+    Who won a trick, with which card, and its led suit are the engine's (a trick cut short
+    takes ``led``); whether a card was winning the trick once played is
+    :func:`kow.engine.trick.beats`; followed suit and trumped are read off the card's suit,
+    the trick's led suit and trump (neither for the lead, nor for a knock).
+    """
+    out = Walked(players)
+    rnd: _Round | None = None
+    trick = _Trick()
+    for event in events:
+        kind = type(event)
+        if kind is _PLAY:
+            play = cast(Play, event)
+            card = play.card
+            assert rnd is not None
+            lead = trick.winning == NO_CARD  # the first card leads (after any knock)
+            wins = lead or beats(card, trick.winning, rnd.trump)  # the one statement of the rule
+            if wins:
+                trick.winning = card
+            trick.seats.append(play.seat)
+            trick.cards.append(card)
+            trick.leads.append(lead)
+            trick.winnings.append(wins)
+        elif kind is _TRICK_WON:
+            assert rnd is not None
+            won = cast(TrickWon, event)
+            _trick_rows(out, rnd, trick, key=key, tables=tables, led=won.led,
+                        winner=won.winner, card=won.card)  # fmt: skip
+            trick = _Trick()
+        elif kind is _KNOCK:
+            trick.seats.append(cast(Knock, event).seat)
+            trick.cards.append(NO_CARD)
+            trick.leads.append(False)
+            trick.winnings.append(False)
+        elif kind is _DEAL:
+            deal = cast(Deal, event)
+            rnd = _Round(deal)
+            for seat in deal.dogs_life:
+                if out.dogs_life_round[seat] is None:
+                    out.dogs_life_round[seat] = deal.round
+        elif kind is _LEAD:
+            assert rnd is not None
+            rnd.leader = cast(Lead, event).seat
+        elif kind is _TRUMP_SET:
+            assert rnd is not None
+            trump_set = cast(TrumpSet, event)
+            rnd.trump_set = trump_set
+            suit = trump_set.suit
+            rnd.trump = NO_SUIT if suit is None else suit
+        elif kind is _TURNED_UP:
+            assert rnd is not None
+            rnd.turned_up = NAMES[cast(TurnedUp, event).card]
+        elif kind is _ROUND_END:
+            assert rnd is not None
+            end = cast(RoundEnd, event)
+            for seat in end.eliminated:
+                out.eliminated_round[seat] = rnd.deal.round
+            if tables[0]:
+                out.rounds.append(_round_row(rnd, end, key=key, players=players))
+            rnd = None
+        elif kind is _GAME_END:
+            out.end = cast(GameEnd, event)
+    if trick.seats:  # a trick cut short
+        assert rnd is not None
+        _trick_rows(out, rnd, trick, key=key, tables=tables, led=led, winner=-1, card=NO_CARD)
+    if rnd is not None and tables[0]:  # a round cut short
+        out.rounds.append(_round_row(rnd, None, key=key, players=players))
+    return out
+
+
+def _trick_rows(
+    out: Walked,
+    rnd: _Round,
+    done: _Trick,
+    *,
+    key: tuple[str, int, int | None],
+    tables: tuple[bool, bool, bool],
+    led: int,
+    winner: int,
+    card: int,
+) -> None:
+    """Keep a trick's rows: ``led`` is its led suit (NO_SUIT: no card played); ``winner``
+    and its winning ``card`` are -1 and NO_CARD for a trick cut short."""
+    file, game, seed = key
+    seats, cards, leads = done.seats, done.cards, done.leads
+    number = rnd.deal.round
+    trick = rnd.trick
+    rnd.trick = trick + 1
+    trump = rnd.trump
+    won = None if winner < 0 else winner
+    if tables[1]:
+        knocks = 0
+        trumped = False
+        for place in range(len(seats)):
+            played = cards[place]
+            if played == NO_CARD:
+                knocks += 1
+            elif not leads[place]:
+                suit = SUIT_OF[played]
+                if suit == trump and trump != led:
+                    trumped = True
+        out.tricks.append((
+            file, game, seed, number, trick, seats[0],
+            None if led == NO_SUIT else SUITS[led],  # led_suit
+            len(seats) - knocks, knocks,  # cards, knocks
+            None if card == NO_CARD else NAMES[card],  # winning_card
+            won, trumped,
+        ))  # fmt: skip
+    if tables[2]:
+        add = out.plays.append
+        for place in range(len(seats)):
+            played = cards[place]
+            seat = seats[place]
+            lead = leads[place]
+            knock = played == NO_CARD
+            suit = NO_SUIT if knock or lead else SUIT_OF[played]
+            add((
+                file, game, seed, number, trick, place + 1, seat, knock,
+                None if knock else NAMES[played],  # card
+                lead,
+                suit == led and led != NO_SUIT,  # followed_suit
+                suit == trump and trump != led and suit != NO_SUIT,  # trumped
+                done.winnings[place],
+                None if winner < 0 else seat == winner,  # won
+            ))  # fmt: skip
+
+
+def _round_row(
+    rnd: _Round, end: RoundEnd | None, *, key: tuple[str, int, int | None], players: int
+) -> _Row:
+    """Return the round's row; ``end`` is None for a round cut short."""
+    deal = rnd.deal
+    trump = rnd.trump_set
+    hands: list[str | int | bool | None] = [None] * _SEATS
+    on_dogs_life: list[str | int | bool | None] = [None] * _SEATS
+    tricks_won: list[str | int | bool | None] = [None] * _SEATS
+    eliminated: list[str | int | bool | None] = [None] * _SEATS
+    granted: list[str | int | bool | None] = [None] * _SEATS
+    revived: list[str | int | bool | None] = [None] * _SEATS
+    players_in = 0
+    for seat in range(players):
+        hand = deal.hands[seat]
+        if hand is not None:
+            players_in += 1
+            hands[seat] = " ".join([NAMES[card] for card in hand])
+        on_dogs_life[seat] = seat in deal.dogs_life
+        if end is not None:
+            tricks_won[seat] = end.tricks_won[seat]
+            eliminated[seat] = seat in end.eliminated
+            granted[seat] = seat in end.dogs_life_granted
+            revived[seat] = seat in end.revived
+    suit = None if trump is None else trump.suit
+    return (
+        key[0], key[1], key[2], deal.round, deal.hand_size, deal.dealer, players_in,
+        rnd.turned_up,
+        None if suit is None else SUITS[suit],  # trump
+        None if trump is None else trump.method,  # trump_method
+        None if trump is None else trump.chosen_by,  # trump_chosen_by
+        rnd.leader,
+        *hands, *tricks_won, *on_dogs_life, *eliminated, *granted, *revived,
+    )  # fmt: skip
+
+
+_TEXT: Final = ("false", "true")
+"""The CSV cell of each boolean (:func:`csv_cells`)."""
+
+
+def csv_cells(
+    rows: Iterable[_Row], formula_starts: tuple[str, ...] | None, *, ints_as_text: bool = False
+) -> list[list[str | int]]:
+    """Return each of ``rows`` as its CSV cells (:func:`kow.runs.export.cells`, which
+    documents them): booleans ``true`` / ``false``, None empty, ints and text as they are;
+    with ``formula_starts``, a text cell that begins with one of them is prefixed with
+    ``'``. ``ints_as_text``: each int as its decimal text, which is what the csv module
+    writes of it (small ones from a table, made once). The csv module writes the cells."""
+    out: list[list[str | int]] = []
+    for row in rows:
+        made: list[str | int] = []
+        for value in row:
+            if value is None:
+                made.append("")
+            elif value is True:
+                made.append(_TEXT[1])
+            elif value is False:
+                made.append(_TEXT[0])
+            elif isinstance(value, str):
+                if formula_starts is not None and value.startswith(formula_starts):
+                    made.append("'" + value)
+                else:
+                    made.append(value)
+            elif ints_as_text and isinstance(value, int):
+                made.append(_INT_TEXT[value] if 0 <= value < 64 else str(value))
+            else:
+                made.append(value)
+        out.append(made)
+    return out
+
+
+_INT_TEXT: Final = tuple(str(i) for i in range(64))
+"""The decimal text of each int below 64 (seats, rounds, tricks, plays, cards)."""
