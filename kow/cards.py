@@ -353,12 +353,16 @@ def cards_in(mask: Mask) -> tuple[Card, ...]:
     """
     if not _C0:
         _fill_suit_cards()
-    return (
-        _C0[mask & 0x1FFF]
-        + _C1[mask >> 13 & 0x1FFF]
-        + _C2[mask >> 26 & 0x1FFF]
-        + _C3[mask >> 39 & 0x1FFF]
-    )
+    cards = _C0[mask & 0x1FFF]
+    suit = 1
+    mask >>= 13
+    while mask:  # the suits above clubs, joined only when they hold cards
+        held = mask & 0x1FFF
+        if held:
+            cards = cards + _SUIT_CARDS[suit][held] if len(cards) else _SUIT_CARDS[suit][held]
+        mask >>= 13
+        suit += 1
+    return cards
 
 
 def suit_cards(mask: Mask, suit: Suit) -> tuple[Card, ...]:
@@ -391,10 +395,7 @@ _SUIT_CARDS: Final[tuple[list[tuple[Card, ...]], ...]] = ([], [], [], [])
 """Per suit, the cards of each 13-bit suit mask (bit ``r`` for rank ``r``), lowest first.
 
 Filled on first use (by :func:`cards_in` or :func:`suit_cards`: docs/performance.md,
-"Design choices", gives its size and cost), so that listing a hand is four list lookups
-and a process that never lists one (``kow simulate``, ``kow --help``) does not build it.
+"Design choices", gives its size and cost), so that listing a hand is a list lookup a suit
+held and a process that never lists one (``kow simulate``, ``kow --help``) does not build it.
 """
 _C0: Final = _SUIT_CARDS[0]
-_C1: Final = _SUIT_CARDS[1]
-_C2: Final = _SUIT_CARDS[2]
-_C3: Final = _SUIT_CARDS[3]

@@ -239,6 +239,19 @@ def test_masks() -> None:
     assert cards_in(0) == ()
 
 
+@pytest.mark.parametrize("suits", range(16))
+def test_cards_in_any_suits_held(suits: int) -> None:
+    # cards_in joins only the suits that hold cards: every set of suits held, each suit
+    # with its lowest and highest card, lowest int first.
+    cards = [13 * s + r for s in range(4) if suits >> s & 1 for r in (0, 5, 12)]
+    assert cards_in(mask_of(cards)) == tuple(cards)
+
+
+@given(st.integers(min_value=0, max_value=(1 << 52) - 1))
+def test_cards_in_is_the_bits_set(mask: int) -> None:
+    assert cards_in(mask) == tuple(c for c in range(52) if mask >> c & 1)
+
+
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [

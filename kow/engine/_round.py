@@ -59,6 +59,9 @@ ALL_SUITS: Final[tuple[Suit, ...]] = (0, 1, 2, 3)
 # plays): ``new_*`` costs about 1,600 instructions a call, a table's look-up a few dozen.
 _LEADS: Final = tuple(new_lead((seat,)) for seat in range(MAX_PLAYERS))
 _TURNED_UP: Final = tuple(new_turned_up((card,)) for card in range(52))
+_CUT_CARDS: Final = tuple(
+    tuple(new_cut_card((seat, card)) for card in range(52)) for seat in range(MAX_PLAYERS)
+)
 # The names compiled code reads at every round, as C statics: a module's global names are
 # read from its dict, and an enum's members (Python 3.11's ``EnumType`` has a
 # ``__getattr__``) through a slow attribute look-up, about 850 instructions each.
@@ -71,7 +74,6 @@ _FINAL_TRICK: Final = Termination.FINAL_TRICK
 _SWEEP: Final = Termination.SWEEP
 _LAST_STANDING: Final = Termination.LAST_STANDING
 _NEW_DEAL: Final = new_deal
-_NEW_CUT_CARD: Final = new_cut_card
 _NEW_TIE_CUT: Final = new_tie_cut
 _CLOCKWISE: Final = CLOCKWISE
 _NEW_ROUND_END: Final = new_round_end
@@ -186,7 +188,7 @@ def start_round(state: State) -> None:
             while j < k:  # every seated-th card from the i-th (a while: a C loop)
                 card = deck[j]
                 hand.append(card)
-                mask |= BIT[card]
+                mask |= 1 << card  # a shift: BIT's look-up unboxes a 2-digit int
                 j += seated
             dealt[s] = tuple(hand)
             hands[s] = mask
@@ -377,7 +379,7 @@ def most_tricks_player(state: State) -> Seat:
         high = -1
         for i, s in enumerate(tied):
             card = drawn[i]
-            cut.append(_NEW_CUT_CARD((s, card)))
+            cut.append(_CUT_CARDS[s][card])
             if RANK_OF[card] > high:
                 high = RANK_OF[card]
         passes.append(tuple(cut))

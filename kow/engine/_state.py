@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from ..cards import BIT, NO_SUIT, SUIT_OF, Card, Mask, Suit
+from ..cards import NO_SUIT, SUIT_OF, Card, Mask, Suit
 from ..cards import cards_in as _cards_in
 from ..events import (
     KNOCK,
@@ -70,6 +70,7 @@ _VOTE: Final = Phase.VOTE
 _OVER: Final = Phase.OVER
 _ROUND_OVER: Final = Phase.ROUND_OVER
 _TRICK_WON: Final = TrickWon
+_NEW_TRICK_WON: Final = new_trick_won  # a C static, not a look-up in the module's dict
 _PLAY_OR_KNOCK: Final = (Play, Knock)
 
 
@@ -431,7 +432,6 @@ class State:
         illegal = False
         refused: object = None  # the action refused, when one is
         # Tables as local names (compiled code calls functions directly: none are aliased).
-        bit_of = BIT
         suit_of = SUIT_OF
         plays = _PLAYS
         asking = action is None
@@ -466,21 +466,22 @@ class State:
                             illegal = True
                             break
                         action = chosen
-                if type(action) is int and 0 <= action < 52 and legal >> action & 1:
-                    bit = bit_of[action]
+                card = action if type(action) is int else -1  # unboxed once (-1: no int)
+                if 0 <= card < 52 and legal >> card & 1:
+                    bit = 1 << card  # as legal's test above (BIT's look-up unboxes a 2-digit int)
                     hands[seat] = hand ^ bit
                     seen |= bit
                     # Rules text, 'Déroulement du jeu' 3: see kow.engine.trick.beats.
                     if winning < 0:
-                        led = suit_of[action]
-                        winning = action
+                        led = suit_of[card]
+                        winning = card
                         winning_seat = seat
                     elif bit & beaten_by[winning]:
-                        winning = action
+                        winning = card
                         winning_seat = seat
                     if recording:
-                        events.append(plays[seat][action])
-                elif action == KNOCK and type(action) is int and may_knock:
+                        events.append(plays[seat][card])
+                elif card == KNOCK and may_knock:
                     if recording:
                         events.append(_KNOCKS[seat])
                 else:
@@ -498,7 +499,7 @@ class State:
                 # card plays it, clockwise from the leader. A dog's-life card that wins
                 # leaves its player no card, so the player to its left leads instead
                 # (seed 002).
-                won[winning_seat] += 1
+                won[winning_seat] = won[winning_seat] + 1  # an int's add (``+=`` is Python's)
                 new_trick = True
                 last_trick = number == hand_size
                 if not last_trick:
@@ -510,7 +511,7 @@ class State:
                     why = won_by(winning, led, trump, seen ^ self._trick_seen)
                     self._trick_seen = seen
                     events.append(
-                        new_trick_won(
+                        _NEW_TRICK_WON(
                             (number, leader, winning_seat, next_leader, winning, led, why)
                         )
                     )

@@ -28,13 +28,13 @@ from conftest import (
     plays,
 )
 
-from kow.cards import BIT, cards_in, parse_card, parse_suit
+from kow.cards import BIT, card_name, cards_in, parse_card, parse_suit
 from kow.engine import IllegalActionError, State, action_name
 from kow.engine import view as view_module
 from kow.engine._state import FIELDS as STATE_FIELDS
 from kow.engine.deal import StackedDeck, deal_deck
 from kow.engine.view import TrickFacts, View
-from kow.events import KNOCK, Deal, Phase, Play, TrickWon, WonBy
+from kow.events import KNOCK, CutCard, Deal, Phase, Play, TieCut, TrickWon, WonBy
 from kow.game import bots_rng, play_game
 from kow.players import RandomBot
 from kow.rules import Rules
@@ -197,6 +197,12 @@ def test_tie_cut_three_way_then_two() -> None:
     assert r2["tie_cut"] == [
         [{"seat": 2, "card": "Kc"}, {"seat": 0, "card": "5d"}, {"seat": 1, "card": "Kh"}],
         [{"seat": 2, "card": "3c"}, {"seat": 1, "card": "7s"}],
+    ]
+    # The engine's own record: CutCard values (shared from a table made once), by seat.
+    (tie_cut,) = [e for e in state.events if isinstance(e, TieCut)]
+    assert [[(type(c), c.seat, card_name(c.card)) for c in cut] for cut in tie_cut.passes] == [
+        [(CutCard, 2, "Kc"), (CutCard, 0, "5d"), (CutCard, 1, "Kh")],
+        [(CutCard, 2, "3c"), (CutCard, 1, "7s")],
     ]
     # The same cut settles the lead: no further draw (the stacked decks are used up).
     apply_all(state, "c")
