@@ -21,10 +21,10 @@ from .rules import Rules, check_rules
 from .settings import MAX_GAMES, MAX_SEED, check_int, check_seed
 
 try:  # the interpreter's own SHA-256, as random.py takes its SHA-512: hashlib loads OpenSSL
-    from _sha2 import sha256  # Python 3.12 on
+    from _sha2 import sha256  # type: ignore[import-not-found]  # Python 3.12 on; no stubs
 except ImportError:
     try:
-        from _sha256 import sha256  # Python 3.10 and 3.11
+        from _sha256 import sha256  # type: ignore[import-not-found]  # 3.10 and 3.11
     except ImportError:
         from hashlib import sha256
 
