@@ -10,7 +10,7 @@ deals do not depend on what the bots choose.
 
 from __future__ import annotations
 
-import hashlib
+import _random
 import random
 from typing import TYPE_CHECKING
 
@@ -19,6 +19,14 @@ from .engine.deal import Deck
 from .events import Action, Event, Phase, Seat
 from .rules import Rules, check_rules
 from .settings import MAX_GAMES, MAX_SEED, check_int, check_seed
+
+try:  # the interpreter's own SHA-256, as random.py takes its SHA-512: hashlib loads OpenSSL
+    from _sha2 import sha256  # type: ignore[import-not-found]  # Python 3.12 on; no stubs
+except ImportError:
+    try:
+        from _sha256 import sha256  # type: ignore[import-not-found]  # 3.10 and 3.11
+    except ImportError:
+        from hashlib import sha256
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -76,7 +84,7 @@ def game_seed(run_seed: object, index: object) -> int:
         index = check_int("index", index, lo=0, hi=MAX_GAMES, what="a game number")
     if index == 0:
         return run_seed
-    digest = hashlib.sha256(f"kow-game:{run_seed}:{index}".encode()).digest()
+    digest = sha256(b"kow-game:%d:%d" % (run_seed, index)).digest()
     return int.from_bytes(digest[:8], "big") >> 11
 
 
@@ -101,12 +109,29 @@ def bots_rng(seed: object, rng: random.Random | None = None) -> random.Random:
         seed = check_seed(seed)
     if rng is None:
         return random.Random(seed | _BOTS)
-    rng.seed(seed | _BOTS)
+    _reseed(rng, seed | _BOTS)
     return rng
 
 
 _BOTS = 1 << 53
 """Set in the bots' seed: game seeds are below 2^53, so no game's deal shares it."""
+
+_SEED = _random.Random.seed
+"""Seed the C Mersenne Twister that :class:`random.Random` extends (as random.py imports
+it): with an int, what ``Random.seed`` does but for ``gauss_next``, which
+:func:`_reseed` clears."""
+
+
+def _reseed(rng: random.Random, seed: int) -> None:
+    """Seed ``rng`` with the int ``seed``, 0 or more: the state ``rng.seed(seed)`` gives
+    (``gauss_next`` cleared too), without ``Random.seed``'s Python wrapper (4,400
+    instructions over the C seeding, twice a game of a run). A subclass of
+    :class:`random.Random` gets its own ``seed``."""
+    if type(rng) is random.Random:
+        _SEED(rng, seed)
+        rng.gauss_next = None  # type: ignore[attr-defined]  # random.py's, not in the stubs
+    else:
+        rng.seed(seed)
 
 
 def new_game(
@@ -134,7 +159,7 @@ def new_game(
     if rng is None:
         rng = random.Random(seed)
     else:
-        rng.seed(seed)
+        _reseed(rng, seed)
     return State(check_rules(rules), rng, dealer, deck=deck)
 
 

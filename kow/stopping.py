@@ -146,8 +146,7 @@ def stop_signals() -> Iterator[None]:
             signal.signal(number, handler)
 
 
-@contextmanager
-def stops_held() -> Iterator[None]:
+class stops_held:  # noqa: N801 (named as the function it is used as, like contextlib.suppress)
     """Let a stop signal that lands in the block (Ctrl-C, SIGTERM, SIGHUP, made
     exceptions by :func:`stop_signals`) end the command at the block's end, not within.
 
@@ -156,18 +155,26 @@ def stops_held() -> Iterator[None]:
     short: it goes on when the reader reads, and fails at once when it leaves. An
     exception raised in the block goes out as raised. Main thread only; a block within
     another is the outer block's part.
+
+    A class, not a ``@contextmanager``: entered once a game, by ``kow simulate`` among
+    others, where the generator's machinery cost about ten times this (issue 35).
     """
-    global _held
-    if _held is not None or not _main_thread():
-        yield
-        return
-    _held = []
-    try:
-        yield
-    finally:
+
+    __slots__ = ("_holds",)
+
+    def __enter__(self) -> None:
+        global _held
+        self._holds = _held is None and _main_thread()  # False: an outer block holds
+        if self._holds:
+            _held = []
+
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        global _held
+        if not self._holds:
+            return
         held, _held = _held, None
-    if held:
-        _raise_stop(held[0])
+        if held and kind is None:
+            _raise_stop(held[0])
 
 
 @contextmanager

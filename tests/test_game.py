@@ -163,6 +163,37 @@ def test_bots_rng_repeats_and_is_not_the_deals_generator() -> None:
     assert bots_rng(7).random() != bots_rng(8).random()
 
 
+def test_a_generator_reseeded_is_a_new_one_gauss_included() -> None:
+    # bots_rng and new_game reseed a run's generators past Random.seed's wrapper
+    for seed in (0, 7, MAX_SEED):
+        used = random.Random(99)
+        used.gauss(0.0, 1.0)  # leaves a second normal value in gauss_next
+        assert bots_rng(seed, used) is used
+        assert used.getstate() == bots_rng(seed).getstate()
+        assert used.gauss(0.0, 1.0) == bots_rng(seed).gauss(0.0, 1.0)
+        dealt = random.Random(99)
+        dealt.gauss(0.0, 1.0)
+        new_game(Rules(), seed, rng=dealt)
+        fresh = random.Random(seed)
+        new_game(Rules(), seed, rng=fresh)
+        assert dealt.getstate() == fresh.getstate()
+
+
+class Reseeding(random.Random):
+    """A generator of its own: seeded by its own method."""
+
+    def seed(self, *args: object, **kwargs: object) -> None:
+        self.seeded = args
+        super().seed(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_subclassed_generator_is_reseeded_by_its_own_seed() -> None:
+    rng = Reseeding()
+    assert bots_rng(7, rng) is rng
+    assert rng.seeded == (7 | 1 << 53,)
+    assert rng.getstate() == bots_rng(7).getstate()
+
+
 # --------------------------------------------------------------------------- drive: on_event
 
 

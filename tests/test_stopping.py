@@ -101,6 +101,49 @@ def test_a_stop_in_a_held_block_ends_the_command_at_the_blocks_end(name: str, ra
     )
 
 
+NESTED = """
+import signal, threading
+from kow.stopping import Stopped, stop_signals, stops_held
+done = []
+try:
+    with stop_signals():
+        with stops_held():
+            with stops_held():  # the outer block's part
+                signal.raise_signal(signal.SIGTERM)
+            done.append("after the inner block")
+            try:
+                with stops_held():
+                    raise ValueError("raised in the block")
+            except ValueError as err:
+                done.append(str(err))
+        done.append("after the outer block")
+except Stopped as stop:
+    done.append(stop.name)
+try:
+    with stops_held():
+        raise LookupError("no stop held")
+except LookupError as err:
+    done.append(str(err))
+def elsewhere():
+    with stops_held():
+        done.append("a thread's block holds nothing")
+thread = threading.Thread(target=elsewhere)
+thread.start()
+thread.join()
+print(done)
+"""
+
+
+@posix
+def test_a_held_block_within_another_is_its_part_and_lets_exceptions_out() -> None:
+    done = run(NESTED)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "['after the inner block', 'raised in the block', 'SIGTERM', 'no stop held',"
+        " \"a thread's block holds nothing\"]\n"
+    )
+
+
 IGNORED = """
 import signal
 from kow.stopping import signals_ignored

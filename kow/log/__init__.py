@@ -29,9 +29,10 @@
   by ``kow verify`` and by the schema; :func:`check_players` applies it to a game's seats.
 
 ``docs/log-format.md`` documents every field. The module imports no bot: a log names its
-players by ``name`` and ``kind`` only. The readers of many files (:func:`read_logs` and
-its records) and the replay are imported on first use of their names (:data:`_LAZY`),
-so that a process that only writes logs (``kow simulate``) does not load them.
+players by ``name`` and ``kind`` only. The readers (:func:`iter_games`, and
+:func:`read_logs` and its records for many files), the replay and the typed records are
+imported on first use of their names (:data:`_LAZY`), so that a process that only writes
+logs (``kow simulate``) does not load them.
 """
 
 import importlib
@@ -54,24 +55,10 @@ from ._format import (
     rules_to_log,
     schema,
 )
-from ._reader import MAX_DEPTH, GameOrFault, LogReadError, iter_games, iter_games_and_faults
 from ._writer import GameWriter, game_text
-from .types import (
-    CutCardLog,
-    CutLog,
-    GameLog,
-    PlayerLog,
-    PlayLog,
-    ResultLog,
-    RoundLog,
-    RulesLog,
-    SettingsLog,
-    TerminationValue,
-    TrickLog,
-    VoteLog,
-)
 
 if TYPE_CHECKING:  # at run time, __getattr__ imports them on first use
+    from ._reader import MAX_DEPTH, GameOrFault, LogReadError, iter_games, iter_games_and_faults
     from ._records import GameRecord, InputEnd, InputError, input_label, read_logs
     from ._replay import (
         LoggedAction,
@@ -82,8 +69,27 @@ if TYPE_CHECKING:  # at run time, __getattr__ imports them on first use
         replay_game,
         round_actions,
     )
+    from .types import (
+        CutCardLog,
+        CutLog,
+        GameLog,
+        PlayerLog,
+        PlayLog,
+        ResultLog,
+        RoundLog,
+        RulesLog,
+        SettingsLog,
+        TerminationValue,
+        TrickLog,
+        VoteLog,
+    )
 
 _LAZY = {
+    "MAX_DEPTH": "_reader",
+    "GameOrFault": "_reader",
+    "LogReadError": "_reader",
+    "iter_games": "_reader",
+    "iter_games_and_faults": "_reader",
     "GameRecord": "_records",
     "InputEnd": "_records",
     "InputError": "_records",
@@ -96,6 +102,18 @@ _LAZY = {
     "replay_exact": "_replay",
     "replay_game": "_replay",
     "round_actions": "_replay",
+    "CutCardLog": "types",
+    "CutLog": "types",
+    "GameLog": "types",
+    "PlayerLog": "types",
+    "PlayLog": "types",
+    "ResultLog": "types",
+    "RoundLog": "types",
+    "RulesLog": "types",
+    "SettingsLog": "types",
+    "TerminationValue": "types",
+    "TrickLog": "types",
+    "VoteLog": "types",
 }
 """The names imported on first use, each with its module in this package."""
 

@@ -11,8 +11,7 @@ import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
-from importlib import resources
-from typing import IO, Any, Final, Protocol, cast
+from typing import IO, TYPE_CHECKING, Any, Final, Protocol, cast
 
 from ..cards import NAMES, SUITS
 from ..events import (
@@ -34,8 +33,9 @@ from ..rules import Rules, RulesError
 from ..settings import check_bool, check_seed
 from ..verify import KINDS, MAX_ITERATIONS, MAX_NAME, SETTINGS, check_name
 from ..version import __version__
-from ._reader import iter_values
-from .types import GameLog, PlayerLog, PlayLog, ResultLog, RoundLog, RulesLog, SettingsLog
+
+if TYPE_CHECKING:  # typing only: a process that writes logs imports neither
+    from .types import GameLog, PlayerLog, PlayLog, ResultLog, RoundLog, RulesLog, SettingsLog
 
 __all__ = [
     "FORMAT",
@@ -130,7 +130,7 @@ def _player_log(seat: int, player: PlayerInfo) -> PlayerLog:
     item: PlayerLog = {"seat": seat, "name": player.name, "kind": player.kind}
     settings = settings_of(player)
     if settings:
-        item["settings"] = cast(SettingsLog, dict(settings))
+        item["settings"] = cast("SettingsLog", dict(settings))
     return item
 
 
@@ -382,6 +382,8 @@ def load(stream: IO[bytes]) -> GameLog:
         raise TypeError(
             f"load reads a binary stream, e.g. open(path, 'rb'), not {type(stream).__name__}"
         )
+    from ._reader import iter_values  # here: kow simulate writes logs and reads none
+
     games = iter_values(stream)
     found = next(games, None)
     if found is None:
@@ -396,7 +398,7 @@ def load(stream: IO[bytes]) -> GameLog:
             f"line {line}: not a kow log of version {VERSION} "
             f"(format {game.get('format')!r}, version {game.get('version')!r})"
         )
-    return cast(GameLog, game)  # its format and version are checked; verify_game checks the rest
+    return cast("GameLog", game)  # its format and version are checked; verify_game checks the rest
 
 
 def schema() -> dict[str, Any]:
@@ -411,6 +413,8 @@ def schema() -> dict[str, Any]:
     >>> s["$id"], s["properties"]["version"]["const"]
     ('https://kow.invalid/log-v1.schema.json', 1)
     """
+    from importlib import resources  # here, when asked: a costly import
+
     text = resources.files("kow.log").joinpath("schema.json").read_text(encoding="utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded

@@ -324,7 +324,7 @@ def test_game_text_checks_players_that_differ_from_the_last_checked() -> None:
     assert game_text(1, rules, good, events=state.events) == text
 
 
-def test_the_readers_and_the_replay_are_imported_on_first_use() -> None:
+def test_the_readers_the_replay_and_the_types_are_imported_on_first_use() -> None:
     # A process that only writes logs (kow simulate) loads neither; their names work all
     # the same, as the modules' own objects.
     import subprocess
@@ -336,13 +336,17 @@ def test_the_readers_and_the_replay_are_imported_on_first_use() -> None:
         "from kow.log import read_logs, replay\n"
         "import kow.log._records as r, kow.log._replay as p\n"
         "print(read_logs is r.read_logs, replay is p.replay, kow.log.InputEnd is r.InputEnd)\n"
+        "import kow.log._reader as d, kow.log.types as t\n"
+        "print(kow.log.iter_games is d.iter_games, kow.log.GameLog is t.GameLog)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.splitlines()
-    assert "kow.log._records" not in out[0] and "kow.log._replay" not in out[0]
+    for lazy in ("kow.log._records", "kow.log._replay", "kow.log._reader", "kow.log.types"):
+        assert lazy not in out[0]
     assert "kow.log._writer" in out[0]
     assert out[1] == "True True True"
+    assert out[2] == "True True"
     assert set(log.__all__) <= set(dir(log))
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         log.nothing  # noqa: B018
