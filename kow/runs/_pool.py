@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import mmap
-import multiprocessing
 import os
 import pickle
 import queue
@@ -17,10 +16,12 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from multiprocessing.connection import Connection, wait
-from multiprocessing.context import BaseContext
-from multiprocessing.process import BaseProcess
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # multiprocessing is imported where workers start: a --jobs 1 run starts none
+    from multiprocessing.connection import Connection
+    from multiprocessing.context import BaseContext
+    from multiprocessing.process import BaseProcess
 
 from ..stopping import stops_blocked, stops_left_to_parent
 
@@ -71,6 +72,9 @@ def ordered_map(
     if jobs == 1:
         yield from map(func, todo)
         return
+    import multiprocessing
+    from multiprocessing.connection import wait
+
     fork = _forks()
     context = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
     for stream in (sys.stdout, sys.stderr):  # a forked child must not write them again
@@ -168,6 +172,8 @@ def streamed_map(
     if jobs <= 1:
         yield from map(func, items)
         return
+    import multiprocessing
+
     fork = _forks()
     context = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
     for stream in (sys.stdout, sys.stderr):  # a forked child must not write them again
@@ -259,8 +265,9 @@ def start_seconds() -> float:
 
 
 def _forks() -> bool:
-    """Return whether workers start by ``fork`` here (not on macOS, where it is unsafe)."""
-    return "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin"
+    """Return whether workers start by ``fork`` here: where multiprocessing has it (every
+    platform but Windows), not on macOS, where it is unsafe."""
+    return hasattr(os, "fork") and sys.platform not in ("win32", "darwin")
 
 
 def _end_with(parent: BaseProcess) -> None:
@@ -325,6 +332,8 @@ def _work(
     stops_left_to_parent()
     for connection in inherited:
         connection.close()
+    import multiprocessing
+
     parent = multiprocessing.parent_process()
     if parent is not None:  # end with the main process, even mid-item, if it is killed
         threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
@@ -347,6 +356,8 @@ def _serve(
     stops_left_to_parent()
     for connection in inherited:
         connection.close()
+    import multiprocessing
+
     parent = multiprocessing.parent_process()
     if parent is not None:  # end with the main process, even mid-item, if it is killed
         threading.Thread(target=_end_with, args=(parent,), daemon=True).start()

@@ -780,14 +780,16 @@ def test_each_command_is_listed_under_its_own_name() -> None:
 
 def test_simulate_loads_no_reader_of_logs_nor_openssl() -> None:
     # Start-up is a share of a short run's CPU (issue 35): a run that writes logs reads
-    # none, takes its seeds' SHA-256 from the interpreter, and reads no package data.
+    # none, takes its seeds' SHA-256 from the interpreter, and reads no package data;
+    # one process (--jobs 1) starts no worker, so it loads no multiprocessing.
     code = (
         "import sys\nfrom kow.cli import main\ntry:\n"
         "    main(['simulate', '--seed', '1', '--games', '3', '--bots', 'random', '--jobs',"
         " '1', '--quiet', '-o', '/dev/null'])\n"
         "except SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
         "print(sorted(set(sys.modules) & {'kow.log._reader', 'kow.log.types',"
-        " 'kow.log._records', 'kow.log._replay', 'hashlib', '_hashlib', 'importlib.resources'}))\n"
+        " 'kow.log._records', 'kow.log._replay', 'hashlib', '_hashlib', 'importlib.resources',"
+        " 'multiprocessing'}))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
