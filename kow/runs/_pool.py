@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import mmap
 import os
-import pickle
 import queue
 import sys
 import threading
@@ -455,6 +454,8 @@ def _receive(items: Connection, received: queue.SimpleQueue[Any]) -> None:
 
 def _portable(err: Exception) -> Exception:
     """Return ``err`` if it survives pickling, else a RuntimeError with its text."""
+    import pickle  # a worker's: multiprocessing has it loaded
+
     try:
         pickle.loads(pickle.dumps(err))
     except Exception:  # noqa: BLE001 - any pickling failure

@@ -789,7 +789,7 @@ def test_simulate_loads_no_reader_of_logs_nor_openssl() -> None:
         "except SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
         "print(sorted(set(sys.modules) & {'kow.log._reader', 'kow.log.types',"
         " 'kow.log._records', 'kow.log._replay', 'hashlib', '_hashlib', 'importlib.resources',"
-        " 'multiprocessing'}))\n"
+        " 'multiprocessing', 'pickle', 'logging', 'kow.runs.executors._cluster'}))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

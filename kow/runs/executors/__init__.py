@@ -16,12 +16,38 @@ any executor that hands the results back **in order** gives the same bytes. An
   checked and probed, stop signals while Ray connects, Ray's quirks).
 
 Ray is imported only when a :class:`RayTasks` runs or :func:`ray_connection` connects
-(the extra ``ray``); ``import kow`` and the rest of kow never load it.
+(the extra ``ray``); ``import kow`` and the rest of kow never load it. ``_cluster.py``
+itself (with :mod:`logging`) is imported on first use of its names, so that a run on this
+machine does not load it.
 """
 
-from ._cluster import CLUSTERS, check_cluster, ray_connection
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ._local import Executor, Processes, check_executor
 from ._ray_tasks import BlockError, ClusterError, RayTasks, TaskError, on_ray
+
+if TYPE_CHECKING:  # at run time, __getattr__ imports them on first use
+    from ._cluster import CLUSTERS, check_cluster, ray_connection
+
+_LAZY = {"CLUSTERS": "_cluster", "check_cluster": "_cluster", "ray_connection": "_cluster"}
+"""The names imported on first use, each with its module in this package."""
+
+
+def __getattr__(name: str) -> Any:
+    """Return the name ``name`` of :data:`_LAZY`, its module imported (and the name kept)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """Return the module's names, those imported on first use included."""
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "BlockError",
