@@ -35,9 +35,9 @@ imported on first use of their names (:data:`_LAZY`), so that a process that onl
 logs (``kow simulate``) does not load them.
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from .._lazy import lazy_names
 from ._format import (
     FORMAT,
     MAX_NAME,
@@ -118,19 +118,7 @@ _LAZY = {
 """The names imported on first use, each with its module in this package."""
 
 
-def __getattr__(name: str) -> Any:
-    """Return the name ``name`` of :data:`_LAZY`, its module imported (and the name kept)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    """Return the module's names, those imported on first use included."""
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, globals())
 
 
 __all__ = [

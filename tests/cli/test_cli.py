@@ -778,33 +778,35 @@ def test_each_command_is_listed_under_its_own_name() -> None:
     assert main.commands.get("simulat") is None
 
 
+def _modules_after(args: list[str], shown: str) -> str:
+    """Run ``kow ARGS`` in a new process and return ``shown`` (an expression over
+    ``sys.modules``) as it prints after the run."""
+    code = (
+        f"import sys\nfrom kow.cli import main\ntry:\n    main({args!r})\n"
+        "except SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
+        f"print({shown})\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    return out.strip().splitlines()[-1]
+
+
 def test_simulate_loads_no_reader_of_logs_nor_openssl() -> None:
     # Start-up is a share of a short run's CPU (issue 35): a run that writes logs reads
     # none, takes its seeds' SHA-256 from the interpreter, and reads no package data;
     # one process (--jobs 1) starts no worker, so it loads no multiprocessing.
-    code = (
-        "import sys\nfrom kow.cli import main\ntry:\n"
-        "    main(['simulate', '--seed', '1', '--games', '3', '--bots', 'random', '--jobs',"
-        " '1', '--quiet', '-o', '/dev/null'])\n"
-        "except SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
-        "print(sorted(set(sys.modules) & {'kow.log._reader', 'kow.log.types',"
-        " 'kow.log._records', 'kow.log._replay', 'hashlib', '_hashlib', 'importlib.resources',"
-        " 'multiprocessing', 'pickle', 'logging', 'kow.runs.executors._cluster'}))\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    assert out.strip().splitlines()[-1] == "[]"
+    unused = {
+        "kow.log._reader", "kow.log.types", "kow.log._records", "kow.log._replay", "hashlib",
+        "_hashlib", "importlib.resources", "multiprocessing", "pickle", "logging",
+        "kow.runs.executors._cluster",
+    }  # fmt: skip
+    args = ["simulate", "--seed", "1", "--games", "3", "--bots", "random", "--jobs", "1",
+            "--quiet", "-o", "/dev/null"]  # fmt: skip
+    assert _modules_after(args, f"sorted(set(sys.modules) & {unused!r})") == "[]"
 
 
 def test_simulate_imports_no_other_command() -> None:
-    code = (
-        "import sys\nfrom kow.cli import main\ntry:\n"
-        "    main(['simulate', '--seed', '1', '--bots', 'random', '--quiet', '-o', '/dev/null'])\n"
-        "except SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
-        "print(sorted(m for m in sys.modules if m.startswith('kow.cli.commands.')))\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    assert out.strip().splitlines()[-1] == "['kow.cli.commands.simulate']"
+    args = ["simulate", "--seed", "1", "--bots", "random", "--quiet", "-o", "/dev/null"]
+    shown = "sorted(m for m in sys.modules if m.startswith('kow.cli.commands.'))"
+    assert _modules_after(args, shown) == "['kow.cli.commands.simulate']"

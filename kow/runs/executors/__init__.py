@@ -21,9 +21,9 @@ itself (with :mod:`logging`) is imported on first use of its names, so that a ru
 machine does not load it.
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..._lazy import lazy_names
 from ._local import Executor, Processes, check_executor
 from ._ray_tasks import BlockError, ClusterError, RayTasks, TaskError, on_ray
 
@@ -34,19 +34,7 @@ _LAZY = {"CLUSTERS": "_cluster", "check_cluster": "_cluster", "ray_connection": 
 """The names imported on first use, each with its module in this package."""
 
 
-def __getattr__(name: str) -> Any:
-    """Return the name ``name`` of :data:`_LAZY`, its module imported (and the name kept)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    """Return the module's names, those imported on first use included."""
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, globals())
 
 
 __all__ = [
