@@ -247,7 +247,7 @@ def _values(
             if state == _TOP:
                 return
             why = "Expecting ',' delimiter" if state == _AFTER_ELEMENT else "Expecting value"
-            raise _fault(why, text, pos, line=line, line_start=line_start)
+            raise _fault(why, text, pos, line=line, line_start=line_start, ended=True)
         if state:  # inside a top-level array: the commas and the end are read here
             char = text[pos]
             if state == _AFTER_ELEMENT:
@@ -287,7 +287,12 @@ def _values(
                     scan.why, text, at, line=line, line_start=line_start, kind="not readable"
                 ) from None
             raise _fault(
-                _json_message(err.msg), text, err.pos, line=line, line_start=line_start
+                _json_message(err.msg),
+                text,
+                err.pos,
+                line=line,
+                line_start=line_start,
+                ended=eof,
             ) from None
         except _Constant as err:
             # All before it is JSON (json reads in order), so the first one outside a
@@ -498,10 +503,24 @@ def _lone_surrogate(text: str, start: int, end: int) -> int | None:
 
 
 def _fault(
-    message: str, text: str, at: int, *, line: int, line_start: int, kind: str = "not JSON"
+    message: str,
+    text: str,
+    at: int,
+    *,
+    line: int,
+    line_start: int,
+    kind: str = "not JSON",
+    ended: bool = False,
 ) -> LogReadError:
     """Return the error "``kind``: ``message``" placed at ``text[at]``, in the line
-    ``line`` that starts at ``line_start`` or in one after it."""
+    ``line`` that starts at ``line_start`` or in one after it. ``ended``: ``text`` holds
+    the input's end, so a fault at its end says that the input stops there."""
+    if ended and (at >= len(text.rstrip()) or message.startswith("Unterminated string")):
+        message += (
+            " (the input ends in it: cut short?)"
+            if at < len(text)
+            else (" (the input ends here: cut short?)")
+        )
     if text.startswith(_BOM, at):
         message = "a byte-order mark (U+FEFF) may only start the input"
     elif text.startswith("\0", at) and kind == "not JSON":

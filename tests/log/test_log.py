@@ -237,7 +237,8 @@ def test_the_column_counts_from_the_start_of_the_line(chunk: int | None) -> None
     [
         (
             b'{"a": 1}\n  {"b": "abc',
-            "line 2, column 9: not JSON: Unterminated string starting here",
+            "line 2, column 9: not JSON: Unterminated string starting here (the input ends in"
+            " it: cut short?)",
         ),
         (b'{"a": "ab\tc"}', "line 1, column 10: not JSON: Invalid control character"),
         (b'{"a": "ab\\x"}', "line 1, column 10: not JSON: Invalid \\escape"),

@@ -278,7 +278,8 @@ def test_two_logs_are_more_than_one_value(line: str) -> None:
     [
         ('{"format": "kow-log",\n "version": }', (2, 13), "line 2, column 13: not JSON: "
          "Expecting value"),
-        ("[1,", (1, 4), "line 1, column 4: not JSON: Expecting value"),
+        ("[1,", (1, 4), "line 1, column 4: not JSON: Expecting value (the input ends here:"
+         " cut short?)"),
         ('{"a": 1} x', (1, 10), "line 1, column 10: not JSON: Expecting value"),
         ('\n\n  {"a" 1}', (3, 8), "line 3, column 8: not JSON: Expecting ':' delimiter"),
     ],

@@ -157,7 +157,28 @@ def test_a_broken_array_is_placed_where_json_places_it(
     with pytest.raises(json.JSONDecodeError) as err:
         json.loads(text)
     place = f"line {err.value.lineno}, column {err.value.colno}"
-    assert read(text.encode(), chunk) == f"{place}: not JSON: {why}"
+    ends = " (the input ends here: cut short?)" if err.value.pos >= len(text) else ""
+    assert read(text.encode(), chunk) == f"{place}: not JSON: {why}{ends}"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"a": 1, "b":', "line 1, column 14: not JSON: Expecting value (the input ends"
+         " here: cut short?)"),
+        ('{"a": "xy', "line 1, column 7: not JSON: Unterminated string starting here (the"
+         " input ends in it: cut short?)"),
+        ('{"a": 1}\n{"b": \n\n', "line 4, column 1: not JSON: Expecting value (the input"
+         " ends here: cut short?)"),
+        ('{"a" 1}', "line 1, column 6: not JSON: Expecting ':' delimiter"),
+        ('{"a": 1} x', "line 1, column 10: not JSON: Expecting value"),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_a_log_cut_short_is_said_to_end_there(text: str, said: str, chunk: int | None) -> None:
+    # A file cut short (a copy stopped, a disk full) reads as JSON that stops mid-value:
+    # the message says so, wherever the reader's chunks end.
+    assert read(text.encode(), chunk) == said
 
 
 def test_a_log_loaded_alone_is_not_taken_out_of_an_array() -> None:

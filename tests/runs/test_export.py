@@ -591,6 +591,11 @@ def test_table_missing_or_unknown_is_a_usage_error(stacked: str) -> None:
     code, out, err = invoke("export", stacked)
     assert (code, out) == (2, "")
     assert "Missing option '--table'" in err and "games" in err and "plays" in err
+    said = [line for line in err.splitlines() if line.startswith("Error:")]
+    assert said == [  # one line, not one a choice
+        "Error: Missing option '--table': give games, rounds, tricks, plays or all (repeat"
+        " --table for several tables)"
+    ]
     code, out, err = invoke("export", stacked, "--table", "hands")
     assert (code, out) == (2, "")
     assert (

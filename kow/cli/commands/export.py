@@ -73,9 +73,9 @@ def _export_folder(folder: str) -> bool:
 @click.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...", type=PATH)
 @click.option(
-    "--table", "tables", required=True, multiple=True,
+    "--table", "tables", multiple=True,
     type=click.Choice((*EXPORT_TABLES, "all")),
-    help="One row per game, round, trick or play (docs/tables.md gives every column)."
+    help="Required: one row per game, round, trick or play (docs/tables.md gives every column)."
     " Give it more than once, or all, for several tables in one pass, to -o DIR.",
 )  # fmt: skip
 @click.option(
@@ -124,6 +124,11 @@ def export(
     A progress bar shows on stderr when it is a
     terminal (the table not on the same screen) and every FILE is a file.
     """
+    if not tables:  # required, said on one line (Click lists the choices one a line)
+        raise click.UsageError(
+            f"Missing option '--table': give {', '.join(EXPORT_TABLES)} or all (repeat"
+            " --table for several tables)"
+        )
     chosen = EXPORT_TABLES if "all" in tables else tuple(t for t in EXPORT_TABLES if t in tables)
     several = len(chosen) > 1
     if several and output in (None, "-"):
