@@ -386,9 +386,16 @@ def _suit_table(suit: Suit) -> list[tuple[Card, ...]]:
 
 
 def _fill_suit_cards() -> None:
-    """Fill :data:`_SUIT_CARDS`, each suit's table (:func:`_suit_table`), in place."""
-    for suit in range(4):
-        _SUIT_CARDS[suit][:] = _suit_table(suit)
+    """Fill :data:`_SUIT_CARDS`, each suit's table (:func:`_suit_table`), in place.
+
+    Clubs' table (``_C0``, which says whether the tables are filled) is filled last, each
+    table in one step: a thread that finds it filled finds them all filled (threads play
+    games at once in ``kow serve``); two threads that both find it empty fill the same
+    tables twice.
+    """
+    tables = [_suit_table(suit) for suit in range(4)]
+    for suit in (3, 2, 1, 0):
+        _SUIT_CARDS[suit][:] = tables[suit]
 
 
 _SUIT_CARDS: Final[tuple[list[tuple[Card, ...]], ...]] = ([], [], [], [])

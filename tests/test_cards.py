@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -301,3 +303,35 @@ def test_the_suit_tables_are_built_on_first_use() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.splitlines()
     assert out == ["[0, 0, 0, 0]", "(0, 20, 51) [8192, 8192, 8192, 8192]", "(20,)"]
+
+
+def test_the_suit_tables_are_whole_for_a_thread_that_finds_them_filled() -> None:
+    # kow serve plays games in threads: the tables are filled on first use, and a thread
+    # that comes while another fills them must not read a table still empty (it did:
+    # "IndexError: list index out of range", a game stopped). A slow fill (pure Python:
+    # the compiled module calls its own function) leaves a second thread the time.
+    code = """
+import threading, time
+import kow.cards as cards
+make = cards._suit_table
+def slow(suit):
+    time.sleep(0.02)
+    return make(suit)
+cards._suit_table = slow
+full = (1 << 52) - 1
+said = []
+def use(wait):
+    time.sleep(wait)
+    try:
+        said.append((len(cards.cards_in(full)), len(cards.suit_cards(full, 3))))
+    except IndexError as err:
+        said.append(repr(err))
+threads = [threading.Thread(target=use, args=(w,)) for w in (0, 0.03, 0.05)]
+[t.start() for t in threads]
+[t.join() for t in threads]
+print(sorted(map(str, said)))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    assert out.strip() == "['(52, 13)', '(52, 13)', '(52, 13)']"
