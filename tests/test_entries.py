@@ -194,6 +194,9 @@ def test_play_with_no_humans_says_where_bots_play_alone() -> None:
     assert "'0' is not a number of people: allowed 1 to 7; bots alone play with kow simulate" in (
         message
     )
+    code, out, err = run("play", "--humans", "9")  # too many: no word of bots alone
+    assert code == 2 and out == ""
+    assert " ".join(err.split()).endswith("'9' is not a number of people: allowed 1 to 7")
 
 
 def test_seed_abc_says_what_a_seed_is() -> None:

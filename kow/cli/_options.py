@@ -75,8 +75,9 @@ class Count(click.IntRange):
     :data:`kow.entries.MAX_ENTRY` characters).
 
     ``what`` names the value in the message (``"a number of games"``); ``hint``, when
-    given, ends the message of a value refused (what to do instead). A value refused is a
-    usage error (exit 2) naming the option, the value and the numbers allowed.
+    given, ends the message of a number refused as below ``low`` (what to do instead). A
+    value refused is a usage error (exit 2) naming the option, the value and the numbers
+    allowed.
     ``--help`` shows the range as for :class:`click.IntRange`.
     """
 
@@ -105,7 +106,8 @@ class Count(click.IntRange):
         try:
             return parse_number(value, self.low, self.high, what=self.what)
         except EntryError as err:
-            self.fail(f"{err}; {self.hint}" if self.hint else str(err), param, ctx)
+            below = value.isascii() and value.isdigit() and int(value) < self.low
+            self.fail(f"{err}; {self.hint}" if self.hint and below else str(err), param, ctx)
 
 
 class Seconds(click.FloatRange):

@@ -387,11 +387,12 @@ larger result goes down its pipe. ``kow simulate``'s blocks are about 1 MB (200 
 
 def _shared_slots(context: BaseContext) -> _Slots | None:
     """Return a worker's :class:`_Slots` of :data:`SLOT_BYTES`, or None where the system
-    will not give them (no memory to map, no POSIX semaphores: some containers): its
-    results then go down its pipe."""
+    will not give them (no memory to map, no POSIX semaphores: some containers, or a
+    Python built without them, whose multiprocessing raises ImportError): its results
+    then go down its pipe."""
     try:
         return _Slots(context, SLOT_BYTES)
-    except OSError:
+    except (OSError, ImportError):
         return None
 
 

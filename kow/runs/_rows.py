@@ -197,8 +197,7 @@ def _trick_rows(
             if played == NO_CARD:
                 knocks += 1
             elif not leads[place]:
-                suit = SUIT_OF[played]
-                if suit == trump and trump != led:
+                if _trumped(SUIT_OF[played], trump, led):
                     trumped = True
         out.tricks.append((
             file, game, seed, number, trick, seats[0],
@@ -220,10 +219,17 @@ def _trick_rows(
                 None if knock else NAMES[played],  # card
                 lead,
                 suit == led and led != NO_SUIT,  # followed_suit
-                suit == trump and trump != led and suit != NO_SUIT,  # trumped
+                _trumped(suit, trump, led),
                 done.winnings[place],
                 None if winner < 0 else seat == winner,  # won
             ))  # fmt: skip
+
+
+def _trumped(suit: int, trump: int, led: int) -> bool:
+    """Return whether a card of ``suit`` played to a trick led in ``led`` trumps it: a
+    trump, on a trick not led in trumps (``suit`` :data:`NO_SUIT`: a knock or the lead,
+    which trump nothing)."""
+    return suit != NO_SUIT and suit == trump and trump != led
 
 
 def _round_row(

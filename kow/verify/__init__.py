@@ -329,7 +329,8 @@ class Verdict:
         same verdict and the same items yielded. A record may come back with ``game``
         None and its ``text`` (sent to a worker as its text): it is read again from its
         text when the game is faulty or ``note`` is given.
-        Raises what ``records``, ``also``, ``note`` or the executor raise, nothing else.
+        Raises what ``records``, ``also``, ``note`` or ``judging`` (its executor) raise,
+        nothing else.
         """
         for item, judged in judging(records, also):
             if not hasattr(item, "game"):  # the end of an input

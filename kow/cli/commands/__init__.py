@@ -46,8 +46,9 @@ there (each module keeps its own names)."""
 
 class _Commands(MutableMapping[str, click.Command]):
     """The ``kow`` group's commands (:data:`COMMANDS`), each module imported when its
-    command is first asked for: listing the names (``kow --help`` names them, Click's
-    "did you mean") imports nothing, and ``kow simulate`` imports ``simulate`` alone."""
+    command is first asked for: listing the names (Click's "did you mean") imports
+    nothing, and ``kow simulate`` imports ``simulate`` alone (``kow --help`` imports
+    every command, for its short help)."""
 
     def __init__(self) -> None:
         self._commands: dict[str, click.Command | None] = dict.fromkeys(COMMANDS)
