@@ -928,6 +928,25 @@ def test_play_round_of_a_whole_game_state_records_the_round() -> None:
         state.play_round([_uniform(random.Random(1).random)] * 3)
 
 
+def test_the_tricks_built_on_from_the_last_are_those_of_a_walk_from_the_rounds_start() -> None:
+    # State.tricks walks on from the tricks it built last (this round's only): at every
+    # step of whole games, they equal a fork's, which walks the round from its start, and
+    # a view built after each step holds them.
+    for seed, rules in enumerate(SEARCH_RULES):
+        state = State(rules, random.Random(seed))
+        rng = random.Random(100 + seed)
+        rounds_seen = set()
+        while state.phase is not Phase.OVER:
+            if seed % 2:  # some games ask at every step, others only now and then
+                assert state.tricks == state.fork().tricks
+            elif rng.random() < 0.3:
+                assert state.view().tricks == state.fork().tricks
+            if state.tricks:
+                rounds_seen.add(state.round)
+            state.apply(rng.choice(state.legal_actions()))
+        assert len(rounds_seen) >= 2
+
+
 def test_view_of_a_search_copy_follows_its_play() -> None:
     state = _play_states(SEARCH_RULES[0], range(1))[3]
     other = state.round_copy()
