@@ -1340,7 +1340,8 @@ def test_tables_text_is_the_csv_modules_text_of_the_rows(
         made = tables_text(game, TABLES, file=label, index=number, text=text, spreadsheet_safe=safe)
         found = tables_rows(game, TABLES, file=label, index=number)
         assert list(made) == list(TABLES)
-        assert made == {table: csv_text(rows, spreadsheet_safe=safe) for table, rows in found.items()}
+        expected = {table: csv_text(rows, spreadsheet_safe=safe) for table, rows in found.items()}
+        assert made == expected
     null_seed = tables_text(games[-1], ("plays",), file='a,"b"\nc.jsonl', index=9)["plays"]
     assert null_seed.startswith('"a,""b""\nc.jsonl",9,,1,1,1,')  # quoted, the seed empty
     key = "'=cmd|'/c calc'!A1" if safe else "=cmd|'/c calc'!A1"
