@@ -1330,7 +1330,7 @@ def test_tables_text_is_the_csv_modules_text_of_the_rows(
     # seed, under labels that CSV quotes or a spreadsheet would run.
     from kow.runs.export import tables_text
 
-    games = [game for found in runs.values() for game in found]
+    games: list[Any] = [game for found in runs.values() for game in found]
     games.append(abandoned_game())
     games.append({**games[0], "seed": None})  # deals from outside kow: not proved, verified
     labels = ["g.jsonl", 'a,"b"\nc.jsonl', "=cmd|'/c calc'!A1", "-x", "é ♥\r"]
