@@ -778,6 +778,22 @@ def test_each_command_is_listed_under_its_own_name() -> None:
     assert main.commands.get("simulat") is None
 
 
+def test_kow_help_lists_each_command_once_in_order_importing_none() -> None:
+    # One list of the commands (COMMANDS' summaries), play first, rules last; the
+    # commands' modules stay unloaded (their help is their own: kow COMMAND --help).
+    code, out, _ = run("--help")
+    assert code == 0
+    listed = out[out.index("Commands:") :].splitlines()[1:]
+    assert [line.split()[0] for line in listed] == [
+        "play", "host", "join", "serve", "simulate", "tournament", "verify", "replay",
+        "export", "analyze", "schema", "rules",
+    ]  # fmt: skip
+    assert listed[0].split(None, 1)[1] == "play in the terminal, against bots or with friends"
+    assert out.count("simulate") == 1 and "kow COMMAND --help" in out
+    loaded = _modules_after(["--help"], "sorted(m for m in sys.modules if '.commands.' in m)")
+    assert loaded == "[]"
+
+
 def _modules_after(args: list[str], shown: str) -> str:
     """Run ``kow ARGS`` in a new process and return ``shown`` (an expression over
     ``sys.modules``) as it prints after the run."""
