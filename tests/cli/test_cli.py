@@ -148,14 +148,14 @@ def test_rule_options_default_to_the_rules_defaults() -> None:
         (["--players", "8"], "8"),
         (
             ["--players", "7", "--start-cards", "8"],
-            "'--start-cards': start_cards must be 1 to 7 with 7 players",
+            "'--start-cards': must be 1 to 7 with 7 players (players x cards + 1 <= 52",
         ),
         (["--start-cards", "0"], "0"),
         (["--bots", "clever"], "'clever' is not a bot kind: choose from random, heuristic"),
         (["--bots", "random,random"], "gives 2 kinds for 4 seats"),
         (
             ["--dealer", "4"],
-            "'--dealer': dealer must be a seat 0 to 3 with 4 players, not 4",
+            "'--dealer': must be a seat 0 to 3 with 4 players, not 4",
         ),
         (["--seed", "-3"], "-3"),
         (["--seed", "abc"], "abc"),
