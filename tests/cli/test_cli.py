@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import python_prints
 
 from kow import __version__
 from kow.cli import main
@@ -802,10 +803,7 @@ def _modules_after(args: list[str], shown: str) -> str:
         "except SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
         f"print({shown})\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    return out.strip().splitlines()[-1]
+    return python_prints(code)[-1]
 
 
 def test_simulate_loads_no_reader_of_logs_nor_openssl() -> None:
