@@ -302,7 +302,6 @@ def test_the_log_imports_no_bot_and_only_the_cli_imports_click() -> None:
 def test_no_command_or_import_of_kow_loads_a_framework() -> None:
     # The adapters' frameworks (and numpy) are imported by their adapters alone, so
     # `import kow`, the log, the engine and every command stay as fast with them installed.
-
     heavy = ("numpy", "pyspiel", "open_spiel", "pettingzoo", "gymnasium")
     code = (
         "import sys, kow, kow.log, kow.engine, kow.frameworks.encoding, kow.players\n"
@@ -383,7 +382,6 @@ def test_the_cli_does_load_click() -> None:
 
 def test_import_kow_loads_only_the_version_and_offers_the_public_api() -> None:
     # kow/__init__.py imports each public name on first use, so `kow --help` stays fast.
-
     import kow
 
     code = "import sys, kow\nprint(sorted(m for m in sys.modules if m.startswith('kow')))\n"

@@ -289,7 +289,6 @@ def test_card_functions_take_numpy_integers_as_their_int() -> None:
 def test_the_suit_tables_are_built_on_first_use() -> None:
     # Importing kow.cards (kow simulate, kow --help) builds no table of 32,768 tuples;
     # listing a hand builds them, the same for every later call.
-
     code = (
         "import kow.cards as c, kow.engine\n"
         "print([len(t) for t in c._SUIT_CARDS])\n"

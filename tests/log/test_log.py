@@ -329,7 +329,6 @@ def test_game_text_checks_players_that_differ_from_the_last_checked() -> None:
 def test_the_readers_the_replay_and_the_types_are_imported_on_first_use() -> None:
     # A process that only writes logs (kow simulate) loads neither; their names work all
     # the same, as the modules' own objects.
-
     code = (
         "import sys, kow.log\n"
         "print(sorted(m for m in sys.modules if m.startswith('kow.log.')))\n"
