@@ -129,7 +129,7 @@ def _settings(rules: Rules) -> _Settings:
 # A round's end and a game's end recur (the same few tricks counts, winners and rounds):
 # each is made once, and a game's events share it as they share their plays. Frozen
 # records: shared, they are the same values; a look-up costs less than making one.
-_ROUND_ENDS: Final[dict[tuple[Any, ...], RoundEnd]] = {}
+_ROUND_ENDS: Final[dict[int, RoundEnd]] = {}
 _GAME_ENDS: Final[dict[int, GameEnd]] = {}
 _MOST_KEPT: Final = 4096
 """The most ends of each kind kept (then new ones are made each time): memory stays flat."""
@@ -428,15 +428,27 @@ def end_round(state: State) -> None:
             state.dogs_life_used[s] = True
     for s in eliminated:
         state.in_game[s] = False
-    tricks_won: list[int | None] = [None] * state.players
+    # The end kept by an int of its fields (a tuple of tuples hashes and compares in
+    # Python's generic code): per seat 5 bits of tricks won plus one (0: not dealt in),
+    # then a bit per seat eliminated, granted, revived (each list is in seat order), then
+    # the seats.
+    key = state.players << 56
     for s in in_round:
-        tricks_won[s] = won[s]
-    fields = (tuple(tricks_won), tuple(eliminated), tuple(granted), revived)
-    event = _ROUND_ENDS.get(fields)
+        key |= (won[s] + 1) << 5 * s
+    for s in eliminated:
+        key |= 1 << 35 + s
+    for s in granted:
+        key |= 1 << 42 + s
+    for s in revived:
+        key |= 1 << 49 + s
+    event = _ROUND_ENDS.get(key)
     if event is None:
-        event = _NEW_ROUND_END(fields)
+        tricks_won: list[int | None] = [None] * state.players
+        for s in in_round:
+            tricks_won[s] = won[s]
+        event = _NEW_ROUND_END((tuple(tricks_won), tuple(eliminated), tuple(granted), revived))
         if len(_ROUND_ENDS) < _MOST_KEPT:
-            _ROUND_ENDS[fields] = event
+            _ROUND_ENDS[key] = event
     state.events.append(event)
     state.dogs_life = tuple(granted)
     remaining = state.in_game.count(True)
