@@ -79,12 +79,22 @@ _CLOCKWISE: Final = CLOCKWISE
 _NEW_ROUND_END: Final = new_round_end
 _NEW_OUTCOME: Final = new_outcome
 _NEW_GAME_END: Final = new_game_end
-_TRUMP_SETS: Final = {
-    (suit, method, chosen_by): new_trump_set((None if suit < 0 else suit, method, chosen_by))
+_METHODS: Final[dict[str, int]] = {method: i for i, method in enumerate(get_args(TrumpMethod))}
+_TRUMP_SETS: Final = tuple(
+    new_trump_set((None if suit < 0 else suit, method, chosen_by))
     for suit in (NO_SUIT, *ALL_SUITS)
     for method in get_args(TrumpMethod)
     for chosen_by in (None, *range(MAX_PLAYERS))
-}
+)
+"""Every :class:`~kow.events.TrumpSet`, made once, at :func:`_trump_set_index` of its fields
+(an int: a key of a tuple, its str and a None, hashed and compared at every round,
+cost about ten times a look-up by index)."""
+
+
+def _trump_set_index(suit: Suit, method: TrumpMethod, chosen_by: Seat | None) -> int:
+    """Return where :data:`_TRUMP_SETS` holds the event of these fields (``suit`` -1: none)."""
+    seat = 0 if chosen_by is None else chosen_by + 1
+    return ((suit + 1) * len(_METHODS) + _METHODS[method]) * (MAX_PLAYERS + 1) + seat
 
 
 class _Settings:
@@ -335,7 +345,7 @@ def set_trump(state: State, suit: Suit, method: TrumpMethod, *, chosen_by: Seat 
     state.trump = suit
     state.trump_method = method
     state.trump_chosen_by = chosen_by
-    event = _TRUMP_SETS[suit, method, chosen_by]
+    event = _TRUMP_SETS[_trump_set_index(suit, method, chosen_by)]
     record(state, event)
     # Rules text, 'Déroulement du jeu' 1: the dealer's left leads round 1; later rounds
     # are led by last round's most-tricks player (or the dealer's left, a variant).

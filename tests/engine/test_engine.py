@@ -1063,3 +1063,25 @@ def test_a_view_counts_each_hand_and_rebuilds_the_round_s_tricks() -> None:
                 (e.number, e.winner, e.card) for e in won
             ]
             state.apply(rng.choice(state.legal_actions()))
+
+
+def test_each_trump_set_is_found_at_the_index_of_its_fields() -> None:
+    # set_trump reads the round's TrumpSet from a table by an int of its fields.
+    from typing import get_args
+
+    from kow.engine._round import _TRUMP_SETS, _trump_set_index
+    from kow.events import TrumpMethod
+
+    found = [
+        _TRUMP_SETS[_trump_set_index(suit, method, chosen_by)]
+        for suit in range(-1, 4)
+        for method in get_args(TrumpMethod)
+        for chosen_by in (None, *range(7))
+    ]
+    assert [tuple(event) for event in found] == [
+        (None if suit < 0 else suit, method, chosen_by)
+        for suit in range(-1, 4)
+        for method in get_args(TrumpMethod)
+        for chosen_by in (None, *range(7))
+    ]
+    assert len(set(map(id, found))) == len(found) == len(_TRUMP_SETS)
