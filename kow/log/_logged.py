@@ -1,0 +1,174 @@
+"""A logged game read for the engine: the decks that deal its rounds (:func:`logged_decks`),
+how a round's decisions and plays read (:func:`decisions`, :func:`play_action`), and
+:func:`play_logged`, which plays a log's rounds through the engine, each round's cards
+through the one trick loop (:class:`LoggedPlays`), for :func:`kow.log.replay_exact`.
+
+Compiled in the installed build (``setup.py``'s ``COMPILED``): every game that ``kow
+export`` proves legal by its replay passes here. The values of a log are read as the
+JSON values they are (``Any``), so a log that cannot be read raises what Python raises
+for it (:class:`KeyError`, :class:`TypeError`, :class:`IndexError`,
+:class:`AttributeError`), in both builds alike. The rules are the engine's: it deals,
+plays and judges every card here as in any game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ..cards import NAMES, SUITS, Card, Mask, Suit
+from ..engine import State
+from ..engine.deal import deal_deck
+from ..engine.view import CardPolicy, TrickFacts
+from ..events import KNOCK, Action, Seat
+
+__all__ = [
+    "CARDS",
+    "LoggedPlays",
+    "RoundCut",
+    "decisions",
+    "logged_decks",
+    "play_action",
+    "play_logged",
+]
+
+CARDS: Final[dict[object, Card]] = {name: card for card, name in enumerate(NAMES)}
+"""A card by its name in the log (``"Ah"``)."""
+_SUITS: Final[dict[object, Suit]] = {name: suit for suit, name in enumerate(SUITS)}
+"""A suit by its letter; None (no trump) is read as a missing key, as any other."""
+
+
+def logged_decks(game: Any) -> tuple[list[list[Card]], list[Any]]:
+    """Return the decks and cut positions that deal ``game``'s rounds as logged: each
+    round's deal (:func:`~kow.engine.deal.deal_deck`), then each of its tie-cut passes;
+    the cut positions as the log gives them. Raises :class:`KeyError`, :class:`TypeError`
+    or :class:`IndexError` for a log that cannot be read so."""
+    decks: list[list[Card]] = []
+    cuts: list[Any] = []
+    for rnd in game["rounds"]:
+        hands: list[list[Card] | None] = [
+            None if h is None else [CARDS[c] for c in h] for h in rnd["hands"]
+        ]
+        turned_up = None if rnd["turned_up"] is None else CARDS[rnd["turned_up"]]
+        decks.append(deal_deck(rnd["dealer"], hands, turned_up))
+        cuts.append(rnd["cut"]["position"])
+        for cut_pass in rnd["tie_cut"] or ():
+            decks.append([CARDS[cut["card"]] for cut in cut_pass])
+    return decks, cuts
+
+
+def decisions(rnd: Any) -> list[tuple[Suit, Any]]:
+    """Return a logged round's decisions before its first play, in the order taken: each
+    vote's ``(suit, seat)``, then the trump choice's when a seat chose (the method
+    ``"chosen"``, or ``"vote"`` with a ``trump_chosen_by``: a tied vote settled). The
+    seats are as the log gives them. Raises :class:`KeyError` or :class:`TypeError` for a
+    round that cannot be read so."""
+    out: list[tuple[Suit, Any]] = []
+    for vote in rnd["votes"] or ():
+        out.append((_SUITS[vote["suit"]], vote["seat"]))
+    method = rnd["trump_method"]
+    if (method == "chosen" or method == "vote") and rnd["trump_chosen_by"] is not None:
+        out.append((_SUITS[rnd["trump"]], rnd["trump_chosen_by"]))
+    return out
+
+
+def play_action(play: Any) -> Action:
+    """Return the action of a logged play (an item of a trick's ``plays``):
+    :data:`~kow.events.KNOCK` when its ``knock`` is true, else its card. Raises
+    :class:`KeyError`, :class:`TypeError` or :class:`AttributeError` for a play that cannot
+    be read so."""
+    return KNOCK if play.get("knock") else CARDS[play["card"]]
+
+
+class RoundCut(Exception):
+    """Raised by :class:`LoggedPlays` when the trick loop asks for a play after the log's
+    last play of the round (a game cut short stops so)."""
+
+
+class OutOfTurn(Exception):
+    """Raised by :class:`LoggedPlays` when the seat asked is not the one the log names."""
+
+
+_NOT_A_SEAT: Final = -2
+"""The seat kept for a logged play whose seat is not an int: no seat is asked so."""
+
+
+class LoggedPlays(CardPolicy):
+    """A logged round's plays as a policy of the engine's trick loop
+    (:meth:`State.play_round <kow.engine.State.play_round>`): each time a seat is asked, the
+    log's next play, in order, which the engine checks as any other card or knock.
+
+    ``rnd`` is the round's object in the log; :attr:`actions` and :attr:`seats` are its
+    plays' actions and seats in order (a seat that is not an int kept as -2), and
+    :attr:`played` how many the loop has taken. :meth:`decide` raises :class:`OutOfTurn`
+    when the seat asked is not the play's, and :class:`RoundCut` when the plays ran out.
+    The constructor raises :class:`KeyError`, :class:`TypeError` or
+    :class:`AttributeError` for plays that cannot be read.
+    """
+
+    def __init__(self, rnd: Any) -> None:
+        actions: list[Action] = []
+        seats: list[Seat] = []
+        for trick in rnd["tricks"]:
+            for play in trick["plays"]:
+                actions.append(play_action(play))
+                seat = play["seat"]
+                seats.append(seat if type(seat) is int else _NOT_A_SEAT)
+        self.actions = actions
+        self.seats = seats
+        self.played = 0
+
+    def decide(
+        self, *, seat: Seat, hand: Mask, legal: Mask, may_knock: bool, seen: Mask,
+        winning: Card, led: Suit, trump: Suit, to_come: bool, won: int, tricks_left: int,
+    ) -> Action:  # fmt: skip
+        """Return the log's next play, for ``seat`` (the other facts are not read)."""
+        played = self.played
+        if played == len(self.actions):
+            raise RoundCut
+        if self.seats[played] != seat:
+            raise OutOfTurn
+        self.played = played + 1
+        return self.actions[played]
+
+    def __call__(self, facts: TrickFacts) -> Action:
+        """Return :meth:`decide` of ``facts``' fields."""
+        return self.decide(
+            seat=facts.seat, hand=facts.hand, legal=facts.legal, may_knock=facts.may_knock,
+            seen=facts.seen, winning=facts.winning, led=facts.led, trump=facts.trump,
+            to_come=facts.to_come, won=facts.won, tricks_left=facts.tricks_left,
+        )  # fmt: skip
+
+
+def play_logged(state: State, rounds: Any) -> bool:
+    """Play a log's ``rounds`` on ``state`` (dealt from the log's decks); return whether
+    every action was taken by the seat the log names and each round's plays end with it.
+
+    Each round's decisions (:func:`decisions`) are given to :meth:`State.apply
+    <kow.engine.State.apply>`, then its plays to the trick loop, :meth:`State.play_round
+    <kow.engine.State.play_round>`, by a :class:`LoggedPlays`. False at the first action
+    of a seat not the one to act, for a round whose plays go on after its end, and for one
+    whose plays stop before it unless it is the last (a game cut short). The engine checks
+    every action: it raises :class:`~kow.engine.IllegalActionError` for one the rules
+    refuse (and :class:`ValueError` for plays where it awaits no card); a round that cannot
+    be read raises what :func:`decisions` and :class:`LoggedPlays` raise.
+    """
+    last = len(rounds) - 1
+    for number, rnd in enumerate(rounds):
+        for suit, seat in decisions(rnd):
+            if seat != state.turn:
+                return False
+            state.apply(suit)
+        plays = LoggedPlays(rnd)
+        if not plays.actions:
+            continue
+        try:
+            state.play_round([plays] * state.players)
+        except RoundCut:
+            if number != last:
+                return False
+        except OutOfTurn:
+            return False
+        else:
+            if plays.played != len(plays.actions):
+                return False
+    return True
