@@ -29,6 +29,7 @@ __all__ = [
     "logged_decks",
     "play_action",
     "play_logged",
+    "real_decks",
 ]
 
 CARDS: Final[dict[object, Card]] = {name: card for card, name in enumerate(NAMES)}
@@ -45,15 +46,48 @@ def logged_decks(game: Any) -> tuple[list[list[Card]], list[Any]]:
     decks: list[list[Card]] = []
     cuts: list[Any] = []
     for rnd in game["rounds"]:
-        hands: list[list[Card] | None] = [
-            None if h is None else [CARDS[c] for c in h] for h in rnd["hands"]
-        ]
+        hands: list[list[Card] | None] = [None if h is None else _cards(h) for h in rnd["hands"]]
         turned_up = None if rnd["turned_up"] is None else CARDS[rnd["turned_up"]]
         decks.append(deal_deck(rnd["dealer"], hands, turned_up))
         cuts.append(rnd["cut"]["position"])
         for cut_pass in rnd["tie_cut"] or ():
             decks.append([CARDS[cut["card"]] for cut in cut_pass])
     return decks, cuts
+
+
+def _cards(names: Any) -> list[Card]:
+    """Return the cards of a list of names in the log, in order (raises :class:`KeyError`
+    for a name that is no card's, :class:`TypeError` for names that are not a list)."""
+    if type(names) is list:  # the same read, typed: a list's items without an iterator
+        listed: list[Any] = names
+        return [CARDS[name] for name in listed]
+    return [CARDS[name] for name in names]
+
+
+def _items(values: Any) -> list[Any]:
+    """Return ``values``, a list of the log's, or its items as a list (raises
+    :class:`TypeError` for a value that is not iterable)."""
+    if type(values) is list:
+        listed: list[Any] = values
+        return listed
+    return list(values)
+
+
+def real_decks(decks: list[list[Card]], cuts: list[Any]) -> bool:
+    """Return whether ``decks`` and ``cuts`` (:func:`logged_decks`) are those a real deck
+    gives (:class:`~kow.engine.deal.Deck`): each deck holds each card at most once, and each
+    cut lifts 1 to 51 cards (an int)."""
+    for deck in decks:
+        held = 0
+        for card in deck:
+            bit = 1 << card
+            if held & bit:
+                return False
+            held |= bit
+    for cut in cuts:
+        if type(cut) is not int or not 1 <= cut < len(NAMES):
+            return False
+    return True
 
 
 def decisions(rnd: Any) -> list[tuple[Suit, Any]]:
@@ -76,6 +110,9 @@ def play_action(play: Any) -> Action:
     :data:`~kow.events.KNOCK` when its ``knock`` is true, else its card. Raises
     :class:`KeyError`, :class:`TypeError` or :class:`AttributeError` for a play that cannot
     be read so."""
+    if type(play) is dict:  # the same read, typed: a dict's get is a C call, not a method's
+        known: dict[str, Any] = play
+        return KNOCK if known.get("knock") else CARDS[known["card"]]
     return KNOCK if play.get("knock") else CARDS[play["card"]]
 
 
@@ -109,7 +146,7 @@ class LoggedPlays(CardPolicy):
         actions: list[Action] = []
         seats: list[Seat] = []
         for trick in rnd["tricks"]:
-            for play in trick["plays"]:
+            for play in _items(trick["plays"]):
                 actions.append(play_action(play))
                 seat = play["seat"]
                 seats.append(seat if type(seat) is int else _NOT_A_SEAT)

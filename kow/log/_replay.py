@@ -10,13 +10,13 @@ import random
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from ..cards import NAMES, Card
+from ..cards import Card
 from ..engine import IllegalActionError, State
 from ..engine.deal import DeckRanOut, StackedDeck
 from ..events import Action, Deal, RoundEnd, Seat
 from ..rules import MAX_PLAYERS, Rules
 from ._format import build, rules_from_log
-from ._logged import decisions, logged_decks, play_action, play_logged
+from ._logged import decisions, logged_decks, play_action, play_logged, real_decks
 from ._writer import game_text
 from .types import GameLog, PlayerLog, RoundLog
 
@@ -251,13 +251,9 @@ def replay_exact(game: GameLog, text: str) -> State | None:
         seed = game["seed"]
         if seed.__class__ is not int:
             return None
-        stacked = decks, cuts = logged_decks(game)
-        for deck in decks:
-            if len(set(deck)) != len(deck):
-                return None
-        for cut in cuts:
-            if cut.__class__ is not int or not 1 <= cut < len(NAMES):
-                return None
+        stacked = logged_decks(game)
+        if not real_decks(*stacked):
+            return None
         state, players = _start(game, stacked)
         if not play_logged(state, game["rounds"]):
             return None
