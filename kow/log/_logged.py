@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..cards import NAMES, SUITS, Card, Mask, Suit
+from ..cards import NAMES, RANKS, SUITS, Card, Mask, Suit
 from ..engine import State
 from ..engine.deal import deal_deck
 from ..engine.view import CardPolicy, TrickFacts
@@ -25,6 +25,7 @@ __all__ = [
     "CARDS",
     "LoggedPlays",
     "RoundCut",
+    "card_of",
     "decisions",
     "logged_decks",
     "play_action",
@@ -34,6 +35,10 @@ __all__ = [
 
 CARDS: Final[dict[object, Card]] = {name: card for card, name in enumerate(NAMES)}
 """A card by its name in the log (``"Ah"``)."""
+_RANK_OF_CODE: Final = tuple(RANKS.find(chr(code)) for code in range(128))
+"""A card's rank (0 for 2) by the code of its name's first letter; -1 for none."""
+_SUIT_OF_CODE: Final = tuple(SUITS.find(chr(code)) for code in range(128))
+"""A card's suit by the code of its name's second letter; -1 for none."""
 _SUITS: Final[dict[object, Suit]] = {name: suit for suit, name in enumerate(SUITS)}
 """A suit by its letter; None (no trump) is read as a missing key, as any other."""
 
@@ -47,12 +52,31 @@ def logged_decks(game: Any) -> tuple[list[list[Card]], list[Any]]:
     cuts: list[Any] = []
     for rnd in game["rounds"]:
         hands: list[list[Card] | None] = [None if h is None else _cards(h) for h in rnd["hands"]]
-        turned_up = None if rnd["turned_up"] is None else CARDS[rnd["turned_up"]]
+        turned_up = None if rnd["turned_up"] is None else card_of(rnd["turned_up"])
         decks.append(deal_deck(rnd["dealer"], hands, turned_up))
         cuts.append(rnd["cut"]["position"])
         for cut_pass in rnd["tie_cut"] or ():
-            decks.append([CARDS[cut["card"]] for cut in cut_pass])
+            decks.append([card_of(cut["card"]) for cut in cut_pass])
     return decks, cuts
+
+
+def card_of(name: object) -> Card:
+    """Return the card named ``name`` in the log (``CARDS[name]``); raises
+    :class:`KeyError` for a name that is no card's, :class:`TypeError` for one that cannot
+    be a key.
+
+    Read from the name's two letters, where ``CARDS`` would hash it: every card of a log
+    replayed is read so.
+    """
+    if type(name) is str and len(name) == 2:
+        rank_code = ord(name[0])
+        suit_code = ord(name[1])
+        if rank_code < 128 and suit_code < 128:
+            rank = _RANK_OF_CODE[rank_code]
+            suit = _SUIT_OF_CODE[suit_code]
+            if rank >= 0 and suit >= 0:
+                return 13 * suit + rank
+    return CARDS[name]
 
 
 def _cards(names: Any) -> list[Card]:
@@ -60,8 +84,8 @@ def _cards(names: Any) -> list[Card]:
     for a name that is no card's, :class:`TypeError` for names that are not a list)."""
     if type(names) is list:  # the same read, typed: a list's items without an iterator
         listed: list[Any] = names
-        return [CARDS[name] for name in listed]
-    return [CARDS[name] for name in names]
+        return [card_of(name) for name in listed]
+    return [card_of(name) for name in names]
 
 
 def _items(values: Any) -> list[Any]:
@@ -112,8 +136,8 @@ def play_action(play: Any) -> Action:
     be read so."""
     if type(play) is dict:  # the same read, typed: a dict's get is a C call, not a method's
         known: dict[str, Any] = play
-        return KNOCK if known.get("knock") else CARDS[known["card"]]
-    return KNOCK if play.get("knock") else CARDS[play["card"]]
+        return KNOCK if known.get("knock") else card_of(known["card"])
+    return KNOCK if play.get("knock") else card_of(play["card"])
 
 
 class RoundCut(Exception):

@@ -51,7 +51,8 @@ class LoggedPlayer(NamedTuple):
         """
         settings = player.get("settings")
         pairs = () if settings is None else (("iterations", settings["iterations"]),)
-        return cls(player["name"], player["kind"], pairs)
+        # cls(...)'s own work, without its Python __new__: one for every player replayed.
+        return tuple.__new__(cls, (player["name"], player["kind"], pairs))
 
 
 class LoggedAction(NamedTuple):
@@ -199,33 +200,28 @@ _NO_DRAWS = random.Random(0)
 
 def _rules(logged: Any) -> Rules:
     """Return the :class:`~kow.rules.Rules` of a log's ``rules`` object
-    (:func:`~kow.log.rules_from_log`), made once for each distinct object of plain values.
+    (:func:`~kow.log.rules_from_log` of ``dict(logged)``), raising what it raises.
 
-    The rules of a file's games are mostly one: they are kept by the object's keys,
-    values and the values' types, in order, when every value is a str, an int or a bool
-    (a key of equal such values is the same object as JSON). Raises what
-    :func:`~kow.log.rules_from_log` raises, and what ``dict(logged)`` raises (:class:`TypeError`,
-    :class:`ValueError`); a failure is not kept.
+    The rules of a file's games are mostly one: those of the last object whose values are
+    all strs, ints or bools are kept, and given again for an object with the same keys
+    and values in the same order, each of the same type (then the same object as JSON).
     """
-    data = dict(logged)
-    values = tuple(data.values())
-    types = tuple(map(type, values))
-    key = (tuple(data), values, types)
-    plain = all(kind is str or kind is int or kind is bool for kind in types)
-    rules = _RULES.get(key) if plain else None
-    if rules is None:
-        rules = rules_from_log(data)
-        if plain:
-            if len(_RULES) >= _RULES_KEPT:
-                _RULES.clear()
-            _RULES[key] = rules
-    return rules
+    if type(logged) is dict:
+        items = tuple(logged.items())
+        types = tuple(map(type, logged.values()))
+        last = _LAST_RULES
+        if last and items == last[0] and types == last[1]:
+            return last[2]  # type: ignore[no-any-return]
+        rules = rules_from_log(dict(logged))
+        if all(kind is str or kind is int or kind is bool for kind in types):
+            _LAST_RULES[:] = (items, types, rules)
+        return rules
+    return rules_from_log(dict(logged))
 
 
-_RULES: dict[tuple[tuple[Any, ...], ...], Rules] = {}
-"""The rules of the logs' ``rules`` objects seen so far (:func:`_rules`)."""
-_RULES_KEPT = 64
-"""How many :data:`_RULES` keeps at most (then it starts again)."""
+_LAST_RULES: list[Any] = []
+"""The last rules object of plain values that :func:`_rules` read, its types and its
+:class:`~kow.rules.Rules` (empty before the first)."""
 
 
 def replay_exact(game: GameLog, text: str) -> State | None:

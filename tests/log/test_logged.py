@@ -20,7 +20,15 @@ from conftest import apply_all, cards, deal, new_state, play_stacked
 from kow.engine import IllegalActionError, State
 from kow.events import KNOCK, Phase, Play
 from kow.log import LoggedPlayer, build, dumps, replay_exact, replay_game
-from kow.log._logged import LoggedPlays, decisions, logged_decks, play_action, play_logged
+from kow.log._logged import (
+    CARDS,
+    LoggedPlays,
+    card_of,
+    decisions,
+    logged_decks,
+    play_action,
+    play_logged,
+)
 from kow.log._replay import _rules, _start
 from kow.rules import Rules, RulesError
 
@@ -84,6 +92,27 @@ def test_the_log_is_read_as_written(crafted: Any) -> None:
     decks, cuts = logged_decks(crafted)
     assert decks == DECKS
     assert len(cuts) == 3 and all(type(cut) is int for cut in cuts)
+
+
+def test_a_card_is_read_from_its_names_letters_as_the_table_reads_it() -> None:
+    assert [card_of(name) for name in ("2c", "Tc", "Ac", "2d", "Ah", "As")] == [
+        0, 8, 12, 13, 38, 51
+    ]  # fmt: skip
+    letters = [chr(code) for code in range(200)] + ["♥", "é"]
+    for first in letters:
+        for second in letters:
+            for name in (first + second, first, first + second + "h"):
+                if name in CARDS:
+                    assert card_of(name) == CARDS[name]
+                else:
+                    with pytest.raises(KeyError) as err:
+                        card_of(name)
+                    assert err.value.args == (name,)
+    for value in (None, 1, True, b"Ah"):
+        with pytest.raises(KeyError):
+            card_of(value)
+    with pytest.raises(TypeError, match="unhashable type: 'list'"):
+        card_of(["A", "h"])
 
 
 def test_a_seat_that_is_not_an_int_is_kept_as_no_seat(crafted: Any) -> None:
@@ -221,6 +250,10 @@ def test_the_rules_kept_are_those_of_equal_values_of_the_same_types(crafted: Any
     logged = crafted["rules"]
     assert _rules(logged) is _rules(dict(logged))  # made once
     assert _rules(logged) == RULES
+    reordered = dict(reversed(logged.items()))
+    assert _rules(reordered) == RULES and _rules(logged) == RULES
+    assert _rules(list(logged.items())) == RULES  # as dict() reads it
+    assert _rules({**logged, "players": 3}) == Rules(players=3, start_cards=3)
     with pytest.raises(RulesError, match="final_round_trump must be true or false, not 1"):
         _rules({**logged, "final_round_trump": 1})  # equal to true by ==, not the same value
     with pytest.raises(RulesError, match="players must be 2 to 7, not 4.0"):
