@@ -57,8 +57,8 @@ LAYERS: list[set[str]] = [
     # the game loop (it names the players' type), the text of the game
     {"kow.game", "kow.screen"},
     # the log
-    {"kow.log._format", "kow.log._records", "kow.log._logged"},
-    {"kow.log._writer"},
+    {"kow.log._format", "kow.log._records"},
+    {"kow.log._writer", "kow.log._logged"},
     {"kow.log._replay"},
     {"kow.log"},
     # the framework adapters

@@ -20,6 +20,8 @@ from ..engine import State
 from ..engine.deal import deal_deck
 from ..engine.view import CardPolicy, TrickFacts
 from ..events import KNOCK, Action, Seat
+from ..rules import Rules
+from ._format import rules_from_log
 
 __all__ = [
     "CARDS",
@@ -28,6 +30,7 @@ __all__ = [
     "card_of",
     "decisions",
     "logged_decks",
+    "logged_rules",
     "play_action",
     "play_logged",
     "real_decks",
@@ -41,6 +44,54 @@ _SUIT_OF_CODE: Final = tuple(SUITS.find(chr(code)) for code in range(128))
 """A card's suit by the code of its name's second letter; -1 for none."""
 _SUITS: Final[dict[object, Suit]] = {name: suit for suit, name in enumerate(SUITS)}
 """A suit by its letter; None (no trump) is read as a missing key, as any other."""
+
+
+def logged_rules(logged: Any) -> Rules:
+    """Return the :class:`~kow.rules.Rules` of a log's ``rules`` object
+    (:func:`~kow.log.rules_from_log` of ``dict(logged)``), raising what it raises.
+
+    The rules of a file's games are mostly one: those of the last object whose values are
+    all strs, ints or bools are kept, and given again for an object with the same keys
+    and values in the same order, each value of the same type (then the same object as
+    JSON).
+    """
+    if type(logged) is not dict:
+        return rules_from_log(dict(logged))
+    known: dict[Any, Any] = logged
+    kept = _KEPT_RULES
+    if kept and _same_items(known, kept[0]):
+        rules: Rules = kept[1]
+        return rules
+    rules = rules_from_log(dict(known))
+    items: list[tuple[Any, Any]] = []
+    for key, value in known.items():
+        kind = type(value)
+        if kind is not str and kind is not int and kind is not bool:
+            return rules
+        items.append((key, value))
+    kept.clear()
+    kept.append(items)
+    kept.append(rules)
+    return rules
+
+
+_KEPT_RULES: Final[list[Any]] = []
+"""The ``(key, value)`` pairs of the last rules object of plain values that
+:func:`logged_rules` read, then its :class:`~kow.rules.Rules` (empty before the first)."""
+
+
+def _same_items(known: dict[Any, Any], items: list[tuple[Any, Any]]) -> bool:
+    """Return whether ``known`` holds ``items``'s keys and values in the same order, each
+    value of the same type as its kept one."""
+    if len(known) != len(items):
+        return False
+    at = 0
+    for key, value in known.items():
+        kept_key, kept_value = items[at]
+        if key != kept_key or type(value) is not type(kept_value) or value != kept_value:
+            return False
+        at += 1
+    return True
 
 
 def logged_decks(game: Any) -> tuple[list[list[Card]], list[Any]]:
@@ -86,15 +137,6 @@ def _cards(names: Any) -> list[Card]:
         listed: list[Any] = names
         return [card_of(name) for name in listed]
     return [card_of(name) for name in names]
-
-
-def _items(values: Any) -> list[Any]:
-    """Return ``values``, a list of the log's, or its items as a list (raises
-    :class:`TypeError` for a value that is not iterable)."""
-    if type(values) is list:
-        listed: list[Any] = values
-        return listed
-    return list(values)
 
 
 def real_decks(decks: list[list[Card]], cuts: list[Any]) -> bool:
@@ -149,33 +191,24 @@ class OutOfTurn(Exception):
     """Raised by :class:`LoggedPlays` when the seat asked is not the one the log names."""
 
 
-_NOT_A_SEAT: Final = -2
-"""The seat kept for a logged play whose seat is not an int: no seat is asked so."""
-
-
 class LoggedPlays(CardPolicy):
     """A logged round's plays as a policy of the engine's trick loop
     (:meth:`State.play_round <kow.engine.State.play_round>`): each time a seat is asked, the
     log's next play, in order, which the engine checks as any other card or knock.
 
-    ``rnd`` is the round's object in the log; :attr:`actions` and :attr:`seats` are its
-    plays' actions and seats in order (a seat that is not an int kept as -2), and
-    :attr:`played` how many the loop has taken. :meth:`decide` raises :class:`OutOfTurn`
-    when the seat asked is not the play's, and :class:`RoundCut` when the plays ran out.
-    The constructor raises :class:`KeyError`, :class:`TypeError` or
-    :class:`AttributeError` for plays that cannot be read.
+    ``rnd`` is the round's object in the log; :attr:`plays` are its tricks' plays in
+    order, each read when the loop asks for it, and :attr:`played` how many the loop has
+    taken. :meth:`decide` raises :class:`OutOfTurn` when the seat asked is not the play's
+    (an int), :class:`RoundCut` when the plays ran out, and what :func:`play_action`
+    raises for a play that cannot be read. The constructor raises :class:`KeyError` or
+    :class:`TypeError` for tricks that cannot be read.
     """
 
     def __init__(self, rnd: Any) -> None:
-        actions: list[Action] = []
-        seats: list[Seat] = []
+        plays: list[Any] = []
         for trick in rnd["tricks"]:
-            for play in _items(trick["plays"]):
-                actions.append(play_action(play))
-                seat = play["seat"]
-                seats.append(seat if type(seat) is int else _NOT_A_SEAT)
-        self.actions = actions
-        self.seats = seats
+            plays.extend(trick["plays"])
+        self.plays = plays
         self.played = 0
 
     def decide(
@@ -184,12 +217,15 @@ class LoggedPlays(CardPolicy):
     ) -> Action:  # fmt: skip
         """Return the log's next play, for ``seat`` (the other facts are not read)."""
         played = self.played
-        if played == len(self.actions):
+        plays = self.plays
+        if played == len(plays):
             raise RoundCut
-        if self.seats[played] != seat:
+        play = plays[played]
+        logged = play["seat"]
+        if type(logged) is not int or logged != seat:
             raise OutOfTurn
         self.played = played + 1
-        return self.actions[played]
+        return play_action(play)
 
     def __call__(self, facts: TrickFacts) -> Action:
         """Return :meth:`decide` of ``facts``' fields."""
@@ -220,7 +256,7 @@ def play_logged(state: State, rounds: Any) -> bool:
                 return False
             state.apply(suit)
         plays = LoggedPlays(rnd)
-        if not plays.actions:
+        if not plays.plays:
             continue
         try:
             state.play_round([plays] * state.players)
@@ -230,6 +266,6 @@ def play_logged(state: State, rounds: Any) -> bool:
         except OutOfTurn:
             return False
         else:
-            if plays.played != len(plays.actions):
+            if plays.played != len(plays.plays):
                 return False
     return True

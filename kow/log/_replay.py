@@ -14,9 +14,16 @@ from ..cards import Card
 from ..engine import IllegalActionError, State
 from ..engine.deal import DeckRanOut, StackedDeck
 from ..events import Action, Deal, RoundEnd, Seat
-from ..rules import MAX_PLAYERS, Rules
-from ._format import build, rules_from_log
-from ._logged import decisions, logged_decks, play_action, play_logged, real_decks
+from ..rules import MAX_PLAYERS
+from ._format import build
+from ._logged import (
+    decisions,
+    logged_decks,
+    logged_rules,
+    play_action,
+    play_logged,
+    real_decks,
+)
 from ._writer import game_text
 from .types import GameLog, PlayerLog, RoundLog
 
@@ -175,7 +182,7 @@ def _start(
     log's decks and cuts (:func:`~kow.log._logged.logged_decks`), when read already.
     Raises :class:`ReplayError` for a log that cannot be read so."""
     try:
-        rules = _rules(game["rules"])
+        rules = logged_rules(game["rules"])
         decks, cuts = logged_decks(game) if stacked is None else stacked
         rounds = game["rounds"]
         first_dealer = rounds[0]["dealer"] if rounds else None
@@ -196,32 +203,6 @@ def _start(
 
 _NO_DRAWS = random.Random(0)
 """The generator of a replay whose first dealer the log gives: what it draws is not used."""
-
-
-def _rules(logged: Any) -> Rules:
-    """Return the :class:`~kow.rules.Rules` of a log's ``rules`` object
-    (:func:`~kow.log.rules_from_log` of ``dict(logged)``), raising what it raises.
-
-    The rules of a file's games are mostly one: those of the last object whose values are
-    all strs, ints or bools are kept, and given again for an object with the same keys
-    and values in the same order, each of the same type (then the same object as JSON).
-    """
-    if type(logged) is dict:
-        items = tuple(logged.items())
-        types = tuple(map(type, logged.values()))
-        last = _LAST_RULES
-        if last and items == last[0] and types == last[1]:
-            return last[2]  # type: ignore[no-any-return]
-        rules = rules_from_log(dict(logged))
-        if all(kind is str or kind is int or kind is bool for kind in types):
-            _LAST_RULES[:] = (items, types, rules)
-        return rules
-    return rules_from_log(dict(logged))
-
-
-_LAST_RULES: list[Any] = []
-"""The last rules object of plain values that :func:`_rules` read, its types and its
-:class:`~kow.rules.Rules` (empty before the first)."""
 
 
 def replay_exact(game: GameLog, text: str) -> State | None:
