@@ -5,8 +5,10 @@ CSV cells, compiled.
 type, and makes the rows of the ``rounds``, ``tricks`` and ``plays`` tables positionally,
 in the order of their columns (:data:`kow.runs.export.COLUMNS`, which names them;
 ``tests/runs/test_export.py`` checks each row against its columns by name), and the facts
-the ``games`` row needs of the events. :mod:`kow.runs.export` makes the ``games`` row and
-the CSV text, which the csv module writes from the cells of :func:`csv_cells`. Compiled
+the ``games`` row needs of the events. :func:`rows_text` writes those rows as CSV lines
+(their cells are the engine's: ints, booleans and kow's own notation, which CSV writes as
+they are); :mod:`kow.runs.export` makes the ``games`` row, and the csv module writes it,
+the rows' key cells and any other row, from the cells of :func:`csv_cells`. Compiled
 by mypyc (``setup.py``): it runs for every event and every cell of every game exported,
 where a Python :class:`~kow.events.EventVisitor` cost about a third of ``kow export
 --table all`` and the cells made in Python a sixth.
@@ -22,7 +24,7 @@ from ..engine.trick import beats
 from ..events import Deal, GameEnd, Knock, Lead, Play, RoundEnd, TrickWon, TrumpSet, TurnedUp
 from ..rules import MAX_PLAYERS
 
-__all__ = ["Walked", "walk"]
+__all__ = ["Walked", "csv_cells", "rows_text", "walk"]
 
 # The events' classes as C statics: compiled code reads a module's global names from its
 # dict, at every use.
@@ -305,3 +307,42 @@ def csv_cells(
 
 _INT_TEXT: Final = tuple(str(i) for i in range(64))
 """The decimal text of each int below 64 (seats, rounds, tricks, plays, cards)."""
+
+
+def rows_text(rows: list[_Row], key: str) -> str:
+    """Return :func:`walk`'s rows of one table as CSV lines, each ended by ``\\n``.
+
+    ``key`` is the CSV text of the rows' key cells (``file``, ``game``, ``seed``: the same
+    in every row of a game), as the csv module writes them (quoted where CSV needs it,
+    made spreadsheet-safe when asked: :func:`kow.runs.export.tables_text`); each row's key
+    cells are not read. Its other cells are the engine's: ints, booleans, None, and text
+    of kow's own notation (cards, suits, hands of cards joined by spaces, the trump's
+    method), which never holds a comma, a quote or a line break nor begins as a formula
+    does, so the csv module would write each as it is: this joins them as it would, a
+    table's text in one join (``tests/runs/test_export.py`` compares the two on every
+    variant's games)."""
+    parts: list[str] = []  # one join of the table: each cell's text after its comma
+    for row in rows:
+        parts.append(key)
+        for place in range(3, len(row)):
+            value = row[place]
+            if value is None:
+                parts.append(",")
+            elif value is True:
+                parts.append(_AFTER_COMMA[1])
+            elif value is False:
+                parts.append(_AFTER_COMMA[0])
+            elif isinstance(value, str):
+                parts.append("," + value)
+            elif 0 <= value < 64:
+                parts.append(_INT_AFTER_COMMA[value])
+            else:
+                parts.append("," + str(value))
+        parts.append("\n")
+    return "".join(parts)
+
+
+_AFTER_COMMA: Final = tuple("," + text for text in _TEXT)
+"""Each boolean's CSV cell after its comma (:func:`rows_text`)."""
+_INT_AFTER_COMMA: Final = tuple("," + text for text in _INT_TEXT)
+"""Each int below 64's CSV cell after its comma (:func:`rows_text`)."""

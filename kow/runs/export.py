@@ -18,7 +18,10 @@ a trick, with which card, its led suit and why a game ended are the engine's (a 
 short by an abandoned game takes its led suit from the engine's state); whether a card was
 winning the trick once played is :func:`kow.engine.trick.beats`. Followed suit and trumped
 are read off the card's suit, the trick's led suit and trump. The walk of the events into
-rows is :mod:`kow.runs._rows` (compiled); the CSV text is the csv module's.
+rows is :mod:`kow.runs._rows` (compiled). The CSV text of the log's own text (the file's
+name, the players' names and kinds) is the csv module's; the engine's cells (ints,
+booleans, cards, suits), which CSV writes as they are, are joined by compiled code
+(:func:`tables_text`).
 
 :mod:`kow.runs.export_loop` is ``kow export``'s loop over a log reader's records.
 """
@@ -33,7 +36,7 @@ from typing import Any, TypeAlias
 from ..log import GameLog, replay_exact, replay_game, rules_to_log
 from ..rules import MAX_PLAYERS, Rules
 from ..verify import Fault, verify_game
-from ._rows import Walked, csv_cells, walk
+from ._rows import Walked, csv_cells, rows_text, walk
 
 __all__ = [
     "COLUMNS",
@@ -47,6 +50,7 @@ __all__ = [
     "csv_text",
     "rows",
     "tables_rows",
+    "tables_text",
 ]
 
 Cell: TypeAlias = str | int | bool | None
@@ -177,6 +181,36 @@ def tables_rows(
     for table in tables:
         out[table] = [_games_row(game, walked, key)] if table == "games" else made[table]
     return out
+
+
+def tables_text(
+    game: GameLog,
+    tables: Sequence[str],
+    *,
+    file: str,
+    index: int,
+    text: str | None = None,
+    spreadsheet_safe: bool = False,
+) -> dict[str, str]:
+    """Return the CSV lines of one logged game in each of ``tables``: for each table (in
+    the order given), :func:`csv_text` of its :func:`tables_rows`, byte for byte.
+
+    Takes and raises what :func:`tables_rows` does; ``spreadsheet_safe`` as :func:`cells`
+    takes it. The csv module writes the ``games`` row, whose cells hold the log's own
+    text (players' names and kinds), and the key cells of the other tables' rows once a
+    game; their other cells, the engine's, are joined by compiled code
+    (:func:`kow.runs._rows.rows_text`), as the csv module would write them.
+    """
+    found = tables_rows(game, tables, file=file, index=index, text=text)
+    key = csv_text([(file, index, game["seed"])], spreadsheet_safe=spreadsheet_safe)[:-1]
+    return {
+        table: (
+            csv_text(table_rows, spreadsheet_safe=spreadsheet_safe)
+            if table == "games"
+            else rows_text(table_rows, key)
+        )
+        for table, table_rows in found.items()
+    }
 
 
 def csv_text(rows: Iterable[Row], *, spreadsheet_safe: bool = False) -> str:

@@ -18,7 +18,7 @@ from ..log import GameRecord, InputEnd, ReplayError
 from ..verify import Fault, GameFault
 from .blocks import in_blocks
 from .executors import Executor, check_executor
-from .export import COLUMNS, TABLES, IllegalGameError, csv_text, tables_rows
+from .export import COLUMNS, TABLES, IllegalGameError, tables_text
 
 __all__ = ["ExportError", "ExportedGame", "export_block", "export_games"]
 
@@ -30,7 +30,7 @@ class ExportError(ValueError):
 
 class ExportedGame(NamedTuple):
     """One game of :func:`export_games`: its ``record`` as read, and its ``text`` in each
-    table asked for: the CSV lines of its rows (:func:`csv_text` of :func:`tables_rows`),
+    table asked for: the CSV lines of its rows (:func:`~kow.runs.export.tables_text`),
     each ended by ``\\n``."""
 
     record: GameRecord
@@ -48,10 +48,10 @@ def export_games(
     """Yield the CSV lines of each game of ``records`` in each of ``tables``, and each
     input's end.
 
-    ``records`` are :func:`kow.log.read_logs`'s; each game is replayed once
-    (:func:`tables_rows`, keyed by its input's label and its index there), its rows
-    written as :func:`csv_text` writes them (``spreadsheet_safe`` as :func:`cells` takes
-    it), and yielded as an :class:`ExportedGame`, in order. With ``jobs`` 1 and no
+    ``records`` are :func:`kow.log.read_logs`'s; each game is replayed once and its rows
+    written as CSV (:func:`~kow.runs.export.tables_text`, keyed by its input's label and
+    its index there; ``spreadsheet_safe`` as :func:`~kow.runs.export.cells` takes it),
+    and yielded as an :class:`ExportedGame`, in order. With ``jobs`` 1 and no
     ``executor`` each game is exported here before the next is read; else the games are
     exported in blocks on ``jobs`` processes or the ``executor``
     (:class:`kow.runs.executors.Processes`, :func:`~kow.runs.executors.on_ray`), the
@@ -118,7 +118,8 @@ def export_block(
         try:
             if fault is not None:  # as kow verify reads it: refused as not legal
                 raise IllegalGameError(Fault(None, None, None, message=fault))
-            found = tables_rows(game, tables, file=label, index=index, text=text)
+            found = tables_text(game, tables, file=label, index=index, text=text,
+                                spreadsheet_safe=spreadsheet_safe)  # fmt: skip
         except IllegalGameError as err:
             seed = game.get("seed") if isinstance(game, dict) else None
             if not isinstance(seed, int) or isinstance(seed, bool):
@@ -127,10 +128,5 @@ def export_block(
             return [*done, f"{place}; the export stops at a game that is not legal"]
         except ReplayError as err:  # verify_game and the engine disagree
             return [*done, f"{label}: game {index} can't be replayed (a fault of kow's): {err}"]
-        done.append(
-            {
-                table: csv_text(table_rows, spreadsheet_safe=spreadsheet_safe)
-                for table, table_rows in found.items()
-            }
-        )
+        done.append(found)
     return done
