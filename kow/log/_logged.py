@@ -116,8 +116,10 @@ def card_of(name: object) -> Card:
     :class:`KeyError` for a name that is no card's, :class:`TypeError` for one that cannot
     be a key.
 
-    Read from the name's two letters, where ``CARDS`` would hash it: every card of a log
-    replayed is read so.
+    Read from the name's two letters, where ``CARDS`` would hash it (a new string in every
+    parsed log): every card dealt in a log replayed is read so. (A play's card is read by
+    ``CARDS``: :func:`play_action` is :func:`~kow.log.round_actions`'s too, which the pure
+    build runs, where the table is the cheaper.)
     """
     if type(name) is str and len(name) == 2:
         rank_code = ord(name[0])
@@ -178,8 +180,8 @@ def play_action(play: Any) -> Action:
     be read so."""
     if type(play) is dict:  # the same read, typed: a dict's get is a C call, not a method's
         known: dict[str, Any] = play
-        return KNOCK if known.get("knock") else card_of(known["card"])
-    return KNOCK if play.get("knock") else card_of(play["card"])
+        return KNOCK if known.get("knock") else CARDS[known["card"]]
+    return KNOCK if play.get("knock") else CARDS[play["card"]]
 
 
 class RoundCut(Exception):
