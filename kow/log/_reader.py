@@ -234,6 +234,7 @@ def _values(
     line_start = 0  # where that line starts in text; below 0 when it started in text dropped
     eof = False
     state = _TOP
+    scanned, last_newline = "", -1  # the text last looked at, and where its last "\n" is
     while True:
         while pos < len(text) and text[pos] in _WHITESPACE:
             if text[pos] == "\n":
@@ -268,6 +269,18 @@ def _values(
             state = _OPENED
             pos += 1
             continue
+        if not eof and pos > 1:
+            if scanned is not text:
+                scanned, last_newline = text, text.rfind("\n")
+            if pos > last_newline:
+                # A value after the last line read whole, so likely cut short by the read
+                # (JSON Lines): the text before it is dropped first, so that json's failure
+                # on what is read of it counts the lines of this value's text alone (its
+                # error counts them from the text's start). The character before it stays
+                # (_utf16 looks at it); the places are counted as after a read.
+                cut = pos - 1
+                text, pos, line_start = text[cut:], 1, line_start - cut
+                scanned, last_newline = text, len(text)  # dropped once a read
         fault: LogReadError | None = None
         canonical: str | None = None
         repeated = False
