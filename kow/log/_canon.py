@@ -100,48 +100,49 @@ class _Walk:
         if isinstance(value, dict):
             size = len(value)
             self.keys += size
-            total = self.named(value) if size > 1 else _one_key(value)
-            for item in value.values():
-                size = self.length(item, depth + 1)
-                if size < 0:
+            if not size:
+                return 2
+            total = 1  # the brackets, and a colon and a comma a key but one
+            order: tuple[str, ...] | None = None  # the order its keys so far are in
+            at = 0
+            for key, item in value.items():  # one pass: its keys' order, and its values
+                if total >= 0:
+                    if not isinstance(key, str):
+                        total = -1
+                    elif size > 1:
+                        if order is None:
+                            order = self.first(key, size)
+                        elif order[at] != key:
+                            order = self.other(order, at, key)
+                        if order is None:
+                            total = -1
+                    if total >= 0:
+                        total += len(key) + 4  # its quotes, its colon, a comma
+                length = self.length(item, depth + 1)
+                if length < 0:
                     total = -1
                 elif total >= 0:
-                    total += size
+                    total += length
+                at += 1
             return total
         return -1  # a float, or no JSON value
 
-    def named(self, value: dict[object, object]) -> int:
-        """Return the length of the brackets, keys, colons and commas of ``value`` (two
-        keys or more) when its keys, in order, are one of the orders, else -1."""
-        first: object = None
-        for key in value:
-            first = key
-            break
-        if not isinstance(first, str):
-            return -1
-        candidates = self.orders.get(first)
-        if candidates is None:
-            return -1
-        for order in candidates:
-            if len(order) == len(value):
-                at = 0
-                total = 1  # the brackets, the colons and commas: 2 + 2 a key - 1
-                for key in value:
-                    if not isinstance(key, str) or key != order[at]:
-                        break
-                    total += len(key) + 4  # the quotes, a colon, a comma
-                    at += 1
-                else:
-                    return total
-        return -1
+    def first(self, key: str, size: int) -> tuple[str, ...] | None:
+        """Return the first of the orders of ``size`` keys that starts with ``key``, or None."""
+        candidates = self.orders.get(key)
+        if candidates is not None:
+            for order in candidates:
+                if len(order) == size:
+                    return order
+        return None
 
-
-def _one_key(value: dict[object, object]) -> int:
-    """Return the length of the brackets, key and colon of ``value`` (one key or none),
-    or -1 for a key that is not a string."""
-    for key in value:
-        return len(key) + 5 if isinstance(key, str) else -1
-    return 2
+    def other(self, order: tuple[str, ...], at: int, key: str) -> tuple[str, ...] | None:
+        """Return an order of as many keys as ``order``, with its keys before ``at``, and
+        ``key`` at ``at``, or None."""
+        for other in self.orders[order[0]]:
+            if len(other) == len(order) and other[at] == key and other[:at] == order[:at]:
+                return other
+        return None
 
 
 def _digits(number: int) -> int:

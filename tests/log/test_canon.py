@@ -165,3 +165,14 @@ def test_compact_text_as_deep_as_read_is_canonical() -> None:
     text = '{"a":' + "[" * 511 + "]" * 511 + "}"
     ((_, fault, canonical),) = read(text)
     assert fault is None and canonical == text
+
+
+def test_measure_tells_orders_that_share_their_first_keys() -> None:
+    orders = [("seat", "card"), ("seat", "suit"), ("a", "b", "c"), ("a", "x", "d")]
+    assert measure({"seat": 1, "suit": "h"}, orders) == (21, 2)  # {"seat":1,"suit":"h"}
+    assert measure({"seat": 1, "card": "Th"}, orders) == (22, 2)
+    assert measure({"seat": 1, "knock": True}, orders) == (-1, 2)
+    assert measure({"a": 1, "x": 2, "d": 3}, orders) == (19, 3)
+    assert measure({"a": 1, "x": 2, "c": 3}, orders) == (-1, 3)  # no order a, x, c
+    assert measure({"a": 1, "b": 2}, orders) == (-1, 2)  # no order of two keys from a
+    assert measure({1: 2}, ()) == (-1, 1)  # not JSON: a key that is not a string
