@@ -43,6 +43,11 @@ to tell whether a change made kow faster or slower:
     playing the same games (issue 35's yardstick, run by this Python), whose output must
     be the new kow's bytes but for ``"kow_version"``; printed as a third table.
 
+  - ``export-share``: the CPU of each kow's ``export --table all -o DIR LOG`` over that
+    of its ``simulate --bots random --seed 7 --jobs 1 > LOG`` which wrote LOG (10,000
+    games; issue 35's target is 3 or less), each kow exporting its own log, the four
+    tables of both kows compared file by file; printed as a fourth table.
+
   ``--quick`` plays fewer games (``AGAINST_GAMES_QUICK``) and runs each 3 times, not 5.
 - Each whole-process row first runs each kow once to a file and compares the files:
   simulate's games must be the same bytes but for the ``"kow_version"`` field (or the
@@ -246,7 +251,7 @@ def table(rows: list[dict[str, Any]], columns: list[tuple[str, str, str]]) -> st
 # --- --against REF: an older kow and the working tree, side by side -------------------
 
 ROWS = ("random", "heuristic", "search", "verify", "export", "export-all", "pettingzoo", "apply",
-        "decision", "tuned-random", "tuned-heuristic")  # fmt: skip
+        "decision", "tuned-random", "tuned-heuristic", "export-share")  # fmt: skip
 """The rows of ``--against``, in the order they run and print; ``--only`` names some."""
 SIMULATE_ROWS = ("random", "heuristic", "search")
 """``kow simulate`` with 4 bots of the row's kind."""
@@ -261,10 +266,13 @@ LOOP_ROWS = ("pettingzoo", "apply", "decision")
 TUNED_ROWS = {"tuned-random": "random", "tuned-heuristic": "heuristic"}
 """The rows that weigh each kow's CPU against ``benchmarks/tuned_simulator.py``'s, by bots."""
 TUNED = Path(__file__).resolve().with_name("tuned_simulator.py")
+SHARE_SEED = 7
+"""The ``--seed`` of the ``export-share`` row's games."""
 
 AGAINST_GAMES = {"random": 10_000, "heuristic": 8_000, "search": 5, "log": 2_000,
                  "pettingzoo": 800, "apply": 6_000, "decision": 10,
-                 "tuned-random": 10_000, "tuned-heuristic": 8_000}  # fmt: skip
+                 "tuned-random": 10_000, "tuned-heuristic": 8_000,
+                 "export-share": 10_000}  # fmt: skip
 """Games per run of each row (``"log"``: the games in the log that ``verify`` and
 ``export`` read): two to four seconds a run for kow 0.5.0 on the machine of
 docs/performance.md, but nine for ``export --table plays``, which reads about 220 games a
@@ -272,7 +280,8 @@ second (a ``search`` game takes about a second; ``decision``: one ``search`` bot
 three ``heuristic`` bots). A full run takes about six minutes there."""
 AGAINST_GAMES_QUICK = {"random": 4_000, "heuristic": 4_000, "search": 2, "log": 600,
                        "pettingzoo": 200, "apply": 1_500, "decision": 3,
-                       "tuned-random": 4_000, "tuned-heuristic": 4_000}  # fmt: skip
+                       "tuned-random": 4_000, "tuned-heuristic": 4_000,
+                       "export-share": 2_000}  # fmt: skip
 LOG_SEED = 2
 """The ``--seed`` of the log that ``verify`` and ``export`` read (the simulate rows use 1)."""
 FRAMEWORK = ("pettingzoo", "gymnasium", "numpy")
@@ -823,6 +832,62 @@ def bench_tuned(sides: Sides, row: str, games: int) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def bench_export_share(sides: Sides, row: str, games: int) -> dict[str, Any]:
+    """Weigh each kow's CPU of ``export --table all`` against its ``simulate`` of the same
+    games; return the row.
+
+    Each kow simulates ``games`` games of random bots (``--seed`` :data:`SHARE_SEED`,
+    ``--jobs 1``) to a log of its own, then exports its log to a folder of its own; the
+    two logs must be the same games (:func:`first_difference`) and the four tables the
+    same bytes. Then each kow's simulate and export run ``sides.repeat`` times,
+    interleaved (old, new, new, old, ...), and the row gives each kow's median CPU
+    seconds (user + system) of both and their ratio (export over simulate), with the
+    lowest and highest of the new kow's ratios taken run by run.
+    """
+    args = simulate_args("random", 4, games, SHARE_SEED) + ["--jobs", "1"]
+    logs = {side: sides.tmp / f"{side}-share.jsonl" for side in ("old", "new")}
+    folders = {side: sides.tmp / f"{side}-share-tables" for side in ("old", "new")}
+
+    def export(side: str) -> list[str]:
+        return sides[side].command(["export", "--table", "all", "-o", str(folders[side]),
+                                    str(logs[side])])  # fmt: skip
+
+    say(f"{row}: kow {shlex.join(args)} > LOG, then kow export --table all -o DIR LOG: "
+        f"one run each to compare, then {sides.repeat} x 4 timed")  # fmt: skip
+    for side in ("old", "new"):
+        cpu_seconds(side, sides[side].command(args), sides[side].cwd, sides.timeout,
+                    str(logs[side]))  # fmt: skip
+    compared = first_difference(logs["old"], logs["new"])
+    tables = {side: sides.tmp / f"{side}-share.csv" for side in ("old", "new")}
+    for side in ("old", "new"):
+        cpu_seconds(side, export(side), sides[side].cwd, sides.timeout, os.devnull)
+        with open(tables[side], "wb") as out:
+            for table in EXPORT_TABLES:  # the file column names each kow's log: LOG here
+                text = (folders[side] / f"{table}.csv").read_bytes()
+                out.write(text.replace(str(logs[side]).encode(), b"LOG"))
+    tabled = first_difference(tables["old"], tables["new"], "line")
+    runs: dict[str, list[float]] = {"old-simulate": [], "old-export": [], "new-simulate": [],
+                                    "new-export": []}  # fmt: skip
+    for i in range(sides.repeat):
+        for side in ("old", "new") if i % 2 == 0 else ("new", "old"):
+            kow = sides[side]
+            runs[f"{side}-simulate"].append(
+                cpu_seconds(side, kow.command(args), kow.cwd, sides.timeout, str(logs[side])))
+            runs[f"{side}-export"].append(
+                cpu_seconds(side, export(side), kow.cwd, sides.timeout, os.devnull))
+    medians = {name: statistics.median(found) for name, found in runs.items()}
+    ratios = [e / s for e, s in zip(runs["new-export"], runs["new-simulate"], strict=True)]
+    return {
+        "row": row, "games": games, "what": "export --table all / simulate, CPU",
+        **{name.replace("-", "_") + "_cpu": value for name, value in medians.items()},
+        "old_share": medians["old-export"] / medians["old-simulate"],
+        "new_share": medians["new-export"] / medians["new-simulate"],
+        "share_min": min(ratios), "share_max": max(ratios), "runs": runs,
+        "same": compared.first is None and tabled.first is None,
+        "difference": compared.first or tabled.first, "added_fields": list(compared.added),
+    }  # fmt: skip
+
+
 def run_rows(sides: Sides, rows: list[str], plan: dict[str, int]) -> list[dict[str, Any]]:
     """Run ``rows`` (names of :data:`ROWS`, in that order) with the games of ``plan``."""
     done = []
@@ -842,6 +907,8 @@ def run_rows(sides: Sides, rows: list[str], plan: dict[str, int]) -> list[dict[s
             done.append(bench_process(sides, row, args, games=plan["log"], unit="line"))
         elif row in TUNED_ROWS:
             done.append(bench_tuned(sides, row, plan[row]))
+        elif row == "export-share":
+            done.append(bench_export_share(sides, row, plan[row]))
         else:
             done.append(bench_loop(sides, row, plan[row]))
     return done
@@ -852,7 +919,9 @@ def print_tables(rows: list[dict[str, Any]], repeat: int, log_games: int) -> Non
     runs = f"median of {repeat} runs" if repeat > 1 else "one run"
     ratios = [("new/old speed", "speed_ratio", ".3f"), ("lowest pair", "pair_ratio_min", ".3f"),
               ("highest pair", "pair_ratio_max", ".3f")]  # fmt: skip
-    processes = [r for r in rows if r["row"] not in LOOP_ROWS and r["row"] not in TUNED_ROWS]
+    processes = [r for r in rows
+                 if r["row"] not in LOOP_ROWS and r["row"] not in TUNED_ROWS
+                 and r["row"] != "export-share"]  # fmt: skip
     if processes:
         print(f"\n## Whole process (python -m kow ... > /dev/null), {runs}\n")
         notes = []
@@ -899,6 +968,22 @@ def print_tables(rows: list[dict[str, Any]], repeat: int, log_games: int) -> Non
                             ("tuned s", "tuned_cpu", ".2f"), ("old/tuned", "old_share", ".3f"),
                             ("new/tuned", "new_share", ".3f"), ("lowest", "share_min", ".3f"),
                             ("highest", "share_max", ".3f"),
+                            ("same output", "same_output", "")]))  # fmt: skip
+    shares = [r for r in rows if r["row"] == "export-share"]
+    if shares:
+        print(f"\n## CPU of export --table all over simulate's, the same games (user + system s), "
+              f"{runs}\n")  # fmt: skip
+        print(f"simulate --bots random --seed {SHARE_SEED} --jobs 1 > LOG, then export --table all "
+              "-o DIR LOG; each kow its own log.\n")  # fmt: skip
+        shown = [{**r, "same_output": "yes" if r["same"] else "NO"} for r in shares]
+        print(table(shown, [("row", "row", ""), ("games", "games", ",d"),
+                            ("old simulate s", "old_simulate_cpu", ".2f"),
+                            ("old export s", "old_export_cpu", ".2f"),
+                            ("new simulate s", "new_simulate_cpu", ".2f"),
+                            ("new export s", "new_export_cpu", ".2f"),
+                            ("old export/simulate", "old_share", ".2f"),
+                            ("new export/simulate", "new_share", ".2f"),
+                            ("lowest", "share_min", ".2f"), ("highest", "share_max", ".2f"),
                             ("same output", "same_output", "")]))  # fmt: skip
     print("\nnew/old speed above 1: the new kow is faster. 'Lowest/highest pair': the ratio of")
     print("the runs taken side by side, a guide to the noise.")

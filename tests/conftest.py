@@ -40,6 +40,18 @@ settings.load_profile("kow")
 pytest_plugins = ["optional"]  # skips for a missing package, and CI's KOW_TEST_REQUIRE_ALL
 
 
+def python_prints(code: str, *, timeout: float = 60) -> list[str]:
+    """Run ``code`` in a new Python (this one: ``python -c``) and return the lines it
+    prints; raise :class:`subprocess.CalledProcessError` if it fails. For what a fresh
+    process loads or builds: the modules it imports, tables made on first use."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=timeout)  # fmt: skip
+    return done.stdout.splitlines()
+
+
 def readable_lines(text: str) -> list[str]:
     """Return ``text`` as lines to diff: JSON spread one value a line, other text as it is.
 

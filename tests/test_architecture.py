@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import python_prints
 from optional import ADAPTER_PACKAGES, absent, not_installed
 
 import kow
@@ -301,9 +302,6 @@ def test_the_log_imports_no_bot_and_only_the_cli_imports_click() -> None:
 def test_no_command_or_import_of_kow_loads_a_framework() -> None:
     # The adapters' frameworks (and numpy) are imported by their adapters alone, so
     # `import kow`, the log, the engine and every command stay as fast with them installed.
-    import subprocess
-    import sys
-
     heavy = ("numpy", "pyspiel", "open_spiel", "pettingzoo", "gymnasium")
     code = (
         "import sys, kow, kow.log, kow.engine, kow.frameworks.encoding, kow.players\n"
@@ -314,10 +312,7 @@ def test_no_command_or_import_of_kow_loads_a_framework() -> None:
         "    assert CliRunner().invoke(main, args).exit_code == 0, args\n"
         f"print(sorted(m for m in sys.modules if m.split('.')[0] in {heavy!r}))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    assert out.strip() == "[]"
+    assert python_prints(code) == ["[]"]
 
 
 HEAVY = ("click", "numpy", "pyspiel", "open_spiel", "pettingzoo", "gymnasium")
@@ -387,16 +382,10 @@ def test_the_cli_does_load_click() -> None:
 
 def test_import_kow_loads_only_the_version_and_offers_the_public_api() -> None:
     # kow/__init__.py imports each public name on first use, so `kow --help` stays fast.
-    import subprocess
-    import sys
-
     import kow
 
     code = "import sys, kow\nprint(sorted(m for m in sys.modules if m.startswith('kow')))\n"
-    loaded = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    assert loaded.strip() == "['kow', 'kow.version']"  # the version imports nothing
+    assert python_prints(code) == ["['kow', 'kow.version']"]  # the version imports nothing
     for name, module in kow.PUBLIC.items():
         assert getattr(kow, name) is getattr(importlib.import_module(module), name), name
     assert set(kow.PUBLIC) <= set(kow.__all__) and set(kow.PUBLIC) <= set(dir(kow))

@@ -313,7 +313,8 @@ def test_a_loop_refuses_bad_arguments_as_a_usage_error(args: list[str], message:
         (["--only", "apply"], "--tree, --repeat and --only go with --against"),
         (["--against", "HEAD", "--only", "replay"], "argument --only: invalid choice: 'replay' "
          "(choose from 'random', 'heuristic', 'search', 'verify', 'export', 'export-all', "
-         "'pettingzoo', 'apply', 'decision', 'tuned-random', 'tuned-heuristic')"),
+         "'pettingzoo', 'apply', 'decision', 'tuned-random', 'tuned-heuristic', "
+         "'export-share')"),
         (["--against", "HEAD", "--million"], "--million does not go with --against"),
     ],
 )  # fmt: skip
@@ -455,7 +456,7 @@ def test_the_loops_compared_by_their_choices() -> None:
 
 
 TINY = {"random": 2, "heuristic": 2, "search": 1, "log": 3, "pettingzoo": 1, "apply": 2,
-        "decision": 1}  # fmt: skip
+        "decision": 1, "export-share": 2}  # fmt: skip
 
 
 def against(
@@ -505,6 +506,22 @@ def test_against_times_every_row_asked_and_checks_both_agree(
     assert "| apply | new_game + State.apply, random legal actions | 2 |" in printed
     assert printed.rstrip().endswith("the same actions (the loops).")
     assert [r["added_fields"] for r in rows[:2]] == [[], []]
+
+
+def test_export_share_weighs_each_kows_export_against_its_simulate(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    found = against(monkeypatch, tmp_path, sys.executable, ["export-share"])
+    (row,) = found["against"]["rows"]  # type: ignore[index]
+    assert (row["row"], row["games"], row["same"]) == ("export-share", 2, True)
+    for side in ("old", "new"):
+        simulated, exported = row["runs"][f"{side}-simulate"], row["runs"][f"{side}-export"]
+        assert len(simulated) == len(exported) == 1 and min(simulated + exported) > 0
+        assert row[f"{side}_share"] == exported[0] / simulated[0]
+    assert row["share_min"] == row["share_max"] == row["new_share"]
+    printed = capsys.readouterr().out
+    assert "## CPU of export --table all over simulate's" in printed
+    assert "| export-share | 2 |" in printed
 
 
 def test_against_refuses_outputs_that_differ(

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from conftest import python_prints
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -290,18 +289,13 @@ def test_card_functions_take_numpy_integers_as_their_int() -> None:
 def test_the_suit_tables_are_built_on_first_use() -> None:
     # Importing kow.cards (kow simulate, kow --help) builds no table of 32,768 tuples;
     # listing a hand builds them, the same for every later call.
-    import subprocess
-    import sys
-
     code = (
         "import kow.cards as c, kow.engine\n"
         "print([len(t) for t in c._SUIT_CARDS])\n"
         "print(c.cards_in(c.mask_of([0, 51, 20])), [len(t) for t in c._SUIT_CARDS])\n"
         "print(c.suit_cards(c.mask_of([0, 51, 20]), 1))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.splitlines()
+    out = python_prints(code)
     assert out == ["[0, 0, 0, 0]", "(0, 20, 51) [8192, 8192, 8192, 8192]", "(20,)"]
 
 
@@ -331,7 +325,4 @@ threads = [threading.Thread(target=use, args=(w,)) for w in (0, 0.03, 0.05)]
 [t.join() for t in threads]
 print(sorted(map(str, said)))
 """
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
-    ).stdout
-    assert out.strip() == "['(52, 13)', '(52, 13)', '(52, 13)']"
+    assert python_prints(code) == ["['(52, 13)', '(52, 13)', '(52, 13)']"]

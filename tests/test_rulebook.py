@@ -545,7 +545,7 @@ def test_wide_terminals_get_at_most_100_columns() -> None:
 def test_rules_checks_its_options_like_simulate() -> None:
     code, _, err = run("rules", "--players", "7", "--start-cards", "8")
     assert code == 2
-    assert "'--start-cards': start_cards must be 1 to 7 with 7 players" in err
+    assert "'--start-cards': must be 1 to 7 with 7 players (players x cards + 1 <= 52" in err
 
 
 def test_an_ascii_stdout_gets_the_rules_without_accents() -> None:

@@ -278,14 +278,17 @@ def usage_errors() -> Iterator[None]:
     """Turn a :class:`~kow.settings.SettingError` raised in the block into a usage error (exit 2).
 
     The error names the option of the setting at fault (``start_cards``: ``--start-cards``)
-    and says what the library says for the same value: "start_cards must be 1 to 7 with 7
-    players (...), not 8".
+    and says what the library says for the same value, with the option for the field's
+    name: "Invalid value for '--start-cards': must be 1 to 7 with 7 players (...), not 8".
     """
     try:
         yield
     except SettingError as err:
         option = "--" + err.setting.replace("_", "-")
-        raise click.BadParameter(str(err), param_hint=f"'{option}'") from None
+        said = str(err)
+        if err.allowed is not None:  # "start_cards must be ...": the option is named above
+            said = said.removeprefix(f"{err.setting} ")
+        raise click.BadParameter(said, param_hint=f"'{option}'") from None
 
 
 def parse_bots(text: str, seats: int, option: str = "--bots") -> list[str]:

@@ -304,7 +304,16 @@ def sit(
 
 
 def note(line: str) -> None:
-    click.echo(line, err=True)
+    """Write ``line`` to stderr, broken at spaces to the terminal's width when stderr is a
+    terminal (:func:`kow.screen.wrap`: a join command's line is short, and never broken
+    inside its address or code); whole when it is a file or a pipe."""
+    if not sys.stderr.isatty():
+        click.echo(line, err=True)
+        return
+    from ..screen import terminal_width, wrap
+
+    for part in wrap(line, terminal_width()):
+        click.echo(part, err=True)
 
 
 def reopen_table(path: str, *, search_iterations: int | None) -> Any:

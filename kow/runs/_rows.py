@@ -319,23 +319,30 @@ def rows_text(rows: list[_Row], key: str) -> str:
     of kow's own notation (cards, suits, hands of cards joined by spaces, the trump's
     method), which never holds a comma, a quote or a line break nor begins as a formula
     does, so the csv module would write each as it is: this joins them as it would, a
-    row's text in one join (``tests/runs/test_export.py`` compares the two on every
+    table's text in one join (``tests/runs/test_export.py`` compares the two on every
     variant's games)."""
-    lines: list[str] = []
+    parts: list[str] = []  # one join of the table: each cell's text after its comma
     for row in rows:
-        cells: list[str] = [key]
+        parts.append(key)
         for place in range(3, len(row)):
             value = row[place]
             if value is None:
-                cells.append("")
+                parts.append(",")
             elif value is True:
-                cells.append(_TEXT[1])
+                parts.append(_AFTER_COMMA[1])
             elif value is False:
-                cells.append(_TEXT[0])
+                parts.append(_AFTER_COMMA[0])
             elif isinstance(value, str):
-                cells.append(value)
+                parts.append("," + value)
+            elif 0 <= value < 64:
+                parts.append(_INT_AFTER_COMMA[value])
             else:
-                cells.append(_INT_TEXT[value] if 0 <= value < 64 else str(value))
-        lines.append(",".join(cells))
-    lines.append("")
-    return "\n".join(lines) if len(lines) > 1 else ""
+                parts.append("," + str(value))
+        parts.append("\n")
+    return "".join(parts)
+
+
+_AFTER_COMMA: Final = tuple("," + text for text in _TEXT)
+"""Each boolean's CSV cell after its comma (:func:`rows_text`)."""
+_INT_AFTER_COMMA: Final = tuple("," + text for text in _INT_TEXT)
+"""Each int below 64's CSV cell after its comma (:func:`rows_text`)."""

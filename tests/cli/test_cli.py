@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import python_prints
 
 from kow import __version__
 from kow.cli import main
@@ -148,14 +149,14 @@ def test_rule_options_default_to_the_rules_defaults() -> None:
         (["--players", "8"], "8"),
         (
             ["--players", "7", "--start-cards", "8"],
-            "'--start-cards': start_cards must be 1 to 7 with 7 players",
+            "'--start-cards': must be 1 to 7 with 7 players (players x cards + 1 <= 52",
         ),
         (["--start-cards", "0"], "0"),
         (["--bots", "clever"], "'clever' is not a bot kind: choose from random, heuristic"),
         (["--bots", "random,random"], "gives 2 kinds for 4 seats"),
         (
             ["--dealer", "4"],
-            "'--dealer': dealer must be a seat 0 to 3 with 4 players, not 4",
+            "'--dealer': must be a seat 0 to 3 with 4 players, not 4",
         ),
         (["--seed", "-3"], "-3"),
         (["--seed", "abc"], "abc"),
@@ -778,6 +779,22 @@ def test_each_command_is_listed_under_its_own_name() -> None:
     assert main.commands.get("simulat") is None
 
 
+def test_kow_help_lists_each_command_once_in_order_importing_none() -> None:
+    # One list of the commands (COMMANDS' summaries), play first, rules last; the
+    # commands' modules stay unloaded (their help is their own: kow COMMAND --help).
+    code, out, _ = run("--help")
+    assert code == 0
+    listed = out[out.index("Commands:") :].splitlines()[1:]
+    assert [line.split()[0] for line in listed] == [
+        "play", "host", "join", "serve", "simulate", "tournament", "verify", "replay",
+        "export", "analyze", "schema", "rules",
+    ]  # fmt: skip
+    assert listed[0].split(None, 1)[1] == "play in the terminal, against bots or with friends"
+    assert out.count("simulate") == 1 and "kow COMMAND --help" in out
+    loaded = _modules_after(["--help"], "sorted(m for m in sys.modules if '.commands.' in m)")
+    assert loaded == "[]"
+
+
 def _modules_after(args: list[str], shown: str) -> str:
     """Run ``kow ARGS`` in a new process and return ``shown`` (an expression over
     ``sys.modules``) as it prints after the run."""
@@ -786,10 +803,7 @@ def _modules_after(args: list[str], shown: str) -> str:
         "except SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
         f"print({shown})\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    return out.strip().splitlines()[-1]
+    return python_prints(code)[-1]
 
 
 def test_simulate_loads_no_reader_of_logs_nor_openssl() -> None:

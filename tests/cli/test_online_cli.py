@@ -231,6 +231,28 @@ def test_join_asks_the_name_again_after_a_bad_one(tmp_path: Path) -> None:
     assert child.exitstatus == 1
 
 
+def test_the_host_banner_wraps_to_a_narrow_terminal_at_spaces(tmp_path: Path) -> None:
+    # The banner's lines broke mid-word at the terminal's edge ("SSH t / unnel"); on a
+    # terminal they are broken at spaces, the join command whole on its line.
+    child = pexpect.spawn(
+        KOW[0], [*KOW[1:], "host", "--listen", "127.0.0.1:0", "--name", "Ada"],
+        env=_env(tmp_path), encoding="utf-8", timeout=30, dimensions=(24, 60),
+    )  # fmt: skip
+    try:
+        child.expect(LOBBY)
+        shown = child.before.replace("\r\n", "\n")
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    lines = shown.splitlines()
+    assert max(len(line) for line in lines) <= 60
+    assert "Unencrypted: fine at home on a network you trust; over the" in lines
+    assert "  internet use an SSH tunnel or TLS (--certfile/--keyfile)," in lines
+    assert any(re.fullmatch(r"  kow join 127\.0\.0\.1:\d+ [A-Z0-9]{4}(-[A-Z0-9]{4}){3}", line)
+               for line in lines)  # fmt: skip
+
+
 # ----------------------------------------------------------------------------- a whole game
 
 

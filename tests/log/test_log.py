@@ -19,6 +19,7 @@ import math
 from typing import Any
 
 import pytest
+from conftest import python_prints
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -328,9 +329,6 @@ def test_game_text_checks_players_that_differ_from_the_last_checked() -> None:
 def test_the_readers_the_replay_and_the_types_are_imported_on_first_use() -> None:
     # A process that only writes logs (kow simulate) loads neither; their names work all
     # the same, as the modules' own objects.
-    import subprocess
-    import sys
-
     code = (
         "import sys, kow.log\n"
         "print(sorted(m for m in sys.modules if m.startswith('kow.log.')))\n"
@@ -340,9 +338,7 @@ def test_the_readers_the_replay_and_the_types_are_imported_on_first_use() -> Non
         "import kow.log._reader as d, kow.log.types as t\n"
         "print(kow.log.iter_games is d.iter_games, kow.log.GameLog is t.GameLog)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.splitlines()
+    out = python_prints(code)
     for lazy in ("kow.log._records", "kow.log._replay", "kow.log._reader", "kow.log.types"):
         assert lazy not in out[0]
     assert "kow.log._writer" in out[0]

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import python_prints
 
 import kow.runs.blocks as blocks
 from kow.log import GameRecord, InputEnd, read_logs
@@ -61,5 +60,4 @@ def test_in_blocks_yields_each_record_with_its_result_in_order(
 def test_importing_blocks_leaves_the_executors_unloaded() -> None:
     # kow verify of one process imports kow.runs.blocks: not multiprocessing's machinery.
     code = "import sys, kow.runs.blocks; print('kow.runs.executors' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert python_prints(code) == ["False"]

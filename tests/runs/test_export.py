@@ -1330,7 +1330,7 @@ def test_tables_text_is_the_csv_modules_text_of_the_rows(
     # seed, under labels that CSV quotes or a spreadsheet would run.
     from kow.runs.export import tables_text
 
-    games = [game for found in runs.values() for game in found]
+    games: list[Any] = [game for found in runs.values() for game in found]
     games.append(abandoned_game())
     games.append({**games[0], "seed": None})  # deals from outside kow: not proved, verified
     labels = ["g.jsonl", 'a,"b"\nc.jsonl', "=cmd|'/c calc'!A1", "-x", "é ♥\r"]
@@ -1340,7 +1340,8 @@ def test_tables_text_is_the_csv_modules_text_of_the_rows(
         made = tables_text(game, TABLES, file=label, index=number, text=text, spreadsheet_safe=safe)
         found = tables_rows(game, TABLES, file=label, index=number)
         assert list(made) == list(TABLES)
-        assert made == {table: csv_text(rows, spreadsheet_safe=safe) for table, rows in found.items()}
+        expected = {table: csv_text(rows, spreadsheet_safe=safe) for table, rows in found.items()}
+        assert made == expected
     null_seed = tables_text(games[-1], ("plays",), file='a,"b"\nc.jsonl', index=9)["plays"]
     assert null_seed.startswith('"a,""b""\nc.jsonl",9,,1,1,1,')  # quoted, the seed empty
     key = "'=cmd|'/c calc'!A1" if safe else "=cmd|'/c calc'!A1"

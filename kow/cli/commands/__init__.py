@@ -26,29 +26,29 @@ from .._terminal import fit_streams
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS: Final[dict[str, tuple[str, str]]] = {
-    "simulate": ("simulate", "simulate"),
-    "play": ("play", "play"),
-    "tournament": ("tournament", "tournament"),
-    "rules": ("rules", "rules_command"),
-    "schema": ("schema", "schema"),
-    "verify": ("verify", "verify"),
-    "replay": ("replay", "replay"),
-    "export": ("export", "export"),
-    "analyze": ("analyze", "analyze"),
-    "host": ("host", "host"),
-    "join": ("join", "join"),
-    "serve": ("serve", "serve"),
+COMMANDS: Final[dict[str, tuple[str, str, str]]] = {
+    "play": ("play", "play", "play in the terminal, against bots or with friends"),
+    "host": ("host", "host", "open a table for friends at their own terminals"),
+    "join": ("join", "join", "take a seat at a table of kow host or kow serve"),
+    "serve": ("serve", "serve", "a server for many tables (a club, a research group)"),
+    "simulate": ("simulate", "simulate", "seeded bot games as JSON logs"),
+    "tournament": ("tournament", "tournament", "measure bots against each other"),
+    "verify": ("verify", "verify", "check logs against the rules"),
+    "replay": ("replay", "replay", "tell a logged game trick by trick"),
+    "export": ("export", "export", "logged games as CSV tables of games, rounds, tricks or plays"),
+    "analyze": ("analyze", "analyze", "the search bot's values of each decision of logged games"),
+    "schema": ("schema", "schema", "the JSON Schema of the log format (or of the online protocol)"),
+    "rules": ("rules", "rules_command", "the rules in force, each with its source"),
 }  # fmt: skip
-"""Each command of ``kow``, by name: its module in this package and the command's name
-there (each module keeps its own names)."""
+"""Each command of ``kow``, by name, in the order ``kow --help`` lists them: its module in
+this package, the command's name there (each module keeps its own names), and what
+``kow --help`` says of it (without importing the module)."""
 
 
 class _Commands(MutableMapping[str, click.Command]):
     """The ``kow`` group's commands (:data:`COMMANDS`), each module imported when its
-    command is first asked for: listing the names (Click's "did you mean") imports
-    nothing, and ``kow simulate`` imports ``simulate`` alone (``kow --help`` imports
-    every command, for its short help)."""
+    command is first asked for: listing the names (``kow --help``, Click's "did you
+    mean") imports nothing, and ``kow simulate`` imports ``simulate`` alone."""
 
     def __init__(self) -> None:
         self._commands: dict[str, click.Command | None] = dict.fromkeys(COMMANDS)
@@ -56,7 +56,7 @@ class _Commands(MutableMapping[str, click.Command]):
     def __getitem__(self, name: str) -> click.Command:
         command = self._commands[name]  # KeyError: no such command
         if command is None:
-            module, attribute = COMMANDS[name]
+            module, attribute, _ = COMMANDS[name]
             loaded = importlib.import_module(f"{__name__}.{module}")
             command = self._commands[name] = getattr(loaded, attribute)
         return command
@@ -76,7 +76,15 @@ class _Commands(MutableMapping[str, click.Command]):
 
 class _Kow(click.Group):
     """The ``kow`` group: Ctrl-C exits 130, a failed write to stdout is one line, and a
-    terminal that cannot show ♠ gets letters and escapes, never a traceback."""
+    terminal that cannot show ♠ gets letters and escapes, never a traceback. ``kow
+    --help`` lists the commands in :data:`COMMANDS`' order, each with its summary there."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, summary) for name, (_, _, summary) in COMMANDS.items()])
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         if not closed_streams():
@@ -123,19 +131,6 @@ class _Kow(click.Group):
 def main() -> None:
     """Knock-Out Whist for the command line.
 
-    \b
-    kow play        play in the terminal, against bots or with friends
-    kow host        open a table for friends at their own terminals; kow join takes a seat
-    kow serve       a server for many tables (a club, a research group)
-    kow simulate    seeded bot games as JSON logs
-    kow tournament  measure bots against each other
-    kow verify      check logs against the rules
-    kow replay      tell a logged game trick by trick
-    kow export      logged games as CSV tables of games, rounds, tricks or plays
-    kow analyze     the search bot's values of each decision of logged games
-    kow schema      the JSON Schema of the log format (or of the online protocol)
-    kow rules       the rules in force, each with its source
-
     The rules, with their sources: kow rules (takes play's rule options, --preset too).
-    The log format: kow schema.
+    The log format: kow schema. A command's options: kow COMMAND --help.
     """
