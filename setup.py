@@ -6,7 +6,8 @@ views and facts, the rules of a trick and the deal: ``kow/engine/``), the cards
 (``kow/cards.py``), the bots' policies, deals and inference
 (``kow/players/policy.py``, ``sampling.py``, ``inference.py``), the
 log's fast writer (``kow/log/_writer.py``), the reader's measure of a game's text
-(``kow/log/_canon.py``), the
+(``kow/log/_canon.py``), a logged game's decks and plays read for the engine
+(``kow/log/_logged.py``: ``kow export`` replays every game it proves legal), the
 frameworks' encoding (``kow/frameworks/encoding.py``: every step of the PettingZoo and
 Gymnasium environments writes an observation), ``kow export``'s walk of a game's events
 into rows (``kow/runs/_rows.py``) and ``kow verify``'s oracle (``kow/verify/``,
@@ -55,6 +56,7 @@ COMPILED = [
     "kow/players/inference.py",
     "kow/log/_writer.py",
     "kow/log/_canon.py",
+    "kow/log/_logged.py",
     "kow/frameworks/encoding.py",
     "kow/runs/_rows.py",
 ]

@@ -59,7 +59,7 @@ LAYERS: list[set[str]] = [
     {"kow.game", "kow.screen"},
     # the log
     {"kow.log._format", "kow.log._records"},
-    {"kow.log._writer"},
+    {"kow.log._writer", "kow.log._logged"},
     {"kow.log._replay"},
     {"kow.log"},
     # the framework adapters

@@ -4,8 +4,8 @@ The canonical text of a value is ``json.dumps(value, separators=(",", ":"),
 ensure_ascii=False)`` with the keys of each object in a given order: what kow's writer
 writes, a game a line. :func:`measure` walks a value once and returns its canonical
 length and the number of keys of its objects, which lets the reader prove, without a
-second parse or a ``json.dumps``, that a value's text repeats no key (:mod:`._reader`)
-and that it is the canonical text itself (:mod:`._records`, :mod:`._replay`).
+second parse or a ``json.dumps``, that a value's text repeats no key, nests no deeper
+than it reads, and is the canonical text itself (:mod:`._reader`, :mod:`._records`).
 """
 
 from __future__ import annotations
@@ -15,28 +15,34 @@ from collections.abc import Collection, Iterator
 __all__ = ["KeyOrders", "measure"]
 
 
-def measure(value: object, orders: Collection[tuple[str, ...]]) -> tuple[int, int]:
+def measure(
+    value: object, orders: Collection[tuple[str, ...]], deepest: int = -1
+) -> tuple[int, int]:
     """Return ``(length, keys)`` of the JSON value ``value`` (as ``json.loads`` gives it).
 
     ``keys`` is the number of keys of all its objects. ``length`` is the length, in
     characters, of its canonical text (compact, strings as written when no character
     in them needs an escape), or -1 when it has no canonical text here: it holds a
     float, or an object of two keys or more whose keys (in its order) are not one of
-    ``orders`` (an object of one key or none has one order). A text of JSON that reads
-    as ``value`` and holds no backslash is that canonical text exactly when it is this
-    long: every other way of writing the value is longer (whitespace, a repeated key,
-    ``-0``), and a string with no backslash in its text has no character that needs one.
-    ``orders`` may be a :class:`KeyOrders`, made once for many values (faster).
+    ``orders`` (an object of one key or none has one order), or (``deepest`` 0 or more)
+    it nests arrays and objects deeper than ``deepest`` levels, which are not walked
+    (their keys are not counted). A text of JSON that reads as ``value`` and holds no
+    backslash is that canonical text exactly when it is this long: every other way of
+    writing the value is longer (whitespace, a repeated key, ``-0``), and a string with
+    no backslash in its text has no character that needs one. ``orders`` may be a
+    :class:`KeyOrders`, made once for many values (faster).
 
     >>> measure({"a": [1, True, None, "xy"], "b": -12}, {("a", "b")})
     (32, 2)
     >>> measure({"b": 1, "a": 2}, {("a", "b")})[0], measure([1.5], ())[0]
     (-1, -1)
+    >>> measure([[1]], (), deepest=2), measure([[1]], (), deepest=1)
+    ((5, 0), (-1, 0))
     """
     index = orders if isinstance(orders, KeyOrders) else KeyOrders(orders)
-    counted = [0]
-    length = _measure(value, index.by_first, counted)
-    return length, counted[0]
+    walk = _Walk(index.by_first, deepest)
+    length = walk.length(value, 1)
+    return length, walk.keys
 
 
 class KeyOrders:
@@ -61,62 +67,82 @@ class KeyOrders:
         )
 
 
-def _measure(value: object, orders: dict[str, list[tuple[str, ...]]], keys: list[int]) -> int:
-    """Return the canonical length of ``value`` (-1: none); add its keys to ``keys[0]``."""
-    if isinstance(value, str):
-        return len(value) + 2
-    if isinstance(value, bool):
-        return 4 if value else 5
-    if isinstance(value, int):
-        return _digits(value)
-    if value is None:
-        return 4
-    if isinstance(value, list):
-        total = len(value) + 1 if value else 2  # the brackets and the commas
-        for item in value:
-            size = _measure(item, orders, keys)
-            if size < 0:
-                total = -1
-            elif total >= 0:
-                total += size
-        return total
-    if isinstance(value, dict):
-        size = len(value)
-        keys[0] += size
-        total = 2 * size + 1 if size else 2  # brackets, colons and commas
-        if size > 1 and not _in_order(value, orders):
-            total = -1
-        for key, item in value.items():
-            size = _measure(item, orders, keys)
-            if size < 0 or not isinstance(key, str):
-                total = -1
-            elif total >= 0:
-                total += len(key) + 2 + size
-        return total
-    return -1  # a float, or no JSON value
+class _Walk:
+    """One walk of :func:`measure`: the orders, the depth allowed, the keys counted."""
 
+    def __init__(self, orders: dict[str, list[tuple[str, ...]]], deepest: int) -> None:
+        self.orders = orders
+        self.deepest = deepest
+        self.keys = 0
 
-def _in_order(value: dict[object, object], orders: dict[str, list[tuple[str, ...]]]) -> bool:
-    """Return whether the keys of ``value`` (two or more), in order, are one of ``orders``."""
-    first: object = None
-    for key in value:
-        first = key
-        break
-    if not isinstance(first, str):
-        return False
-    candidates = orders.get(first)
-    if candidates is None:
-        return False
-    for order in candidates:
-        if len(order) == len(value):
+    def length(self, value: object, depth: int) -> int:
+        """Return the canonical length of ``value`` at ``depth`` (its brackets' level if
+        it has them, from 1), or -1: none; count its keys."""
+        if isinstance(value, str):
+            return len(value) + 2
+        if isinstance(value, bool):
+            return 4 if value else 5
+        if isinstance(value, int):
+            return _digits(value)
+        if value is None:
+            return 4
+        if depth > self.deepest >= 0:
+            return -1
+        if isinstance(value, list):
+            total = len(value) + 1 if value else 2  # the brackets and the commas
+            for item in value:
+                size = self.length(item, depth + 1)
+                if size < 0:
+                    total = -1
+                elif total >= 0:
+                    total += size
+            return total
+        if isinstance(value, dict):
+            size = len(value)
+            self.keys += size
+            if not size:
+                return 2
+            total = 1  # the brackets, and a colon and a comma a key but one
+            order: tuple[str, ...] | None = None  # the order its keys so far are in
             at = 0
-            for key in value:
-                if not isinstance(key, str) or key != order[at]:
-                    break
+            for key, item in value.items():  # one pass: its keys' order, and its values
+                if total >= 0:
+                    if not isinstance(key, str):
+                        total = -1
+                    elif size > 1:
+                        if order is None:
+                            order = self.first(key, size)
+                        elif order[at] != key:
+                            order = self.other(order, at, key)
+                        if order is None:
+                            total = -1
+                    if total >= 0:
+                        total += len(key) + 4  # its quotes, its colon, a comma
+                length = self.length(item, depth + 1)
+                if length < 0:
+                    total = -1
+                elif total >= 0:
+                    total += length
                 at += 1
-            else:
-                return True
-    return False
+            return total
+        return -1  # a float, or no JSON value
+
+    def first(self, key: str, size: int) -> tuple[str, ...] | None:
+        """Return the first of the orders of ``size`` keys that starts with ``key``, or None."""
+        candidates = self.orders.get(key)
+        if candidates is not None:
+            for order in candidates:
+                if len(order) == size:
+                    return order
+        return None
+
+    def other(self, order: tuple[str, ...], at: int, key: str) -> tuple[str, ...] | None:
+        """Return an order of as many keys as ``order``, with its keys before ``at``, and
+        ``key`` at ``at``, or None."""
+        for other in self.orders[order[0]]:
+            if len(other) == len(order) and other[at] == key and other[:at] == order[:at]:
+                return other
+        return None
 
 
 def _digits(number: int) -> int:

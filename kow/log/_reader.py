@@ -217,9 +217,11 @@ def _values(
 
     Each value is read by json at C speed; with ``unique_keys`` or ``orders``, one walk
     of it (:func:`~._canon.measure`) proves in most cases that its text repeats no key:
-    its text is canonical, or has as many colons as its objects have keys (every key
-    has its colon; a repeated one leaves its value fewer keys). Only a value that it
-    does not prove so is read again, by a hook that notes a repeated key.
+    its text is canonical (then it nests no deeper than :data:`MAX_DEPTH` either), or has
+    as many colons as its objects have keys (every key has its colon; a repeated one
+    leaves its value fewer keys). Only a value that it does not prove so is read again,
+    by a hook that notes a repeated key. Only a value with a backslash in its text is
+    searched for a lone surrogate escape.
     """
     keys = _Keys() if unique_keys else None
     decoder = json.JSONDecoder(parse_constant=_refuse_constant)
@@ -232,6 +234,7 @@ def _values(
     line_start = 0  # where that line starts in text; below 0 when it started in text dropped
     eof = False
     state = _TOP
+    scanned, last_newline = "", -1  # the text last looked at, and where its last "\n" is
     while True:
         while pos < len(text) and text[pos] in _WHITESPACE:
             if text[pos] == "\n":
@@ -266,6 +269,18 @@ def _values(
             state = _OPENED
             pos += 1
             continue
+        if not eof and pos > 1:
+            if scanned is not text:
+                scanned, last_newline = text, text.rfind("\n")
+            if pos > last_newline:
+                # A value after the last line read whole, so likely cut short by the read
+                # (JSON Lines): the text before it is dropped first, so that json's failure
+                # on what is read of it counts the lines of this value's text alone (its
+                # error counts them from the text's start). The character before it stays
+                # (_utf16 looks at it); the places are counted as after a read.
+                cut = pos - 1
+                text, pos, line_start = text[cut:], 1, line_start - cut
+                scanned, last_newline = text, len(text)  # dropped once a read
         fault: LogReadError | None = None
         canonical: str | None = None
         repeated = False
@@ -330,11 +345,19 @@ def _values(
             if state == _TOP and end < len(text) and text[end] not in _AFTER_LITERAL:
                 raise _fault("Invalid literal", text, pos, line=line, line_start=line_start)
         if fault is None and isinstance(value, (dict, list, str)):  # found in one scan
-            lone = _lone_surrogate(text, pos, end)
+            backslash = text.find("\\", pos, end)  # none: no escape, so no lone surrogate
+            lone = None if backslash < 0 else _lone_surrogate(text, pos, end)
             if lone is not None:
                 why = f"a lone surrogate escape ({text[lone : lone + 6]}) is not a character"
                 raise _fault(why, text, lone, line=line, line_start=line_start)
-            if isinstance(value, (dict, list)) and _deeper(text, pos, end):
+            length = count = -1
+            if measured is not None and isinstance(value, (dict, list)):
+                length, count = measure(value, measured, MAX_DEPTH)
+            if length == end - pos and backslash < 0:
+                # The canonical text (so no deeper than read), and no key is repeated:
+                # every other text of the value is longer.
+                canonical = text[pos:end] if orders is not None else None
+            elif isinstance(value, (dict, list)) and _deeper(text, pos, end):
                 scan = _scan(text, pos, keys=False)
                 fault = _fault(
                     scan.why,
@@ -345,16 +368,11 @@ def _values(
                     kind="not readable",
                 )
                 value = None
-            elif measured is not None and isinstance(value, (dict, list)):
-                length, count = measure(value, measured)
-                if length == end - pos and text.find("\\", pos, end) < 0:
-                    # No key is repeated: every other text of the value is longer.
-                    canonical = text[pos:end] if orders is not None else None
-                elif keys is not None and count != text.count(":", pos, end):
-                    # A colon in a string, or a key repeated: read again to tell.
-                    keys.repeated = False
-                    checker.raw_decode(text, pos)
-                    repeated = keys.repeated
+            elif keys is not None and count >= 0 and count != text.count(":", pos, end):
+                # A colon in a string, or a key repeated: read again to tell.
+                keys.repeated = False
+                checker.raw_decode(text, pos)
+                repeated = keys.repeated
             if repeated:
                 scan = _scan(text, pos, keys=True)
                 fault = _fault(

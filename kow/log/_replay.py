@@ -10,12 +10,20 @@ import random
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from ..cards import NAMES, SUITS, Card, Suit
+from ..cards import Card
 from ..engine import IllegalActionError, State
-from ..engine.deal import DeckRanOut, StackedDeck, deal_deck
-from ..events import KNOCK, Action, Deal, RoundEnd, Seat
+from ..engine.deal import DeckRanOut, StackedDeck
+from ..events import Action, Deal, RoundEnd, Seat
 from ..rules import MAX_PLAYERS
-from ._format import build, rules_from_log
+from ._format import build
+from ._logged import (
+    decisions,
+    logged_decks,
+    logged_rules,
+    play_action,
+    play_logged,
+    real_decks,
+)
 from ._writer import game_text
 from .types import GameLog, PlayerLog, RoundLog
 
@@ -29,9 +37,6 @@ __all__ = [
     "round_actions",
 ]
 
-_CARDS = {name: card for card, name in enumerate(NAMES)}
-_SUITS: dict[str | None, Suit] = {name: suit for suit, name in enumerate(SUITS)}
-"""A suit by its letter; None (no trump) is read as a missing key, as any other."""
 _HEAD_KEYS = ("number", "hand_size", "dealer", "cut", "hands", "turned_up", "dogs_life")
 
 
@@ -53,7 +58,8 @@ class LoggedPlayer(NamedTuple):
         """
         settings = player.get("settings")
         pairs = () if settings is None else (("iterations", settings["iterations"]),)
-        return cls(player["name"], player["kind"], pairs)
+        # cls(...)'s own work, without its Python __new__: one for every player replayed.
+        return tuple.__new__(cls, (player["name"], player["kind"], pairs))
 
 
 class LoggedAction(NamedTuple):
@@ -169,42 +175,34 @@ def replay_game(game: GameLog, *, text: str | None = None) -> State:
 
 
 def _start(
-    game: GameLog, stacked: tuple[list[list[Card]], list[int]] | None = None
+    game: GameLog, stacked: tuple[list[list[Card]], list[Any]] | None = None
 ) -> tuple[State, list[LoggedPlayer]]:
     """Return the state that replays ``game`` (its deck stacked from the log's hands,
     cuts and tie cuts, round 1's dealer given) and the log's players. ``stacked``: the
-    log's decks and cuts (:func:`_stacked`), when read already. Raises
-    :class:`ReplayError` for a log that cannot be read so."""
+    log's decks and cuts (:func:`~kow.log._logged.logged_decks`), when read already.
+    Raises :class:`ReplayError` for a log that cannot be read so."""
     try:
-        rules = rules_from_log(dict(game["rules"]))
-        decks, cuts = _stacked(game) if stacked is None else stacked
+        rules = logged_rules(game["rules"])
+        decks, cuts = logged_decks(game) if stacked is None else stacked
         rounds = game["rounds"]
         first_dealer = rounds[0]["dealer"] if rounds else None
-        # The deck is stacked and the first dealer given: the generator draws nothing that
-        # matters, so a null seed (deals from outside kow) stands in as 0.
-        seed = 0 if game["seed"] is None else game["seed"]
-        state = State(rules, random.Random(seed), first_dealer, deck=StackedDeck(decks, cuts))
+        # The deck is stacked: the generator draws nothing that matters once the first
+        # dealer is given (the state keeps no generator), so one serves every replay; else
+        # it draws the dealer, from the log's seed (a null seed, deals from outside kow,
+        # stands in as 0).
+        if first_dealer is None:
+            rng = random.Random(0 if game["seed"] is None else game["seed"])
+        else:
+            rng = _NO_DRAWS
+        state = State(rules, rng, first_dealer, deck=StackedDeck(decks, cuts))
         players = [LoggedPlayer.from_log(p) for p in game["players"]]
     except (KeyError, TypeError, IndexError, ValueError) as err:
         raise ReplayError(f"not a log that can be replayed: {type(err).__name__} {err}") from None
     return state, players
 
 
-def _stacked(game: GameLog) -> tuple[list[list[Card]], list[int]]:
-    """Return the decks and cut positions that deal ``game``'s rounds as logged: each
-    round's deal (:func:`~kow.engine.deal.deal_deck`), then each of its tie-cut passes.
-    Raises :class:`KeyError`, :class:`TypeError` or :class:`IndexError` for a log that
-    cannot be read so."""
-    decks: list[list[Card]] = []
-    cuts: list[int] = []
-    for rnd in game["rounds"]:
-        hands = [None if h is None else [_CARDS[c] for c in h] for h in rnd["hands"]]
-        turned_up = None if rnd["turned_up"] is None else _CARDS[rnd["turned_up"]]
-        decks.append(deal_deck(rnd["dealer"], hands, turned_up))
-        cuts.append(rnd["cut"]["position"])
-        for cut_pass in rnd["tie_cut"] or ():
-            decks.append([_CARDS[cut["card"]] for cut in cut_pass])
-    return decks, cuts
+_NO_DRAWS = random.Random(0)
+"""The generator of a replay whose first dealer the log gives: what it draws is not used."""
 
 
 def replay_exact(game: GameLog, text: str) -> State | None:
@@ -222,24 +220,20 @@ def replay_exact(game: GameLog, text: str) -> State | None:
     log of another kow version, a null seed) or not (:func:`kow.verify.verify_game` and
     :func:`replay_game` then tell). Raises nothing but what interrupts a run
     (:class:`KeyboardInterrupt`), whatever ``game`` holds.
+
+    Each round's plays go through the engine's one trick loop at once
+    (:func:`~kow.log._logged.play_logged`), the engine checking each card as it comes.
     """
     try:
         seed = game["seed"]
         if seed.__class__ is not int:
             return None
-        stacked = decks, cuts = _stacked(game)
-        for deck in decks:
-            if len(set(deck)) != len(deck):
-                return None
-        for cut in cuts:
-            if cut.__class__ is not int or not 1 <= cut < len(NAMES):
-                return None
+        stacked = logged_decks(game)
+        if not real_decks(*stacked):
+            return None
         state, players = _start(game, stacked)
-        for number, rnd in enumerate(game["rounds"], start=1):
-            for logged in round_actions(rnd, number):
-                if logged.seat != state.turn:
-                    return None
-                state.apply(logged.action)
+        if not play_logged(state, game["rounds"]):
+            return None
         abandoned = game.get("abandoned") is True
         made = game_text(seed, state.rules, players, events=state.events, abandoned=abandoned)
     except Exception:  # noqa: BLE001 - None: not proved here; the oracle and replay_game tell
@@ -296,17 +290,16 @@ def round_actions(rnd: RoundLog, number: int) -> list[LoggedAction]:
     """
     out: list[LoggedAction] = []
     try:
-        for i, vote in enumerate(rnd["votes"] or ()):
-            suit = _SUITS[vote["suit"]]
-            out.append(LoggedAction(suit, vote["seat"], f"votes[{i}].seat", trick=None))
-        if rnd["trump_method"] in ("chosen", "vote") and rnd["trump_chosen_by"] is not None:
-            suit, chooser = _SUITS[rnd["trump"]], rnd["trump_chosen_by"]
-            out.append(LoggedAction(suit, chooser, "trump_chosen_by", trick=None))
+        made = decisions(rnd)
+        voted = len(rnd["votes"] or ())
+        for i, (suit, seat) in enumerate(made):
+            where = f"votes[{i}].seat" if i < voted else "trump_chosen_by"
+            out.append(LoggedAction(suit, seat, where, trick=None))
         for t, trick in enumerate(rnd["tricks"]):
             plays = _PLAY_PLACES[t] if t < len(_PLAY_PLACES) else _places(t)
             number_of_trick = trick["number"]
             for j, play in enumerate(trick["plays"]):
-                action = KNOCK if play.get("knock") else _CARDS[play["card"]]
+                action = play_action(play)
                 where = plays[j] if j < len(plays) else f"tricks[{t}].plays[{j}].seat"
                 out.append(_new_action((action, play["seat"], where, number_of_trick)))
     except (KeyError, TypeError, IndexError, AttributeError) as err:

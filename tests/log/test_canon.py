@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from kow.cli import main
-from kow.log import GameRecord, iter_games_and_faults, read_logs
+from kow.log import GameRecord, LogReadError, iter_games_and_faults, read_logs
 from kow.log._canon import KeyOrders, measure
 from kow.log._records import KEY_ORDERS, _digest
 
@@ -122,3 +122,57 @@ def test_a_game_repeated_in_another_form_is_still_a_repeat(tmp_path: Path) -> No
     assert len({_digest(r.game, r.text) for r in records}) == 1
     assert _digest(game, line) == _digest(game)
     assert _digest(game) != _digest({**game, "seed": True})  # true is not 1
+
+
+def test_measure_walks_no_deeper_than_asked() -> None:
+    deep: list[object] = []
+    for _ in range(599):
+        deep = [deep]  # 600 levels
+    assert measure(deep, (), 600) == (1200, 0)
+    assert measure(deep, (), 599) == (-1, 0)
+    assert measure({"a": [{"b": 1}]}, (), 2) == (-1, 1)  # the inner object is not walked
+    assert measure({"a": [{"b": 1}]}, (), 3) == (15, 2)
+
+
+DEEP = "[" * 512 + "]" * 512  # in an object: 513 levels, one more than is read
+
+
+@pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        # Compact, kow's form: the canonical text of a value too deep is not its proof.
+        ('{"a":' + DEEP + "}", "line 1, column 517: not readable: this array opens level 513"),
+        # Too deep is said first, as before, where a key is also repeated.
+        (
+            '{"x":' + DEEP + ',"x":1}',
+            "line 1, column 517: not readable: this array opens level 513",
+        ),
+        ('{"x":"\\ud800"}', "line 1, column 7: not JSON: a lone surrogate escape (\\ud800)"),
+        ('{"x":1,"x":2}', 'line 1, column 8: ambiguous: the key "x" is repeated'),
+    ],
+)
+def test_compact_text_is_still_refused_as_before(text: str, fault: str) -> None:
+    try:
+        found = read(text)
+    except LogReadError as err:  # a lone surrogate stops the reading
+        found = [(None, str(err), None)]
+    ((_, said, canonical),) = found
+    assert said is not None and said.startswith(fault), said
+    assert canonical is None
+
+
+def test_compact_text_as_deep_as_read_is_canonical() -> None:
+    text = '{"a":' + "[" * 511 + "]" * 511 + "}"
+    ((_, fault, canonical),) = read(text)
+    assert fault is None and canonical == text
+
+
+def test_measure_tells_orders_that_share_their_first_keys() -> None:
+    orders = [("seat", "card"), ("seat", "suit"), ("a", "b", "c"), ("a", "x", "d")]
+    assert measure({"seat": 1, "suit": "h"}, orders) == (21, 2)  # {"seat":1,"suit":"h"}
+    assert measure({"seat": 1, "card": "Th"}, orders) == (22, 2)
+    assert measure({"seat": 1, "knock": True}, orders) == (-1, 2)
+    assert measure({"a": 1, "x": 2, "d": 3}, orders) == (19, 3)
+    assert measure({"a": 1, "x": 2, "c": 3}, orders) == (-1, 3)  # no order a, x, c
+    assert measure({"a": 1, "b": 2}, orders) == (-1, 2)  # no order of two keys from a
+    assert measure({1: 2}, ()) == (-1, 1)  # not JSON: a key that is not a string

@@ -676,3 +676,51 @@ def test_a_repeated_key_is_named_where_it_stands(
     column = second - (planted.rfind("\n", 0, second) + 1) + 1
     assert faults[0].startswith(f'line {line}, column {column}: ambiguous: the key "{key}"')
     assert [value for _, value in read(data)] == games  # type: ignore[str-unpack]
+
+
+# ----------------------------------------------- a value after the last line read: its text alone
+# The reader drops the text before a value that starts after the last line break read (likely
+# cut short by the read) before json reads it: the same faults at the same places, whatever
+# the reads' size.
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 7, 11, 20, 64, None])
+@pytest.mark.parametrize(
+    ("data", "last"),
+    [
+        (
+            b'{"a": 1}\n{"b": 2}\n{"c": [1, 2,, 3]}\n',
+            "line 3, column 13: not JSON: Expecting value",
+        ),
+        (
+            b'{"a": 1}\n{"b": 2}\n\x00{\x00"\x00a\x00"\x00:\x001\x00}\x00\n',
+            "line 3, column 1: not JSON: NUL bytes between ASCII characters: this looks like"
+            " UTF-16 text (with no byte-order mark), and logs are UTF-8",
+        ),
+        (
+            b'{"a": 1}\n{"b": 2} \x00 {"c": 3}\n',
+            "line 2, column 10: not JSON: a NUL byte (0x00), which JSON has nowhere (in a"
+            " string, write \\u0000)",
+        ),
+        (
+            b'{"a": 1}\n{"b": 2}\n  {"c": "x\\ud800"}\n',
+            "line 3, column 11: not JSON: a lone surrogate escape (\\ud800) is not a character",
+        ),
+    ],
+)
+def test_a_fault_in_a_value_after_the_last_line_read_is_placed_as_before(
+    chunk: int | None, data: bytes, last: str
+) -> None:
+    assert entries(data, chunk) == [(1, {"a": 1}, None), (2, {"b": 2}, None), last]
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 20, None])
+def test_a_repeated_key_after_the_last_line_read_is_placed_and_read_on(chunk: int | None) -> None:
+    data = b'{"a": 1}\n{"b": 2}\n{"a": 1, "a": 2}\n{"d": 4}'
+    assert entries(data, chunk) == [
+        (1, {"a": 1}, None),
+        (2, {"b": 2}, None),
+        (3, {"a": 2}, 'line 3, column 10: ambiguous: the key "a" is repeated in this object'
+         " (readers differ: jq takes the last one, others the first)"),
+        (4, {"d": 4}, None),
+    ]  # fmt: skip
