@@ -38,6 +38,10 @@ _LEAD: Final = Lead
 _ROUND_END: Final = RoundEnd
 _GAME_END: Final = GameEnd
 _SEATS: Final = MAX_PLAYERS
+# The cards' tables likewise (another module's names are read from this one's dict).
+_NAMES: Final = NAMES
+_SUITS: Final = SUITS
+_SUIT_OF: Final = SUIT_OF
 
 _Row = tuple[str | int | bool | None, ...]
 """A row (:data:`kow.runs.export.Row`)."""
@@ -152,7 +156,7 @@ def walk(
             rnd.trump = NO_SUIT if suit is None else suit
         elif kind is _TURNED_UP:
             assert rnd is not None
-            rnd.turned_up = NAMES[cast(TurnedUp, event).card]
+            rnd.turned_up = _NAMES[cast(TurnedUp, event).card]
         elif kind is _ROUND_END:
             assert rnd is not None
             end = cast(RoundEnd, event)
@@ -199,26 +203,26 @@ def _trick_rows(
             if played == NO_CARD:
                 knocks += 1
             elif not leads[place]:
-                if _trumped(SUIT_OF[played], trump, led):
+                if _trumped(_SUIT_OF[played], trump, led):
                     trumped = True
         out.tricks.append((
             file, game, seed, number, trick, seats[0],
-            None if led == NO_SUIT else SUITS[led],  # led_suit
+            None if led == NO_SUIT else _SUITS[led],  # led_suit
             len(seats) - knocks, knocks,  # cards, knocks
-            None if card == NO_CARD else NAMES[card],  # winning_card
+            None if card == NO_CARD else _NAMES[card],  # winning_card
             won, trumped,
         ))  # fmt: skip
     if tables[2]:
-        add = out.plays.append
+        plays = out.plays
         for place in range(len(seats)):
             played = cards[place]
             seat = seats[place]
             lead = leads[place]
             knock = played == NO_CARD
-            suit = NO_SUIT if knock or lead else SUIT_OF[played]
-            add((
+            suit = NO_SUIT if knock or lead else _SUIT_OF[played]
+            plays.append((
                 file, game, seed, number, trick, place + 1, seat, knock,
-                None if knock else NAMES[played],  # card
+                None if knock else _NAMES[played],  # card
                 lead,
                 suit == led and led != NO_SUIT,  # followed_suit
                 _trumped(suit, trump, led),
@@ -251,7 +255,7 @@ def _round_row(
         hand = deal.hands[seat]
         if hand is not None:
             players_in += 1
-            hands[seat] = " ".join([NAMES[card] for card in hand])
+            hands[seat] = " ".join([_NAMES[card] for card in hand])
         on_dogs_life[seat] = seat in deal.dogs_life
         if end is not None:
             tricks_won[seat] = end.tricks_won[seat]
@@ -262,7 +266,7 @@ def _round_row(
     return (
         key[0], key[1], key[2], deal.round, deal.hand_size, deal.dealer, players_in,
         rnd.turned_up,
-        None if suit is None else SUITS[suit],  # trump
+        None if suit is None else _SUITS[suit],  # trump
         None if trump is None else trump.method,  # trump_method
         None if trump is None else trump.chosen_by,  # trump_chosen_by
         rnd.leader,
@@ -309,7 +313,7 @@ _INT_TEXT: Final = tuple(str(i) for i in range(64))
 """The decimal text of each int below 64 (seats, rounds, tricks, plays, cards)."""
 
 
-def rows_text(rows: list[_Row], key: str) -> str:
+def rows_text(rows: Sequence[tuple[object, ...]], key: str) -> str:
     """Return :func:`walk`'s rows of one table as CSV lines, each ended by ``\\n``.
 
     ``key`` is the CSV text of the rows' key cells (``file``, ``game``, ``seed``: the same
@@ -325,24 +329,28 @@ def rows_text(rows: list[_Row], key: str) -> str:
     for row in rows:
         parts.append(key)
         for place in range(3, len(row)):
-            value = row[place]
+            value = row[place]  # an object: no check of the row's union type cell by cell
             if value is None:
                 parts.append(",")
             elif value is True:
-                parts.append(_AFTER_COMMA[1])
+                parts.append(_AFTER_TRUE)
             elif value is False:
-                parts.append(_AFTER_COMMA[0])
+                parts.append(_AFTER_FALSE)
             elif isinstance(value, str):
-                parts.append("," + value)
-            elif 0 <= value < 64:
-                parts.append(_INT_AFTER_COMMA[value])
+                after = _CARD_AFTER_COMMA.get(value)  # a card or suit, or other text
+                parts.append("," + value if after is None else after)
             else:
-                parts.append("," + str(value))
+                number = cast(int, value)
+                parts.append(_INT_AFTER_COMMA[number] if 0 <= number < 64 else "," + str(number))
         parts.append("\n")
     return "".join(parts)
 
 
-_AFTER_COMMA: Final = tuple("," + text for text in _TEXT)
+_AFTER_FALSE: Final = "," + _TEXT[0]
+_AFTER_TRUE: Final = "," + _TEXT[1]
 """Each boolean's CSV cell after its comma (:func:`rows_text`)."""
 _INT_AFTER_COMMA: Final = tuple("," + text for text in _INT_TEXT)
 """Each int below 64's CSV cell after its comma (:func:`rows_text`)."""
+_CARD_AFTER_COMMA: Final = {text: "," + text for text in (*NAMES, *SUITS)}
+"""Each card's and suit's CSV cell after its comma (:func:`rows_text`): most of the text
+cells (a table's look-up, not a new string each)."""
