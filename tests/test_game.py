@@ -179,6 +179,19 @@ def test_a_generator_reseeded_is_a_new_one_gauss_included() -> None:
         assert dealt.getstate() == fresh.getstate()
 
 
+def test_a_games_own_generator_is_random_random_of_its_seed() -> None:
+    # new_game without an rng makes random.Random(seed) past its Python __init__: the
+    # same state (gauss_next cleared), so the same deal as before.
+    from kow.game import _new_random
+
+    for seed in (0, 1, 7, 1 << 40, MAX_SEED):
+        made, plain = _new_random(seed), random.Random(seed)
+        assert type(made) is random.Random
+        assert made.getstate() == plain.getstate()
+        assert made.gauss(0.0, 1.0) == plain.gauss(0.0, 1.0)
+        assert new_game(Rules(), seed).events == new_game(Rules(), seed, rng=plain).events
+
+
 class Reseeding(random.Random):
     """A generator of its own: seeded by its own method."""
 

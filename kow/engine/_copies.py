@@ -99,6 +99,7 @@ def copy_state(state: State) -> State:
     other._fixed_suit = state._fixed_suit
     other._pending_method = state._pending_method
     other._view_parts = None
+    other._tricks_kept = None
     return other
 
 
@@ -177,6 +178,7 @@ def state_from_view(cls: type[State], view: View, hands: Sequence[Mask]) -> Stat
     state._fixed_suit = NO_SUIT
     state._pending_method = "chosen"
     state._view_parts = None
+    state._tricks_kept = None
     return state
 
 

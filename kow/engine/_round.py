@@ -79,12 +79,22 @@ _CLOCKWISE: Final = CLOCKWISE
 _NEW_ROUND_END: Final = new_round_end
 _NEW_OUTCOME: Final = new_outcome
 _NEW_GAME_END: Final = new_game_end
-_TRUMP_SETS: Final = {
-    (suit, method, chosen_by): new_trump_set((None if suit < 0 else suit, method, chosen_by))
+_METHODS: Final[dict[str, int]] = {method: i for i, method in enumerate(get_args(TrumpMethod))}
+_TRUMP_SETS: Final = tuple(
+    new_trump_set((None if suit < 0 else suit, method, chosen_by))
     for suit in (NO_SUIT, *ALL_SUITS)
     for method in get_args(TrumpMethod)
     for chosen_by in (None, *range(MAX_PLAYERS))
-}
+)
+"""Every :class:`~kow.events.TrumpSet`, made once, at :func:`_trump_set_index` of its fields
+(an int: a key of a tuple, its str and a None, hashed and compared at every round,
+cost about ten times a look-up by index)."""
+
+
+def _trump_set_index(suit: Suit, method: TrumpMethod, chosen_by: Seat | None) -> int:
+    """Return where :data:`_TRUMP_SETS` holds the event of these fields (``suit`` -1: none)."""
+    seat = 0 if chosen_by is None else chosen_by + 1
+    return ((suit + 1) * len(_METHODS) + _METHODS[method]) * (MAX_PLAYERS + 1) + seat
 
 
 class _Settings:
@@ -129,7 +139,7 @@ def _settings(rules: Rules) -> _Settings:
 # A round's end and a game's end recur (the same few tricks counts, winners and rounds):
 # each is made once, and a game's events share it as they share their plays. Frozen
 # records: shared, they are the same values; a look-up costs less than making one.
-_ROUND_ENDS: Final[dict[tuple[Any, ...], RoundEnd]] = {}
+_ROUND_ENDS: Final[dict[int, RoundEnd]] = {}
 _GAME_ENDS: Final[dict[int, GameEnd]] = {}
 _MOST_KEPT: Final = 4096
 """The most ends of each kind kept (then new ones are made each time): memory stays flat."""
@@ -335,7 +345,7 @@ def set_trump(state: State, suit: Suit, method: TrumpMethod, *, chosen_by: Seat 
     state.trump = suit
     state.trump_method = method
     state.trump_chosen_by = chosen_by
-    event = _TRUMP_SETS[suit, method, chosen_by]
+    event = _TRUMP_SETS[_trump_set_index(suit, method, chosen_by)]
     record(state, event)
     # Rules text, 'Déroulement du jeu' 1: the dealer's left leads round 1; later rounds
     # are led by last round's most-tricks player (or the dealer's left, a variant).
@@ -428,15 +438,27 @@ def end_round(state: State) -> None:
             state.dogs_life_used[s] = True
     for s in eliminated:
         state.in_game[s] = False
-    tricks_won: list[int | None] = [None] * state.players
+    # The end kept by an int of its fields (a tuple of tuples hashes and compares in
+    # Python's generic code): per seat 5 bits of tricks won plus one (0: not dealt in),
+    # then a bit per seat eliminated, granted, revived (each list is in seat order), then
+    # the seats.
+    key = state.players << 56
     for s in in_round:
-        tricks_won[s] = won[s]
-    fields = (tuple(tricks_won), tuple(eliminated), tuple(granted), revived)
-    event = _ROUND_ENDS.get(fields)
+        key |= (won[s] + 1) << 5 * s
+    for s in eliminated:
+        key |= 1 << 35 + s
+    for s in granted:
+        key |= 1 << 42 + s
+    for s in revived:
+        key |= 1 << 49 + s
+    event = _ROUND_ENDS.get(key)
     if event is None:
-        event = _NEW_ROUND_END(fields)
+        tricks_won: list[int | None] = [None] * state.players
+        for s in in_round:
+            tricks_won[s] = won[s]
+        event = _NEW_ROUND_END((tuple(tricks_won), tuple(eliminated), tuple(granted), revived))
         if len(_ROUND_ENDS) < _MOST_KEPT:
-            _ROUND_ENDS[fields] = event
+            _ROUND_ENDS[key] = event
     state.events.append(event)
     state.dogs_life = tuple(granted)
     remaining = state.in_game.count(True)

@@ -82,7 +82,7 @@ FIELDS: Final[tuple[str, ...]] = (
     "seen", "trick_number", "trick_leader", "trick_order", "trick_played", "led",
     "winning_card", "winning_seat", "_first_play", "_trick_start", "_trick_seen",
     "_deck", "_on_dogs_life", "_left", "_most_tricks", "_voters", "_fixed_suit",
-    "_pending_method", "_view_parts",
+    "_pending_method", "_view_parts", "_tricks_kept",
 )  # fmt: skip
 """The attributes of every :class:`State` (its ``__slots__``; a compiled ``State`` has none)."""
 
@@ -205,6 +205,9 @@ class State:
     ``seen ^ _trick_seen`` (kept up to date by a state that records only)."""
     _view_parts: tuple[Any, ...] | None
     """The view's fields that change only between tricks, once built (see :meth:`view`)."""
+    _tricks_kept: tuple[int, tuple[Trick, ...]] | None
+    """:attr:`tricks` as last built, with where in :attr:`events` they end (None: never):
+    the next build walks on from there within the same round (see :attr:`tricks`)."""
 
     def __init__(
         self,
@@ -237,6 +240,7 @@ class State:
         self.previous_tricks_won = None
         self.turned_up = None
         self._fixed_suit = NO_SUIT
+        self._tricks_kept = None
         self._deck = deck if deck is not None else ShuffledDeck(rng)
         start_round(self)
 
@@ -559,10 +563,23 @@ class State:
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
-        """This round's finished tricks, from :attr:`events` (empty for a copy for search)."""
+        """This round's finished tricks, from :attr:`events` (empty for a copy for search).
+
+        Built on from the tricks built last (``_tricks_kept``) when those are this round's:
+        every view asks for them once a trick, and a round's walk from its start made the
+        views' cost grow with the tricks played. Kept tricks end at an events index
+        between this round's first play and the current trick's start only if they are
+        this round's (an earlier round's end before this round's deal).
+        """
+        start = self._first_play
+        end = self._trick_start
+        kept = self._tricks_kept
         done: list[Trick] = []
+        if kept is not None and start <= kept[0] <= end:
+            start = kept[0]
+            done.extend(kept[1])
         plays: list[Play | Knock] = []
-        for event in self.events[self._first_play : self._trick_start]:
+        for event in self.events[start:end]:
             if isinstance(event, _TRICK_WON):
                 done.append(
                     _new_trick(
@@ -573,7 +590,9 @@ class State:
                 plays = []
             elif isinstance(event, _PLAY_OR_KNOCK):
                 plays.append(event)
-        return tuple(done)
+        tricks = tuple(done)
+        self._tricks_kept = (end, tricks)
+        return tricks
 
     @property
     def winner(self) -> Seat | None:

@@ -96,7 +96,7 @@ def action_id(action: Action, phase: Phase) -> int:
     >>> action_id(34, Phase.PLAY), action_id(2, Phase.TRUMP)
     (34, 55)
     """
-    return action if phase is Phase.PLAY else SUIT_IDS[action]
+    return action if phase is _PLAY else SUIT_IDS[action]
 
 
 def engine_action(action: object, phase: Phase) -> Action:
@@ -122,11 +122,11 @@ def engine_action(action: object, phase: Phase) -> Action:
             value = operator.index(action)  # an int, from a numpy integer say
         except TypeError:  # a numpy array of more than one number, or not of integers
             raise TypeError(f"{action!r} is not an action id") from None
-    if phase is Phase.PLAY:
+    if phase is _PLAY:  # a C static: ``Phase.PLAY`` is an enum's slow look-up (~900 instructions)
         if 0 <= value <= KNOCK_ID:
             return value
         raise ValueError(f"action {value} is not a card (0-51) or a knock (52)")
-    if phase is Phase.OVER:
+    if phase is _OVER:
         raise ValueError("the game is over: no action is taken")
     if SUIT_IDS[0] <= value <= SUIT_IDS[-1]:
         return value - SUIT_IDS[0]
@@ -137,7 +137,7 @@ def legal_action_ids(state: State) -> list[int]:
     """Return the ids of the actions the seat to act may take now, ascending (empty when over)."""
     phase = state.phase
     legal = state.legal_actions()
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
         return list(legal)
     return [SUIT_IDS[s] for s in legal]
 
@@ -289,55 +289,79 @@ def _fill_view(out: Any, at: tuple[int, ...], view: View) -> None:
 
     ``out`` is a :class:`Tensor`, typed ``Any`` so that the compiled build writes each
     element with one call of the object's ``__setitem__`` (a numpy array's, a list's),
-    the value one shared float, and only the elements that are not 0: every step of the
-    gym-style environments writes one.
+    the value one shared float, and only the elements that are not 0 (:func:`_put`): every
+    step of the gym-style environments writes one.
     """
-    one: object = 1.0
     (
         seat_at, phase_at, to_act_at, hand_at, seen_at, trick_at, led_at, trump_at,
         turned_up_at, winning_seat_at, trick_leader_at, dealer_at, leader_at, in_round_at,
         dogs_life_at, knocked_out_at, hand_counts_at, tricks_won_at, previous_at, round_at,
         trick_number_at, votes_at, _,
     ) = at  # fmt: skip
-    out[seat_at + view.seat] = one
-    out[phase_at + _phase_index(view.phase)] = one
+    _put(out, seat_at + view.seat)
+    _put(out, phase_at + _phase_index(view.phase))
     if view.legal:
-        out[to_act_at] = one
+        _put(out, to_act_at)
     for card in cards_in(view.hand_mask):
-        out[hand_at + card] = one
+        _put(out, hand_at + card)
     for card in cards_in(view.seen):
-        out[seen_at + card] = one
+        _put(out, seen_at + card)
     for play in view.trick:
-        out[trick_at + 53 * play.seat + play.action] = one
+        # Narrowed by its class, a play's fields are read as a tuple's items in the
+        # compiled build (``play.action``, a property, is a Python call).
+        if isinstance(play, Play):
+            _put(out, trick_at + 53 * play.seat + play.card)
+        else:
+            _put(out, trick_at + 53 * play.seat + KNOCK)
     if view.led is not None:
-        out[led_at + view.led] = one
+        _put(out, led_at + view.led)
     if view.trump is not None:
-        out[trump_at + view.trump] = one
+        _put(out, trump_at + view.trump)
     if view.turned_up is not None:
-        out[turned_up_at + view.turned_up] = one
+        _put(out, turned_up_at + view.turned_up)
     if view.winning_seat is not None:
-        out[winning_seat_at + view.winning_seat] = one
+        _put(out, winning_seat_at + view.winning_seat)
     if view.trick_order:
-        out[trick_leader_at + view.trick_order[0]] = one
-    out[dealer_at + view.dealer] = one
+        _put(out, trick_leader_at + view.trick_order[0])
+    _put(out, dealer_at + view.dealer)
     if view.leader is not None:
-        out[leader_at + view.leader] = one
+        _put(out, leader_at + view.leader)
     for seat in view.in_round:
-        out[in_round_at + seat] = one
+        _put(out, in_round_at + seat)
     for seat in view.dogs_life:
-        out[dogs_life_at + seat] = one
+        _put(out, dogs_life_at + seat)
     for seat in view.knocked_out:
-        out[knocked_out_at + seat] = one
+        _put(out, knocked_out_at + seat)
     _fill_counts(out, hand_counts_at, view.hand_counts)
     _fill_counts(out, tricks_won_at, view.tricks_won)
     previous = view.previous_tricks_won
     if previous is not None:
         _fill_counts(out, previous_at, previous)
-    out[round_at + view.round - 1] = one
+    _put(out, round_at + view.round - 1)
     if 1 <= view.trick_number <= view.hand_size:
-        out[trick_number_at + view.trick_number - 1] = one
+        _put(out, trick_number_at + view.trick_number - 1)
     for vote in view.votes:
         out[votes_at + vote.suit] += 1.0
+
+
+def _put(out: Any, at: int) -> None:
+    """Write 1.0 at position ``at`` of ``out`` (typed ``Any``, as in :func:`_fill_view`)."""
+    out[_position(at)] = _ONE
+
+
+def _position(at: int) -> object:
+    """Return the int ``at`` (0 or more) as an object: made once (:data:`_POSITIONS`), as
+    compiled code would box a position above 256 anew at each write (an allocation and
+    its release: about 100 instructions, some 25 times an observation)."""
+    return _POSITIONS[at] if at < _MOST_POSITIONS else at
+
+
+_ONE: Final[object] = 1.0
+_MOST_POSITIONS: Final = 1024
+_POSITIONS: Final[tuple[object, ...]] = tuple(range(_MOST_POSITIONS))
+"""The positions of a tensor below :data:`_MOST_POSITIONS`, as objects (see :func:`_position`)."""
+_COUNTS_AS_FLOATS: Final[tuple[object, ...]] = tuple(float(n) for n in range(64))
+"""``_COUNTS_AS_FLOATS[n]``: ``float(n)``, made once (compiled code makes a float per call)."""
 
 
 def _fill_counts(out: Any, base: int, counts: tuple[int, ...]) -> None:
@@ -346,7 +370,7 @@ def _fill_counts(out: Any, base: int, counts: tuple[int, ...]) -> None:
     for seat in range(len(counts)):
         count = counts[seat]
         if count:
-            out[base + seat] = float(count)
+            out[_position(base + seat)] = _COUNTS_AS_FLOATS[count] if count < 64 else float(count)
 
 
 _VOTE: Final = Phase.VOTE

@@ -30,6 +30,7 @@ __all__ = [
     "lowest",
     "strongest",
     "uniform_action",
+    "uniform_choice",
     "uniform_play",
 ]
 
@@ -260,6 +261,15 @@ def uniform_action(draw: Callable[[], float], facts: TrickFacts) -> Action:
     return uniform_play(draw, facts.legal, facts.may_knock)
 
 
+def uniform_choice(draw: Callable[[], float], actions: tuple[Action, ...]) -> Action:
+    """Return one of ``actions`` (sorted, not empty), each with equal chance: the ``random``
+    bot's decision from a list of legal actions.
+
+    ``draw`` is called once; the action is the one at ``int(draw() * len(actions))``.
+    """
+    return actions[int(draw() * len(actions))]
+
+
 def uniform_play(draw: Callable[[], float], legal: Mask, may_knock: bool) -> Action:
     """Return one of the cards of the mask ``legal`` or the knock (when ``may_knock``),
     each with equal chance: the ``random`` bot's rule.
@@ -322,3 +332,10 @@ class UniformPolicy(_FactsPolicy):
     ) -> Action:  # fmt: skip
         """Return :func:`uniform_play` of the facts."""
         return uniform_play(self.draw, legal, may_knock)
+
+    def trump(self, allowed: tuple[Suit, ...], hand: Mask) -> Suit:
+        """Return a suit of ``allowed`` (sorted), each with equal chance: the ``random``
+        bot's trump (a :data:`~kow.players.base.TrumpPolicy`), drawn once, as
+        :func:`uniform_choice` draws. Compiled, a call from Python costs a fraction of a
+        Python method's."""
+        return uniform_choice(self.draw, allowed)

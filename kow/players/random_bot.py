@@ -8,7 +8,7 @@ from ..cards import Mask, Suit
 from ..engine.view import TrickFacts, View
 from ..events import Action
 from .base import Player, check_rng
-from .policy import UniformPolicy, uniform_action
+from .policy import UniformPolicy, uniform_action, uniform_choice
 
 __all__ = ["RandomBot"]
 
@@ -28,15 +28,17 @@ class RandomBot(Player):
         super().__init__(name)
         self.rng = check_rng(rng)
         self._random = rng.random
+        policy = UniformPolicy(rng.random)
         if type(self).card_policy is RandomBot.card_policy:  # not a subclass's own
             # The engine's trick loop asks this for each card (kow simulate): compiled,
             # it costs less than a method.
-            self.card_policy = UniformPolicy(rng.random)  # type: ignore[method-assign]
+            self.card_policy = policy  # type: ignore[method-assign]
+        if type(self).trump_policy is RandomBot.trump_policy:  # the same, for trump
+            self.trump_policy = policy.trump  # type: ignore[method-assign]
 
     def act(self, view: View) -> Action:
         """Return a legal action of ``view``, each with equal chance."""
-        legal = view.legal
-        return legal[int(self._random() * len(legal))]
+        return uniform_choice(self._random, view.legal)
 
     def card_policy(self, facts: TrickFacts) -> Action:
         """Return a legal card or the knock of ``facts``, each with equal chance, as :meth:`act`
@@ -45,6 +47,6 @@ class RandomBot(Player):
 
     def trump_policy(self, allowed: tuple[Suit, ...], hand: Mask) -> Suit:
         """Return a suit of ``allowed``, each with equal chance, drawn as :meth:`act` does."""
-        return allowed[int(self._random() * len(allowed))]
+        return uniform_choice(self._random, allowed)
 
     play = choose_trump = vote = act

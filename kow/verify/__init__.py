@@ -31,7 +31,7 @@ import dataclasses
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import KW_ONLY, dataclass, field
-from typing import IO, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from ._shape import (
     KINDS,
@@ -43,7 +43,9 @@ from ._shape import (
     check_name,
     name_fault,
 )
-from ._walk import Checker
+
+if TYPE_CHECKING:
+    from ._walk import Checker
 
 __all__ = [
     "KINDS",
@@ -101,6 +103,21 @@ class Fault:
         return f"{', '.join(place)}: {self.message}"
 
 
+_Checker: type[Checker] | None = None
+"""The oracle's walk (:class:`._walk.Checker`) once imported: a process that writes logs
+(``kow simulate``) needs the name rule of :mod:`._shape`, not the oracle's three
+compiled modules, which :func:`_walker` imports on the first :func:`verify_game`."""
+
+
+def _walker() -> type[Checker]:
+    """Import the oracle's walk (:mod:`._walk`) and keep it in :data:`_Checker`."""
+    global _Checker
+    from ._walk import Checker
+
+    _Checker = Checker
+    return Checker
+
+
 def verify_game(log: object) -> Fault | None:
     """Check one game's log and return its first fault, or ``None`` when it is legal.
 
@@ -123,7 +140,7 @@ def verify_game(log: object) -> Fault | None:
     stop anywhere.
     """
     try:
-        Checker().game(log)
+        (_Checker if _Checker is not None else _walker())().game(log)
     except Stop as stop:
         return Fault(stop.round, stop.trick, stop.seat, message=stop.message)
     except Exception as error:  # a safety net: verify_game must never raise

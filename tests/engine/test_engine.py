@@ -811,7 +811,8 @@ def test_copy_sets_every_slot_and_shares_no_changing_list() -> None:
     other = state.round_copy()
     for name in STATE_FIELDS:
         assert hasattr(other, name), name
-        if name not in ("events", "recording", "_first_play", "_trick_start", "_view_parts"):
+        if name not in ("events", "recording", "_first_play", "_trick_start", "_view_parts",
+                        "_tricks_kept"):
             assert getattr(other, name) == getattr(state, name), name
         if isinstance(getattr(state, name), list):
             assert getattr(other, name) is not getattr(state, name), name
@@ -910,7 +911,7 @@ def test_a_round_stopped_by_a_policy_is_left_at_that_decision(rules: Rules, stop
             assert fast.phase is Phase.PLAY
             assert (fast.turn, fast.facts()) == (given[0].seat, given[0])
             for name in STATE_FIELDS:
-                if name not in ("_deck", "_view_parts"):
+                if name not in ("_deck", "_view_parts", "_tricks_kept"):  # what views keep
                     assert getattr(fast, name) == getattr(slow, name), (seed, k, name)
             assert [fast.view(s) for s in range(rules.players)] == [
                 slow.view(s) for s in range(rules.players)
@@ -926,6 +927,25 @@ def test_play_round_of_a_whole_game_state_records_the_round() -> None:
     assert [type(ev) for ev in state.events].count(Deal) == (2 if state.outcome is None else 1)
     with pytest.raises(ValueError, match="no card to play in phase"):
         state.play_round([_uniform(random.Random(1).random)] * 3)
+
+
+def test_the_tricks_built_on_from_the_last_are_those_of_a_walk_from_the_rounds_start() -> None:
+    # State.tricks walks on from the tricks it built last (this round's only): at every
+    # step of whole games, they equal a fork's, which walks the round from its start, and
+    # a view built after each step holds them.
+    for seed, rules in enumerate(SEARCH_RULES):
+        state = State(rules, random.Random(seed))
+        rng = random.Random(100 + seed)
+        rounds_seen = set()
+        while state.phase is not Phase.OVER:
+            if seed % 2:  # some games ask at every step, others only now and then
+                assert state.tricks == state.fork().tricks
+            elif rng.random() < 0.3:
+                assert state.view().tricks == state.fork().tricks
+            if state.tricks:
+                rounds_seen.add(state.round)
+            state.apply(rng.choice(state.legal_actions()))
+        assert len(rounds_seen) >= 2
 
 
 def test_view_of_a_search_copy_follows_its_play() -> None:
@@ -1044,3 +1064,25 @@ def test_a_view_counts_each_hand_and_rebuilds_the_round_s_tricks() -> None:
                 (e.number, e.winner, e.card) for e in won
             ]
             state.apply(rng.choice(state.legal_actions()))
+
+
+def test_each_trump_set_is_found_at_the_index_of_its_fields() -> None:
+    # set_trump reads the round's TrumpSet from a table by an int of its fields.
+    from typing import get_args
+
+    from kow.engine._round import _TRUMP_SETS, _trump_set_index
+    from kow.events import TrumpMethod
+
+    found = [
+        _TRUMP_SETS[_trump_set_index(suit, method, chosen_by)]
+        for suit in range(-1, 4)
+        for method in get_args(TrumpMethod)
+        for chosen_by in (None, *range(7))
+    ]
+    assert [tuple(event) for event in found] == [
+        (None if suit < 0 else suit, method, chosen_by)
+        for suit in range(-1, 4)
+        for method in get_args(TrumpMethod)
+        for chosen_by in (None, *range(7))
+    ]
+    assert len(set(map(id, found))) == len(found) == len(_TRUMP_SETS)

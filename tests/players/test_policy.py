@@ -21,6 +21,7 @@ from kow.players.policy import (
     lowest,
     strongest,
     uniform_action,
+    uniform_choice,
 )
 from kow.rules import Rules
 
@@ -242,6 +243,31 @@ def test_the_random_bot_asks_uniform_action_with_its_generator() -> None:
     legal = (0, 1, 3, KNOCK)
     assert picks == [legal[int(other.random() * 4)] for _ in range(40)]
     assert set(picks) == set(legal)
+
+
+def test_uniform_choice_draws_once_and_the_random_bots_trump_is_its_compiled_policy() -> None:
+    # The random bot's decision over sorted actions: index int(draw * count), one draw.
+    drawn: list[float] = []
+
+    def draw(value: float) -> Callable[[], float]:
+        def one() -> float:
+            drawn.append(value)
+            return value
+
+        return one
+
+    values = (0.0, 0.33, 0.34, 0.66, 0.67, 0.999)
+    assert [uniform_choice(draw(x), (1, 4, 9)) for x in values] == [1, 1, 4, 4, 9, 9]
+    assert drawn == list(values)
+    # Its trump policy is its card policy's trump (a compiled method in the installed
+    # build), drawing from the bot's generator as its act and its former method did.
+    bot = make_bot("random", "r", random.Random(6))
+    assert bot.trump_policy.__self__ is bot.card_policy  # type: ignore[union-attr]
+    other = random.Random(6)
+    allowed = (0, 2, 3)
+    picks = [bot.trump_policy(allowed, 0) for _ in range(30)]  # type: ignore[misc]
+    assert picks == [allowed[int(other.random() * 3)] for _ in range(30)]
+    assert set(picks) == set(allowed)
 
 
 @pytest.mark.parametrize("rules", VARIANTS)

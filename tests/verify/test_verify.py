@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from conftest import python_prints
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -1078,3 +1079,16 @@ def test_the_further_check_and_its_note_see_each_legal_seeded_game(tmp_path: Any
         items[0].note == "seed 1 noted" and str(items[0].fault.fault) == "not the game of its seed"
     )
     assert (verdict.unmatched, verdict.faulty, verdict.return_code) == (1, 1, 1)
+
+
+def test_the_oracle_is_imported_on_the_first_check_not_with_the_name_rule() -> None:
+    # kow.log and the players read the name rule of kow.verify; a process that only
+    # writes logs (kow simulate) loads none of the oracle's walk (issue 35's start-up).
+    code = (
+        "import sys, kow.log, kow.players\n"
+        "before = 'kow.verify._walk' in sys.modules\n"
+        "from kow.verify import verify_game\n"
+        "fault = verify_game({})\n"
+        "print(before, 'kow.verify._walk' in sys.modules, fault.message)"
+    )
+    assert python_prints(code) == ["False True missing key 'format'"]
