@@ -28,7 +28,7 @@ import re
 import sys
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import KW_ONLY, dataclass
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from ._canon import measure
 from ._gzip import gunzip
@@ -40,6 +40,7 @@ __all__ = [
     "MAX_DEPTH",
     "GameOrFault",
     "LogReadError",
+    "Prove",
     "iter_games_and_faults",
     "iter_games",
     "iter_values",
@@ -71,6 +72,8 @@ class GameOrFault:
     ``text`` is the value's text when it is canonical for the key ``orders`` the reader
     was given (compact, each object's keys in one of those orders, no escape: what kow
     writes, ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)``), else None.
+    ``proof`` is what the reader's ``prove`` returned for the value and its text (then
+    ``text`` is that text), or None: not proved, or no ``prove`` given.
     """
 
     line: int
@@ -78,6 +81,7 @@ class GameOrFault:
     fault: LogReadError | None = None
     _: KW_ONLY
     text: str | None = None
+    proof: object | None = None
 
 
 MAX_DEPTH = 512
@@ -107,6 +111,19 @@ _LOW_SURROGATE = re.compile(r"\\u[dD][c-fC-F]")
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[][{}:,]|-?(\d+)(\.\d+)?([eE][-+]?\d+)?', re.DOTALL)
 """A string, a mark of structure or a number (its integer digits, fraction, exponent):
 what :func:`_scan` walks, on the slow path only, to place a fault in a value read."""
+
+Prove: TypeAlias = Callable[[Any, str], object]
+"""What proves a value read canonical, given the value and its text as read: a callable
+that returns a proof (anything but None), or None for a value it does not prove.
+
+A proof vouches that the text is the value's canonical text for the reader's ``orders``
+(compact, each object's keys in one of those orders): then no key is repeated (an
+object's canonical text writes each key once) and it nests no deeper than it reads.
+:func:`kow.log.replay_exact` is one: a text it proves is, byte for byte, the text kow's
+writer writes of the engine's game (compact, the keys in the order of the log's types,
+:data:`~kow.log._records.KEY_ORDERS`), and that of the value read, since json reads it as that.
+It must raise nothing but what interrupts a run (:class:`KeyboardInterrupt`).
+"""
 
 # The states of a top-level array read element by element.
 _TOP, _OPENED, _AFTER_COMMA, _AFTER_ELEMENT = range(4)
@@ -158,6 +175,7 @@ def iter_games_and_faults(
     *,
     unique_keys: bool = False,
     orders: Collection[tuple[str, ...]] | None = None,
+    prove: Prove | None = None,
 ) -> Iterator[GameOrFault]:
     """Yield an :class:`GameOrFault` for each game in ``stream``, read as :func:`iter_games`
     reads them, but going on after a fault of one game alone.
@@ -169,7 +187,12 @@ def iter_games_and_faults(
     every other fault, and for these when the input ends inside the game, since then
     there is nothing to go on with. With ``orders`` (the key orders of the objects kow
     writes, each a tuple of keys), each game whose text is canonical for them comes with
-    that ``text``.
+    that ``text``. With ``orders`` and ``prove`` too, ``prove(game, text)`` is called
+    first for each game (an object) whose text holds no backslash, ``text`` its text as
+    read: when it returns something but None, that is the item's ``proof``, and its text
+    is taken as canonical, unmeasured (``prove`` vouches that it is; see :data:`Prove`);
+    when it returns None, the game is read as without ``prove``. ``prove`` must raise
+    nothing but what interrupts a run (:class:`KeyboardInterrupt`), which is let through.
 
     >>> import io
     >>> [(e.line, e.value, str(e.fault)) for e in iter_games_and_faults(
@@ -179,7 +202,7 @@ def iter_games_and_faults(
       (readers differ: jq takes the last one, others the first)'),
      (2, {'b': 3}, 'None')]
     """
-    return _values(stream, arrays=True, unique_keys=unique_keys, orders=orders)
+    return _values(stream, arrays=True, unique_keys=unique_keys, orders=orders, prove=prove)
 
 
 def _raising(items: Iterator[GameOrFault]) -> Iterator[tuple[int, Any]]:
@@ -210,10 +233,12 @@ def _values(
     unique_keys: bool,
     *,
     orders: Collection[tuple[str, ...]] | None = None,
+    prove: Prove | None = None,
 ) -> Iterator[GameOrFault]:
     """Yield the values of ``stream``, or the elements of its top-level arrays (``arrays``),
     with a repeated key as a fault (``unique_keys``), and the text of each value that is
-    canonical for ``orders`` (when given).
+    canonical for ``orders`` (when given), or that ``prove`` proves (with ``orders``:
+    :func:`iter_games_and_faults`).
 
     Each value is read by json at C speed; with ``unique_keys`` or ``orders``, one walk
     of it (:func:`~._canon.measure`) proves in most cases that its text repeats no key:
@@ -221,8 +246,11 @@ def _values(
     as many colons as its objects have keys (every key has its colon; a repeated one
     leaves its value fewer keys). Only a value that it does not prove so is read again,
     by a hook that notes a repeated key. Only a value with a backslash in its text is
-    searched for a lone surrogate escape.
+    searched for a lone surrogate escape. A value that ``prove`` proves is not measured:
+    its text is canonical, so it repeats no key and nests no deeper than read.
     """
+    if orders is None:
+        prove = None  # a proof stands for the measure against orders: none without them
     keys = _Keys() if unique_keys else None
     decoder = json.JSONDecoder(parse_constant=_refuse_constant)
     checker = json.JSONDecoder(parse_constant=_refuse_constant, object_pairs_hook=keys)
@@ -283,6 +311,7 @@ def _values(
                 scanned, last_newline = text, len(text)  # dropped once a read
         fault: LogReadError | None = None
         canonical: str | None = None
+        proof: object | None = None
         repeated = False
         try:
             value, end = decoder.raw_decode(text, pos)
@@ -351,9 +380,15 @@ def _values(
                 why = f"a lone surrogate escape ({text[lone : lone + 6]}) is not a character"
                 raise _fault(why, text, lone, line=line, line_start=line_start)
             length = count = -1
-            if measured is not None and isinstance(value, (dict, list)):
+            if prove is not None and backslash < 0 and isinstance(value, dict):
+                proof = prove(value, text[pos:end])
+            if proof is None and measured is not None and isinstance(value, (dict, list)):
                 length, count = measure(value, measured, MAX_DEPTH)
-            if length == end - pos and backslash < 0:
+            if proof is not None:
+                # Proved (kow's writer's text of the engine's game, say): canonical, as
+                # prove vouches, so it repeats no key and nests no deeper than read.
+                canonical = text[pos:end]
+            elif length == end - pos and backslash < 0:
                 # The canonical text (so no deeper than read), and no key is repeated:
                 # every other text of the value is longer.
                 canonical = text[pos:end] if orders is not None else None
@@ -383,7 +418,7 @@ def _values(
                     line_start=line_start,
                     kind="ambiguous",
                 )
-        yield GameOrFault(line, value, fault, text=canonical)
+        yield GameOrFault(line, value, fault, text=canonical, proof=proof)
         if state:
             state = _AFTER_ELEMENT
         newline = text.rfind("\n", pos, end)

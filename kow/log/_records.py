@@ -21,7 +21,7 @@ from typing import IO, Any
 from ..screen import printable
 from . import types
 from ._canon import KeyOrders
-from ._reader import LogReadError, iter_games_and_faults
+from ._reader import LogReadError, Prove, iter_games_and_faults
 
 __all__ = ["GameRecord", "InputEnd", "InputError", "input_label", "read_logs"]
 
@@ -39,7 +39,10 @@ class GameRecord:
     too deep, an integer too long), or None; ``note`` is what to say on stderr of the
     first game of the input that repeats an earlier one whole, else None; ``text`` is the
     game's text when it is as kow writes it (:data:`KEY_ORDERS`, compact, no escape:
-    ``json.dumps(game, separators=(",", ":"), ensure_ascii=False)``), else None.
+    ``json.dumps(game, separators=(",", ":"), ensure_ascii=False)``), else None;
+    ``proof`` is what :func:`read_logs`'s ``prove`` returned for the game and its text
+    (:func:`kow.log.replay_exact`'s last state of the game, say), or None when it proved
+    nothing or no ``prove`` was given.
     """
 
     label: str
@@ -51,6 +54,7 @@ class GameRecord:
     fault: LogReadError | None
     note: str | None
     text: str | None = None
+    proof: object | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +103,9 @@ def input_label(name: str) -> str:
     return "stdin" if name == "-" else printable(name)
 
 
-def read_logs(names: Iterable[str]) -> Iterator[GameRecord | InputEnd]:
+def read_logs(
+    names: Iterable[str], *, prove: Prove | None = None
+) -> Iterator[GameRecord | InputEnd]:
     """Yield a :class:`GameRecord` for each game of the inputs ``names``, in order, and an
     :class:`InputEnd` after each input.
 
@@ -110,6 +116,14 @@ def read_logs(names: Iterable[str]) -> Iterator[GameRecord | InputEnd]:
     with its ``why``, and the next input is read; an input with no game (empty, or
     ``[]``) ends with ``games`` 0, as jq reads it. Holds one game and a 16-byte digest
     per game of the input read so far. Raises nothing of the input's.
+
+    ``prove`` (:data:`~kow.log._reader.Prove`; :func:`kow.log.replay_exact`, say) is called with
+    each game and its text, when the text holds no backslash, before the reader measures
+    it (:func:`~kow.log.iter_games_and_faults`): a game it proves (it returns something
+    but None, the record's ``proof``) is taken as written canonically, as kow writes it,
+    and is not measured; its digest and note are as without ``prove``. A game it does
+    not prove is read as without ``prove``, its faults the same. Lets through what
+    interrupts a run (:class:`KeyboardInterrupt`), as ``prove`` must raise nothing else.
     """
     before = 0  # the bytes of the inputs read whole
     for name in names:
@@ -126,7 +140,9 @@ def read_logs(names: Iterable[str]) -> Iterator[GameRecord | InputEnd]:
         with stream:
             tell = stream.tell if stream.seekable() else None
             try:
-                games = iter_games_and_faults(stream, unique_keys=True, orders=_ORDERED)
+                games = iter_games_and_faults(
+                    stream, unique_keys=True, orders=_ORDERED, prove=prove
+                )
                 for entry in games:
                     index += 1
                     note = None
@@ -141,7 +157,8 @@ def read_logs(names: Iterable[str]) -> Iterator[GameRecord | InputEnd]:
                                 )
                     read = before + tell() if tell is not None else 0
                     yield GameRecord(label, index, entry.line, game=entry.value, read=read,
-                                     fault=entry.fault, note=note, text=entry.text)  # fmt: skip
+                                     fault=entry.fault, note=note, text=entry.text,
+                                     proof=entry.proof)  # fmt: skip
             except LogReadError as err:
                 why = str(err)
             except OSError as err:

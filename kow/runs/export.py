@@ -31,12 +31,15 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from ..log import GameLog, replay_exact, replay_game, rules_to_log
 from ..rules import MAX_PLAYERS, Rules
 from ..verify import Fault, verify_game
 from ._rows import Walked, csv_cells, rows_text, walk
+
+if TYPE_CHECKING:
+    from ..engine import State
 
 __all__ = [
     "COLUMNS",
@@ -151,7 +154,13 @@ def rows(game: GameLog, table: str, *, file: str, index: int) -> list[Row]:
 
 
 def tables_rows(
-    game: GameLog, tables: Sequence[str], *, file: str, index: int, text: str | None = None
+    game: GameLog,
+    tables: Sequence[str],
+    *,
+    file: str,
+    index: int,
+    text: str | None = None,
+    replayed: State | None | Literal[False] = False,
 ) -> dict[str, list[Row]]:
     """Return the rows of one logged game in each of ``tables``, checking it once.
 
@@ -161,13 +170,18 @@ def tables_rows(
     ``game``, ``file`` and ``index`` are as :func:`rows` takes them; ``text``, when given,
     is the game's compact text (:attr:`kow.log.GameRecord.text`): a game whose replay
     writes that text again is proved legal by it (:func:`kow.log.replay_exact`) and is not
-    verified; any other is verified first, as without ``text``. Raises what :func:`rows`
-    raises, the same for a game with its text or without.
+    verified; any other is verified first, as without ``text``. ``replayed`` is what
+    ``replay_exact(game, text)`` returned when the caller ran it already (the reader's
+    proof, :attr:`kow.log.GameRecord.proof`): then it is not run again; False (the
+    default) when it did not. Raises what :func:`rows` raises, the same for a game with
+    its text or without, replayed or not.
     """
     for table in tables:
         if table not in COLUMNS:
             raise ValueError(f"no table {table!r}: the tables are {', '.join(TABLES)}")
-    state = None if text is None else replay_exact(game, text)
+    state = replayed
+    if state is False:  # not replayed yet
+        state = None if text is None else replay_exact(game, text)
     if state is None:  # not proved legal by the replay: the oracle names any fault
         fault = verify_game(game)
         if fault is not None:
@@ -190,6 +204,7 @@ def tables_text(
     file: str,
     index: int,
     text: str | None = None,
+    replayed: State | None | Literal[False] = False,
     spreadsheet_safe: bool = False,
 ) -> dict[str, str]:
     """Return the CSV lines of one logged game in each of ``tables``: for each table (in
@@ -201,7 +216,7 @@ def tables_text(
     game; their other cells, the engine's, are joined by compiled code
     (:func:`kow.runs._rows.rows_text`), as the csv module would write them.
     """
-    found = tables_rows(game, tables, file=file, index=index, text=text)
+    found = tables_rows(game, tables, file=file, index=index, text=text, replayed=replayed)
     key = csv_text([(file, index, game["seed"])], spreadsheet_safe=spreadsheet_safe)[:-1]
     return {
         table: (

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Generator, Iterable, Sequence
-from typing import Any, NamedTuple, TypeAlias
+from collections.abc import Callable, Generator, Iterable, Sequence
+from typing import Any, Literal, NamedTuple, TypeAlias
 
-from ..log import GameRecord, InputEnd, ReplayError
+from ..engine import State
+from ..log import GameLog, GameRecord, InputEnd, ReplayError, replay_exact
 from ..verify import Fault, GameFault
 from .blocks import in_blocks
 from .executors import Executor, check_executor
 from .export import COLUMNS, TABLES, IllegalGameError, tables_text
 
-__all__ = ["ExportError", "ExportedGame", "export_block", "export_games"]
+__all__ = ["ExportError", "ExportedGame", "export_block", "export_games", "export_reads"]
 
 
 class ExportError(ValueError):
@@ -44,6 +45,7 @@ def export_games(
     spreadsheet_safe: bool = False,
     jobs: int = 1,
     executor: Executor | None = None,
+    proved: bool = False,
 ) -> Generator[ExportedGame | InputEnd, None, None]:
     """Yield the CSV lines of each game of ``records`` in each of ``tables``, and each
     input's end.
@@ -59,7 +61,11 @@ def export_games(
     the same text and the same errors, at the same place. ``jobs`` processes
     (:meth:`~kow.runs.executors.Processes.stream`) live for the run and are sent each
     game as its text where it has one (the record yielded then has ``game`` None: no
-    parsed game is held here while its block runs). Raises
+    parsed game is held here while its block runs). ``proved``: ``records`` were read
+    with ``prove=``:func:`~kow.log.replay_exact` (:func:`kow.log.read_logs`, as
+    :func:`export_reads` says), so a game exported here takes its record's ``proof`` as
+    its replay, and one without a proof is not replayed that way again; the workers of
+    ``jobs`` or an ``executor`` replay each game themselves. Raises
     :class:`~kow.log.InputError` at an input that could not be opened or read whole,
     :class:`ExportError` at a game that is not legal (``FILE: game N (seed S): fault;
     the export stops at a game that is not legal``) or that the engine does not replay,
@@ -72,7 +78,8 @@ def export_games(
     run = check_executor(executor, jobs)
     work = functools.partial(export_block, tables=tuple(tables), spreadsheet_safe=spreadsheet_safe)
     on = None if executor is None and jobs == 1 else run
-    for item, text in in_blocks(records, work, job=_job, executor=on):
+    job = functools.partial(_job, proved=proved)
+    for item, text in in_blocks(records, work, job=job, executor=on):
         if isinstance(item, InputEnd):
             yield _ended(item)
         elif isinstance(text, str):  # the first game that could not be exported
@@ -91,19 +98,35 @@ def _ended(end: InputEnd) -> InputEnd:
     return end
 
 
-_Job: TypeAlias = tuple[str, int, int, Any, str | None, str | None]
+def export_reads(
+    *, jobs: int = 1, executor: Executor | None = None
+) -> Callable[[GameLog, str], State | None] | None:
+    """Return the ``prove`` to read the records of :func:`export_games` with
+    (:func:`kow.log.read_logs`): :func:`~kow.log.replay_exact` with ``jobs`` 1 and no
+    ``executor`` (each game then replayed once, by the reader, and not measured there;
+    give ``proved=True`` to :func:`export_games`), else None (the workers replay)."""
+    return replay_exact if executor is None and jobs == 1 else None
+
+
+_Job: TypeAlias = tuple[str, int, int, Any, str | None, str | None, State | None | Literal[False]]
 """One game to export as a block carries it: its input's label, its index there, its
 line, the value read (None when its text is sent: the worker reads it), the fault of
-reading it alone (or None), and its compact text (:attr:`GameRecord.text`, or None)."""
+reading it alone (or None), its compact text (:attr:`GameRecord.text`, or None), and
+its replay by the reader (``replayed`` of :func:`~kow.runs.export.tables_text`: False
+when it was not tried, always so when sent)."""
 
 
-def _job(record: GameRecord, sent: bool) -> _Job:
+def _job(record: GameRecord, sent: bool, *, proved: bool = False) -> _Job:
     """Return the game of ``record`` as a block carries it (no exception object: it pickles);
     ``sent``: to another process, with the game's text alone when it has one (a string
-    pickles at the speed of a copy, a parsed game at a fraction of json's)."""
+    pickles at the speed of a copy, a parsed game at a fraction of json's) and without
+    its replay; ``proved``: the reader tried to prove its text (:func:`export_reads`)."""
     fault = None if record.fault is None else str(record.fault)
     game = None if sent and record.text is not None else record.game
-    return (record.label, record.index, record.line, game, fault, record.text)
+    replayed: State | None | Literal[False] = False
+    if proved and not sent and record.text is not None and isinstance(record.game, dict):
+        replayed = record.proof if isinstance(record.proof, State) else None
+    return (record.label, record.index, record.line, game, fault, record.text, replayed)
 
 
 def export_block(
@@ -113,13 +136,13 @@ def export_block(
     table), up to the first that can't be exported, then the message of that game's
     :class:`ExportError` (a str), last: an executor's block of :func:`export_games`."""
     done: list[dict[str, str] | str] = []
-    for label, index, line, value, fault, text in games:
+    for label, index, line, value, fault, text, replayed in games:
         game = json.loads(text) if value is None and text is not None else value
         try:
             if fault is not None:  # as kow verify reads it: refused as not legal
                 raise IllegalGameError(Fault(None, None, None, message=fault))
             found = tables_text(game, tables, file=label, index=index, text=text,
-                                spreadsheet_safe=spreadsheet_safe)  # fmt: skip
+                                replayed=replayed, spreadsheet_safe=spreadsheet_safe)  # fmt: skip
         except IllegalGameError as err:
             seed = game.get("seed") if isinstance(game, dict) else None
             if not isinstance(seed, int) or isinstance(seed, bool):

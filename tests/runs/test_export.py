@@ -1347,3 +1347,94 @@ def test_tables_text_is_the_csv_modules_text_of_the_rows(
     key = "'=cmd|'/c calc'!A1" if safe else "=cmd|'/c calc'!A1"
     assert tables_text(games[0], ("tricks",), file="=cmd|'/c calc'!A1", index=1,
                        spreadsheet_safe=safe)["tricks"].startswith(f"{key},1,1,1,1,")  # fmt: skip
+
+
+def test_tables_rows_given_the_replay_does_not_replay_again(
+    stacked: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # replayed: what replay_exact(game, text) returned, run by the caller (the reader's
+    # proof): a state is taken as the game's replay, None sends the game to the oracle,
+    # and replay_exact is not run again either way.
+    import kow.runs.export as module
+    from kow.log import replay_exact
+
+    game = json.loads(Path(stacked).read_text().splitlines()[0])
+    line = json.dumps(game, separators=(",", ":"))
+    state = replay_exact(game, line)
+    assert state is not None
+    expected = module.tables_rows(game, TABLES, file="f", index=1, text=line)
+    calls = {"verify": 0, "replay": 0, "exact": 0}
+    _count_calls(module, calls, monkeypatch)
+
+    def exact(*args: Any) -> Any:
+        calls["exact"] += 1
+        return replay_exact(*args)
+
+    monkeypatch.setattr(module, "replay_exact", exact)
+    found = module.tables_rows(game, TABLES, file="f", index=1, text=line, replayed=state)
+    assert found == expected and calls == {"verify": 0, "replay": 0, "exact": 0}
+    found = module.tables_rows(game, TABLES, file="f", index=1, text=line, replayed=None)
+    assert found == expected and calls == {"verify": 1, "replay": 1, "exact": 0}
+    assert module.tables_rows(game, TABLES, file="f", index=1, text=line) == expected
+    assert calls == {"verify": 1, "replay": 1, "exact": 1}
+    bad = copy.deepcopy(game)
+    bad["rounds"][0]["cut"]["position"] = 52
+    text = json.dumps(bad, separators=(",", ":"))
+    assert replay_exact(bad, text) is None
+    with pytest.raises(module.IllegalGameError) as err:
+        module.tables_text(bad, TABLES, file="f", index=1, text=text, replayed=None)
+    assert str(err.value) == "round 1: rounds[0].cut.position: 52 is out of range 1 to 51"
+    assert calls == {"verify": 2, "replay": 1, "exact": 1}
+
+
+def test_export_with_jobs_1_replays_each_game_once_in_the_reader_unmeasured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # kow export with jobs 1 reads with prove=replay_exact: a proved game is neither
+    # measured by the reader nor replayed again; a game the replay does not prove (here a
+    # log of another version, and one spaced out) goes the old way; the text is the same.
+    import kow.log._reader as reader
+    import kow.runs.export as export
+    from kow.engine import State
+    from kow.log import GameRecord, read_logs, replay_exact
+    from kow.runs.export_loop import ExportedGame, export_games, export_reads
+
+    assert export_reads() is replay_exact
+    assert export_reads(jobs=2) is None and export_reads(executor=MapOnly(1)) is None
+    code, text, err = invoke("simulate", "--seed", "9", "--games", "3", "--bots", "random")
+    assert code == 0, err
+    lines = text.splitlines()
+    old = json.loads(lines[1])
+    old["kow_version"] = "0.0.1"
+    spaced = json.dumps(json.loads(lines[2]), indent=1)
+    path = tmp_path / "g.jsonl"
+    path.write_text("\n".join([lines[0], json.dumps(old, separators=(",", ":")), spaced]) + "\n")
+    calls = {"measure": 0, "exact": 0}
+
+    def counted(name: str, module: Any) -> None:
+        real = getattr(module, name)
+
+        def call(*args: Any) -> Any:
+            calls["exact" if name == "replay_exact" else name] += 1
+            return real(*args)
+
+        monkeypatch.setattr(module, name, call)
+
+    counted("measure", reader)
+    counted("replay_exact", export)
+    plain = list(export_games(read_logs([str(path)]), TABLES))
+    assert calls == {"measure": 3, "exact": 2}  # the spaced game has no text to replay
+    calls.update(measure=0, exact=0)
+    records = read_logs([str(path)], prove=replay_exact)
+    proved = list(export_games(records, TABLES, proved=True))
+    assert calls == {"measure": 2, "exact": 0}
+    assert [getattr(item, "text", None) for item in proved] == [
+        getattr(item, "text", None) for item in plain
+    ]
+    games = [item for item in proved if isinstance(item, ExportedGame)]
+    assert [isinstance(item.record.proof, State) for item in games] == [True, False, False]
+    assert all(isinstance(item.record, GameRecord) for item in games)
+    code, shown, err = invoke("export", "--table", "plays", str(path))
+    assert (code, err) == (0, "")
+    assert calls == {"measure": 4, "exact": 0}
+    assert shown == csv_text([COLUMNS["plays"]]) + "".join(g.text["plays"] for g in games)

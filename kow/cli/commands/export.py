@@ -200,7 +200,8 @@ def _export_rows(
 ) -> None:
     """Write the rows of the games of ``files`` in each table of ``paths`` (table to its
     output: a path, or None or ``-`` for stdout), each checked and replayed once
-    (:func:`kow.runs.export_loop.export_games`, on ``executor``: None for this process);
+    (:func:`kow.runs.export_loop.export_games`, on ``executor``: None for this process,
+    where the reader replays each game as it reads it, :func:`~kow.runs.export_loop.export_reads`);
     ``exported[0]`` counts the games whose rows
     are written whole, for a stop's message.
 
@@ -210,7 +211,7 @@ def _export_rows(
     """
     from ...log import InputEnd, InputError, read_logs
     from ...runs.export import COLUMNS, csv_text
-    from ...runs.export_loop import ExportError, export_games
+    from ...runs.export_loop import ExportError, export_games, export_reads
 
     with contextlib.ExitStack() as stack:
         outputs = {}
@@ -219,10 +220,12 @@ def _export_rows(
             stack.enter_context(reader_may_leave(out))
             outputs[table] = out
             out.write(csv_text([COLUMNS[table]]))
+        prove = export_reads(executor=executor)  # here: the reader replays each game
         games = stack.enter_context(
             contextlib.closing(
-                export_games(read_logs(files), tuple(paths), spreadsheet_safe=spreadsheet_safe,
-                             executor=executor)
+                export_games(read_logs(files, prove=prove), tuple(paths),
+                             spreadsheet_safe=spreadsheet_safe, executor=executor,
+                             proved=prove is not None)
             )
         )  # fmt: skip
         read = 0
