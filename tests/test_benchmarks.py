@@ -524,6 +524,14 @@ def test_export_share_weighs_each_kows_export_against_its_simulate(
     assert "| export-share | 2 |" in printed
 
 
+def test_export_share_compares_the_games_tables_without_their_versions() -> None:
+    # Each kow exports the log it wrote, whose kow_version is its own.
+    games = b'file,game,seed,kow_version,winner\nLOG,1,7,0.5.0,2\n"a,b",2,,0.6.0,1\n'
+    assert speed.without_version(games) == b'file,game,seed,winner\nLOG,1,7,2\n"a,b",2,,1\n'
+    plays = b"file,game,seed,round\nLOG,1,7,1\n"
+    assert speed.without_version(plays) == plays
+
+
 def test_against_refuses_outputs_that_differ(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

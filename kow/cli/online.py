@@ -304,15 +304,19 @@ def sit(
 
 
 def note(line: str) -> None:
-    """Write ``line`` to stderr, broken at spaces to the terminal's width when stderr is a
+    """Write ``line`` to stderr, broken at spaces to its terminal's width when stderr is a
     terminal (:func:`kow.screen.wrap`: a join command's line is short, and never broken
     inside its address or code); whole when it is a file or a pipe."""
     if not sys.stderr.isatty():
         click.echo(line, err=True)
         return
-    from ..screen import terminal_width, wrap
+    from ..screen import MIN_WIDTH, wrap
 
-    for part in wrap(line, terminal_width()):
+    try:  # stderr's own terminal: stdout may be a file
+        width = max(MIN_WIDTH, os.get_terminal_size(sys.stderr.fileno()).columns)
+    except (OSError, ValueError):
+        width = 80
+    for part in wrap(line, width):
         click.echo(part, err=True)
 
 

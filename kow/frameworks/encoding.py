@@ -353,7 +353,7 @@ def _position(at: int) -> object:
     """Return the int ``at`` (0 or more) as an object: made once (:data:`_POSITIONS`), as
     compiled code would box a position above 256 anew at each write (an allocation and
     its release: about 100 instructions, some 25 times an observation)."""
-    return _POSITIONS[at] if at < _MOST_POSITIONS else at
+    return _POSITIONS[at] if 0 <= at < _MOST_POSITIONS else at
 
 
 _ONE: Final[object] = 1.0
@@ -370,7 +370,9 @@ def _fill_counts(out: Any, base: int, counts: tuple[int, ...]) -> None:
     for seat in range(len(counts)):
         count = counts[seat]
         if count:
-            out[_position(base + seat)] = _COUNTS_AS_FLOATS[count] if count < 64 else float(count)
+            out[_position(base + seat)] = (
+                _COUNTS_AS_FLOATS[count] if 0 <= count < 64 else float(count)
+            )
 
 
 _VOTE: Final = Phase.VOTE

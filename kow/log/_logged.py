@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from ..cards import NAMES, RANKS, SUITS, Card, Mask, Suit
 from ..engine import State
+from ..engine._checks import check_cut
 from ..engine.deal import deal_deck
 from ..engine.view import CardPolicy, TrickFacts
 from ..events import KNOCK, Action, Seat
@@ -58,10 +59,9 @@ def logged_rules(logged: Any) -> Rules:
     if type(logged) is not dict:
         return rules_from_log(dict(logged))
     known: dict[Any, Any] = logged
-    kept = _KEPT_RULES
-    if kept and _same_items(known, kept[0]):
-        rules: Rules = kept[1]
-        return rules
+    kept = _KEPT_RULES[0]  # read once: another thread may replace it, never change it
+    if kept is not None and _same_items(known, kept[0]):
+        return kept[1]
     rules = rules_from_log(dict(known))
     items: list[tuple[Any, Any]] = []
     for key, value in known.items():
@@ -69,15 +69,14 @@ def logged_rules(logged: Any) -> Rules:
         if kind is not str and kind is not int and kind is not bool:
             return rules
         items.append((key, value))
-    kept.clear()
-    kept.append(items)
-    kept.append(rules)
+    _KEPT_RULES[0] = (items, rules)  # one store: the pairs and their rules together
     return rules
 
 
-_KEPT_RULES: Final[list[Any]] = []
+_KEPT_RULES: Final[list[tuple[list[tuple[Any, Any]], Rules] | None]] = [None]
 """The ``(key, value)`` pairs of the last rules object of plain values that
-:func:`logged_rules` read, then its :class:`~kow.rules.Rules` (empty before the first)."""
+:func:`logged_rules` read, with its :class:`~kow.rules.Rules`, as one pair (None before
+the first): replaced whole, so a thread reads the pairs and the rules of one object."""
 
 
 def _same_items(known: dict[Any, Any], items: list[tuple[Any, Any]]) -> bool:
@@ -153,7 +152,11 @@ def real_decks(decks: list[list[Card]], cuts: list[Any]) -> bool:
                 return False
             held |= bit
     for cut in cuts:
-        if type(cut) is not int or not 1 <= cut < len(NAMES):
+        if type(cut) is not int:
+            return False
+        try:
+            check_cut(cut)  # the engine's statement of a cut
+        except ValueError:
             return False
     return True
 
@@ -254,11 +257,13 @@ def play_logged(state: State, rounds: Any) -> bool:
     last = len(rounds) - 1
     for number, rnd in enumerate(rounds):
         for suit, seat in decisions(rnd):
-            if seat != state.turn:
+            if type(seat) is not int or seat != state.turn:  # as LoggedPlays.decide
                 return False
             state.apply(suit)
         plays = LoggedPlays(rnd)
-        if not plays.plays:
+        if not plays.plays:  # no play: the game was cut short here, in its last round
+            if number != last:
+                return False
             continue
         try:
             state.play_round([plays] * state.players)

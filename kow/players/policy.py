@@ -13,7 +13,7 @@ weighs its sampled deals by how well they explain the plays seen so far.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_OF, Card, Mask, Suit
@@ -261,9 +261,9 @@ def uniform_action(draw: Callable[[], float], facts: TrickFacts) -> Action:
     return uniform_play(draw, facts.legal, facts.may_knock)
 
 
-def uniform_choice(draw: Callable[[], float], actions: tuple[Action, ...]) -> Action:
-    """Return one of ``actions`` (sorted, not empty), each with equal chance: the ``random``
-    bot's decision from a list of legal actions.
+def uniform_choice(draw: Callable[[], float], actions: Sequence[Action]) -> Action:
+    """Return one of ``actions`` (sorted, not empty; a tuple or a list), each with equal
+    chance: the ``random`` bot's decision from a list of legal actions.
 
     ``draw`` is called once; the action is the one at ``int(draw() * len(actions))``.
     """
@@ -333,7 +333,7 @@ class UniformPolicy(_FactsPolicy):
         """Return :func:`uniform_play` of the facts."""
         return uniform_play(self.draw, legal, may_knock)
 
-    def trump(self, allowed: tuple[Suit, ...], hand: Mask) -> Suit:
+    def trump(self, allowed: Sequence[Suit], hand: Mask) -> Suit:
         """Return a suit of ``allowed`` (sorted), each with equal chance: the ``random``
         bot's trump (a :data:`~kow.players.base.TrumpPolicy`), drawn once, as
         :func:`uniform_choice` draws. Compiled, a call from Python costs a fraction of a

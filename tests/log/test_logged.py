@@ -260,3 +260,41 @@ def test_the_rules_kept_are_those_of_equal_values_of_the_same_types(crafted: Any
         logged_rules({**logged, "players": 4.0})
     game = changed(crafted, lambda g: g["rules"].update(final_round_trump=1))
     assert replay_exact(game, compact(game)) is None
+
+
+def test_a_round_without_plays_before_the_last_is_refused(crafted: Any) -> None:
+    # Round 1's plays gone: round 2's decisions are not given to round 1's unfinished play.
+    game = changed(crafted, lambda g: g["rounds"][0].update(tricks=[]))
+    state = started(game)
+    assert play_logged(state, game["rounds"]) is False
+    assert (state.round, state.phase, state.trick_number) == (1, Phase.PLAY, 1)
+    assert replay_exact(game, compact(game)) is None
+
+
+def test_threads_get_the_rules_of_their_own_objects(crafted: Any) -> None:
+    # The last rules kept are one pair, replaced whole: a thread never gets another
+    # object's rules (it could when the pairs and the rules were stored one by one).
+    import sys
+    import threading
+
+    objects = [dict(crafted["rules"]), {**crafted["rules"], "players": 3}]
+    wanted = [logged_rules(dict(o)) for o in objects]  # a copy each: another identity
+    wrong: list[Rules] = []
+
+    def use(which: int) -> None:
+        for _ in range(20_000):
+            got = logged_rules(objects[which])
+            if got != wanted[which]:
+                wrong.append(got)
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=use, args=(i % 2,)) for i in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert wrong == []

@@ -1438,3 +1438,22 @@ def test_export_with_jobs_1_replays_each_game_once_in_the_reader_unmeasured(
     assert (code, err) == (0, "")
     assert calls == {"measure": 4, "exact": 0}
     assert shown == csv_text([COLUMNS["plays"]]) + "".join(g.text["plays"] for g in games)
+
+
+def test_the_engines_text_cells_are_written_by_csv_as_they_are() -> None:
+    # rows_text joins the engine's text cells without the csv module: each must be one
+    # that CSV writes as it is (no comma, quote or line break) and no spreadsheet reads as
+    # a formula. The text cells: cards, suits, hands of cards, the trump's method.
+    from typing import get_args
+
+    from kow.cards import NAMES, SUITS
+    from kow.events import TrumpMethod
+    from kow.runs.export import FORMULA_STARTS
+
+    texts = [*NAMES, *SUITS, " ".join(NAMES), *get_args(TrumpMethod)]
+    assert len(texts) == 52 + 4 + 1 + 5
+    for text in texts:
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerow(["x", text])
+        assert out.getvalue() == f"x,{text}\n", text
+        assert not text.startswith(FORMULA_STARTS), text

@@ -80,11 +80,19 @@ class _Kow(click.Group):
     --help`` lists the commands in :data:`COMMANDS`' order, each with its summary there."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(COMMANDS)
+        """Return the commands' names: :data:`COMMANDS`' order, then any added later."""
+        return list(self.commands)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Write the "Commands" section of ``kow --help``: each command with its summary
+        in :data:`COMMANDS` (its module not imported), or its own short help."""
+        rows = []
+        for name in self.list_commands(ctx):
+            known = COMMANDS.get(name)
+            summary = known[2] if known else self.commands[name].get_short_help_str()
+            rows.append((name, summary))
         with formatter.section("Commands"):
-            formatter.write_dl([(name, summary) for name, (_, _, summary) in COMMANDS.items()])
+            formatter.write_dl(rows)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         if not closed_streams():
