@@ -139,11 +139,17 @@ def deal_deck(
     >>> deal_deck(0, [[1, 2], [3, 4]], 5)
     [3, 1, 4, 2, 5]
     """
-    order = [s for s in clockwise(dealer, len(hands))[1:] + (dealer,) if hands[s] is not None]
+    # Lists, each read once: compiled, a list's items are read without the protocol of
+    # any sequence's (a log's replay deals every round here).
+    listed: list[list[Card] | None] = [None if h is None else list(h) for h in hands]
+    order = [s for s in clockwise(dealer, len(listed))[1:] + (dealer,) if listed[s] is not None]
+    longest = 0
+    for s in order:
+        longest = max(longest, len(listed[s] or ()))
     deck: list[Card] = []
-    for p in range(max(len(hands[s] or ()) for s in order)):
+    for p in range(longest):
         for s in order:
-            h = hands[s]
+            h = listed[s]
             if h is not None and len(h) > p:
                 deck.append(h[p])
     if turned_up is not None:

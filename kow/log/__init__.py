@@ -12,7 +12,8 @@
 - :func:`replay` steps through a logged game with the engine, yielding its state after
   each action; its last state rebuilds the same log; :func:`replay_game` gives that
   last state at less cost (one comparison with the log, at the end); :func:`replay_exact`
-  gives it only for a log that is, byte for byte, the engine's game (a legal game).
+  gives it only for a log that is, byte for byte, the engine's game (a legal game), and
+  :func:`replay_line` the same from a game's text alone, without parsing it whole.
   :func:`round_actions` reads a logged round's actions in order (each a
   :class:`LoggedAction`), for tools that walk decisions.
 - :func:`game_text` is the fast writer: the bytes of ``dumps(build(...))`` written
@@ -67,6 +68,7 @@ if TYPE_CHECKING:  # at run time, __getattr__ imports them on first use
         replay,
         replay_exact,
         replay_game,
+        replay_line,
         round_actions,
     )
     from .types import (
@@ -101,6 +103,7 @@ _LAZY = {
     "replay": "_replay",
     "replay_exact": "_replay",
     "replay_game": "_replay",
+    "replay_line": "_replay",
     "round_actions": "_replay",
     "CutCardLog": "types",
     "CutLog": "types",
@@ -163,6 +166,7 @@ __all__ = [
     "read_logs",
     "replay",
     "replay_exact",
+    "replay_line",
     "replay_game",
     "round_actions",
     "rules_from_log",

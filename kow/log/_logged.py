@@ -1,7 +1,9 @@
 """A logged game read for the engine: the decks that deal its rounds (:func:`logged_decks`),
 how a round's decisions and plays read (:func:`decisions`, :func:`play_action`), and
 :func:`play_logged`, which plays a log's rounds through the engine, each round's cards
-through the one trick loop (:class:`LoggedPlays`), for :func:`kow.log.replay_exact`.
+through the one trick loop (:class:`LoggedPlays`), for :func:`kow.log.replay_exact`;
+and :func:`logged_line`, what the engine needs of a game read from its text as kow writes
+it, without parsing the whole (for :func:`kow.log.replay_line`).
 
 Compiled in the installed build (``setup.py``'s ``COMPILED``): every game that ``kow
 export`` proves legal by its replay passes here. The values of a log are read as the
@@ -13,6 +15,7 @@ plays and judges every card here as in any game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from ..cards import NAMES, RANKS, SUITS, Card, Mask, Suit
@@ -31,6 +34,7 @@ __all__ = [
     "card_of",
     "decisions",
     "logged_decks",
+    "logged_line",
     "logged_rules",
     "play_action",
     "play_logged",
@@ -201,10 +205,11 @@ class LoggedPlays(CardPolicy):
     (:meth:`State.play_round <kow.engine.State.play_round>`): each time a seat is asked, the
     log's next play, in order, which the engine checks as any other card or knock.
 
-    ``rnd`` is the round's object in the log; :attr:`plays` are its tricks' plays in
-    order, each read when the loop asks for it, and :attr:`played` how many the loop has
-    taken. :meth:`decide` raises :class:`OutOfTurn` when the seat asked is not the play's
-    (an int), :class:`RoundCut` when the plays ran out, and what :func:`play_action`
+    ``rnd`` is the round's object in the log; :attr:`plays` are its tricks' plays in order,
+    each read when the loop asks for it (a play's object, or the pair ``(seat, action)``
+    that :func:`logged_line` reads of one, its seat an int), and :attr:`played` how many the
+    loop has taken. :meth:`decide` raises :class:`OutOfTurn` when the seat asked is not the
+    play's (an int), :class:`RoundCut` when the plays ran out, and what :func:`play_action`
     raises for a play that cannot be read. The constructor raises :class:`KeyError` or
     :class:`TypeError` for tricks that cannot be read.
     """
@@ -226,6 +231,12 @@ class LoggedPlays(CardPolicy):
         if played == len(plays):
             raise RoundCut
         play = plays[played]
+        if type(play) is tuple:  # read already, by logged_line
+            read: tuple[Any, Action] = play
+            if read[0] != seat:
+                raise OutOfTurn
+            self.played = played + 1
+            return read[1]
         logged = play["seat"]
         if type(logged) is not int or logged != seat:
             raise OutOfTurn
@@ -276,3 +287,146 @@ def play_logged(state: State, rounds: Any) -> bool:
             if plays.played != len(plays.plays):
                 return False
     return True
+
+
+def logged_line(text: str, scan: Callable[[str, int], tuple[Any, int]]) -> dict[str, Any] | None:
+    """Return what :func:`~kow.log.replay_exact` reads of a game whose text may be as kow's
+    writer writes it (:func:`~kow.log.game_text`: compact, each key once, in its order),
+    read without parsing the whole text; None where the text is not laid out so.
+
+    ``scan(string, index)`` reads the JSON value at ``index`` and returns it with the index
+    after it (:attr:`json.JSONDecoder.scan_once`: json's scanner, at C speed). The result is
+    the game's object less ``rounds`` (the text before ``"rounds"`` and from ``"result"``
+    on, read by ``scan``), with ``"rounds"`` added last: each round's keys that deal it and
+    take its decisions (``"dealer"``, ``"cut"`` with its ``"position"`` alone, ``"hands"``,
+    ``"turned_up"``, ``"trump"``, ``"trump_method"``, ``"trump_chosen_by"``, ``"tie_cut"``,
+    ``"votes"``: each value read by ``scan`` where its key is found, but the hands, found by
+    their text), with ``"tricks"`` one object whose ``"plays"`` are the round's plays in
+    order, each the pair ``(seat, action)`` (a card, or :data:`~kow.events.KNOCK`) that
+    :class:`LoggedPlays` takes for a play's object, found by their text (most of a log is
+    its cards: json would make a string of each, and an object and an int of each play). The
+    trick numbers, leaders and winners and the rounds' ends are not read: the engine makes
+    them, and :func:`~kow.log.replay_exact` proves the game only when the writer's text of
+    the engine's game is ``text``, byte for byte, whatever is read here.
+    Raises what ``scan`` raises, and :class:`IndexError` or :class:`ValueError` for some
+    texts not laid out as kow writes them.
+    """
+    start = text.find(_ROUNDS)
+    end = text.rfind(_RESULT)
+    if start < 0 or end < start or text.find("\\") >= 0:
+        return None
+    game, _ = scan(text[:start] + text[end + 1 :], 0)
+    if type(game) is not dict:
+        return None
+    rounds: list[Any] = []
+    at = start + len(_ROUNDS)
+    while at < end:
+        tricks = text.find(_TRICKS, at)
+        if tricks < 0 or tricks > end:
+            return None
+        rnd: dict[str, Any] = {}
+        for key, name in _ROUND_KEYS:
+            found = text.find(key, at, tricks)
+            if found < 0:
+                return None
+            if name == "hands":
+                rnd[name], at = _hands(text, found + len(key))
+            else:
+                rnd[name], at = scan(text, found + len(key))
+        rnd["cut"] = {"position": rnd["cut"]}
+        after = text.find(_TRICKS_WON, tricks)
+        if after < 0 or after > end:
+            return None
+        rnd["tricks"] = [{"plays": _plays(text, tricks + len(_TRICKS), after)}]
+        rounds.append(rnd)
+        following = text.find(_NEXT_ROUND, after)
+        at = end if following < 0 or following > end else following + 1
+    game["rounds"] = rounds
+    return game
+
+
+def _plays(text: str, start: int, end: int) -> list[tuple[int, Action]]:
+    """Return the plays in ``text[start:end]``, a round's tricks as kow writes them (each
+    ``{"seat":S,"card":"Xx"}`` or ``{"seat":S,"knock":true}``, S one digit), each as its
+    seat and action, read by the places of its characters (the rest of the text is not
+    looked at). Raises :class:`ValueError` for a card it cannot name,
+    :class:`IndexError` at the text's end."""
+    plays: list[tuple[int, Action]] = []
+    at = text.find(_SEAT, start, end)
+    while at >= 0:
+        at += len(_SEAT)  # S, then ,"card":"Xx"} or ,"knock":true}
+        seat = ord(text[at]) - 48
+        if ord(text[at + 3]) == 107:  # the k of "knock"
+            plays.append((seat, KNOCK))
+        else:
+            plays.append((seat, _card_at(text, at + 10)))
+        at = text.find(_SEAT, at, end)
+    return plays
+
+
+def _hands(text: str, at: int) -> tuple[list[list[str] | None], int]:
+    """Return the hands of a deal written from ``text[at]`` as kow writes them (``[`` past):
+    each ``["Xx","Yy"]``, ``[]`` or ``null``, after the first a comma; and the index
+    after the list's ``]``. Raises :class:`ValueError` for a text not so laid out."""
+    hands: list[list[str] | None] = []
+    while True:
+        code = ord(text[at])
+        if code == 110:  # null
+            hands.append(None)
+            at += 4
+        elif code == 91:  # [
+            at += 1
+            cards: list[str] = []
+            while ord(text[at]) == 34:  # "Xx"
+                cards.append(NAMES[_card_at(text, at + 1)])
+                at += 4
+                if ord(text[at]) == 44:
+                    at += 1
+            if ord(text[at]) != 93:
+                raise ValueError("not a hand as kow writes it")
+            at += 1
+            hands.append(cards)
+        else:
+            raise ValueError("not a hand as kow writes it")
+        code = ord(text[at])
+        at += 1
+        if code == 93:  # ]
+            return hands, at
+        if code != 44:
+            raise ValueError("not hands as kow writes them")
+
+
+def _card_at(text: str, at: int) -> Card:
+    """Return the card whose name's two letters are ``text[at:at + 2]`` (as
+    :data:`~kow.cards.NAMES` writes it); raise :class:`ValueError` where no card is named."""
+    rank_code = ord(text[at])
+    suit_code = ord(text[at + 1])
+    if rank_code < 128 and suit_code < 128:
+        rank = _RANK_OF_CODE[rank_code]
+        suit = _SUIT_OF_CODE[suit_code]
+        if rank >= 0 and suit >= 0:
+            return 13 * suit + rank
+    raise ValueError("no card's name")
+
+
+_ROUNDS: Final = ',"rounds":['
+_RESULT: Final = '],"result":'
+_TRICKS: Final = ',"tricks":['
+_ROUND_KEYS: Final = (
+    ('"dealer":', "dealer"),
+    ('"position":', "cut"),
+    ('"hands":[', "hands"),
+    ('"turned_up":', "turned_up"),
+    ('"trump":', "trump"),
+    ('"trump_method":', "trump_method"),
+    ('"trump_chosen_by":', "trump_chosen_by"),
+    ('"tie_cut":', "tie_cut"),
+    ('"votes":', "votes"),
+)
+"""The keys of a round that the engine reads, in the order written, each as its text
+before its value, with its name (``"cut"`` read from its ``"position"``)."""
+_TRICKS_WON: Final = '],"tricks_won":'
+_NEXT_ROUND: Final = ',{"number":'
+_SEAT: Final = '{"seat":'
+_CARD: Final = ',"card":"'
+_KNOCK: Final = ',"knock":true}'

@@ -41,6 +41,7 @@ __all__ = [
     "GameOrFault",
     "LogReadError",
     "Prove",
+    "ProveLine",
     "iter_games_and_faults",
     "iter_games",
     "iter_values",
@@ -125,6 +126,18 @@ writer writes of the engine's game (compact, the keys in the order of the log's 
 It must raise nothing but what interrupts a run (:class:`KeyboardInterrupt`).
 """
 
+ProveLine: TypeAlias = Callable[[str], "tuple[Any, object] | None"]
+"""What proves a game from its line alone, before json reads it: a callable given the
+text of a line (a value that starts it, up to its ``\\n``, which holds no backslash)
+that returns the value and a proof, or None for a line it does not prove.
+
+A proof vouches for the text as :data:`Prove`'s does, and that the text is one value.
+The value it returns stands for the one json would read: it may leave out what the
+proof holds (:func:`kow.log.replay_line` leaves out a game's ``rounds``, which its proof,
+the replayed state, holds). It must raise nothing but what interrupts a run
+(:class:`KeyboardInterrupt`).
+"""
+
 # The states of a top-level array read element by element.
 _TOP, _OPENED, _AFTER_COMMA, _AFTER_ELEMENT = range(4)
 
@@ -176,6 +189,7 @@ def iter_games_and_faults(
     unique_keys: bool = False,
     orders: Collection[tuple[str, ...]] | None = None,
     prove: Prove | None = None,
+    prove_line: ProveLine | None = None,
 ) -> Iterator[GameOrFault]:
     """Yield an :class:`GameOrFault` for each game in ``stream``, read as :func:`iter_games`
     reads them, but going on after a fault of one game alone.
@@ -191,8 +205,14 @@ def iter_games_and_faults(
     first for each game (an object) whose text holds no backslash, ``text`` its text as
     read: when it returns something but None, that is the item's ``proof``, and its text
     is taken as canonical, unmeasured (``prove`` vouches that it is; see :data:`Prove`);
-    when it returns None, the game is read as without ``prove``. ``prove`` must raise
-    nothing but what interrupts a run (:class:`KeyboardInterrupt`), which is let through.
+    when it returns None, the game is read as without ``prove``. With ``orders`` and
+    ``prove_line``, each value outside an array that starts a line, whose line is read
+    whole and holds no backslash, is first given to ``prove_line`` as its line's text
+    (without the ``\\n``): a line it proves is that item (its value and ``proof`` as
+    ``prove_line`` returns them, its ``text`` the line), and json does not read it; else
+    the line is read as without ``prove_line`` (see :data:`ProveLine`). ``prove`` and
+    ``prove_line`` must raise nothing but what interrupts a run
+    (:class:`KeyboardInterrupt`), which is let through.
 
     >>> import io
     >>> [(e.line, e.value, str(e.fault)) for e in iter_games_and_faults(
@@ -202,7 +222,14 @@ def iter_games_and_faults(
       (readers differ: jq takes the last one, others the first)'),
      (2, {'b': 3}, 'None')]
     """
-    return _values(stream, arrays=True, unique_keys=unique_keys, orders=orders, prove=prove)
+    return _values(
+        stream,
+        arrays=True,
+        unique_keys=unique_keys,
+        orders=orders,
+        prove=prove,
+        prove_line=prove_line,
+    )
 
 
 def _raising(items: Iterator[GameOrFault]) -> Iterator[tuple[int, Any]]:
@@ -234,6 +261,7 @@ def _values(
     *,
     orders: Collection[tuple[str, ...]] | None = None,
     prove: Prove | None = None,
+    prove_line: ProveLine | None = None,
 ) -> Iterator[GameOrFault]:
     """Yield the values of ``stream``, or the elements of its top-level arrays (``arrays``),
     with a repeated key as a fault (``unique_keys``), and the text of each value that is
@@ -247,10 +275,11 @@ def _values(
     leaves its value fewer keys). Only a value that it does not prove so is read again,
     by a hook that notes a repeated key. Only a value with a backslash in its text is
     searched for a lone surrogate escape. A value that ``prove`` proves is not measured:
-    its text is canonical, so it repeats no key and nests no deeper than read.
+    its text is canonical, so it repeats no key and nests no deeper than read; one that
+    ``prove_line`` proves from its line is not read by json either.
     """
     if orders is None:
-        prove = None  # a proof stands for the measure against orders: none without them
+        prove = prove_line = None  # a proof stands for the measure against orders
     keys = _Keys() if unique_keys else None
     decoder = json.JSONDecoder(parse_constant=_refuse_constant)
     checker = json.JSONDecoder(parse_constant=_refuse_constant, object_pairs_hook=keys)
@@ -309,6 +338,15 @@ def _values(
                 cut = pos - 1
                 text, pos, line_start = text[cut:], 1, line_start - cut
                 scanned, last_newline = text, len(text)  # dropped once a read
+        if prove_line is not None and not state and text[pos] == "{":
+            newline = text.find("\n", pos)
+            if newline > pos:  # the line is read whole
+                whole = text[pos:newline]
+                by_line = prove_line(whole) if whole.find("\\") < 0 else None
+                if by_line is not None:  # proved: canonical, one value, so the line is it
+                    yield GameOrFault(line, by_line[0], text=whole, proof=by_line[1])
+                    pos = newline
+                    continue
         fault: LogReadError | None = None
         canonical: str | None = None
         proof: object | None = None

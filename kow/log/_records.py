@@ -21,7 +21,7 @@ from typing import IO, Any
 from ..screen import printable
 from . import types
 from ._canon import KeyOrders
-from ._reader import LogReadError, Prove, iter_games_and_faults
+from ._reader import LogReadError, Prove, ProveLine, iter_games_and_faults
 
 __all__ = ["GameRecord", "InputEnd", "InputError", "input_label", "read_logs"]
 
@@ -41,8 +41,9 @@ class GameRecord:
     game's text when it is as kow writes it (:data:`KEY_ORDERS`, compact, no escape:
     ``json.dumps(game, separators=(",", ":"), ensure_ascii=False)``), else None;
     ``proof`` is what :func:`read_logs`'s ``prove`` returned for the game and its text
-    (:func:`kow.log.replay_exact`'s last state of the game, say), or None when it proved
-    nothing or no ``prove`` was given.
+    (:func:`kow.log.replay_exact`'s last state of the game, say), or ``prove_line`` for
+    its line (then ``game`` may leave out what the proof holds: see :func:`read_logs`), or
+    None when it proved nothing or neither was given.
     """
 
     label: str
@@ -104,7 +105,7 @@ def input_label(name: str) -> str:
 
 
 def read_logs(
-    names: Iterable[str], *, prove: Prove | None = None
+    names: Iterable[str], *, prove: Prove | None = None, prove_line: ProveLine | None = None
 ) -> Iterator[GameRecord | InputEnd]:
     """Yield a :class:`GameRecord` for each game of the inputs ``names``, in order, and an
     :class:`InputEnd` after each input.
@@ -122,8 +123,14 @@ def read_logs(
     it (:func:`~kow.log.iter_games_and_faults`): a game it proves (it returns something
     but None, the record's ``proof``) is taken as written canonically, as kow writes it,
     and is not measured; its digest and note are as without ``prove``. A game it does
-    not prove is read as without ``prove``, its faults the same. Lets through what
-    interrupts a run (:class:`KeyboardInterrupt`), as ``prove`` must raise nothing else.
+    not prove is read as without ``prove``, its faults the same. ``prove_line``
+    (:data:`~kow.log._reader.ProveLine`; :func:`kow.log.replay_line`, say) is given first
+    the line of each game of JSON Lines whose line holds no backslash: a game it proves
+    is not read by json, and its record's ``game`` is the value it returns (with
+    :func:`~kow.log.replay_line`, the game less its ``rounds``, which the ``proof``'s
+    events hold); its ``text``, digest and note are as without it. Lets through what
+    interrupts a run (:class:`KeyboardInterrupt`), as ``prove`` and ``prove_line`` must
+    raise nothing else.
     """
     before = 0  # the bytes of the inputs read whole
     for name in names:
@@ -141,7 +148,7 @@ def read_logs(
             tell = stream.tell if stream.seekable() else None
             try:
                 games = iter_games_and_faults(
-                    stream, unique_keys=True, orders=_ORDERED, prove=prove
+                    stream, unique_keys=True, orders=_ORDERED, prove=prove, prove_line=prove_line
                 )
                 for entry in games:
                     index += 1

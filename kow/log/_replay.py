@@ -7,8 +7,8 @@ import collections
 import functools
 import json
 import random
-from collections.abc import Iterator
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator
+from typing import Any, Final, NamedTuple, cast
 
 from ..cards import Card
 from ..engine import IllegalActionError, State
@@ -19,6 +19,7 @@ from ._format import build
 from ._logged import (
     decisions,
     logged_decks,
+    logged_line,
     logged_rules,
     play_action,
     play_logged,
@@ -34,6 +35,7 @@ __all__ = [
     "replay",
     "replay_exact",
     "replay_game",
+    "replay_line",
     "round_actions",
 ]
 
@@ -241,6 +243,39 @@ def replay_exact(game: GameLog, text: str) -> State | None:
     if made != text or (state.outcome is None and not abandoned):
         return None
     return state
+
+
+def replay_line(text: str) -> tuple[dict[str, Any], State] | None:
+    """Prove a game from its text alone: return the game's object less its ``rounds`` and
+    its last state when ``text`` is, byte for byte, the log kow writes of the game the
+    engine plays from it (as :func:`replay_exact` proves); else return None.
+
+    ``text`` is one game's text, as a line of a log that kow wrote holds it (without its
+    ``\\n``). The game is not parsed whole: what the engine needs of it (the deals, the
+    decisions and the plays) is read off the text as kow lays it out
+    (:func:`~kow.log._logged.logged_line`), the rest only by json (the players, the rules,
+    the result). The object returned is the value json reads of ``text``, but for its
+    ``rounds``, which the state's events hold. None says nothing, as for
+    :func:`replay_exact`: another text of a legal game (spaced out, of another kow
+    version, a game of a top-level array) is proved so only once parsed. Raises nothing
+    but what interrupts a run (:class:`KeyboardInterrupt`), whatever ``text`` holds.
+    """
+    try:
+        game = logged_line(text, _SCAN)
+    except Exception:  # noqa: BLE001 - None: not laid out as kow writes it
+        return None
+    if game is None:
+        return None
+    state = replay_exact(cast(GameLog, game), text)
+    if state is None:
+        return None
+    del game["rounds"]
+    return game, state
+
+
+_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = vars(json.JSONDecoder())["scan_once"]
+"""json's scanner (C, as :class:`json.JSONDecoder` reads with): the value at an index of
+a string, and the index after it."""
 
 
 def _compare(

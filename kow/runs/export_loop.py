@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from typing import Any, Literal, NamedTuple, TypeAlias
 
 from ..engine import State
-from ..log import GameLog, GameRecord, InputEnd, ReplayError, replay_exact
+from ..log import GameRecord, InputEnd, ReplayError, replay_exact, replay_line
+from ..log._reader import Prove, ProveLine
 from ..verify import Fault, GameFault
 from .blocks import in_blocks
 from .executors import Executor, check_executor
 from .export import COLUMNS, TABLES, IllegalGameError, tables_text
 
-__all__ = ["ExportError", "ExportedGame", "export_block", "export_games", "export_reads"]
+__all__ = ["ExportError", "ExportedGame", "Reads", "export_block", "export_games", "export_reads"]
 
 
 class ExportError(ValueError):
@@ -62,8 +63,8 @@ def export_games(
     (:meth:`~kow.runs.executors.Processes.stream`) live for the run and are sent each
     game as its text where it has one (the record yielded then has ``game`` None: no
     parsed game is held here while its block runs). ``proved``: ``records`` were read
-    with ``prove=``:func:`~kow.log.replay_exact` (:func:`kow.log.read_logs`, as
-    :func:`export_reads` says), so a game exported here takes its record's ``proof`` as
+    with :func:`export_reads`'s ``prove`` and ``prove_line`` (:func:`kow.log.read_logs`),
+    so a game exported here takes its record's ``proof`` as
     its replay, and one without a proof is not replayed that way again; the workers of
     ``jobs`` or an ``executor`` replay each game themselves. Raises
     :class:`~kow.log.InputError` at an input that could not be opened or read whole,
@@ -98,14 +99,24 @@ def _ended(end: InputEnd) -> InputEnd:
     return end
 
 
-def export_reads(
-    *, jobs: int = 1, executor: Executor | None = None
-) -> Callable[[GameLog, str], State | None] | None:
-    """Return the ``prove`` to read the records of :func:`export_games` with
-    (:func:`kow.log.read_logs`): :func:`~kow.log.replay_exact` with ``jobs`` 1 and no
-    ``executor`` (each game then replayed once, by the reader, and not measured there;
-    give ``proved=True`` to :func:`export_games`), else None (the workers replay)."""
-    return replay_exact if executor is None and jobs == 1 else None
+class Reads(NamedTuple):
+    """How :func:`kow.log.read_logs` reads the records of :func:`export_games`: its
+    ``prove`` and ``prove_line`` (each None: not given)."""
+
+    prove: Prove | None
+    prove_line: ProveLine | None
+
+
+def export_reads(*, jobs: int = 1, executor: Executor | None = None) -> Reads:
+    """Return how to read the records of :func:`export_games` (:func:`kow.log.read_logs`'s
+    ``prove`` and ``prove_line``): with ``jobs`` 1 and no ``executor``, each game is
+    replayed once, by the reader, and not measured there (a line of JSON Lines by
+    :func:`~kow.log.replay_line`, without json reading it whole; any other game by
+    :func:`~kow.log.replay_exact` once json has read it; give ``proved=True`` to
+    :func:`export_games`); else neither (the workers replay)."""
+    if executor is None and jobs == 1:
+        return Reads(replay_exact, replay_line)
+    return Reads(None, None)
 
 
 _Job: TypeAlias = tuple[str, int, int, Any, str | None, str | None, State | None | Literal[False]]

@@ -1396,11 +1396,11 @@ def test_export_with_jobs_1_replays_each_game_once_in_the_reader_unmeasured(
     import kow.log._reader as reader
     import kow.runs.export as export
     from kow.engine import State
-    from kow.log import GameRecord, read_logs, replay_exact
+    from kow.log import GameRecord, read_logs, replay_exact, replay_line
     from kow.runs.export_loop import ExportedGame, export_games, export_reads
 
-    assert export_reads() is replay_exact
-    assert export_reads(jobs=2) is None and export_reads(executor=MapOnly(1)) is None
+    assert export_reads() == (replay_exact, replay_line)
+    assert export_reads(jobs=2) == (None, None) == export_reads(executor=MapOnly(1))
     code, text, err = invoke("simulate", "--seed", "9", "--games", "3", "--bots", "random")
     assert code == 0, err
     lines = text.splitlines()

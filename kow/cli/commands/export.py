@@ -220,12 +220,12 @@ def _export_rows(
             stack.enter_context(reader_may_leave(out))
             outputs[table] = out
             out.write(csv_text([COLUMNS[table]]))
-        prove = export_reads(executor=executor)  # here: the reader replays each game
+        reads = export_reads(executor=executor)  # here: the reader replays each game
+        records = read_logs(files, prove=reads.prove, prove_line=reads.prove_line)
         games = stack.enter_context(
             contextlib.closing(
-                export_games(read_logs(files, prove=prove), tuple(paths),
-                             spreadsheet_safe=spreadsheet_safe, executor=executor,
-                             proved=prove is not None)
+                export_games(records, tuple(paths), spreadsheet_safe=spreadsheet_safe,
+                             executor=executor, proved=reads.prove is not None)
             )
         )  # fmt: skip
         read = 0
