@@ -145,10 +145,18 @@ def export_block(
 ) -> list[dict[str, str] | str]:
     """Return the CSV lines of each game of ``games`` in each of ``tables`` (a dict by
     table), up to the first that can't be exported, then the message of that game's
-    :class:`ExportError` (a str), last: an executor's block of :func:`export_games`."""
+    :class:`ExportError` (a str), last: an executor's block of :func:`export_games`.
+    A game sent as its text alone is proved from it by :func:`~kow.log.replay_line` where
+    it can be (not parsed whole), else parsed and exported as any other."""
     done: list[dict[str, str] | str] = []
     for label, index, line, value, fault, text, replayed in games:
-        game = json.loads(text) if value is None and text is not None else value
+        game = value
+        if value is None and text is not None:  # sent as its text: proved from it, or read
+            proved = replay_line(text)
+            if proved is None:
+                game = json.loads(text)
+            else:
+                game, replayed = proved
         try:
             if fault is not None:  # as kow verify reads it: refused as not legal
                 raise IllegalGameError(Fault(None, None, None, message=fault))
