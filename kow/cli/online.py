@@ -36,6 +36,7 @@ __all__ = [
     "DOCS",
     "ask_name",
     "check_log",
+    "join_refused",
     "check_name",
     "display_options",
     "keep_seat",
@@ -116,6 +117,32 @@ def tls_for_client(cafile: str | None) -> ssl.SSLContext | None:
         raise click.BadParameter(
             f"{cafile!r} holds no certificate (PEM): {err}", param_hint="'--cafile'"
         ) from None
+
+
+def join_refused(err: Exception, cafile: str | None, whose: str = "host") -> str:
+    """Return what a person is told when joining failed with the
+    :class:`~kow.online.client.JoinError` ``err``: its message, and for a server whose
+    certificate is not trusted, what to pass (``--cafile``; ``cafile``: the one given;
+    ``whose``: what the other end is called, ``"host"`` or ``"server"``).
+
+    >>> from kow.online.client import JoinError
+    >>> join_refused(JoinError("untrusted", "the server at wss://h:1/ answered, but its"
+    ...     " certificate is not trusted (self-signed certificate)"), None)
+    "the server at wss://h:1/ answered, but its certificate is not trusted (self-signed \
+certificate): pass the host's certificate with --cafile FILE (the PEM file of its \
+--certfile)"
+    """
+    from ..screen import printable
+
+    said = printable(str(err))
+    if getattr(err, "code", None) != "untrusted":
+        return said
+    if cafile is None:
+        return (
+            f"{said}: pass the {whose}'s certificate with --cafile FILE (the PEM file of its"
+            " --certfile)"
+        )
+    return f"{said}, even with --cafile {cafile!r}"
 
 
 def check_log(path: str | None) -> None:

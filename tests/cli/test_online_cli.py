@@ -118,6 +118,64 @@ def test_join_where_no_server_answers_is_one_line_exit_1(tmp_path: Path) -> None
     assert result.stdout == ""
 
 
+def _certificate(tmp_path: Path) -> tuple[Path, Path]:
+    """Make a self-signed certificate for 127.0.0.1 and its key; skip without openssl."""
+    import shutil
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl makes the test's certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True, timeout=30,
+    )  # fmt: skip
+    return cert, key
+
+
+@pytest.mark.parametrize(
+    ("command", "said", "trusted"),
+    [
+        (["join", "{url}", "ABCD-EFGH-JKMN-PQRS", "--name", "Ben"], "host",
+         "Error: no table has that code"),
+        (["host", "--name", "Ann", "--server", "{url}"], "server", "Table opened on wss://"),
+    ],
+)  # fmt: skip
+def test_a_tls_server_not_trusted_is_said_so_with_the_option_that_trusts_it(
+    tmp_path: Path, command: list[str], said: str, trusted: str
+) -> None:
+    # A server answered: "no kow server answers" with OpenSSL's text was wrong.
+    import ssl
+
+    from online_support import HOST, WAIT
+
+    from kow.online.addresses import Listen
+    from kow.online.running import ServerThread
+    from kow.online.server import Limits, Server
+
+    cert, key = _certificate(tmp_path)
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(cert, key)
+    thread = ServerThread(Server(limits=Limits(), open_tables=True), Listen(HOST, 0), tls)
+    port = thread.start()[0][1]
+    try:
+        url = f"wss://127.0.0.1:{port}"
+        args = [arg.format(url=url) for arg in command]
+        env = {"XDG_STATE_HOME": str(tmp_path / "state")}
+        result = CliRunner().invoke(main, args, env=env, input="")
+        assert result.exit_code == 1, result.output
+        assert result.output == (
+            f"Error: the server at {url}/ answered, but its certificate is not trusted"
+            f" (self-signed certificate): pass the {said}'s certificate with --cafile FILE"
+            " (the PEM file of its --certfile)\n"
+        )
+        result = CliRunner().invoke(main, [*args, "--cafile", str(cert)], env=env, input="")
+        assert trusted in result.output  # trusted: the server answers
+    finally:
+        thread.stop("the test is over", WAIT)
+
+
 NAME = {"host": ["--name", "Ada"], "serve": []}
 
 
