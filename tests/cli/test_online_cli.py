@@ -176,6 +176,56 @@ def test_a_tls_server_not_trusted_is_said_so_with_the_option_that_trusts_it(
         thread.stop("the test is over", WAIT)
 
 
+@pytest.mark.parametrize("command", ["host", "serve"])
+def test_tls_files_that_do_not_load_are_said_wrong_in_plain_words(
+    tmp_path: Path, command: str
+) -> None:
+    # Was: "'bad.pem' hold no certificate and matching private key (PEM): [SSL] PEM lib
+    # (_ssl.c:3905)", whatever the fault, and the same for a key that is not the
+    # certificate's.
+    cert, key = _certificate(tmp_path)
+    other = tmp_path / "other"
+    other.mkdir()
+    _, other_key = _certificate(other)
+    bad = tmp_path / "bad.pem"
+    bad.write_text("not a certificate\n")
+    cases = [
+        (["--certfile", str(bad)], f"'--certfile': {str(bad)!r} holds no certificate (PEM)"),
+        (["--certfile", str(key)], f"'--certfile': {str(key)!r} holds no certificate (PEM)"),
+        (
+            ["--certfile", str(cert)],
+            f"'--certfile': {str(cert)!r} holds a certificate but no private key (PEM): add"
+            " the key to the file, or give it with --keyfile",
+        ),
+        (
+            ["--certfile", str(cert), "--keyfile", str(bad)],
+            f"'--keyfile': {str(bad)!r} holds no private key (PEM)",
+        ),
+        (
+            ["--certfile", str(cert), "--keyfile", str(other_key)],
+            f"'--keyfile': {str(cert)!r} holds a certificate, but the private key in"
+            f" {str(other_key)!r} is not its key",
+        ),
+    ]
+    for args, said in cases:
+        code, output = _run(command, *NAME[command], "--listen", "127.0.0.1:0", *args)
+        assert code == 2, output
+        assert output.endswith(f"Error: Invalid value for {said}\n"), output
+        assert "_ssl.c" not in output and " hold " not in output
+
+
+def test_a_cafile_with_no_certificate_is_said_so_without_openssl_s_source_line(
+    tmp_path: Path,
+) -> None:
+    bad = tmp_path / "bad.pem"
+    bad.write_text("not a certificate\n")
+    code, output = _run("join", "127.0.0.1:1", "ABCD-EFGH-JKMN-PQRS", "--cafile", str(bad))
+    assert code == 2
+    assert output.endswith(
+        f"Error: Invalid value for '--cafile': {str(bad)!r} holds no certificate (PEM)\n"
+    )
+
+
 NAME = {"host": ["--name", "Ada"], "serve": []}
 
 
