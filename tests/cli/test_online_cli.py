@@ -83,6 +83,30 @@ def test_a_bad_value_is_a_usage_error_naming_it(
     assert "Traceback" not in output
 
 
+@pytest.mark.parametrize(
+    ("address", "port"),
+    [
+        ("127.0.0.1:99999", "99999"),
+        ("127.0.0.1:-5", "-5"),
+        ("127.0.0.1:0", "0"),
+        ("127.0.0.1:x", "x"),
+        ("[::1]:70000", "70000"),
+        ("wss://example.org:65536", "65536"),
+    ],
+)
+def test_join_names_a_port_out_of_range_and_the_ports_allowed(address: str, port: str) -> None:
+    # Was: "'127.0.0.1:99999' is not an address: give HOST:PORT", not naming the port.
+    code, output = _run("join", address, "ABCD-EFGH-JKMN-PQRS", "--name", "Ben")
+    assert code == 2
+    assert output.endswith(
+        f"Error: Invalid value for 'ADDRESS': {port!r} in {address!r} is not a port:"
+        " allowed 1 to 65535\n"
+    )
+    code, output = _run("host", "--name", "Ann", "--server", address)
+    assert code == 2
+    assert output.endswith(f"{port!r} in {address!r} is not a port: allowed 1 to 65535\n")
+
+
 def test_serve_log_must_be_a_folder(tmp_path: Path) -> None:
     path = tmp_path / "file.txt"
     path.write_text("x")
