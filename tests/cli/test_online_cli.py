@@ -441,6 +441,32 @@ def _play(players: list[Player], until: str, seconds: float = 120) -> None:
             p.step(until if until not in p.out else None)  # done: it still answers its turns
 
 
+@pytest.mark.timeout(200)
+def test_the_host_quitting_mid_game_tells_a_joiner_only_that_the_table_closed(
+    tmp_path: Path,
+) -> None:
+    # Ben saw "Ada left the table: a bot plays for them." just before "Left the table
+    # (the table closed: the host closed the table)": the host's client left the table
+    # before its process closed it.
+    env = _env(tmp_path)
+    host = Player(["host", "--listen", "127.0.0.1:0", "--name", "Ada", "--seed", "5",
+                   "--delay", "0"], env)  # fmt: skip
+    line = host.expect(r"kow join (127\.0\.0\.1:\d+) ([A-Z2-7]{4}(?:-[A-Z2-7]{4}){3})")
+    host.expect(LOBBY)
+    ben = Player(["join", line.group(1), line.group(2), "--name", "Ben", "--delay", "0"], env)
+    ben.expect("You sit at seat 1 of table")
+    host.expect(r"1 Ben")
+    host.child.sendline("start")
+    host.expect(PROMPT)  # mid-game, at the host's turn
+    ben.expect("Knock-Out Whist online, game 1")
+    host.child.sendline("quit")
+    assert host.end() == 1
+    assert ben.end() == 1
+    assert "Left the table (the table closed: the host closed the table)." in ben.out
+    assert "Ada left the table" not in ben.out and "Ada is away" not in ben.out
+    assert "Traceback" not in host.out + ben.out
+
+
 @pytest.mark.timeout(400)
 def test_two_people_play_a_whole_game_one_drops_and_rejoins_and_the_log_verifies(
     tmp_path: Path,
