@@ -36,6 +36,7 @@ __all__ = [
     "DOCS",
     "ask_name",
     "check_log",
+    "join_refused",
     "check_name",
     "display_options",
     "keep_seat",
@@ -94,12 +95,33 @@ def server_tls(certfile: str | None, keyfile: str | None) -> ssl.SSLContext | No
     try:
         context.load_cert_chain(certfile, keyfile)
     except (ssl.SSLError, OSError) as err:
-        what = f"{certfile!r}" + (f" and {keyfile!r}" if keyfile else "")
-        raise click.BadParameter(
-            f"{what} hold no certificate and matching private key (PEM): {err}",
-            param_hint="'--certfile'",
-        ) from None
+        option, said = _tls_files_refused(err, certfile, keyfile)
+        raise click.BadParameter(said, param_hint=f"'{option}'") from None
     return context
+
+
+def _tls_files_refused(err: BaseException, certfile: str, keyfile: str | None) -> tuple[str, str]:
+    """Return the option to blame and what is wrong, in plain words, when ``certfile``
+    and ``keyfile`` (None: the key is in ``certfile`` too) do not load as a server's
+    certificate and private key, ``err`` what OpenSSL raised (its text, with its source
+    file and line, is not shown)."""
+    import ssl
+
+    if getattr(err, "reason", None) == "KEY_VALUES_MISMATCH":
+        where = f"in {keyfile!r}" if keyfile else "there"
+        return "--keyfile" if keyfile else "--certfile", (
+            f"{certfile!r} holds a certificate, but the private key {where} is not its key"
+        )
+    try:  # OpenSSL's error names neither file: is the certificate there?
+        ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT).load_verify_locations(certfile)
+    except (ssl.SSLError, OSError, ValueError):
+        return "--certfile", f"{certfile!r} holds no certificate (PEM)"
+    if keyfile:
+        return "--keyfile", f"{keyfile!r} holds no private key (PEM)"
+    return "--certfile", (
+        f"{certfile!r} holds a certificate but no private key (PEM): add the key to the file,"
+        " or give it with --keyfile"
+    )
 
 
 def tls_for_client(cafile: str | None) -> ssl.SSLContext | None:
@@ -112,10 +134,36 @@ def tls_for_client(cafile: str | None) -> ssl.SSLContext | None:
         raise click.BadParameter(f"{cafile!r} is not a file", param_hint="'--cafile'")
     try:
         return ssl.create_default_context(cafile=cafile)
-    except (ssl.SSLError, OSError) as err:
+    except (ssl.SSLError, OSError):  # OpenSSL's text names its own source line, not ours
         raise click.BadParameter(
-            f"{cafile!r} holds no certificate (PEM): {err}", param_hint="'--cafile'"
+            f"{cafile!r} holds no certificate (PEM)", param_hint="'--cafile'"
         ) from None
+
+
+def join_refused(err: Exception, cafile: str | None, whose: str = "host") -> str:
+    """Return what a person is told when joining failed with the
+    :class:`~kow.online.client.JoinError` ``err``: its message, and for a server whose
+    certificate is not trusted, what to pass (``--cafile``; ``cafile``: the one given;
+    ``whose``: what the other end is called, ``"host"`` or ``"server"``).
+
+    >>> from kow.online.client import JoinError
+    >>> join_refused(JoinError("untrusted", "the server at wss://h:1/ answered, but its"
+    ...     " certificate is not trusted (self-signed certificate)"), None)
+    "the server at wss://h:1/ answered, but its certificate is not trusted (self-signed \
+certificate): pass the host's certificate with --cafile FILE (the PEM file of its \
+--certfile)"
+    """
+    from ..screen import printable
+
+    said = printable(str(err))
+    if getattr(err, "code", None) != "untrusted":
+        return said
+    if cafile is None:
+        return (
+            f"{said}: pass the {whose}'s certificate with --cafile FILE (the PEM file of its"
+            " --certfile)"
+        )
+    return f"{said}, even with --cafile {cafile!r}"
 
 
 def check_log(path: str | None) -> None:

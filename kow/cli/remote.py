@@ -161,9 +161,9 @@ class RemoteSitting:
         except Quit as err:
             mid_game = self.playing
             if str(err) == "end of input":  # a closed terminal, or a script's end: a drop
-                self.connection.close()
+                self._hang_up()
                 return Parting(1, "end of input; your seat waits for the same join line")
-            self._leave()
+            self._hang_up(leave=True)
             if str(err) == "refused":
                 reason = f"{PIPED_PATIENCE} entries in a row were refused"
             else:
@@ -172,16 +172,16 @@ class RemoteSitting:
                 reason += "; a bot plays your seat from now on"
             return Parting(1 if mid_game else 0, reason)
         except KeyboardInterrupt:
-            self.connection.close()
+            self._hang_up()
             return Parting(130, "interrupted")
         except Stopped as err:
-            self.connection.close()
+            self._hang_up()
             return Parting(err.code, f"ended by {err.name}")
         except BrokenPipeError:
-            self.connection.close()
+            self._hang_up()
             return Parting(1, "the screen's output closed")
         except OSError as err:  # the terminal failed (a lost tty)
-            self.connection.close()
+            self._hang_up()
             return Parting(1, f"the terminal failed: {err.strerror or err}")
         finally:
             self._hush.close()
@@ -579,6 +579,19 @@ class RemoteSitting:
         self._say(lines)
 
     # ------------------------------------------------------------------ leaving, rejoining
+
+    def _hang_up(self, *, leave: bool = False) -> None:
+        """End this client's connection as the sitting ends: ``leave`` for good (a bot
+        plays the seat from now on), else only close it (the seat is away). When
+        hosting, neither: the host's process closes the table next, which tells every
+        seat why, and ends this connection too; leaving first would tell them that the
+        host left and a bot plays for them, just before the table closed."""
+        if self.hosting:
+            return
+        if leave:
+            self._leave()
+        else:
+            self.connection.close()
 
     def _leave(self) -> None:
         """Leave the table for good: a bot plays the seat from now on."""

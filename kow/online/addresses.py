@@ -128,20 +128,47 @@ def server_url(address: str) -> str:
     >>> server_url("192.0.2.7:7412"), server_url("wss://example.org"), server_url("[::1]:80")
     ('ws://192.0.2.7:7412/', 'wss://example.org:7412/', 'ws://[::1]:80/')
 
-    Raises :class:`ValueError` naming an address that is none of these.
+    Raises :class:`ValueError` naming an address that is none of these, or its port when
+    that is not one of 1 to 65535:
+
+    >>> server_url("127.0.0.1:99999")
+    Traceback (most recent call last):
+    ValueError: '99999' in '127.0.0.1:99999' is not a port: allowed 1 to 65535
     """
     text = address.strip()
     if "://" not in text:
         text = "ws://" + text
+    wrong = f"{address!r} is not an address: give HOST:PORT, as the join line has it"
     try:
         parts = urlsplit(text)
+    except ValueError:
+        raise ValueError(wrong) from None
+    port_text = _port_text(parts.netloc)
+    if port_text and not (
+        port_text.isascii() and port_text.isdigit() and 0 < int(port_text) <= 65535
+    ):
+        raise ValueError(f"{port_text!r} in {address!r} is not a port: allowed 1 to 65535")
+    try:
         port = parts.port
     except ValueError:
-        raise ValueError(
-            f"{address!r} is not an address: give HOST:PORT, as the join line has it"
-        ) from None
+        raise ValueError(wrong) from None
     if parts.scheme not in ("ws", "wss") or not parts.hostname or parts.path not in ("", "/"):
-        raise ValueError(f"{address!r} is not an address: give HOST:PORT, as the join line has it")
+        raise ValueError(wrong)
     host = parts.hostname
     host = f"[{host}]" if ":" in host else host
     return f"{parts.scheme}://{host}:{port if port is not None else DEFAULT_PORT}/"
+
+
+def _port_text(netloc: str) -> str | None:
+    """Return the port written in the URL's ``netloc`` (``""`` after a bare ``:``), or
+    None when it has none, or when it is no ``HOST:PORT`` nor ``[IPv6]:PORT``.
+
+    >>> _port_text("h:80"), _port_text("[::1]:x"), _port_text("h"), _port_text("::1:80")
+    ('80', 'x', None, None)
+    """
+    place = netloc.rpartition("@")[2]
+    if place.startswith("["):
+        host, _, rest = place.partition("]")
+        return rest[1:] if rest.startswith(":") else None
+    host, colon, port = place.rpartition(":")
+    return port if colon and ":" not in host else None

@@ -26,8 +26,9 @@ __all__ = ["Connection", "JoinError", "server_url"]
 
 class JoinError(Exception):
     """Raised when a server cannot be reached or refuses to seat us; ``code`` is the
-    protocol's error code (``"unreachable"`` when no server answered), the message says
-    why, for a person."""
+    protocol's error code (``"unreachable"`` when no server answered, ``"untrusted"``
+    when one answered with a TLS certificate this client does not trust), the message
+    says why, for a person."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -109,6 +110,12 @@ class Connection:
                 url, ssl=tls if url.startswith("wss://") else None, open_timeout=timeout,
                 proxy=None, max_size=1 << 22, compression=None, user_agent_header=None,
             ))  # fmt: skip
+        except ssl.SSLCertVerificationError as err:  # a server answered: we do not trust it
+            raise JoinError(
+                "untrusted",
+                f"the server at {url} answered, but its certificate is not trusted"
+                f" ({_unverified(err)})",
+            ) from None
         except (OSError, WebSocketException, TimeoutError) as err:
             raise JoinError("unreachable", f"no kow server answers at {url}: {_why(err)}") from None
         try:
@@ -189,6 +196,21 @@ class Connection:
             self.websocket.close()
         except (OSError, WebSocketException):
             pass
+
+
+def _unverified(err: ssl.SSLCertVerificationError) -> str:
+    """Return why a server's certificate was not trusted, in OpenSSL's plain words.
+
+    >>> _unverified(ssl.SSLCertVerificationError(1, "[SSL: CERTIFICATE_VERIFY_FAILED]"
+    ...     " certificate verify failed: self-signed certificate (_ssl.c:1006)"))
+    'certificate verify failed: self-signed certificate'
+    """
+    said = getattr(err, "verify_message", None)
+    if isinstance(said, str) and said:  # "Hostname mismatch, certificate is not valid..."
+        return said[:1].lower() + said[1:].rstrip(".")
+    text = str(err.args[1] if len(err.args) > 1 else err)
+    text = text.split("] ", 1)[-1]  # without "[SSL: CERTIFICATE_VERIFY_FAILED]"
+    return text.split(" (_ssl.c:", 1)[0].rstrip(".")
 
 
 def _why(err: BaseException) -> str:

@@ -145,6 +145,7 @@ class Server:
     connections: dict[str, int] = field(default_factory=dict, init=False)
     failures: dict[str, tuple[int, float]] = field(default_factory=dict, init=False)
     opened: int = field(default=0, init=False)
+    numbers: dict[str, int] = field(default_factory=dict, init=False)
     server: Any = field(default=None, init=False)
 
     def open_table(
@@ -173,13 +174,15 @@ class Server:
             on_empty=None if keep else self._empty,
         )
         self.tables[code] = table
+        self.numbers[code] = self.opened  # the number the server's lines name it by
         self.say(f"Table {self.opened} opened ({settings.rules.players} seats).")
         return table
 
     def _empty(self, table: Table) -> None:
         if self.tables.pop(table.code, None) is not None:
+            number = self.numbers.pop(table.code, None)
             table.close("the table closed: nobody is left at it")
-            self.say("A table closed: nobody is left at it.")
+            self.say(f"Table {number} closed: nobody is left at it.")
 
     async def serve(
         self, host: str, port: int, *, tls: ssl.SSLContext | None = None,
@@ -223,6 +226,7 @@ class Server:
         in progress has written its log."""
         tables = list(self.tables.values())
         self.tables.clear()
+        self.numbers.clear()
         for table in tables:
             table.close(reason)
         threads = [t.thread for t in tables if t.thread is not None]

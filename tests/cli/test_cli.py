@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 from conftest import python_prints
@@ -59,6 +60,27 @@ def test_simulate_help_explains_every_option() -> None:
         "--eliminated-vote", "--no-sweep-wins", "--output", "--pretty",
     ):  # fmt: skip
         assert option in out, option
+
+
+def test_no_help_names_an_option_by_its_older_name() -> None:
+    # analyze's help said "the same log, --seed and --iterations give the same output"
+    # after --iterations became --deals (its older name, kept working); verify's said
+    # "give --search-iterations" for --search-deals.
+    old_names = {
+        name
+        for command in main.commands.values()
+        for param in command.params
+        if isinstance(param, click.Option)
+        for name in [o for o in param.opts if o.startswith("--")][1:]
+    }
+    assert old_names == {"--iterations", "--search-iterations"}
+    for command in main.commands.values():
+        text = " ".join((command.help or "").split())
+        for old in old_names:
+            assert not re.search(re.escape(old) + r"(?![\w-])", text), (command.name, old)
+    code, out, _ = run("analyze", "--help")
+    assert code == 0
+    assert "the same log, --seed and --deals give the same output" in " ".join(out.split())
 
 
 def test_one_game_is_one_json_object_on_stdout_only() -> None:

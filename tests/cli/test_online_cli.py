@@ -83,6 +83,30 @@ def test_a_bad_value_is_a_usage_error_naming_it(
     assert "Traceback" not in output
 
 
+@pytest.mark.parametrize(
+    ("address", "port"),
+    [
+        ("127.0.0.1:99999", "99999"),
+        ("127.0.0.1:-5", "-5"),
+        ("127.0.0.1:0", "0"),
+        ("127.0.0.1:x", "x"),
+        ("[::1]:70000", "70000"),
+        ("wss://example.org:65536", "65536"),
+    ],
+)
+def test_join_names_a_port_out_of_range_and_the_ports_allowed(address: str, port: str) -> None:
+    # Was: "'127.0.0.1:99999' is not an address: give HOST:PORT", not naming the port.
+    code, output = _run("join", address, "ABCD-EFGH-JKMN-PQRS", "--name", "Ben")
+    assert code == 2
+    assert output.endswith(
+        f"Error: Invalid value for 'ADDRESS': {port!r} in {address!r} is not a port:"
+        " allowed 1 to 65535\n"
+    )
+    code, output = _run("host", "--name", "Ann", "--server", address)
+    assert code == 2
+    assert output.endswith(f"{port!r} in {address!r} is not a port: allowed 1 to 65535\n")
+
+
 def test_serve_log_must_be_a_folder(tmp_path: Path) -> None:
     path = tmp_path / "file.txt"
     path.write_text("x")
@@ -116,6 +140,114 @@ def test_join_where_no_server_answers_is_one_line_exit_1(tmp_path: Path) -> None
     assert result.stderr.startswith("Error: no kow server answers at ws://127.0.0.1:")
     assert len(result.stderr.strip().splitlines()) == 1
     assert result.stdout == ""
+
+
+def _certificate(tmp_path: Path) -> tuple[Path, Path]:
+    """Make a self-signed certificate for 127.0.0.1 and its key; skip without openssl."""
+    import shutil
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl makes the test's certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True, timeout=30,
+    )  # fmt: skip
+    return cert, key
+
+
+@pytest.mark.parametrize(
+    ("command", "said", "trusted"),
+    [
+        (["join", "{url}", "ABCD-EFGH-JKMN-PQRS", "--name", "Ben"], "host",
+         "Error: no table has that code"),
+        (["host", "--name", "Ann", "--server", "{url}"], "server", "Table opened on wss://"),
+    ],
+)  # fmt: skip
+def test_a_tls_server_not_trusted_is_said_so_with_the_option_that_trusts_it(
+    tmp_path: Path, command: list[str], said: str, trusted: str
+) -> None:
+    # A server answered: "no kow server answers" with OpenSSL's text was wrong.
+    import ssl
+
+    from online_support import HOST, WAIT
+
+    from kow.online.addresses import Listen
+    from kow.online.running import ServerThread
+    from kow.online.server import Limits, Server
+
+    cert, key = _certificate(tmp_path)
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(cert, key)
+    thread = ServerThread(Server(limits=Limits(), open_tables=True), Listen(HOST, 0), tls)
+    port = thread.start()[0][1]
+    try:
+        url = f"wss://127.0.0.1:{port}"
+        args = [arg.format(url=url) for arg in command]
+        env = {"XDG_STATE_HOME": str(tmp_path / "state")}
+        result = CliRunner().invoke(main, args, env=env, input="")
+        assert result.exit_code == 1, result.output
+        assert result.output == (
+            f"Error: the server at {url}/ answered, but its certificate is not trusted"
+            f" (self-signed certificate): pass the {said}'s certificate with --cafile FILE"
+            " (the PEM file of its --certfile)\n"
+        )
+        result = CliRunner().invoke(main, [*args, "--cafile", str(cert)], env=env, input="")
+        assert trusted in result.output  # trusted: the server answers
+    finally:
+        thread.stop("the test is over", WAIT)
+
+
+@pytest.mark.parametrize("command", ["host", "serve"])
+def test_tls_files_that_do_not_load_are_said_wrong_in_plain_words(
+    tmp_path: Path, command: str
+) -> None:
+    # Was: "'bad.pem' hold no certificate and matching private key (PEM): [SSL] PEM lib
+    # (_ssl.c:3905)", whatever the fault, and the same for a key that is not the
+    # certificate's.
+    cert, key = _certificate(tmp_path)
+    other = tmp_path / "other"
+    other.mkdir()
+    _, other_key = _certificate(other)
+    bad = tmp_path / "bad.pem"
+    bad.write_text("not a certificate\n")
+    cases = [
+        (["--certfile", str(bad)], f"'--certfile': {str(bad)!r} holds no certificate (PEM)"),
+        (["--certfile", str(key)], f"'--certfile': {str(key)!r} holds no certificate (PEM)"),
+        (
+            ["--certfile", str(cert)],
+            f"'--certfile': {str(cert)!r} holds a certificate but no private key (PEM): add"
+            " the key to the file, or give it with --keyfile",
+        ),
+        (
+            ["--certfile", str(cert), "--keyfile", str(bad)],
+            f"'--keyfile': {str(bad)!r} holds no private key (PEM)",
+        ),
+        (
+            ["--certfile", str(cert), "--keyfile", str(other_key)],
+            f"'--keyfile': {str(cert)!r} holds a certificate, but the private key in"
+            f" {str(other_key)!r} is not its key",
+        ),
+    ]
+    for args, said in cases:
+        code, output = _run(command, *NAME[command], "--listen", "127.0.0.1:0", *args)
+        assert code == 2, output
+        assert output.endswith(f"Error: Invalid value for {said}\n"), output
+        assert "_ssl.c" not in output and " hold " not in output
+
+
+def test_a_cafile_with_no_certificate_is_said_so_without_openssl_s_source_line(
+    tmp_path: Path,
+) -> None:
+    bad = tmp_path / "bad.pem"
+    bad.write_text("not a certificate\n")
+    code, output = _run("join", "127.0.0.1:1", "ABCD-EFGH-JKMN-PQRS", "--cafile", str(bad))
+    assert code == 2
+    assert output.endswith(
+        f"Error: Invalid value for '--cafile': {str(bad)!r} holds no certificate (PEM)\n"
+    )
 
 
 NAME = {"host": ["--name", "Ada"], "serve": []}
@@ -307,6 +439,32 @@ def _play(players: list[Player], until: str, seconds: float = 120) -> None:
         assert time.monotonic() < deadline, f"no {until!r} in {seconds} s"
         for p in players:
             p.step(until if until not in p.out else None)  # done: it still answers its turns
+
+
+@pytest.mark.timeout(200)
+def test_the_host_quitting_mid_game_tells_a_joiner_only_that_the_table_closed(
+    tmp_path: Path,
+) -> None:
+    # Ben saw "Ada left the table: a bot plays for them." just before "Left the table
+    # (the table closed: the host closed the table)": the host's client left the table
+    # before its process closed it.
+    env = _env(tmp_path)
+    host = Player(["host", "--listen", "127.0.0.1:0", "--name", "Ada", "--seed", "5",
+                   "--delay", "0"], env)  # fmt: skip
+    line = host.expect(r"kow join (127\.0\.0\.1:\d+) ([A-Z2-7]{4}(?:-[A-Z2-7]{4}){3})")
+    host.expect(LOBBY)
+    ben = Player(["join", line.group(1), line.group(2), "--name", "Ben", "--delay", "0"], env)
+    ben.expect("You sit at seat 1 of table")
+    host.expect(r"1 Ben")
+    host.child.sendline("start")
+    host.expect(PROMPT)  # mid-game, at the host's turn
+    ben.expect("Knock-Out Whist online, game 1")
+    host.child.sendline("quit")
+    assert host.end() == 1
+    assert ben.end() == 1
+    assert "Left the table (the table closed: the host closed the table)." in ben.out
+    assert "Ada left the table" not in ben.out and "Ada is away" not in ben.out
+    assert "Traceback" not in host.out + ben.out
 
 
 @pytest.mark.timeout(400)

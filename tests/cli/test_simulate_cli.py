@@ -309,8 +309,10 @@ def test_a_stopped_run_to_a_file_keeps_its_finished_games_and_says_the_rest(
     found = re.fullmatch(
         rf"{said} after (\d+) of 4000 games: games 100 to (\d+) of the run are written whole"
         rf" to {re.escape(repr(str(target)))}\. To play the rest, run the same command with"
-        r" --first-game (\d+) --games (\d+): its output, after this one, makes the whole"
-        r" run\.\n",
+        r" --first-game (\d+) --games (\d+) and -o naming another file, not"
+        rf" {re.escape(repr(str(target)))} \(that would replace these games\):"
+        rf" {re.escape(repr(str(target)))} followed by the other file \(cat them, in that"
+        r" order\) makes the whole run\.\n",
         err.decode(),
     )
     assert found, err
@@ -319,8 +321,32 @@ def test_a_stopped_run_to_a_file_keeps_its_finished_games_and_says_the_rest(
     kept = target.read_bytes()  # the finished games, whole, in place of the old file
     assert kept.count(b"\n") == done and kept.endswith(b"\n")
     assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
-    tail = kow(*SHARD[:-4], "--first-game", str(first), "--games", str(rest))
-    assert kept + tail.stdout.encode() == kow(*SHARD).stdout.encode()
+    other = tmp_path / "rest.jsonl"  # as the note says: the rest to another file, then cat
+    tail = kow(*SHARD[:-4], "--first-game", str(first), "--games", str(rest), "-o", str(other))
+    assert tail.returncode == 0, tail.stderr
+    assert target.read_bytes() == kept  # the games kept are still there
+    assert kept + other.read_bytes() == kow(*SHARD).stdout.encode()
+
+
+def test_the_note_of_a_run_stopped_with_o_sends_the_rest_to_another_file() -> None:
+    # The same command again (-o the same FILE) would replace the games kept in FILE.
+    from kow.cli.commands.simulate import _stopped_run
+
+    said = _stopped_run("Interrupted", 22000, games=100000, first_game=0,
+                        where="'/tmp/x/big.jsonl'", kept=True, replaced=True)  # fmt: skip
+    assert said == (
+        "Interrupted after 22000 of 100000 games: games 0 to 21999 of the run are written"
+        " whole to '/tmp/x/big.jsonl'. To play the rest, run the same command with"
+        " --first-game 22000 --games 78000 and -o naming another file, not"
+        " '/tmp/x/big.jsonl' (that would replace these games): '/tmp/x/big.jsonl' followed"
+        " by the other file (cat them, in that order) makes the whole run."
+    )
+    assert "its output, after this one" not in said
+    # To stdout, or to a device or a pipe, the same command's output follows this one.
+    said = _stopped_run("Interrupted", 22000, games=100000, first_game=0,
+                        where="'/dev/stdout'", kept=True)  # fmt: skip
+    assert said.endswith("--first-game 22000 --games 78000: its output, after this one,"
+                         " makes the whole run.")  # fmt: skip
 
 
 def test_the_note_of_a_stopped_run_counts_one_game_as_one() -> None:

@@ -516,3 +516,24 @@ def test_a_blank_name_or_one_with_spaces_at_an_end_is_refused(name: str) -> None
     hello = {"type": "hello", "protocol": PROTOCOL, "table": "A" * 16, "name": name}
     with pytest.raises(ProtocolError, match="blank or has spaces at an end"):
         read_client(json.dumps(hello))
+
+
+def test_the_server_names_a_table_by_its_number_when_it_opens_and_closes() -> None:
+    # The closing line said "A table closed: nobody is left at it.", naming none.
+    lines: list[str] = []
+    with running_server(open_tables=True) as running:
+        running.server.say = lines.append  # the operator's lines (kow serve's stderr)
+        opening = {"type": "open", "protocol": PROTOCOL, "rules": {"players": 3}}
+        for name in ("Ann", "Bob"):
+            connection = Connection.open(running.address, {**opening, "name": name})
+            connection.close()  # its last player left: the table closes
+            deadline = time.monotonic() + WAIT
+            while not any("closed" in line for line in lines[-1:]):
+                assert time.monotonic() < deadline, lines
+                time.sleep(0.02)
+    assert lines == [
+        "Table 1 opened (3 seats).",
+        "Table 1 closed: nobody is left at it.",
+        "Table 2 opened (3 seats).",
+        "Table 2 closed: nobody is left at it.",
+    ]

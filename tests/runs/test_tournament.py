@@ -53,6 +53,26 @@ def test_wilson_interval_on_known_values(wins: int, games: int, low: float, high
     assert (round(lo, 4), round(hi, 4)) == (low, high)
 
 
+def test_wilson_interval_is_exact_at_no_win_and_every_win() -> None:
+    # wilson(0, 6) began at 2.7755575615628914e-17: centre - half, equal but for rounding.
+    assert wilson(0, 6) == (0.0, 0.3903342879021653)
+    assert wilson(6, 6) == (0.6096657120978346, 1.0)
+    for games in range(1, 500):
+        assert wilson(0, games)[0] == 0.0 and wilson(games, games)[1] == 1.0
+        low, high = wilson(games // 3, games)
+        assert 0.0 <= low <= games // 3 / games <= high <= 1.0
+
+
+def test_tournament_json_gives_a_bot_with_no_win_an_interval_from_exactly_zero() -> None:
+    result = CliRunner().invoke(main, [
+        "tournament", "--bots", "ismcts:iterations=50,heuristic,random", "--players", "3",
+        "--games", "6", "--seed", "1", "--json",
+    ])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    ci95 = {row["entrant"]: row["ci95"] for row in json.loads(result.stdout)["results"]}
+    assert ci95["random"] == [0.0, 0.3903342879021653]
+
+
 def test_wilson_rejects_impossible_counts() -> None:
     with pytest.raises(ValueError):
         wilson(5, 4)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from ...runs.analysis_plan import AnalysisPlan, PlanError
 
 ANALYSIS_ITERATIONS = 200
-"""``kow analyze --iterations``'s default: :data:`kow.runs.analysis.DEFAULT_ITERATIONS`, named
+"""``kow analyze --deals``'s default: :data:`kow.runs.analysis.DEFAULT_ITERATIONS`, named
 here so that ``kow --help`` imports no engine (a test holds them equal)."""
 
 
@@ -104,7 +104,7 @@ def analyze(
     read, a game that is not legal), the games before it are analyzed and written, then
     the fault is named (exit 1). --seat analyzes the games that have
     that seat or player and skips the others. Text for people,
-    or --json for tools. Seeded: the same log, --seed and --iterations give the same
+    or --json for tools. Seeded: the same log, --seed and --deals give the same
     output whatever --jobs or --cluster is. A progress bar shows on stderr when it is a terminal.
     Exit 1 for input that can't be read or a game that is not legal (its place named),
     2 for a FILE that can't be opened or a --game or --seat the input does not have.

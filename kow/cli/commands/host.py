@@ -25,6 +25,7 @@ from ..online import (
     ask_name,
     check_log,
     display_options,
+    join_refused,
     keep_seat,
     listen_error,
     listen_type,
@@ -168,7 +169,7 @@ def host(
                "delay": delay}  # fmt: skip
     if server is not None:
         code = _host_on(server, rules=rules, kind=kind, hints=hints, away=away, seed=seed,
-                        name=name, tls=client_tls, display=display)  # fmt: skip
+                        name=name, tls=client_tls, cafile=cafile, display=display)  # fmt: skip
         sys.exit(code)
     from ...online.running import ServerThread
     from ...online.server import Server
@@ -314,10 +315,11 @@ def _host_on(
     seed: int | None,
     name: str,
     tls: ssl.SSLContext | None,
+    cafile: str | None = None,
     display: dict[str, Any],
 ) -> int:
     """Open a table on the ``kow serve`` server at ``address`` and sit at it; return the
-    exit code."""
+    exit code. ``tls`` trusts ``cafile`` (``--cafile``) too, which a refusal names."""
     from ...log import rules_to_log
     from ...online.addresses import server_url
     from ...online.client import Connection, JoinError
@@ -336,7 +338,7 @@ def _host_on(
     try:
         connection = Connection.open(url, message, tls=tls)
     except JoinError as err:
-        raise click.ClickException(str(err)) from None
+        raise click.ClickException(join_refused(err, cafile, "server")) from None
     welcome = connection.welcome
     code = check_code(welcome["table"])
     keep_seat(url, code, welcome, name=name)

@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..online import ask_name, check_name, display_options, keep_seat, note, sit, tls_for_client
+from ..online import (
+    ask_name,
+    check_name,
+    display_options,
+    join_refused,
+    keep_seat,
+    note,
+    sit,
+    tls_for_client,
+)
 
 if TYPE_CHECKING:  # kow.online, asyncio and ssl are imported on use: kow --help stays fast
     pass
@@ -87,9 +96,7 @@ def join(
                 name = ask_name(name)
             connection = Connection.join(url, plain, name=name, watch=watch, tls=tls)
     except JoinError as err:
-        from ...screen import printable
-
-        raise click.ClickException(printable(str(err))) from None
+        raise click.ClickException(join_refused(err, cafile)) from None
     if not watch:
         keep_seat(url, plain, connection.welcome, name=name or (saved or {}).get("name"))
     display = {"auto_forced": auto_forced, "ascii_only": ascii_only, "no_color": no_color,

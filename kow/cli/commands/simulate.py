@@ -110,7 +110,8 @@ def simulate(
     options = () if search_iterations is None else (("search_iterations", search_iterations),)
     run = Run(seed, rules, tuple(kinds), dealer=dealer, pretty=pretty, bot_options=options)
     show = not quiet and progress_fits(output)
-    kept = not replaced_whole(output)  # stdout, a device or a pipe keeps what it got
+    replaced = replaced_whole(output)  # then the same -o again would replace what it kept
+    kept = not replaced  # stdout, a device or a pipe keeps what it got
     before = None if kept or output is None else file_state(output)
     written = 0  # games whose logs are written whole
     try:
@@ -143,7 +144,7 @@ def simulate(
             kept = True  # the finished games were renamed into place (keep_stopped)
         note = _stopped_run(
             stop_said(stop), written, games=games, first_game=first_game, where=where,
-            kept=kept, drawn_seed=seed if drawn else None,
+            kept=kept, replaced=replaced, drawn_seed=seed if drawn else None,
         )  # fmt: skip
         with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
             click.echo(note, err=True)
@@ -204,6 +205,7 @@ def _stopped_run(
     first_game: int,
     where: str,
     kept: bool,
+    replaced: bool = False,
     drawn_seed: int | None = None,
 ) -> str:
     """Return what a stopped ``kow simulate`` says on stderr: how many of its ``games``
@@ -211,12 +213,20 @@ def _stopped_run(
     they were ``kept`` (False: a file left as it was), and the ``--first-game`` and
     ``--games`` that play the rest, so that the shards concatenate to the whole run; with
     the ``--seed`` too when the run's seed was drawn (``drawn_seed``), which the command
-    did not give.
+    did not give. ``replaced``: ``where`` is a file that -o replaces whole, so the same
+    command again would replace the games kept: the rest goes to another file, to
+    concatenate after it.
 
     >>> _stopped_run("Interrupted", 40, games=100, first_game=0, where="stdout", kept=True)
     'Interrupted after 40 of 100 games: games 0 to 39 of the run are written whole to stdout. \
 To play the rest, run the same command with --first-game 40 --games 60: its output, after \
 this one, makes the whole run.'
+    >>> _stopped_run("Interrupted", 40, games=100, first_game=0, where="'g.jsonl'", kept=True,
+    ...              replaced=True)
+    "Interrupted after 40 of 100 games: games 0 to 39 of the run are written whole to \
+'g.jsonl'. To play the rest, run the same command with --first-game 40 --games 60 and -o \
+naming another file, not 'g.jsonl' (that would replace these games): 'g.jsonl' followed by \
+the other file (cat them, in that order) makes the whole run."
     >>> _stopped_run("Stopped by SIGTERM", 40, games=100, first_game=0, where="'g.jsonl'",
     ...              kept=False)
     "Stopped by SIGTERM after 40 of 100 games: 'g.jsonl' was left as it was (not written). \
@@ -241,8 +251,15 @@ To play them, run the same command again (--first-game 0 --games 100)."
         if written == 1
         else f"games {first_game} to {last} of the run are written whole to {where}"
     )
+    rest = f"{seed}--first-game {first_game + written} --games {games - written}"
+    if replaced:  # -o FILE again would replace the games kept: the rest goes elsewhere
+        return (
+            f"{said} after {counted}: {done}. To play the rest, run the same command with"
+            f" {rest} and -o naming another file, not {where} (that would replace these"
+            f" games): {where} followed by the other file (cat them, in that order) makes"
+            " the whole run."
+        )
     return (
         f"{said} after {counted}: {done}. To play the rest, run the same command with"
-        f" {seed}--first-game {first_game + written} --games {games - written}: its output,"
-        " after this one, makes the whole run."
+        f" {rest}: its output, after this one, makes the whole run."
     )

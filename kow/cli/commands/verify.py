@@ -81,7 +81,7 @@ def verify(
     against their seeds; with
     --json, the verdict's "against_seed" counts the games checked, matched, unmatched and
     unseeded. Searching bots play at the settings their log records; give
-    --search-iterations for logs that record none (older logs; default 100). Logs of
+    --search-deals for logs that record none (older logs; default 100). Logs of
     another kow version may differ for that reason alone.
     With --jobs N (or --cluster), N processes (or Ray tasks) check the games, a few
     hundred at a time, and the output is the same, in the same order.
