@@ -50,17 +50,22 @@ _Row = tuple[str | int | bool | None, ...]
 class Walked:
     """What :func:`walk` read of a game's events.
 
-    ``rounds``, ``tricks``, ``plays``: the rows of each table (empty for a table not
-    asked for), each a tuple in its columns' order, the key columns (``file``, ``game``,
-    ``seed``) first; ``eliminated_round[seat]`` and ``dogs_life_round[seat]``: the round in
-    which the seat was knocked out, or first played on a dog's life (None: never), one per
-    seat of the game; ``end``: the game's end (its ``outcome``), or None for a game cut short.
+    ``rounds``, ``tricks``, ``plays``: the rows of each table (empty for a table not asked
+    for), each a tuple in its columns' order, the key columns (``file``, ``game``, ``seed``)
+    first; ``plays_text``: with ``plays_key`` (the CSV text of the key cells), the ``plays``
+    rows as their CSV lines instead (:func:`rows_text` of them, in pieces to join; ``plays``
+    is then empty), else None; ``eliminated_round[seat]`` and ``dogs_life_round[seat]``: the
+    round in which the seat was knocked out, or first played on a dog's life (None: never),
+    one per seat of the game; ``end``: the game's end (its ``outcome``), or None for a game
+    cut short.
     """
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, plays_key: str | None = None) -> None:
         self.rounds: list[_Row] = []
         self.tricks: list[_Row] = []
         self.plays: list[_Row] = []
+        self.plays_text: list[str] | None = None if plays_key is None else []
+        self.plays_key = plays_key
         self.eliminated_round: list[int | None] = [None] * players
         self.dogs_life_round: list[int | None] = [None] * players
         self.end: GameEnd | None = None
@@ -98,20 +103,23 @@ def walk(
     key: tuple[str, int, int | None],
     players: int,
     tables: tuple[bool, bool, bool],
+    plays_key: str | None = None,
 ) -> Walked:
     """Return the rows of a game's ``events`` (a replayed :class:`~kow.engine.State`'s).
 
     ``led``: the led suit of the trick in progress when the game stopped (the engine's
     :attr:`State.led <kow.engine.State.led>`; NO_SUIT when none is), for a game cut short;
     ``key``: the key columns ``(file, game, seed)``; ``players``: the game's seats;
-    ``tables``: whether to make the rows of ``rounds``, ``tricks`` and ``plays``.
+    ``tables``: whether to make the rows of ``rounds``, ``tricks`` and ``plays``;
+    ``plays_key``: the CSV text of the key cells, to make the ``plays`` rows as their CSV
+    lines (:attr:`Walked.plays_text`: the most numerous rows, written as they are made).
 
     Who won a trick, with which card, and its led suit are the engine's (a trick cut short
     takes ``led``); whether a card was winning the trick once played is
     :func:`kow.engine.trick.beats`; followed suit and trumped are read off the card's suit,
     the trick's led suit and trump (neither for the lead, nor for a knock).
     """
-    out = Walked(players)
+    out = Walked(players, plays_key)
     rnd: _Round | None = None
     trick = _Trick()
     for event in events:
@@ -214,21 +222,37 @@ def _trick_rows(
         ))  # fmt: skip
     if tables[2]:
         plays = out.plays
+        text = out.plays_text
         for place in range(len(seats)):
             played = cards[place]
             seat = seats[place]
             lead = leads[place]
             knock = played == NO_CARD
             suit = NO_SUIT if knock or lead else _SUIT_OF[played]
-            plays.append((
-                file, game, seed, number, trick, place + 1, seat, knock,
-                None if knock else _NAMES[played],  # card
-                lead,
-                suit == led and led != NO_SUIT,  # followed_suit
-                _trumped(suit, trump, led),
-                done.winnings[place],
-                None if winner < 0 else seat == winner,  # won
-            ))  # fmt: skip
+            followed = suit == led and led != NO_SUIT
+            trumped = _trumped(suit, trump, led)
+            winning = done.winnings[place]
+            if text is None:
+                plays.append((
+                    file, game, seed, number, trick, place + 1, seat, knock,
+                    None if knock else _NAMES[played],  # card
+                    lead, followed, trumped, winning,
+                    None if winner < 0 else seat == winner,  # won
+                ))  # fmt: skip
+                continue
+            # The same cells as their CSV text, as rows_text writes the row above.
+            text.append(cast(str, out.plays_key))
+            text.append(_int_cell(number))
+            text.append(_int_cell(trick))
+            text.append(_int_cell(place + 1))
+            text.append(_int_cell(seat))
+            text.append(_AFTER_TRUE if knock else _AFTER_FALSE)
+            text.append("," if knock else _CARD_CELL[played])
+            text.append(_FLAGS_CELLS[8 * lead + 4 * followed + 2 * trumped + winning])
+            if winner < 0:
+                text.append(",\n")
+            else:
+                text.append(_WON_CELL[seat == winner])
 
 
 def _trumped(suit: int, trump: int, led: int) -> bool:
@@ -349,6 +373,22 @@ def rows_text(rows: Sequence[tuple[object, ...]], key: str) -> str:
 _AFTER_FALSE: Final = "," + _TEXT[0]
 _AFTER_TRUE: Final = "," + _TEXT[1]
 """Each boolean's CSV cell after its comma (:func:`rows_text`)."""
+_FLAGS_CELLS: Final = tuple(
+    "".join("," + _TEXT[(flags >> bit) & 1] for bit in (3, 2, 1, 0)) for flags in range(16)
+)
+"""The cells of four booleans in a row, after their commas, by ``8 * a + 4 * b + 2 * c +
+d`` (a play's ``lead``, ``followed_suit``, ``trumped`` and ``winning``)."""
+_WON_CELL: Final = ("," + _TEXT[0] + "\n", "," + _TEXT[1] + "\n")
+"""A play's last cell (``won``) and the line's end, by the boolean."""
+_CARD_CELL: Final = tuple("," + name for name in NAMES)
+"""Each card's CSV cell after its comma, by the card."""
+
+
+def _int_cell(value: int) -> str:
+    """Return an int's CSV cell after its comma, as :func:`rows_text` writes it."""
+    return _INT_AFTER_COMMA[value] if 0 <= value < 64 else "," + str(value)
+
+
 _INT_AFTER_COMMA: Final = tuple("," + text for text in _INT_TEXT)
 """Each int below 64's CSV cell after its comma (:func:`rows_text`)."""
 _CARD_AFTER_COMMA: Final = {text: "," + text for text in (*NAMES, *SUITS)}

@@ -31,7 +31,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from ..log import GameLog, replay_exact, replay_game, rules_to_log
 from ..rules import MAX_PLAYERS, Rules
@@ -176,6 +176,27 @@ def tables_rows(
     default) when it did not. Raises what :func:`rows` raises, the same for a game with
     its text or without, replayed or not.
     """
+    state = _replayed(game, tables, text=text, replayed=replayed)
+    key = (file, index, game["seed"])
+    asked = ("rounds" in tables, "tricks" in tables, "plays" in tables)
+    walked = walk(state.events, state.led, key=key, players=len(game["players"]), tables=asked)
+    made = {"rounds": walked.rounds, "tricks": walked.tricks, "plays": walked.plays}
+    out: dict[str, list[Row]] = {}
+    for table in tables:
+        out[table] = [_games_row(game, walked, key)] if table == "games" else made[table]
+    return out
+
+
+def _replayed(
+    game: GameLog,
+    tables: Sequence[str],
+    *,
+    text: str | None,
+    replayed: State | None | Literal[False],
+) -> State:
+    """Return the game's last state, replayed once (or ``replayed``), for
+    :func:`tables_rows` and :func:`tables_text`, which document the arguments and what
+    they raise: the tables are checked first, then the game."""
     for table in tables:
         if table not in COLUMNS:
             raise ValueError(f"no table {table!r}: the tables are {', '.join(TABLES)}")
@@ -187,14 +208,7 @@ def tables_rows(
         if fault is not None:
             raise IllegalGameError(fault)
         state = replay_game(game, text=text)
-    key = (file, index, game["seed"])
-    asked = ("rounds" in tables, "tricks" in tables, "plays" in tables)
-    walked = walk(state.events, state.led, key=key, players=len(game["players"]), tables=asked)
-    made = {"rounds": walked.rounds, "tricks": walked.tricks, "plays": walked.plays}
-    out: dict[str, list[Row]] = {}
-    for table in tables:
-        out[table] = [_games_row(game, walked, key)] if table == "games" else made[table]
-    return out
+    return state
 
 
 def tables_text(
@@ -213,19 +227,26 @@ def tables_text(
     Takes and raises what :func:`tables_rows` does; ``spreadsheet_safe`` as :func:`cells`
     takes it. The csv module writes the ``games`` row, whose cells hold the log's own
     text (players' names and kinds), and the key cells of the other tables' rows once a
-    game; their other cells, the engine's, are joined by compiled code
-    (:func:`kow.runs._rows.rows_text`), as the csv module would write them.
+    game; their other cells, the engine's, are joined by compiled code as the csv module
+    would write them: the ``plays`` rows as the walk makes them (:func:`~kow.runs._rows.walk`
+    with ``plays_key``), the others by :func:`kow.runs._rows.rows_text`.
     """
-    found = tables_rows(game, tables, file=file, index=index, text=text, replayed=replayed)
-    key = csv_text([(file, index, game["seed"])], spreadsheet_safe=spreadsheet_safe)[:-1]
-    return {
-        table: (
-            csv_text(table_rows, spreadsheet_safe=spreadsheet_safe)
-            if table == "games"
-            else rows_text(table_rows, key)
-        )
-        for table, table_rows in found.items()
-    }
+    state = _replayed(game, tables, text=text, replayed=replayed)
+    key_cells = (file, index, game["seed"])
+    key = csv_text([key_cells], spreadsheet_safe=spreadsheet_safe)[:-1]
+    asked = ("rounds" in tables, "tricks" in tables, "plays" in tables)
+    walked = walk(state.events, state.led, key=key_cells, players=len(game["players"]),
+                  tables=asked, plays_key=key)  # fmt: skip
+    out: dict[str, str] = {}
+    for table in tables:
+        if table == "games":
+            row = _games_row(game, walked, key_cells)
+            out[table] = csv_text([row], spreadsheet_safe=spreadsheet_safe)
+        elif table == "plays":
+            out[table] = "".join(cast("list[str]", walked.plays_text))
+        else:
+            out[table] = rows_text(walked.rounds if table == "rounds" else walked.tricks, key)
+    return out
 
 
 def csv_text(rows: Iterable[Row], *, spreadsheet_safe: bool = False) -> str:
