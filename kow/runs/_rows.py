@@ -52,20 +52,21 @@ class Walked:
 
     ``rounds``, ``tricks``, ``plays``: the rows of each table (empty for a table not asked
     for), each a tuple in its columns' order, the key columns (``file``, ``game``, ``seed``)
-    first; ``plays_text``: with ``plays_key`` (the CSV text of the key cells), the ``plays``
-    rows as their CSV lines instead (:func:`rows_text` of them, in pieces to join; ``plays``
-    is then empty), else None; ``eliminated_round[seat]`` and ``dogs_life_round[seat]``: the
-    round in which the seat was knocked out, or first played on a dog's life (None: never),
-    one per seat of the game; ``end``: the game's end (its ``outcome``), or None for a game
-    cut short.
+    first; ``tricks_text``, ``plays_text``: with ``text_key`` (the CSV text of the key
+    cells), those tables' rows as their CSV lines instead (:func:`rows_text` of them, in
+    pieces to join; ``tricks`` and ``plays`` are then empty), else None;
+    ``eliminated_round[seat]`` and ``dogs_life_round[seat]``: the round in which the seat
+    was knocked out, or first played on a dog's life (None: never), one per seat of the
+    game; ``end``: the game's end (its ``outcome``), or None for a game cut short.
     """
 
-    def __init__(self, players: int, plays_key: str | None = None) -> None:
+    def __init__(self, players: int, text_key: str | None = None) -> None:
         self.rounds: list[_Row] = []
         self.tricks: list[_Row] = []
         self.plays: list[_Row] = []
-        self.plays_text: list[str] | None = None if plays_key is None else []
-        self.plays_key = plays_key
+        self.tricks_text: list[str] | None = None if text_key is None else []
+        self.plays_text: list[str] | None = None if text_key is None else []
+        self.text_key = text_key
         self.eliminated_round: list[int | None] = [None] * players
         self.dogs_life_round: list[int | None] = [None] * players
         self.end: GameEnd | None = None
@@ -103,7 +104,7 @@ def walk(
     key: tuple[str, int, int | None],
     players: int,
     tables: tuple[bool, bool, bool],
-    plays_key: str | None = None,
+    text_key: str | None = None,
 ) -> Walked:
     """Return the rows of a game's ``events`` (a replayed :class:`~kow.engine.State`'s).
 
@@ -111,15 +112,16 @@ def walk(
     :attr:`State.led <kow.engine.State.led>`; NO_SUIT when none is), for a game cut short;
     ``key``: the key columns ``(file, game, seed)``; ``players``: the game's seats;
     ``tables``: whether to make the rows of ``rounds``, ``tricks`` and ``plays``;
-    ``plays_key``: the CSV text of the key cells, to make the ``plays`` rows as their CSV
-    lines (:attr:`Walked.plays_text`: the most numerous rows, written as they are made).
+    ``text_key``: the CSV text of the key cells, to make the ``tricks`` and ``plays`` rows
+    as their CSV lines (:attr:`Walked.tricks_text`, :attr:`Walked.plays_text`: the most
+    numerous rows, written as they are made).
 
     Who won a trick, with which card, and its led suit are the engine's (a trick cut short
     takes ``led``); whether a card was winning the trick once played is
     :func:`kow.engine.trick.beats`; followed suit and trumped are read off the card's suit,
     the trick's led suit and trump (neither for the lead, nor for a knock).
     """
-    out = Walked(players, plays_key)
+    out = Walked(players, text_key)
     rnd: _Round | None = None
     trick = _Trick()
     for event in events:
@@ -213,13 +215,26 @@ def _trick_rows(
             elif not leads[place]:
                 if _trumped(_SUIT_OF[played], trump, led):
                     trumped = True
-        out.tricks.append((
-            file, game, seed, number, trick, seats[0],
-            None if led == NO_SUIT else _SUITS[led],  # led_suit
-            len(seats) - knocks, knocks,  # cards, knocks
-            None if card == NO_CARD else _NAMES[card],  # winning_card
-            won, trumped,
-        ))  # fmt: skip
+        text = out.tricks_text
+        if text is None:
+            out.tricks.append((
+                file, game, seed, number, trick, seats[0],
+                None if led == NO_SUIT else _SUITS[led],  # led_suit
+                len(seats) - knocks, knocks,  # cards, knocks
+                None if card == NO_CARD else _NAMES[card],  # winning_card
+                won, trumped,
+            ))  # fmt: skip
+        else:  # the same cells as their CSV text, as rows_text writes the row above
+            text.append(cast(str, out.text_key))
+            text.append(_int_cell(number))
+            text.append(_int_cell(trick))
+            text.append(_int_cell(seats[0]))
+            text.append("," if led == NO_SUIT else _SUIT_CELL[led])
+            text.append(_int_cell(len(seats) - knocks))
+            text.append(_int_cell(knocks))
+            text.append("," if card == NO_CARD else _CARD_CELL[card])
+            text.append("," if won is None else _int_cell(won))
+            text.append(_LAST_CELL[trumped])
     if tables[2]:
         plays = out.plays
         text = out.plays_text
@@ -241,7 +256,7 @@ def _trick_rows(
                 ))  # fmt: skip
                 continue
             # The same cells as their CSV text, as rows_text writes the row above.
-            text.append(cast(str, out.plays_key))
+            text.append(cast(str, out.text_key))
             text.append(_int_cell(number))
             text.append(_int_cell(trick))
             text.append(_int_cell(place + 1))
@@ -252,7 +267,7 @@ def _trick_rows(
             if winner < 0:
                 text.append(",\n")
             else:
-                text.append(_WON_CELL[seat == winner])
+                text.append(_LAST_CELL[seat == winner])
 
 
 def _trumped(suit: int, trump: int, led: int) -> bool:
@@ -378,10 +393,13 @@ _FLAGS_CELLS: Final = tuple(
 )
 """The cells of four booleans in a row, after their commas, by ``8 * a + 4 * b + 2 * c +
 d`` (a play's ``lead``, ``followed_suit``, ``trumped`` and ``winning``)."""
-_WON_CELL: Final = ("," + _TEXT[0] + "\n", "," + _TEXT[1] + "\n")
-"""A play's last cell (``won``) and the line's end, by the boolean."""
+_LAST_CELL: Final = ("," + _TEXT[0] + "\n", "," + _TEXT[1] + "\n")
+"""A boolean as a row's last cell (a play's ``won``, a trick's ``trumped``) and the
+line's end."""
 _CARD_CELL: Final = tuple("," + name for name in NAMES)
 """Each card's CSV cell after its comma, by the card."""
+_SUIT_CELL: Final = tuple("," + suit for suit in SUITS)
+"""Each suit's CSV cell after its comma, by the suit."""
 
 
 def _int_cell(value: int) -> str:

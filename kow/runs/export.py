@@ -228,15 +228,16 @@ def tables_text(
     takes it. The csv module writes the ``games`` row, whose cells hold the log's own
     text (players' names and kinds), and the key cells of the other tables' rows once a
     game; their other cells, the engine's, are joined by compiled code as the csv module
-    would write them: the ``plays`` rows as the walk makes them (:func:`~kow.runs._rows.walk`
-    with ``plays_key``), the others by :func:`kow.runs._rows.rows_text`.
+    would write them: the ``tricks`` and ``plays`` rows as the walk makes them
+    (:func:`~kow.runs._rows.walk` with ``text_key``), the ``rounds`` rows by
+    :func:`kow.runs._rows.rows_text`.
     """
     state = _replayed(game, tables, text=text, replayed=replayed)
     key_cells = (file, index, game["seed"])
     key = csv_text([key_cells], spreadsheet_safe=spreadsheet_safe)[:-1]
     asked = ("rounds" in tables, "tricks" in tables, "plays" in tables)
     walked = walk(state.events, state.led, key=key_cells, players=len(game["players"]),
-                  tables=asked, plays_key=key)  # fmt: skip
+                  tables=asked, text_key=key)  # fmt: skip
     out: dict[str, str] = {}
     for table in tables:
         if table == "games":
@@ -244,8 +245,10 @@ def tables_text(
             out[table] = csv_text([row], spreadsheet_safe=spreadsheet_safe)
         elif table == "plays":
             out[table] = "".join(cast("list[str]", walked.plays_text))
+        elif table == "tricks":
+            out[table] = "".join(cast("list[str]", walked.tricks_text))
         else:
-            out[table] = rows_text(walked.rounds if table == "rounds" else walked.tricks, key)
+            out[table] = rows_text(walked.rounds, key)
     return out
 
 
