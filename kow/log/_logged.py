@@ -297,17 +297,19 @@ def logged_line(text: str, scan: Callable[[str, int], tuple[Any, int]]) -> dict[
     ``scan(string, index)`` reads the JSON value at ``index`` and returns it with the index
     after it (:attr:`json.JSONDecoder.scan_once`: json's scanner, at C speed). The result is
     the game's object less ``rounds`` (the text before ``"rounds"`` and from ``"result"``
-    on, read by ``scan``), with ``"rounds"`` added last: each round's keys that deal it and
-    take its decisions (``"dealer"``, ``"cut"`` with its ``"position"`` alone, ``"hands"``,
+    on, read by ``scan``; the rules and players given again, copied, for the same text as
+    the last game's), with ``"rounds"`` added last: each round's keys that deal it and take
+    its decisions (``"dealer"``, ``"cut"`` with its ``"position"`` alone, ``"hands"``,
     ``"turned_up"``, ``"trump"``, ``"trump_method"``, ``"trump_chosen_by"``, ``"tie_cut"``,
-    ``"votes"``: each value read by ``scan`` where its key is found, but the hands, found by
-    their text), with ``"tricks"`` one object whose ``"plays"`` are the round's plays in
-    order, each the pair ``(seat, action)`` (a card, or :data:`~kow.events.KNOCK`) that
-    :class:`LoggedPlays` takes for a play's object, found by their text (most of a log is
-    its cards: json would make a string of each, and an object and an int of each play). The
-    trick numbers, leaders and winners and the rounds' ends are not read: the engine makes
-    them, and :func:`~kow.log.replay_exact` proves the game only when the writer's text of
-    the engine's game is ``text``, byte for byte, whatever is read here.
+    ``"votes"``: each value read where its key is found, by ``scan`` but a ``null``, an int
+    and a string, and the hands, found by their text), with ``"tricks"`` one object whose
+    ``"plays"`` are the round's plays in order, each the pair ``(seat, action)`` (a card, or
+    :data:`~kow.events.KNOCK`) that :class:`LoggedPlays` takes for a play's object, found by
+    their text (most of a log is its cards: json would make a string of each, and an object
+    and an int of each play). The trick numbers, leaders and winners and the rounds' ends
+    are not read: the engine makes them, and :func:`~kow.log.replay_exact` proves the game
+    only when the writer's text of the engine's game is ``text``, byte for byte, whatever is
+    read here.
     Raises what ``scan`` raises, and :class:`IndexError` or :class:`ValueError` for some
     texts not laid out as kow writes them.
     """
@@ -315,9 +317,13 @@ def logged_line(text: str, scan: Callable[[str, int], tuple[Any, int]]) -> dict[
     end = text.rfind(_RESULT)
     if start < 0 or end < start or text.find("\\") >= 0:
         return None
-    game, _ = scan(text[:start] + text[end + 1 :], 0)
-    if type(game) is not dict:
+    game = _head(text, start, scan)
+    if game is None:
         return None
+    result, _ = scan("{" + text[end + 2 :], 0)  # '"result":{...}}', and any key after it
+    if type(result) is not dict:
+        return None
+    game.update(result)
     rounds: list[Any] = []
     at = start + len(_ROUNDS)
     while at < end:
@@ -332,7 +338,7 @@ def logged_line(text: str, scan: Callable[[str, int], tuple[Any, int]]) -> dict[
             if name == "hands":
                 rnd[name], at = _hands(text, found + len(key))
             else:
-                rnd[name], at = scan(text, found + len(key))
+                rnd[name], at = _value_at(text, found + len(key), scan)
         rnd["cut"] = {"position": rnd["cut"]}
         after = text.find(_TRICKS_WON, tricks)
         if after < 0 or after > end:
@@ -343,6 +349,79 @@ def logged_line(text: str, scan: Callable[[str, int], tuple[Any, int]]) -> dict[
         at = end if following < 0 or following > end else following + 1
     game["rounds"] = rounds
     return game
+
+
+def _head(
+    text: str, start: int, scan: Callable[[str, int], tuple[Any, int]]
+) -> dict[str, Any] | None:
+    """Return the game's keys before ``rounds`` (which starts at ``text[start]``) as json
+    reads them, or None where they are no object.
+
+    The text of the rules and players (from ``,"rules":``) is mostly the same in every game
+    of a file: the values read of the last such text are kept, and a copy of them given
+    again for the same text (kept as one pair, replaced whole, as :func:`logged_rules`
+    keeps its rules)."""
+    rules = text.find(_RULES, 0, start)
+    kept = _KEPT_HEAD[0]  # read once: another thread may replace it, never change it
+    if (
+        rules < 0
+        or kept is None
+        or len(kept[0]) != start - rules
+        or not text.startswith(kept[0], rules)
+    ):
+        game, _ = scan(text[:start] + "}", 0)
+        if type(game) is not dict:
+            return None
+        read: dict[str, Any] = game
+        if rules >= 0 and "rules" in read and "players" in read:
+            _KEPT_HEAD[0] = (text[rules:start], _copied(read["rules"]), _copied(read["players"]))
+        return read
+    game, _ = scan(text[:rules] + "}", 0)  # format, version, kow_version, seed
+    if type(game) is not dict:
+        return None
+    read = game
+    read["rules"] = _copied(kept[1])
+    read["players"] = _copied(kept[2])
+    return read
+
+
+_KEPT_HEAD: Final[list[tuple[str, Any, Any] | None]] = [None]
+"""The text from ``,"rules":`` to ``rounds`` last read by :func:`_head`, with the rules'
+and players' values read of it, as one triple (None before the first)."""
+
+
+def _copied(value: Any) -> Any:
+    """Return a copy of a value json read: its objects and arrays new, all the way down."""
+    if type(value) is dict:
+        known: dict[Any, Any] = value
+        return {key: _copied(item) for key, item in known.items()}
+    if type(value) is list:
+        listed: list[Any] = value
+        return [_copied(item) for item in listed]
+    return value
+
+
+def _value_at(text: str, at: int, scan: Callable[[str, int], tuple[Any, int]]) -> tuple[Any, int]:
+    """Return the JSON value at ``text[at]`` and the index after it: ``null``, an int of
+    digits and a string without escape as kow writes them, read here; any other by
+    ``scan``. Raises :class:`ValueError` or :class:`IndexError` for some texts not so
+    laid out."""
+    code = ord(text[at])
+    if code == 110:  # null
+        return None, at + 4
+    if 48 <= code <= 57:
+        value = 0
+        while 48 <= code <= 57:
+            value = 10 * value + code - 48
+            at += 1
+            code = ord(text[at])
+        return value, at
+    if code == 34:
+        close = text.find('"', at + 1)
+        if close < 0:
+            raise ValueError("a string not closed")
+        return text[at + 1 : close], close + 1
+    return scan(text, at)
 
 
 def _plays(text: str, start: int, end: int) -> list[tuple[int, Action]]:
@@ -410,6 +489,7 @@ def _card_at(text: str, at: int) -> Card:
 
 
 _ROUNDS: Final = ',"rounds":['
+_RULES: Final = ',"rules":'
 _RESULT: Final = '],"result":'
 _TRICKS: Final = ',"tricks":['
 _ROUND_KEYS: Final = (

@@ -199,3 +199,21 @@ def test_export_of_lines_proved_by_replay_line_is_the_same_text(tmp_path: Path) 
     assert [item.text for item in proved if isinstance(item, ExportedGame)] == [
         item.text for item in plain if isinstance(item, ExportedGame)
     ]
+
+
+def test_replay_line_gives_each_game_its_own_rules_and_players() -> None:
+    # The rules and players read of one game's text are kept for the next game with the
+    # same text: each game gets its own copy, equal to json's, and a change to one game's
+    # does not reach another's.
+    first, second = simulated(4, 2, "--players", "3")
+    one, two = replay_line(first), replay_line(second)
+    assert one is not None and two is not None
+    assert one[0]["players"] == two[0]["players"] == json.loads(second)["players"]
+    assert one[0]["rules"] == two[0]["rules"] == json.loads(second)["rules"]
+    one[0]["players"][0]["name"] = "changed"
+    one[0]["rules"]["players"] = 9
+    again = replay_line(second)
+    assert again is not None and again[0]["players"] == json.loads(second)["players"]
+    assert two[0]["rules"] == json.loads(second)["rules"]
+    assert again[0]["players"] is not two[0]["players"]
+    assert again[0]["players"][1] is not two[0]["players"][1]
