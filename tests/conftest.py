@@ -20,16 +20,19 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pytest
 import shadowed  # noqa: F401 -- first: refuses a checkout whose sources compiled modules shadow
 from hypothesis import HealthCheck, settings
 
+import kow.log._reader
 from kow.cards import parse_card, parse_suit
 from kow.engine import State
 from kow.engine.deal import StackedDeck, deal_deck
 from kow.engine.view import View
 from kow.events import KNOCK, Phase
 from kow.game import play_game
-from kow.log import build
+from kow.log import GameRecord, InputEnd, build
+from kow.log._canon import measure
 from kow.players import Player
 from kow.rules import Rules
 
@@ -109,6 +112,26 @@ REASONS_DECKS = [
     deal(1, [None, "2c 3c 4c", "5c 6c 7c"]),
 ]
 REASONS_ROUND_1 = "9c Kc 2c  4d 5h 6d  7s 8h Qh  3h Ac Td"
+
+
+# A game of four players, 3 cards, first dealer 0 (the deal goes 1, 2, 3, 0), hearts
+# turned up. Round 1: seat 2 takes tricks 1 and 3, seat 3 trick 2; seats 0 and 1 are
+# knocked out. Round 2 (dealer 2): seat 2 chooses hearts; seats 2 and 3 take a trick
+# each. Round 3 (dealer 3): seats 2 and 3 tie, cut 9c/9d (a tie of rank), then 4c/Jd:
+# seat 3 chooses diamonds and wins the only trick with 2d. (play_stacked(TIE_CUT_RULES,
+# 0, TIE_CUT_DECKS, TIE_CUT_SCRIPTS) plays it; the log tests replay it.)
+TIE_CUT_RULES = Rules(players=4, start_cards=3)
+TIE_CUT_DECKS = [
+    deal(0, ["7c 8d 9s", "3c 4c 5d", "Ac Kd As", "Qc 3h 4s"], "2h"),
+    deal(2, [None, None, "Kh Qh", "Ah 2s"]),
+    deal(3, [None, None, "Ac", "2d"]),
+    cards("9c 9d"),
+    cards("4c Jd"),
+]
+TIE_CUT_SCRIPTS = ["7c 8d 9s", "3c 5d 4c", "Ac Kd As h Kh Qh Ac", "Qc 3h 4s Ah 2s d 2d"]
+TIE_CUT_ACTIONS = "3c Ac Qc 7c  Kd 3h 8d 5d  4s 9s 4c As  h Kh Ah 2s Qh  d 2d Ac".split()
+"""The game's actions in the order taken: 12 plays, a trump choice and 4 plays, a trump
+choice and 2 plays."""
 
 
 def action(text: str | int, phase: Phase = Phase.PLAY) -> int:
@@ -332,3 +355,36 @@ def lines_written(lines: int) -> Any:
         return os.pread(out.fileno(), size, 0).count(b"\n") >= lines
 
     return enough
+
+
+# ------------------------------------------------------------------ the log reader's records
+
+
+def seen(items: list[GameRecord | InputEnd], *, games: bool = True) -> list[tuple[Any, ...]]:
+    """Return what each of :func:`kow.log.read_logs`' ``items`` says, but a record's proof
+    (faults as their text); ``games``: with each record's game (False: without it, for
+    records whose games are read differently)."""
+    said: list[tuple[Any, ...]] = []
+    for item in items:
+        if isinstance(item, InputEnd):
+            said.append((item.label, item.games, item.opened, item.why, item.note))
+        else:
+            fault = None if item.fault is None else str(item.fault)
+            game = (item.game,) if games else ()
+            said.append((item.label, item.index, item.line, *game, item.read, fault,
+                         item.note, item.text))  # fmt: skip
+    return said
+
+
+@pytest.fixture
+def measured(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the reader's measures: one entry (the text's length) per value measured."""
+    calls: list[int] = []
+
+    def counted(value: Any, orders: Any, deepest: int = -1) -> tuple[int, int]:
+        found = measure(value, orders, deepest)
+        calls.append(found[0])
+        return found
+
+    monkeypatch.setattr(kow.log._reader, "measure", counted)
+    return calls

@@ -16,7 +16,16 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import agent_log, apply_all, cards, deal, new_state, play_stacked
+from conftest import (
+    TIE_CUT_DECKS,
+    TIE_CUT_RULES,
+    TIE_CUT_SCRIPTS,
+    agent_log,
+    apply_all,
+    deal,
+    new_state,
+    play_stacked,
+)
 from jsonschema import Draft202012Validator
 
 import kow
@@ -26,16 +35,8 @@ from kow.log import LogFormatError, LoggedPlayer, LogReadError, rules_from_log, 
 from kow.rules import Rules
 
 # Four players, 3 cards, first dealer 0, hearts turned up; seat 3 wins in round 3 after a
-# tie cut (the game of tests/log/test_replay.py).
-RULES = Rules(players=4, start_cards=3)
-DECKS = [
-    deal(0, ["7c 8d 9s", "3c 4c 5d", "Ac Kd As", "Qc 3h 4s"], "2h"),
-    deal(2, [None, None, "Kh Qh", "Ah 2s"]),
-    deal(3, [None, None, "Ac", "2d"]),
-    cards("9c 9d"),
-    cards("4c Jd"),
-]
-SCRIPTS = ["7c 8d 9s", "3c 5d 4c", "Ac Kd As h Kh Qh Ac", "Qc 3h 4s Ah 2s d 2d"]
+# tie cut (the tie-cut game of tests/conftest.py).
+RULES, DECKS, SCRIPTS = TIE_CUT_RULES, TIE_CUT_DECKS, TIE_CUT_SCRIPTS
 PLAYERS = [LoggedPlayer(f"p{s}", "human") for s in range(4)]
 
 

@@ -15,7 +15,16 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import apply_all, cards, deal, new_state, play_stacked
+from conftest import (
+    TIE_CUT_ACTIONS,
+    TIE_CUT_DECKS,
+    TIE_CUT_RULES,
+    TIE_CUT_SCRIPTS,
+    apply_all,
+    cards,
+    new_state,
+    play_stacked,
+)
 
 from kow.engine import IllegalActionError, State
 from kow.events import KNOCK, Phase, Play
@@ -33,16 +42,7 @@ from kow.log._logged import (
 from kow.log._replay import _start
 from kow.rules import Rules, RulesError
 
-RULES = Rules(players=4, start_cards=3)
-DECKS = [
-    deal(0, ["7c 8d 9s", "3c 4c 5d", "Ac Kd As", "Qc 3h 4s"], "2h"),
-    deal(2, [None, None, "Kh Qh", "Ah 2s"]),
-    deal(3, [None, None, "Ac", "2d"]),
-    cards("9c 9d"),
-    cards("4c Jd"),
-]
-SCRIPTS = ["7c 8d 9s", "3c 5d 4c", "Ac Kd As h Kh Qh Ac", "Qc 3h 4s Ah 2s d 2d"]
-ACTIONS = "3c Ac Qc 7c  Kd 3h 8d 5d  4s 9s 4c As  h Kh Ah 2s Qh  d 2d Ac".split()
+RULES, DECKS, SCRIPTS, ACTIONS = TIE_CUT_RULES, TIE_CUT_DECKS, TIE_CUT_SCRIPTS, TIE_CUT_ACTIONS
 
 
 @pytest.fixture(scope="module")

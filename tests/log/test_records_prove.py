@@ -10,12 +10,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import seen
 
-import kow.log._reader as reader
 from kow.cli import main
 from kow.engine import State
 from kow.log import GameRecord, InputEnd, read_logs, replay_exact
-from kow.log._canon import measure
 
 
 def simulated(seed: int, games: int) -> list[str]:
@@ -25,33 +24,6 @@ def simulated(seed: int, games: int) -> list[str]:
     )
     assert result.exit_code == 0, result.output
     return result.output.splitlines()
-
-
-def seen(items: list[GameRecord | InputEnd]) -> list[tuple[Any, ...]]:
-    """Return what each of ``items`` says, but a record's proof (faults as their text)."""
-    said: list[tuple[Any, ...]] = []
-    for item in items:
-        if isinstance(item, InputEnd):
-            said.append((item.label, item.games, item.opened, item.why, item.note))
-        else:
-            fault = None if item.fault is None else str(item.fault)
-            said.append((item.label, item.index, item.line, item.game, item.read, fault,
-                         item.note, item.text))  # fmt: skip
-    return said
-
-
-@pytest.fixture
-def measured(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the reader's measures: one entry (the text's length) per value measured."""
-    calls: list[int] = []
-
-    def counted(value: Any, orders: Any, deepest: int = -1) -> tuple[int, int]:
-        found = measure(value, orders, deepest)
-        calls.append(found[0])
-        return found
-
-    monkeypatch.setattr(reader, "measure", counted)
-    return calls
 
 
 def test_a_proved_game_is_not_measured_and_carries_its_proof(

@@ -22,7 +22,18 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import apply_all, cards, deal, log_of, new_state, play_stacked, random_variants
+from conftest import (
+    TIE_CUT_ACTIONS,
+    TIE_CUT_DECKS,
+    TIE_CUT_RULES,
+    TIE_CUT_SCRIPTS,
+    apply_all,
+    cards,
+    log_of,
+    new_state,
+    play_stacked,
+    random_variants,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -431,23 +442,8 @@ def test_a_play_log_quit_at_the_first_prompt_replays_to_it(tmp_path: Path) -> No
 
 # ----------------------------------------------------------------------------- the states
 
-# Four players, 3 cards, first dealer 0 (the deal goes 1, 2, 3, 0), hearts turned up.
-# Round 1: seat 2 takes tricks 1 and 3, seat 3 trick 2; seats 0 and 1 are knocked out.
-# Round 2 (dealer 2): seat 2 chooses hearts; seats 2 and 3 take a trick each.
-# Round 3 (dealer 3): seats 2 and 3 tie, cut 9c/9d (a tie of rank), then 4c/Jd: seat 3
-# chooses diamonds and wins the only trick with 2d.
-RULES = Rules(players=4, start_cards=3)
-DECKS = [
-    deal(0, ["7c 8d 9s", "3c 4c 5d", "Ac Kd As", "Qc 3h 4s"], "2h"),
-    deal(2, [None, None, "Kh Qh", "Ah 2s"]),
-    deal(3, [None, None, "Ac", "2d"]),
-    cards("9c 9d"),
-    cards("4c Jd"),
-]
-SCRIPTS = ["7c 8d 9s", "3c 5d 4c", "Ac Kd As h Kh Qh Ac", "Qc 3h 4s Ah 2s d 2d"]
-ACTIONS = "3c Ac Qc 7c  Kd 3h 8d 5d  4s 9s 4c As  h Kh Ah 2s Qh  d 2d Ac".split()
-"""The game's actions in the order taken: 12 plays, a trump choice and 4 plays, a trump
-choice and 2 plays."""
+# The tie-cut game of tests/conftest.py (TIE_CUT_*: its rounds are told there).
+RULES, DECKS, SCRIPTS, ACTIONS = TIE_CUT_RULES, TIE_CUT_DECKS, TIE_CUT_SCRIPTS, TIE_CUT_ACTIONS
 
 
 @pytest.fixture(scope="module")

@@ -10,14 +10,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 from click.testing import CliRunner
+from conftest import seen
 
-import kow.log._reader as reader
 from kow.cli import main
 from kow.engine import State
 from kow.log import GameRecord, InputEnd, read_logs, replay_exact, replay_line
-from kow.log._canon import measure
 from kow.runs.export import TABLES
 from kow.runs.export_loop import ExportedGame, export_games
 
@@ -123,32 +121,6 @@ def agrees_with_replay_exact(text: str) -> bool:
     return True
 
 
-@pytest.fixture
-def measured(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the reader's measures: one entry (the text's length) per value measured."""
-    calls: list[int] = []
-
-    def counted(value: Any, orders: Any, deepest: int = -1) -> tuple[int, int]:
-        found = measure(value, orders, deepest)
-        calls.append(found[0])
-        return found
-
-    monkeypatch.setattr(reader, "measure", counted)
-    return calls
-
-
-def said(items: list[GameRecord | InputEnd]) -> list[tuple[Any, ...]]:
-    """Return what each of ``items`` says but its game and proof (faults as their text)."""
-    out: list[tuple[Any, ...]] = []
-    for item in items:
-        if isinstance(item, InputEnd):
-            out.append((item.label, item.games, item.opened, item.why, item.note))
-        else:
-            fault = None if item.fault is None else str(item.fault)
-            out.append((item.label, item.index, item.line, item.read, fault, item.note, item.text))
-    return out
-
-
 def test_a_line_prove_line_proves_is_not_read_by_json(tmp_path: Path, measured: list[int]) -> None:
     lines = simulated(3, 3)
     refused_line = lines[1]
@@ -168,7 +140,7 @@ def test_a_line_prove_line_proves_is_not_read_by_json(tmp_path: Path, measured: 
     items = list(read_logs([str(path)], prove_line=marked))
     assert measured == [len(refused_line), len('{"a":2}')]  # the others: not read
     plain = list(read_logs([str(path)]))
-    assert said(items) == said(plain)
+    assert seen(items, games=False) == seen(plain, games=False)
     # Asked of each line that starts with an object, read whole (the last, cut short, as
     # often as the reader reads on before it finds it ends there).
     assert asked[:6] == [*lines, '{"a": 1, "a": 2}', lines[0], '{"b": ']
