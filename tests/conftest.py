@@ -388,3 +388,22 @@ def measured(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(kow.log._reader, "measure", counted)
     return calls
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """Make a self-signed certificate for 127.0.0.1 and localhost and its key in
+    ``folder`` (``cert.pem``, ``key.pem``), for the TLS tests; skip the test without
+    openssl."""
+    import shutil
+    import subprocess
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl makes the test's certificate")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True, timeout=30,
+    )  # fmt: skip
+    return cert, key

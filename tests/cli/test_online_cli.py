@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import self_signed
 
 from kow.cli import main
 
@@ -142,22 +143,6 @@ def test_join_where_no_server_answers_is_one_line_exit_1(tmp_path: Path) -> None
     assert result.stdout == ""
 
 
-def _certificate(tmp_path: Path) -> tuple[Path, Path]:
-    """Make a self-signed certificate for 127.0.0.1 and its key; skip without openssl."""
-    import shutil
-
-    if shutil.which("openssl") is None:
-        pytest.skip("openssl makes the test's certificate")
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-         "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True, timeout=30,
-    )  # fmt: skip
-    return cert, key
-
-
 @pytest.mark.parametrize(
     ("command", "said", "trusted"),
     [
@@ -178,7 +163,7 @@ def test_a_tls_server_not_trusted_is_said_so_with_the_option_that_trusts_it(
     from kow.online.running import ServerThread
     from kow.online.server import Limits, Server
 
-    cert, key = _certificate(tmp_path)
+    cert, key = self_signed(tmp_path)
     tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     tls.load_cert_chain(cert, key)
     thread = ServerThread(Server(limits=Limits(), open_tables=True), Listen(HOST, 0), tls)
@@ -207,10 +192,10 @@ def test_tls_files_that_do_not_load_are_said_wrong_in_plain_words(
     # Was: "'bad.pem' hold no certificate and matching private key (PEM): [SSL] PEM lib
     # (_ssl.c:3905)", whatever the fault, and the same for a key that is not the
     # certificate's.
-    cert, key = _certificate(tmp_path)
+    cert, key = self_signed(tmp_path)
     other = tmp_path / "other"
     other.mkdir()
-    _, other_key = _certificate(other)
+    _, other_key = self_signed(other)
     bad = tmp_path / "bad.pem"
     bad.write_text("not a certificate\n")
     cases = [

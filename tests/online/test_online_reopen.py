@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from click.testing import CliRunner
+from conftest import self_signed
 from online_support import WAIT, Agent
 
 from kow import log
@@ -154,22 +155,13 @@ def test_host_refuses_a_log_its_games_cannot_be_added_to(tmp_path: Path) -> None
 def test_kow_serve_with_tls_plays_a_game_and_a_client_checks_its_certificate(
     tmp_path: Path,
 ) -> None:
-    import shutil
     import ssl
 
     import pytest
 
     from kow.online.client import JoinError
 
-    if shutil.which("openssl") is None:
-        pytest.skip("openssl makes the test's certificate")
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-         "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True, timeout=WAIT,
-    )  # fmt: skip
+    cert, key = self_signed(tmp_path)
     server, address, err = _serve(tmp_path, "--certfile", str(cert), "--keyfile", str(key))
     try:
         assert "Encrypted (TLS, wss://)" in err.read_text()
