@@ -15,7 +15,7 @@ import errno
 import importlib
 import sys
 from collections.abc import Iterator, MutableMapping
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import click
 
@@ -24,25 +24,37 @@ from ...version import __version__
 from .._pipes import closed_streams, quiet_broken_pipe, silence_stdout
 from .._terminal import fit_streams
 
-__all__ = ["COMMANDS", "main"]
+__all__ = ["COMMANDS", "Listed", "main"]
 
-COMMANDS: Final[dict[str, tuple[str, str, str]]] = {
-    "play": ("play", "play", "play in the terminal, against bots or with friends"),
-    "host": ("host", "host", "open a table for friends at their own terminals"),
-    "join": ("join", "join", "take a seat at a table of kow host or kow serve"),
-    "serve": ("serve", "serve", "a server for many tables (a club, a research group)"),
-    "simulate": ("simulate", "simulate", "seeded bot games as JSON logs"),
-    "tournament": ("tournament", "tournament", "measure bots against each other"),
-    "verify": ("verify", "verify", "check logs against the rules"),
-    "replay": ("replay", "replay", "tell a logged game trick by trick"),
-    "export": ("export", "export", "logged games as CSV tables of games, rounds, tricks or plays"),
-    "analyze": ("analyze", "analyze", "the search bot's values of each decision of logged games"),
-    "schema": ("schema", "schema", "the JSON Schema of the log format (or of the online protocol)"),
-    "rules": ("rules", "rules_command", "the rules in force, each with its source"),
+class Listed(NamedTuple):
+    """A command of ``kow`` as :data:`COMMANDS` lists it: its ``module`` in this package,
+    the command's name there (``attribute``: each module keeps its own names), and the
+    ``summary`` that ``kow --help`` gives (without importing the module)."""
+
+    module: str
+    attribute: str
+    summary: str
+
+
+COMMANDS: Final[dict[str, Listed]] = {
+    "play": Listed("play", "play", "play in the terminal, against bots or with friends"),
+    "host": Listed("host", "host", "open a table for friends at their own terminals"),
+    "join": Listed("join", "join", "take a seat at a table of kow host or kow serve"),
+    "serve": Listed("serve", "serve", "a server for many tables (a club, a research group)"),
+    "simulate": Listed("simulate", "simulate", "seeded bot games as JSON logs"),
+    "tournament": Listed("tournament", "tournament", "measure bots against each other"),
+    "verify": Listed("verify", "verify", "check logs against the rules"),
+    "replay": Listed("replay", "replay", "tell a logged game trick by trick"),
+    "export": Listed("export", "export",
+                     "logged games as CSV tables of games, rounds, tricks or plays"),
+    "analyze": Listed("analyze", "analyze",
+                     "the search bot's values of each decision of logged games"),
+    "schema": Listed("schema", "schema",
+                     "the JSON Schema of the log format (or of the online protocol)"),
+    "rules": Listed("rules", "rules_command", "the rules in force, each with its source"),
 }  # fmt: skip
-"""Each command of ``kow``, by name, in the order ``kow --help`` lists them: its module in
-this package, the command's name there (each module keeps its own names), and what
-``kow --help`` says of it (without importing the module)."""
+"""Each command of ``kow``, by name, in the order ``kow --help`` lists them
+(:class:`Listed`)."""
 
 
 class _Commands(MutableMapping[str, click.Command]):
@@ -56,9 +68,9 @@ class _Commands(MutableMapping[str, click.Command]):
     def __getitem__(self, name: str) -> click.Command:
         command = self._commands[name]  # KeyError: no such command
         if command is None:
-            module, attribute, _ = COMMANDS[name]
-            loaded = importlib.import_module(f"{__name__}.{module}")
-            command = self._commands[name] = getattr(loaded, attribute)
+            listed = COMMANDS[name]
+            loaded = importlib.import_module(f"{__name__}.{listed.module}")
+            command = self._commands[name] = getattr(loaded, listed.attribute)
         return command
 
     def __setitem__(self, name: str, command: click.Command) -> None:
@@ -89,7 +101,7 @@ class _Kow(click.Group):
         rows = []
         for name in self.list_commands(ctx):
             known = COMMANDS.get(name)
-            summary = known[2] if known else self.commands[name].get_short_help_str()
+            summary = known.summary if known else self.commands[name].get_short_help_str()
             rows.append((name, summary))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
