@@ -26,6 +26,7 @@ from .._terminal import fit_streams
 
 __all__ = ["COMMANDS", "Listed", "main"]
 
+
 class Listed(NamedTuple):
     """A command of ``kow`` as :data:`COMMANDS` lists it: its ``module`` in this package,
     the command's name there (``attribute``: each module keeps its own names), and the
