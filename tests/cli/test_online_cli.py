@@ -426,6 +426,20 @@ def _play(players: list[Player], until: str, seconds: float = 120) -> None:
             p.step(until if until not in p.out else None)  # done: it still answers its turns
 
 
+def _ada_hosts_ben(env: dict[str, str], *options: str) -> tuple[Player, Player]:
+    """Start ``kow host`` as Ada on 127.0.0.1 (with ``options``), seat Ben by ``kow join``,
+    and start the game; return the two terminals."""
+    host = Player(["host", "--listen", "127.0.0.1:0", "--name", "Ada", "--delay", "0",
+                   *options], env)  # fmt: skip
+    line = host.expect(r"kow join (127\.0\.0\.1:\d+) ([A-Z2-7]{4}(?:-[A-Z2-7]{4}){3})")
+    host.expect(LOBBY)
+    ben = Player(["join", line.group(1), line.group(2), "--name", "Ben", "--delay", "0"], env)
+    ben.expect("You sit at seat 1 of table")
+    host.expect(r"1 Ben")
+    host.child.sendline("start")
+    return host, ben
+
+
 @pytest.mark.timeout(200)
 def test_the_host_quitting_mid_game_tells_a_joiner_only_that_the_table_closed(
     tmp_path: Path,
@@ -433,15 +447,7 @@ def test_the_host_quitting_mid_game_tells_a_joiner_only_that_the_table_closed(
     # Ben saw "Ada left the table: a bot plays for them." just before "Left the table
     # (the table closed: the host closed the table)": the host's client left the table
     # before its process closed it.
-    env = _env(tmp_path)
-    host = Player(["host", "--listen", "127.0.0.1:0", "--name", "Ada", "--seed", "5",
-                   "--delay", "0"], env)  # fmt: skip
-    line = host.expect(r"kow join (127\.0\.0\.1:\d+) ([A-Z2-7]{4}(?:-[A-Z2-7]{4}){3})")
-    host.expect(LOBBY)
-    ben = Player(["join", line.group(1), line.group(2), "--name", "Ben", "--delay", "0"], env)
-    ben.expect("You sit at seat 1 of table")
-    host.expect(r"1 Ben")
-    host.child.sendline("start")
+    host, ben = _ada_hosts_ben(_env(tmp_path), "--seed", "5")
     host.expect(PROMPT)  # mid-game, at the host's turn
     ben.expect("Knock-Out Whist online, game 1")
     host.child.sendline("quit")
@@ -533,18 +539,7 @@ def test_a_spectator_is_shown_every_hand_once_the_game_is_over() -> None:
 
 @pytest.mark.timeout(200)
 def test_the_host_may_quit_while_the_table_waits_for_a_dropped_player(tmp_path: Path) -> None:
-    env = _env(tmp_path)
-    host = Player(
-        ["host", "--listen", "127.0.0.1:0", "--name", "Ada", "--seed", "11", "--delay", "0",
-         "--away", "60"],
-        env,
-    )  # fmt: skip
-    line = host.expect(r"kow join (127\.0\.0\.1:\d+) ([A-Z2-7]{4}(?:-[A-Z2-7]{4}){3})")
-    host.expect(LOBBY)
-    ben = Player(["join", line.group(1), line.group(2), "--name", "Ben", "--delay", "0"], env)
-    ben.expect("You sit at seat 1 of table")
-    host.expect(r"1 Ben")
-    host.child.sendline("start")
+    host, ben = _ada_hosts_ben(_env(tmp_path), "--seed", "11", "--away", "60")
     ben.expect("Knock-Out Whist online, game 1")
     ben.child.kill(signal.SIGKILL)  # Ben's terminal dies: his seat is waited for 60 s
     ben.child.close()
