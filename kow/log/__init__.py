@@ -62,6 +62,7 @@ if TYPE_CHECKING:  # at run time, __getattr__ imports them on first use
     from ._reader import MAX_DEPTH, GameOrFault, LogReadError, iter_games, iter_games_and_faults
     from ._records import GameRecord, InputEnd, InputError, input_label, read_logs
     from ._replay import (
+        LineReplay,
         LoggedAction,
         LoggedPlayer,
         ReplayError,
@@ -97,6 +98,7 @@ _LAZY = {
     "InputError": "_records",
     "input_label": "_records",
     "read_logs": "_records",
+    "LineReplay": "_replay",
     "LoggedAction": "_replay",
     "LoggedPlayer": "_replay",
     "ReplayError": "_replay",
@@ -137,6 +139,7 @@ __all__ = [
     "GameWriter",
     "InputEnd",
     "InputError",
+    "LineReplay",
     "LogFormatError",
     "LogReadError",
     "LoggedAction",

@@ -129,7 +129,8 @@ It must raise nothing but what interrupts a run (:class:`KeyboardInterrupt`).
 ProveLine: TypeAlias = Callable[[str], "tuple[Any, object] | None"]
 """What proves a game from its line alone, before json reads it: a callable given the
 text of a line (a value that starts it, up to its ``\\n``, which holds no backslash)
-that returns the value and a proof, or None for a line it does not prove.
+that returns the pair ``(value, proof)`` (:class:`kow.log.LineReplay` is one), or None
+for a line it does not prove.
 
 A proof vouches for the text as :data:`Prove`'s does, and that the text is one value.
 The value it returns stands for the one json would read: it may leave out what the
@@ -344,7 +345,8 @@ def _values(
                 whole = text[pos:newline]
                 by_line = prove_line(whole) if whole.find("\\") < 0 else None
                 if by_line is not None:  # proved: canonical, one value, so the line is it
-                    yield GameOrFault(line, by_line[0], text=whole, proof=by_line[1])
+                    proved_value, line_proof = by_line  # the pair ProveLine gives
+                    yield GameOrFault(line, proved_value, text=whole, proof=line_proof)
                     pos = newline
                     continue
         fault: LogReadError | None = None

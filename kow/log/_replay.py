@@ -29,6 +29,7 @@ from ._writer import game_text
 from .types import GameLog, PlayerLog, RoundLog
 
 __all__ = [
+    "LineReplay",
     "LoggedAction",
     "LoggedPlayer",
     "ReplayError",
@@ -245,10 +246,20 @@ def replay_exact(game: GameLog, text: str) -> State | None:
     return state
 
 
-def replay_line(text: str) -> tuple[dict[str, Any], State] | None:
+class LineReplay(NamedTuple):
+    """A game proved from its line by :func:`replay_line`: ``game``, its object less its
+    ``rounds`` (the value json reads of the line, but for them), and ``state``, its last
+    state, whose events hold the rounds."""
+
+    game: dict[str, Any]
+    state: State
+
+
+def replay_line(text: str) -> LineReplay | None:
     """Prove a game from its text alone: return the game's object less its ``rounds`` and
-    its last state when ``text`` is, byte for byte, the log kow writes of the game the
-    engine plays from it (as :func:`replay_exact` proves); else return None.
+    its last state (:class:`LineReplay`) when ``text`` is, byte for byte, the log kow
+    writes of the game the engine plays from it (as :func:`replay_exact` proves); else
+    return None.
 
     ``text`` is one game's text, as a line of a log that kow wrote holds it (without its
     ``\\n``). The game is not parsed whole: what the engine needs of it (the deals, the
@@ -270,7 +281,7 @@ def replay_line(text: str) -> tuple[dict[str, Any], State] | None:
     if state is None:
         return None
     del game["rounds"]
-    return game, state
+    return LineReplay(game, state)
 
 
 _SCAN: Final[Callable[[str, int], tuple[Any, int]]] = vars(json.JSONDecoder())["scan_once"]

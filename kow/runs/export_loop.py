@@ -156,7 +156,7 @@ def export_block(
             if proved is None:
                 game = json.loads(text)
             else:
-                game, replayed = proved
+                game, replayed = proved.game, proved.state
         try:
             if fault is not None:  # as kow verify reads it: refused as not legal
                 raise IllegalGameError(Fault(None, None, None, message=fault))

@@ -51,7 +51,7 @@ def test_replay_line_proves_kows_games_of_every_variant() -> None:
     for line in lines:
         proved = replay_line(line)
         assert proved is not None, line[:200]
-        game, state = proved
+        game, state = proved.game, proved.state
         read = json.loads(line)
         del read["rounds"]
         assert game == read and list(game) == list(read)  # the keys in the log's order
@@ -112,7 +112,7 @@ def agrees_with_replay_exact(text: str) -> bool:
     proved = replay_line(text)
     if proved is None:
         return False
-    game, state = proved
+    game, state = proved.game, proved.state
     parsed = json.loads(text)
     exact = replay_exact(parsed, text)
     assert exact is not None and exact.events == state.events
@@ -180,12 +180,12 @@ def test_replay_line_gives_each_game_its_own_rules_and_players() -> None:
     first, second = simulated(4, 2, "--players", "3")
     one, two = replay_line(first), replay_line(second)
     assert one is not None and two is not None
-    assert one[0]["players"] == two[0]["players"] == json.loads(second)["players"]
-    assert one[0]["rules"] == two[0]["rules"] == json.loads(second)["rules"]
-    one[0]["players"][0]["name"] = "changed"
-    one[0]["rules"]["players"] = 9
+    assert one.game["players"] == two.game["players"] == json.loads(second)["players"]
+    assert one.game["rules"] == two.game["rules"] == json.loads(second)["rules"]
+    one.game["players"][0]["name"] = "changed"
+    one.game["rules"]["players"] = 9
     again = replay_line(second)
-    assert again is not None and again[0]["players"] == json.loads(second)["players"]
-    assert two[0]["rules"] == json.loads(second)["rules"]
-    assert again[0]["players"] is not two[0]["players"]
-    assert again[0]["players"][1] is not two[0]["players"][1]
+    assert again is not None and again.game["players"] == json.loads(second)["players"]
+    assert two.game["rules"] == json.loads(second)["rules"]
+    assert again.game["players"] is not two.game["players"]
+    assert again.game["players"][1] is not two.game["players"][1]
