@@ -16,7 +16,7 @@ plays and judges every card here as in any game.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from ..cards import NAMES, RANKS, SUITS, Card, Mask, Suit
 from ..engine import State
@@ -125,14 +125,21 @@ def card_of(name: object) -> Card:
     build runs, where the table is the cheaper.)
     """
     if type(name) is str and len(name) == 2:
-        rank_code = ord(name[0])
-        suit_code = ord(name[1])
-        if rank_code < 128 and suit_code < 128:
-            rank = _RANK_OF_CODE[rank_code]
-            suit = _SUIT_OF_CODE[suit_code]
-            if rank >= 0 and suit >= 0:
-                return 13 * suit + rank
+        card = _card_of_letters(ord(name[0]), ord(name[1]))
+        if card >= 0:
+            return card
     return CARDS[name]
+
+
+def _card_of_letters(rank_code: int, suit_code: int) -> int:
+    """Return the card whose name's letters have these codes (``"A"``, ``"h"``: the ace of
+    hearts, as :data:`~kow.cards.NAMES` writes it), or -1 where they name no card."""
+    if rank_code < 128 and suit_code < 128:
+        rank = _RANK_OF_CODE[rank_code]
+        suit = _SUIT_OF_CODE[suit_code]
+        if rank >= 0 and suit >= 0:
+            return 13 * suit + rank
+    return -1
 
 
 def _cards(names: Any) -> list[Card]:
@@ -232,11 +239,12 @@ class LoggedPlays(CardPolicy):
             raise RoundCut
         play = plays[played]
         if type(play) is tuple:  # read already, by logged_line
-            read: tuple[Any, Action] = play
-            if read[0] != seat:
+            read: tuple[int, Action] = play
+            read_seat, action = read
+            if read_seat != seat:
                 raise OutOfTurn
             self.played = played + 1
-            return read[1]
+            return action
         logged = play["seat"]
         if type(logged) is not int or logged != seat:
             raise OutOfTurn
@@ -366,28 +374,37 @@ def _head(
     if (
         rules < 0
         or kept is None
-        or len(kept[0]) != start - rules
-        or not text.startswith(kept[0], rules)
+        or len(kept.text) != start - rules
+        or not text.startswith(kept.text, rules)
     ):
         game, _ = scan(text[:start] + "}", 0)
         if type(game) is not dict:
             return None
         read: dict[str, Any] = game
         if rules >= 0 and "rules" in read and "players" in read:
-            _KEPT_HEAD[0] = (text[rules:start], _copied(read["rules"]), _copied(read["players"]))
+            _KEPT_HEAD[0] = _Head(text[rules:start], _copied(read["rules"]),
+                                  _copied(read["players"]))  # fmt: skip
         return read
     game, _ = scan(text[:rules] + "}", 0)  # format, version, kow_version, seed
     if type(game) is not dict:
         return None
     read = game
-    read["rules"] = _copied(kept[1])
-    read["players"] = _copied(kept[2])
+    read["rules"] = _copied(kept.rules)
+    read["players"] = _copied(kept.players)
     return read
 
 
-_KEPT_HEAD: Final[list[tuple[str, Any, Any] | None]] = [None]
-"""The text from ``,"rules":`` to ``rounds`` last read by :func:`_head`, with the rules'
-and players' values read of it, as one triple (None before the first)."""
+class _Head(NamedTuple):
+    """The text of a game from ``,"rules":`` to ``rounds``, and the values json read of
+    its ``rules`` and ``players``."""
+
+    text: str
+    rules: Any
+    players: Any
+
+
+_KEPT_HEAD: Final[list[_Head | None]] = [None]
+"""The :class:`_Head` that :func:`_head` read last (None before the first)."""
 
 
 def _copied(value: Any) -> Any:
@@ -478,14 +495,10 @@ def _hands(text: str, at: int) -> tuple[list[list[str] | None], int]:
 def _card_at(text: str, at: int) -> Card:
     """Return the card whose name's two letters are ``text[at:at + 2]`` (as
     :data:`~kow.cards.NAMES` writes it); raise :class:`ValueError` where no card is named."""
-    rank_code = ord(text[at])
-    suit_code = ord(text[at + 1])
-    if rank_code < 128 and suit_code < 128:
-        rank = _RANK_OF_CODE[rank_code]
-        suit = _SUIT_OF_CODE[suit_code]
-        if rank >= 0 and suit >= 0:
-            return 13 * suit + rank
-    raise ValueError("no card's name")
+    card = _card_of_letters(ord(text[at]), ord(text[at + 1]))
+    if card < 0:
+        raise ValueError("no card's name")
+    return card
 
 
 _ROUNDS: Final = ',"rounds":['
