@@ -379,8 +379,7 @@ def rows_text(rows: Sequence[tuple[object, ...]], key: str) -> str:
                 after = _CARD_AFTER_COMMA.get(value)  # a card or suit, or other text
                 parts.append("," + value if after is None else after)
             else:
-                number = cast(int, value)
-                parts.append(_INT_AFTER_COMMA[number] if 0 <= number < 64 else "," + str(number))
+                parts.append(_int_cell(cast(int, value)))
         parts.append("\n")
     return "".join(parts)
 
